@@ -1,0 +1,165 @@
+# tensoralias - build, test, sanitize, fuzz, install.
+#
+# Sources are found by directory, so a new file needs no Makefile edit:
+#   src/{schema,alias,exec}/*.c   -> build/libtensoralias.{a,so}
+#   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
+#   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
+#   tools/tensoralias/*.c         -> build/tensoralias
+#   tools/bench/bench_*.c         -> build/bench/bench_*
+#   tests/unit/test_*.c           -> build/tests/test_* (cmocka), run by tests/run.sh
+#   tests/plugins/*.c             -> build/tests/plugins/lib*.so (kernel plugins used by tests)
+#   tests/fuzz/fuzz_*.c           -> build-fuzz/fuzz_* (libFuzzer, clang)
+#   tests/data/**/*.xz            -> build/data/** (decompressed)
+
+BUILD    ?= build
+CC       ?= cc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+WERROR   ?=
+OPT      ?= -O2
+SAN      ?=
+FUZZ_SECONDS ?= 60
+VERSION  := 0.1.0
+
+PKGS     := yaml-0.1 igraph jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+WARN     := -Wall -Wextra -Wpedantic $(WERROR)
+CFLAGS   ?=
+CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) -Iinclude -Isrc $(PKG_CFLAGS) \
+            -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
+LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
+LDFLAGS  += $(SAN)
+
+LIB_SRC  := $(sort $(wildcard src/schema/*.c src/alias/*.c src/exec/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+REF_SRC  := $(sort $(wildcard src/exec/refkernels/*.c))
+REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_SRC  := $(sort $(wildcard tools/tensoralias/*.c))
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_SRC := $(sort $(wildcard tools/bench/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/bench/%)
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TESTLIB_SRC := $(sort $(wildcard tests/unit/support/*.c))
+TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/obj/%.o)
+PLUGIN_SRC := $(sort $(wildcard tests/plugins/*.c))
+PLUGIN_SO  := $(PLUGIN_SRC:tests/plugins/%.c=$(BUILD)/tests/plugins/lib%.so)
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+DATA_XZ  := $(shell find tests/data -name '*.xz' 2>/dev/null)
+DATA_OUT := $(DATA_XZ:tests/data/%.xz=$(BUILD)/data/%)
+SHARE_OUT := $(BUILD)/share/tensoralias/native_functions.yaml $(BUILD)/share/tensoralias/tags.yaml
+
+# CUDA: on when nvcc is found, unless CUDA=0.
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA     ?= $(if $(NVCC),1,0)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+CUDA_C_SRC  := $(sort $(wildcard src/cuda/*.c))
+CUDA_CU_SRC := $(sort $(wildcard src/cuda/*.cu))
+CUDA_OBJ := $(CUDA_C_SRC:%.c=$(BUILD)/obj/%.o) $(CUDA_CU_SRC:%.cu=$(BUILD)/obj/%.cu.o)
+NVCCFLAGS ?= -O2 -Xcompiler -fPIC -Xcompiler -Wall -Iinclude -Isrc --std=c++17
+CUDA_SO  := $(if $(filter 1,$(CUDA)),$(if $(CUDA_CU_SRC)$(CUDA_C_SRC),$(BUILD)/libtensoralias_cuda.so))
+
+TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
+           $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) \
+           $(DATA_OUT) $(SHARE_OUT)
+
+.PHONY: all test check-build sanitize fuzz fuzz-build bench install clean
+all: $(TARGETS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/libtensoralias.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libtensoralias.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libtensoralias.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ) $(BUILD)/libtensoralias.a
+	$(CC) -shared $(LDFLAGS) -o $@ $(REF_OBJ) $(BUILD)/libtensoralias.a $(LDLIBS)
+
+$(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ) $(BUILD)/libtensoralias.a
+	$(NVCC) -shared -Xcompiler -fPIC -o $@ $(CUDA_OBJ) $(BUILD)/libtensoralias.a $(PKG_LIBS) -ldl -lm
+
+$(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(BUILD)/libtensoralias.a $(LDLIBS)
+
+$(BUILD)/bench/%: tools/bench/%.c $(BUILD)/libtensoralias.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtensoralias.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
+	    $(BUILD)/libtensoralias.a $(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/plugins/lib%.so: tests/plugins/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $<
+
+$(BUILD)/data/%: tests/data/%.xz
+	@mkdir -p $(dir $@)
+	xz -dc $< > $@.tmp && mv $@.tmp $@
+
+# The PyTorch main native_functions.yaml bundled with the command.
+$(BUILD)/share/tensoralias/%: $(BUILD)/data/corpus/pytorch-main/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
+
+test: check-build
+	BUILD=$(BUILD) sh tests/run.sh
+
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize:
+	$(MAKE) BUILD=build-san OPT=-O1 SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
+
+# libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus in tests/fuzz/corpus/<name>.
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_CFLAGS := -std=c17 -O1 -g -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
+               -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
+build-fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
+fuzz-build: $(FUZZ_BIN)
+fuzz: fuzz-build
+	@for f in $(FUZZ_BIN); do n=$${f#build-fuzz/}; mkdir -p tests/fuzz/corpus/$$n build-fuzz/new/$$n; \
+	  echo "== $$n for $(FUZZ_SECONDS)s"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 build-fuzz/new/$$n tests/fuzz/corpus/$$n || exit 1; done
+
+bench: all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tensoralias \
+	    $(DESTDIR)$(PREFIX)/share/tensoralias
+	install -m 755 $(BUILD)/tensoralias $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/libtensoralias.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libtensoralias.so $(DESTDIR)$(PREFIX)/lib/
+	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
+	install -m 644 include/tensoralias/*.h $(DESTDIR)$(PREFIX)/include/tensoralias/
+	install -m 644 $(SHARE_OUT) $(DESTDIR)$(PREFIX)/share/tensoralias/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tools/tensoralias.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tensoralias.pc
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,85 @@
+/* tensoralias/diag.h - status codes and diagnostics shared by every layer.
+ *
+ * A fallible call returns a ta_status and appends what went wrong to a
+ * ta_diags list the caller owns. The library never prints; the caller renders
+ * a diagnostic the way a compiler does:
+ *
+ *   file:line:col: error: message [rule-id]
+ *     the source line
+ *         ^
+ */
+#ifndef TENSORALIAS_DIAG_H
+#define TENSORALIAS_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ta_status {
+    TA_OK = 0,
+    TA_ERR_PARSE,   /* malformed input: see the diagnostics */
+    TA_ERR_INVALID, /* an argument the call cannot accept */
+    TA_ERR_IO,      /* a file could not be read or written */
+    TA_ERR_NOMEM,   /* allocation failed */
+    TA_ERR_NOTFOUND,
+    TA_ERR_UNSUPPORTED,
+    TA_ERR_KERNEL   /* a kernel reported an error */
+} ta_status;
+
+const char *ta_status_str(ta_status s);
+
+typedef enum ta_severity {
+    TA_SEV_NOTE = 0,
+    TA_SEV_WARNING,
+    TA_SEV_ERROR
+} ta_severity;
+
+const char *ta_severity_str(ta_severity s);
+
+/* One diagnostic. Every string is owned by the ta_diags list it lives in. */
+typedef struct ta_diag {
+    ta_severity severity;
+    const char *rule;    /* stable id such as "schema-syntax"; never NULL */
+    const char *message; /* one line, no trailing newline */
+    const char *source;  /* file name or "<string>"; never NULL */
+    uint32_t line;       /* 1-based; 0 when unknown */
+    uint32_t col;        /* 1-based, in bytes; 0 when unknown */
+    uint32_t length;     /* bytes the caret underlines (at least 1 when shown) */
+    const char *source_line; /* the text of that line, or NULL */
+    const char *hint;        /* fix-it hint, or NULL */
+} ta_diag;
+
+typedef struct ta_diags ta_diags;
+
+ta_diags *ta_diags_create(void);
+void ta_diags_destroy(ta_diags *d);
+void ta_diags_clear(ta_diags *d);
+size_t ta_diags_count(const ta_diags *d);
+const ta_diag *ta_diags_get(const ta_diags *d, size_t i);
+size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);
+
+/* Appends a copy of *proto (all strings duplicated). message is printf-style. */
+ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
+                       const char *source, uint32_t line, uint32_t col,
+                       uint32_t length, const char *source_line,
+                       const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 10, 11)))
+#endif
+    ;
+
+/* Moves every diagnostic of src to the end of dst, leaving src empty. */
+ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
+
+/* Writes one diagnostic as a compiler would, with the source line and a
+ * caret when they are known. Used by the command, never by the library. */
+void ta_diag_render(const ta_diag *g, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

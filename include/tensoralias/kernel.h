@@ -1,0 +1,178 @@
+/* tensoralias/kernel.h - the kernel ABI: how a kernel library plugs into tensoralias.
+ *
+ * A kernel is boxed: it receives a stack holding its arguments in schema order,
+ * replaces them with its returns, and returns a status. Tensors are DLPack
+ * DLTensors over storage the engine allocates and tracks, so every new tensor
+ * or view a kernel makes must come from the ta_kernel_* allocation calls below
+ * (the engine then knows which storage each output shares).
+ *
+ * A kernel library is a shared object exporting one function,
+ *
+ *     ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version);
+ *
+ * that registers kernels (and, for custom operators, schemas) under full
+ * operator names. A complete library:
+ *
+ *     #include <tensoralias/kernel.h>
+ *
+ *     // mylib::twice(Tensor self) -> Tensor          (float32 only, for brevity)
+ *     static ta_status twice(ta_kernel_ctx *ctx, ta_stack *st)
+ *     {
+ *         const DLTensor *x = ta_stack_tensor(st, 0);
+ *         if (!x || x->dtype.code != kDLFloat || x->dtype.bits != 32)
+ *             return ta_kernel_error(ctx, "twice: expected a float32 tensor");
+ *         DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+ *         if (!y) return ta_kernel_error(ctx, "twice: out of memory");
+ *         int64_t n = ta_numel(x);
+ *         for (int64_t i = 0; i < n; i++)
+ *             *(float *)ta_elem_ptr(y, i) = 2.0f * *(const float *)ta_elem_ptr(x, i);
+ *         ta_stack_clear(st);
+ *         return ta_stack_push_tensor(st, y);
+ *     }
+ *
+ *     ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
+ *     {
+ *         if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
+ *         return ta_register_op(reg, "mylib::twice(Tensor self) -> Tensor",
+ *                               TA_KEY_CPU, twice, NULL);
+ *     }
+ *
+ * Build it with `cc -shared -fPIC $(pkg-config --cflags tensoralias) -o libmine.so mine.c`
+ * and run `tensoralias verify --kernels ./libmine.so --ops 'mylib::*'`.
+ *
+ * Rules (from PyTorch's custom-operator guide): every kernel registered for one
+ * operator overload must carry the same schema; a catch-all kernel
+ * (TA_KEY_CATCHALL) cannot be combined with device kernels of the same
+ * operator; an operator may be registered with a schema and no kernel.
+ */
+#ifndef TENSORALIAS_KERNEL_H
+#define TENSORALIAS_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dlpack/dlpack.h>
+
+#include "tensoralias/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TA_KERNEL_ABI_VERSION 1u
+#define TA_PLUGIN_ENTRY "tensoralias_register"
+
+/* ---- values ------------------------------------------------------------ */
+
+typedef enum ta_value_tag {
+    TA_VAL_NONE = 0,    /* None, and an absent optional */
+    TA_VAL_TENSOR,      /* Tensor, Tensor? that is present */
+    TA_VAL_TENSOR_LIST, /* Tensor[], Tensor?[] (items may be NULL for the latter) */
+    TA_VAL_INT,         /* int, SymInt, and int-like enums (ScalarType, Layout, MemoryFormat) */
+    TA_VAL_INT_LIST,    /* int[], SymInt[], int[N] */
+    TA_VAL_FLOAT,       /* float */
+    TA_VAL_FLOAT_LIST,  /* float[] */
+    TA_VAL_BOOL,        /* bool */
+    TA_VAL_BOOL_LIST,   /* bool[N] */
+    TA_VAL_STRING,      /* str, and enum-like defaults spelled as names */
+    TA_VAL_SCALAR       /* Scalar: see scalar_kind */
+} ta_value_tag;
+
+typedef enum ta_scalar_kind { TA_SCALAR_INT, TA_SCALAR_FLOAT, TA_SCALAR_BOOL } ta_scalar_kind;
+
+typedef struct ta_value {
+    ta_value_tag tag;
+    ta_scalar_kind scalar_kind; /* TA_VAL_SCALAR only */
+    union {
+        DLTensor *tensor;
+        struct { DLTensor **items; size_t n; } tensors;
+        int64_t i;
+        double f;
+        bool b;
+        struct { const int64_t *items; size_t n; } ints;
+        struct { const double *items; size_t n; } floats;
+        struct { const bool *items; size_t n; } bools;
+        const char *s;
+    } u;
+} ta_value;
+
+/* ---- the stack --------------------------------------------------------- */
+
+typedef struct ta_stack ta_stack;
+
+size_t ta_stack_size(const ta_stack *st);
+ta_value *ta_stack_at(ta_stack *st, size_t i); /* NULL past the end */
+/* The tensor at i, or NULL when it is None or not a tensor. */
+DLTensor *ta_stack_tensor(ta_stack *st, size_t i);
+int64_t ta_stack_int(ta_stack *st, size_t i, int64_t dflt);   /* INT, BOOL or integral SCALAR */
+double ta_stack_double(ta_stack *st, size_t i, double dflt);  /* FLOAT, INT, BOOL or SCALAR */
+bool ta_stack_is_none(ta_stack *st, size_t i);
+void ta_stack_clear(ta_stack *st);                     /* drop everything */
+ta_status ta_stack_push(ta_stack *st, ta_value v);
+ta_status ta_stack_push_tensor(ta_stack *st, DLTensor *t);
+
+/* ---- the kernel context: allocation and errors -------------------------- */
+
+typedef struct ta_kernel_ctx ta_kernel_ctx;
+
+/* Records the message and returns TA_ERR_KERNEL. */
+ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The device the kernel runs on (kDLCPU or kDLCUDA). */
+DLDevice ta_kernel_device(const ta_kernel_ctx *ctx);
+
+/* A new contiguous tensor on the kernel's device, contents unspecified. */
+DLTensor *ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape);
+/* A new tensor sharing base's storage with the given geometry
+ * (byte_offset is relative to the storage start, as in DLTensor). */
+DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim,
+                         const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
+/* Changes t's geometry in place (transpose_, squeeze_, as_strided_). */
+ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
+                             const int64_t *strides, uint64_t byte_offset);
+/* resize_: gives t the shape, contiguous strides, and storage large enough
+ * (reallocated, keeping the old bytes, when it was too small). */
+ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape);
+/* An array for a tensor-list return, owned by the engine. */
+DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
+
+/* ---- geometry helpers (pure; usable by any kernel) --------------------- */
+
+int64_t ta_numel(const DLTensor *t);
+size_t ta_dtype_size(DLDataType dt);
+/* Address of the i-th element in row-major logical order, honouring strides. */
+void *ta_elem_ptr(const DLTensor *t, int64_t i);
+bool ta_is_contiguous(const DLTensor *t);
+
+/* ---- registration ------------------------------------------------------ */
+
+typedef enum ta_dispatch_key {
+    TA_KEY_CATCHALL = 0, /* any device */
+    TA_KEY_CPU,
+    TA_KEY_CUDA
+} ta_dispatch_key;
+
+typedef ta_status (*ta_kernel_fn)(ta_kernel_ctx *ctx, ta_stack *st);
+
+typedef struct ta_registry ta_registry;
+
+/* Registers a kernel for an operator known by its schema. `op` is either a
+ * full operator name ("aten::abs.out", "aten::add.Tensor") whose schema comes
+ * from the loaded native_functions.yaml or an earlier registration, or a whole
+ * schema ("mylib::op(Tensor(a!) x) -> Tensor(a!)"). fn may be NULL to
+ * register only the schema. */
+ta_status ta_register_op(ta_registry *reg, const char *op, ta_dispatch_key key,
+                         ta_kernel_fn fn, void *user_data);
+void *ta_kernel_user_data(const ta_kernel_ctx *ctx);
+
+typedef ta_status (*ta_plugin_register_fn)(ta_registry *reg, uint32_t abi_version);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,187 @@
+/* tensoralias/schema.h - the operator schema language: model, parser, printer.
+ *
+ * A schema such as
+ *     aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+ * parses into a ta_schema. Every node keeps the byte span it came from, and
+ * every name is a view into the arena's copy of the source text, so printing
+ * a schema reproduces it exactly. All nodes live in a ta_arena and are freed
+ * with it in one call; nothing in the model is freed separately.
+ */
+#ifndef TENSORALIAS_SCHEMA_H
+#define TENSORALIAS_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tensoralias/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- arena ------------------------------------------------------------ */
+
+typedef struct ta_arena ta_arena;
+
+ta_arena *ta_arena_create(void);
+void ta_arena_destroy(ta_arena *a);
+/* Zeroed, 16-byte aligned memory that lives as long as the arena. NULL on OOM. */
+void *ta_arena_alloc(ta_arena *a, size_t size);
+/* A NUL-terminated copy of s[0..len). */
+char *ta_arena_strndup(ta_arena *a, const char *s, size_t len);
+size_t ta_arena_bytes(const ta_arena *a); /* bytes reserved, for benchmarks */
+
+/* ---- strings and spans ----------------------------------------------- */
+
+/* A view of len bytes; ptr is NULL only for the empty view. Not NUL-terminated. */
+typedef struct ta_str {
+    const char *ptr;
+    uint32_t len;
+} ta_str;
+
+/* Byte offset and length within the schema text the node came from. */
+typedef struct ta_span {
+    uint32_t off;
+    uint32_t len;
+} ta_span;
+
+bool ta_str_eq(ta_str s, const char *cstr);
+bool ta_str_eq_str(ta_str a, ta_str b);
+
+/* ---- alias annotations ----------------------------------------------- */
+
+/* (a), (a!), (a|b), (a -> *), (a! -> a|b), (*), and the bare Tensor! .
+ * A set name is a view of its spelling ("a", "*"). For an annotation without
+ * an arrow, after equals before (the same views). Tensor! has no names: it is
+ * a fresh written set (bare_write). */
+typedef struct ta_alias {
+    ta_str *before;
+    uint32_t nbefore;
+    ta_str *after;
+    uint32_t nafter;
+    bool write;      /* "!" */
+    bool has_arrow;  /* "->" was written */
+    bool bare_write; /* Tensor! */
+    ta_span span;    /* "(...)" or "!" */
+} ta_alias;
+
+/* ---- types ------------------------------------------------------------ */
+
+typedef enum ta_type_kind {
+    TA_TYPE_NAME,     /* Tensor, int, SymInt, float, t, Any, __torch__.x.Y ... */
+    TA_TYPE_OPTIONAL, /* elem? */
+    TA_TYPE_LIST,     /* elem[] or elem[N] */
+    TA_TYPE_TUPLE,    /* (T1, T2, ...) */
+    TA_TYPE_APPLY     /* Dict(K, V), Future(t), RRef(t), Await(t), Union(...) ... */
+} ta_type_kind;
+
+typedef struct ta_type ta_type;
+struct ta_type {
+    ta_type_kind kind;
+    ta_str name;          /* NAME: the type name; APPLY: the constructor */
+    ta_type **elems;      /* OPTIONAL/LIST: 1; TUPLE/APPLY: n */
+    uint32_t nelems;
+    int32_t fixed_size;   /* LIST: N in elem[N], else -1 */
+    ta_alias *alias;      /* annotation written right after this type, or NULL */
+    ta_span span;         /* the whole type as spelled, annotations included */
+};
+
+/* Well-known type names, for quick tests. */
+bool ta_type_is_tensor_like(const ta_type *t);    /* Tensor, Tensor?, Tensor[], Tensor?[] */
+bool ta_type_is_name(const ta_type *t, const char *name);
+/* The type with all annotations dropped, as torchgen prints it ("Tensor[]",
+ * "int[2]", "Tensor?"). Written into buf (always NUL-terminated); returns the
+ * length it needed. */
+size_t ta_type_print_plain(const ta_type *t, char *buf, size_t cap);
+
+/* ---- arguments and returns ------------------------------------------- */
+
+typedef enum ta_default_kind {
+    TA_DEFAULT_NONE_GIVEN = 0, /* no "=..." */
+    TA_DEFAULT_INT,
+    TA_DEFAULT_FLOAT,
+    TA_DEFAULT_BOOL,    /* True / False */
+    TA_DEFAULT_NONE,    /* None */
+    TA_DEFAULT_STRING,  /* "..." or '...' (text includes the quotes) */
+    TA_DEFAULT_LIST,    /* [..] */
+    TA_DEFAULT_IDENT    /* Mean, contiguous_format, long, ... */
+} ta_default_kind;
+
+typedef struct ta_default {
+    ta_default_kind kind;
+    ta_str text; /* as spelled, e.g. "1e-05", "[0, 1]", "'mean'" */
+    ta_span span;
+} ta_default;
+
+typedef struct ta_arg {
+    ta_str name;
+    ta_type *type;
+    ta_default def;
+    bool kwarg_only; /* after the bare "*" */
+    bool is_out;     /* kwarg-only and written through its alias annotation */
+    ta_span span;    /* from the type to the end of the default */
+} ta_arg;
+
+typedef struct ta_ret {
+    ta_str name; /* empty when unnamed */
+    ta_type *type;
+    ta_span span;
+} ta_ret;
+
+/* ---- schemas ---------------------------------------------------------- */
+
+typedef struct ta_schema {
+    const char *text; /* arena copy of the source, NUL-terminated */
+    uint32_t text_len;
+    ta_str ns;        /* "aten" in aten::add; empty when absent */
+    ta_str name;      /* "add" (without namespace and overload) */
+    ta_str overload;  /* "Tensor"; empty when absent */
+    ta_str full_name; /* "aten::add" (namespace and name as spelled) */
+    ta_arg *args;
+    uint32_t nargs;
+    ta_ret *rets;
+    uint32_t nrets;
+    bool rets_parenthesized; /* "-> (...)" rather than a single return */
+    bool vararg;             /* "..." among the arguments */
+    bool varret;             /* "..." as returns */
+    int32_t kwarg_marker;    /* index of the first kwarg-only arg after "*", or -1 */
+    ta_span name_span;       /* "aten::add.Tensor" */
+    ta_span args_span;       /* "(...)" */
+    ta_span rets_span;       /* after "->" */
+    const char *source;      /* from ta_parse_opts, for diagnostics */
+    uint32_t base_line, base_col;
+} ta_schema;
+
+/* Where the text sits in a larger file, so diagnostics point into it. */
+typedef struct ta_parse_opts {
+    const char *source; /* file name for diagnostics; NULL means "<string>" */
+    uint32_t line;      /* line of the first byte (1-based); 0 means 1 */
+    uint32_t col;       /* column of the first byte (1-based); 0 means 1 */
+} ta_parse_opts;
+
+/* Parses one schema. On success *out points into the arena. On failure
+ * returns TA_ERR_PARSE, leaves *out NULL and appends one diagnostic (rule
+ * "schema-syntax") positioned at the offending byte. Never crashes, never
+ * recurses without bound, whatever the input. opts may be NULL. */
+ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
+                          const ta_parse_opts *opts, ta_schema **out,
+                          ta_diags *diags);
+
+/* Writes the schema back as text; for a parsed schema this reproduces the
+ * input byte for byte. Returns the length needed (buf is always
+ * NUL-terminated when cap > 0). */
+size_t ta_schema_print(const ta_schema *s, char *buf, size_t cap);
+/* Writes a schema in torch's canonical spelling from its model (used for
+ * schemas built in memory, e.g. derived variants): "ns::name.overload(args) -> rets". */
+size_t ta_schema_print_canonical(const ta_schema *s, char *buf, size_t cap);
+
+/* 1-based line and column of a byte offset in s->text, with opts applied. */
+void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
+                      uint32_t *col);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

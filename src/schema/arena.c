@@ -1,0 +1,70 @@
+/* arena.c - bump allocator that owns every node of a parsed schema.
+ *
+ * Chunks grow geometrically; nothing is freed until ta_arena_destroy, which
+ * releases everything in one walk of the chunk list. Parsing millions of
+ * schemas therefore costs a handful of mallocs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tensoralias/schema.h"
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t cap;
+    size_t used;
+    _Alignas(16) unsigned char data[];
+} chunk;
+
+struct ta_arena {
+    chunk *head;
+    size_t reserved;
+};
+
+enum { FIRST_CHUNK = 4096, ALIGN = 16 };
+
+ta_arena *ta_arena_create(void) { return calloc(1, sizeof(ta_arena)); }
+
+void ta_arena_destroy(ta_arena *a)
+{
+    if (!a) return;
+    for (chunk *c = a->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void *ta_arena_alloc(ta_arena *a, size_t size)
+{
+    size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (size == 0) size = ALIGN;
+    chunk *c = a->head;
+    if (!c || c->cap - c->used < size) {
+        size_t cap = c ? c->cap * 2 : FIRST_CHUNK;
+        if (cap > (size_t)1 << 24) cap = (size_t)1 << 24;
+        if (cap < size) cap = size;
+        chunk *n = malloc(sizeof(chunk) + cap);
+        if (!n) return NULL;
+        n->cap = cap;
+        n->used = 0;
+        n->next = c;
+        a->head = n;
+        a->reserved += cap;
+        c = n;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *ta_arena_strndup(ta_arena *a, const char *s, size_t len)
+{
+    char *p = ta_arena_alloc(a, len + 1);
+    if (!p) return NULL;
+    if (len) memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+size_t ta_arena_bytes(const ta_arena *a) { return a ? a->reserved : 0; }

@@ -1,0 +1,155 @@
+/* diag.c - the diagnostic list every fallible call appends to, and the
+ * compiler-style renderer the command uses. The list owns copies of all its
+ * strings, so a diagnostic outlives the text it points into. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tensoralias/diag.h"
+
+struct ta_diags {
+    ta_diag *v;
+    size_t n, cap;
+};
+
+const char *ta_status_str(ta_status s)
+{
+    switch (s) {
+    case TA_OK: return "ok";
+    case TA_ERR_PARSE: return "parse error";
+    case TA_ERR_INVALID: return "invalid argument";
+    case TA_ERR_IO: return "I/O error";
+    case TA_ERR_NOMEM: return "out of memory";
+    case TA_ERR_NOTFOUND: return "not found";
+    case TA_ERR_UNSUPPORTED: return "unsupported";
+    case TA_ERR_KERNEL: return "kernel error";
+    }
+    return "unknown status";
+}
+
+const char *ta_severity_str(ta_severity s)
+{
+    switch (s) {
+    case TA_SEV_ERROR: return "error";
+    case TA_SEV_WARNING: return "warning";
+    case TA_SEV_NOTE: return "note";
+    }
+    return "note";
+}
+
+ta_diags *ta_diags_create(void) { return calloc(1, sizeof(ta_diags)); }
+
+static void diag_free(ta_diag *g)
+{
+    free((char *)g->rule);
+    free((char *)g->message);
+    free((char *)g->source);
+    free((char *)g->source_line);
+    free((char *)g->hint);
+}
+
+void ta_diags_clear(ta_diags *d)
+{
+    if (!d) return;
+    for (size_t i = 0; i < d->n; i++) diag_free(&d->v[i]);
+    d->n = 0;
+}
+
+void ta_diags_destroy(ta_diags *d)
+{
+    if (!d) return;
+    ta_diags_clear(d);
+    free(d->v);
+    free(d);
+}
+
+size_t ta_diags_count(const ta_diags *d) { return d ? d->n : 0; }
+
+const ta_diag *ta_diags_get(const ta_diags *d, size_t i)
+{
+    return d && i < d->n ? &d->v[i] : NULL;
+}
+
+size_t ta_diags_count_severity(const ta_diags *d, ta_severity s)
+{
+    size_t k = 0;
+    for (size_t i = 0; d && i < d->n; i++) k += d->v[i].severity == s;
+    return k;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
+                       const char *source, uint32_t line, uint32_t col,
+                       uint32_t length, const char *source_line,
+                       const char *hint, const char *fmt, ...)
+{
+    if (!d) return TA_OK; /* a caller that does not want diagnostics */
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 8;
+        ta_diag *v = realloc(d->v, cap * sizeof *v);
+        if (!v) return TA_ERR_NOMEM;
+        d->v = v;
+        d->cap = cap;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    int r = vasprintf(&msg, fmt, ap);
+    va_end(ap);
+    if (r < 0) return TA_ERR_NOMEM;
+    ta_diag *g = &d->v[d->n];
+    g->severity = sev;
+    g->rule = strdup(rule ? rule : "unknown");
+    g->message = msg;
+    g->source = strdup(source ? source : "<string>");
+    g->line = line;
+    g->col = col;
+    g->length = length;
+    g->source_line = dup_or_null(source_line);
+    g->hint = dup_or_null(hint);
+    if (!g->rule || !g->source || (source_line && !g->source_line) ||
+        (hint && !g->hint)) {
+        diag_free(g);
+        return TA_ERR_NOMEM;
+    }
+    d->n++;
+    return TA_OK;
+}
+
+ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
+{
+    if (!src || !dst) return TA_OK;
+    if (dst->n + src->n > dst->cap) {
+        size_t cap = dst->n + src->n;
+        ta_diag *v = realloc(dst->v, cap * sizeof *v);
+        if (!v) return TA_ERR_NOMEM;
+        dst->v = v;
+        dst->cap = cap;
+    }
+    memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+    dst->n += src->n;
+    src->n = 0;
+    return TA_OK;
+}
+
+void ta_diag_render(const ta_diag *g, FILE *out)
+{
+    if (g->line)
+        fprintf(out, "%s:%u:%u: ", g->source, g->line, g->col ? g->col : 1);
+    else
+        fprintf(out, "%s: ", g->source);
+    fprintf(out, "%s: %s [%s]\n", ta_severity_str(g->severity), g->message,
+            g->rule);
+    if (g->source_line && g->line) {
+        fprintf(out, "  %s\n  ", g->source_line);
+        /* Keep tabs so the caret lines up under tabbed source. */
+        uint32_t col = g->col ? g->col : 1;
+        for (uint32_t i = 0; i + 1 < col && g->source_line[i]; i++)
+            fputc(g->source_line[i] == '\t' ? '\t' : ' ', out);
+        fputc('^', out);
+        for (uint32_t i = 1; i < g->length && i < 200; i++) fputc('~', out);
+        fputc('\n', out);
+    }
+    if (g->hint) fprintf(out, "  hint: %s\n", g->hint);
+}

@@ -1,0 +1,81 @@
+/* cli.c - helpers shared by the subcommands (see cli.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int ta_cli_read_file(const char *path, char **buf, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    if (!b) goto fail;
+    for (;;) {
+        if (cap - n < 2) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb) goto fail;
+            b = nb;
+            cap *= 2;
+        }
+        size_t r = fread(b + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0) break;
+    }
+    if (ferror(f)) goto fail;
+    if (f != stdin) fclose(f);
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+fail:
+    {
+        int e = errno ? errno : EIO;
+        free(b);
+        if (f != stdin) fclose(f);
+        errno = e;
+        return -1;
+    }
+}
+
+static int exists(const char *p) { return access(p, R_OK) == 0; }
+
+const char *ta_cli_bundled(const char *name)
+{
+    static char path[PATH_MAX + 64];
+    const char *env = getenv("TENSORALIAS_DATADIR");
+    if (env && *env) {
+        snprintf(path, sizeof path, "%s/%s", env, name);
+        if (exists(path)) return path;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(path, sizeof path, "%s/share/tensoralias/%s", exe, name);
+            if (exists(path)) return path;
+            snprintf(path, sizeof path, "%s/../share/tensoralias/%s", exe, name);
+            if (exists(path)) return path;
+        }
+    }
+    snprintf(path, sizeof path, "%s/%s", TA_DATADIR, name);
+    return exists(path) ? path : NULL;
+}
+
+int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tensoralias %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'tensoralias %s --help')\n", cmd);
+    va_end(ap);
+    return TA_EXIT_USAGE;
+}

@@ -1,0 +1,48 @@
+/* main.c - the tensoralias command: dispatches to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const ta_command commands[] = {
+    {"parse", "parse operator schemas and print them back (or as JSON)", ta_cmd_parse},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tensoralias <command> [options] [inputs]\n"
+            "\n"
+            "Alias and mutation analysis of tensor operator schemas.\n"
+            "\n"
+            "commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n'tensoralias <command> --help' describes each command.\n"
+            "Exit status: 0 clean, 1 findings, 2 usage or I/O error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return TA_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return TA_EXIT_CLEAN;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("tensoralias %s\n", TA_VERSION);
+        return TA_EXIT_CLEAN;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "tensoralias: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return TA_EXIT_USAGE;
+}
