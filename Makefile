@@ -69,9 +69,9 @@ NVCCFLAGS ?= $(OPT) -g --std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall,-Wextra \
              $(if $(WERROR),-Werror all-warnings -Xcompiler -Werror) -Iinclude -Isrc $(PKG_CFLAGS)
 # Linked by $(CC) (so sanitizer builds link too) against the static CUDA
 # runtime: the library then needs only the driver (libcuda.so, which the runtime
-# loads when a device is first used) where it runs. --no-undefined makes a
-# kernel ABI call the engine lacks a link error here rather than a dlopen error.
-CUDA_LDLIBS ?= $(if $(SAN),,-Wl,--no-undefined) -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lcudart_static -lstdc++ -lrt
+# loads when a device is first used) where it runs. Like every kernel library
+# it takes the ta_* runtime from its host (see WHOLE_LIB below).
+CUDA_LDLIBS ?= -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
 CUDA_SO  := $(if $(filter 1,$(CUDA)),$(if $(CUDA_CU_SRC)$(CUDA_C_SRC),$(BUILD)/libtensoralias_cuda.so))
 
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
@@ -96,14 +96,19 @@ $(BUILD)/libtensoralias.a: $(LIB_OBJ)
 $(BUILD)/libtensoralias.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libtensoralias.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) -shared $(LDFLAGS) -o $@ $(REF_OBJ) $(BUILD)/libtensoralias.a $(LDLIBS)
+# Kernel libraries leave the ta_* runtime symbols undefined: they bind to the
+# host (the command or a test, linked with the whole library and -rdynamic),
+# so a plugin and its host share one engine.
+WHOLE_LIB = -Wl,--whole-archive $(BUILD)/libtensoralias.a -Wl,--no-whole-archive
 
-$(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) -shared $(LDFLAGS) -o $@ $(CUDA_OBJ) $(BUILD)/libtensoralias.a $(CUDA_LDLIBS) $(LDLIBS)
+$(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $(REF_OBJ) -lm
+
+$(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $(CUDA_OBJ) $(CUDA_LDLIBS)
 
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(BUILD)/libtensoralias.a $(LDLIBS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: tools/bench/%.c $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
@@ -112,7 +117,7 @@ $(BUILD)/bench/%: tools/bench/%.c $(BUILD)/libtensoralias.a
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
-	    $(BUILD)/libtensoralias.a $(CMOCKA_LIBS) $(LDLIBS)
+	    $(WHOLE_LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/plugins/lib%.so: tests/plugins/%.c
 	@mkdir -p $(dir $@)

@@ -141,6 +141,17 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
 /* An array for a tensor-list return, owned by the engine. */
 DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
 
+/* ---- dtypes ------------------------------------------------------------ */
+
+/* DLPack 0.6 (the installed header) has no bool code; DLPack >= 0.7 and
+ * PyTorch use kDLBool = 6 for one-byte bools, and so does tensoralias. */
+#define TA_DL_BOOL 6
+#define TA_DTYPE_F32 ((DLDataType){kDLFloat, 32, 1})
+#define TA_DTYPE_F64 ((DLDataType){kDLFloat, 64, 1})
+#define TA_DTYPE_I64 ((DLDataType){kDLInt, 64, 1})
+#define TA_DTYPE_I32 ((DLDataType){kDLInt, 32, 1})
+#define TA_DTYPE_BOOL ((DLDataType){TA_DL_BOOL, 8, 1})
+
 /* ---- geometry helpers (pure; usable by any kernel) --------------------- */
 
 int64_t ta_numel(const DLTensor *t);
@@ -148,6 +159,12 @@ size_t ta_dtype_size(DLDataType dt);
 /* Address of the i-th element in row-major logical order, honouring strides. */
 void *ta_elem_ptr(const DLTensor *t, int64_t i);
 bool ta_is_contiguous(const DLTensor *t);
+/* Strides of t in elements (contiguous ones when t->strides is NULL), into
+ * out[0..ndim). */
+void ta_strides_of(const DLTensor *t, int64_t *out);
+bool ta_dtype_eq(DLDataType a, DLDataType b);
+/* "float32", "int64", "bool", ... ("?" for others). */
+const char *ta_dtype_name(DLDataType dt);
 
 /* ---- registration ------------------------------------------------------ */
 

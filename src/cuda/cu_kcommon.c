@@ -15,7 +15,7 @@ ta_cu_sval ta_cu_read_scalar(ta_stack *st, size_t i, int64_t dflt)
             s.f = v->u.f;
             s.i = (int64_t)v->u.f;
         } else if (v->scalar_kind == TA_SCALAR_BOOL) {
-            s.kind = TA_CU_BOOLISH;
+            s.kind = TA_CU_BOOL;
             s.i = v->u.b;
             s.f = v->u.b;
         } else {
@@ -33,7 +33,7 @@ ta_cu_sval ta_cu_read_scalar(ta_stack *st, size_t i, int64_t dflt)
         s.i = (int64_t)v->u.f;
         break;
     case TA_VAL_BOOL:
-        s.kind = TA_CU_BOOLISH;
+        s.kind = TA_CU_BOOL;
         s.i = v->u.b;
         s.f = v->u.b;
         break;

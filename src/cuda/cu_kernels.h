@@ -7,7 +7,7 @@
 #include "tensoralias/kernel.h"
 
 /* A Scalar argument as read from the stack: kind is TA_CU_I64 (integral),
- * TA_CU_F32 (floating: the default dtype) or TA_CU_BOOLISH. */
+ * TA_CU_F32 (floating: the default dtype) or TA_CU_BOOL. */
 typedef struct ta_cu_sval {
     int kind;
     double f;

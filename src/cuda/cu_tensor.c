@@ -17,6 +17,7 @@ int ta_cu_dtype_of(DLDataType dt)
     if (dt.code == kDLFloat && dt.bits == 32) return TA_CU_F32;
     if (dt.code == kDLFloat && dt.bits == 64) return TA_CU_F64;
     if (dt.code == kDLUInt && dt.bits == 8) return TA_CU_U8;
+    if (dt.code == TA_DL_BOOL && dt.bits == 8) return TA_CU_BOOL;
     if (dt.code == kDLInt) {
         switch (dt.bits) {
         case 8: return TA_CU_I8;
@@ -33,15 +34,15 @@ DLDataType ta_cu_dl_dtype(int d)
 {
     static const DLDataType map[TA_CU_NDTYPES] = {
         {kDLUInt, 8, 1}, {kDLInt, 8, 1}, {kDLInt, 16, 1}, {kDLInt, 32, 1},
-        {kDLInt, 64, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1},
+        {kDLInt, 64, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {TA_DL_BOOL, 8, 1},
     };
     return d >= 0 && d < TA_CU_NDTYPES ? map[d] : map[TA_CU_F32];
 }
 
 const char *ta_cu_dtype_name(int d)
 {
-    static const char *const names[TA_CU_NDTYPES] = {"Byte", "Char", "Short", "Int", "Long", "Float", "Double"};
-    if (d == TA_CU_BOOLISH) return "Bool";
+    static const char *const names[TA_CU_NDTYPES] = {"Byte", "Char", "Short", "Int", "Long", "Float", "Double",
+                                                     "Bool"};
     return d >= 0 && d < TA_CU_NDTYPES ? names[d] : "unsupported";
 }
 
@@ -58,12 +59,12 @@ static int int_bits(int d)
     }
 }
 
-/* c10::promoteTypes restricted to our dtypes; UNDEF and BOOLISH give way. */
+/* c10::promoteTypes restricted to our dtypes; UNDEF and BOOL give way. */
 static int promote(int a, int b)
 {
-    if (a == TA_CU_UNDEF || a == TA_CU_BOOLISH) return b == TA_CU_UNDEF ? a : b;
-    if (b == TA_CU_UNDEF || b == TA_CU_BOOLISH) return a;
     if (a == b) return a;
+    if (a == TA_CU_UNDEF || a == TA_CU_BOOL) return b == TA_CU_UNDEF ? a : b;
+    if (b == TA_CU_UNDEF || b == TA_CU_BOOL) return a;
     if (ta_cu_is_float(a) && ta_cu_is_float(b)) return TA_CU_F64;
     if (ta_cu_is_float(a)) return a;
     if (ta_cu_is_float(b)) return b;
@@ -85,7 +86,7 @@ void ta_cu_rt_scalar(ta_cu_result_type *rt, int d) { rt->wrapped = promote(rt->w
 static int combine(int higher, int lower)
 {
     if (ta_cu_is_float(higher)) return higher;
-    if (higher == TA_CU_BOOLISH || ta_cu_is_float(lower)) return promote(higher, lower);
+    if (higher == TA_CU_BOOL || ta_cu_is_float(lower)) return promote(higher, lower);
     if (higher != TA_CU_UNDEF) return higher;
     return lower;
 }
@@ -94,8 +95,10 @@ int ta_cu_rt_result(const ta_cu_result_type *rt) { return combine(rt->dim, combi
 
 bool ta_cu_can_cast(int from, int to)
 {
-    /* Floating into integral is refused (c10::canCast); the rest is allowed. */
-    return !(ta_cu_is_float(from) && !ta_cu_is_float(to));
+    /* As c10::canCast: floating into integral or bool, and anything but bool
+     * into bool, are refused. */
+    if (ta_cu_is_float(from) && !ta_cu_is_float(to)) return false;
+    return !(to == TA_CU_BOOL && from != TA_CU_BOOL);
 }
 
 void ta_cu_strides(const DLTensor *t, int64_t *strides)

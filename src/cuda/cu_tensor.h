@@ -14,10 +14,8 @@
 #include "cuda/cuda_iface.h"
 #include "tensoralias/kernel.h"
 
-/* A dtype slot that holds nothing yet, and the dtype of a bool Scalar
- * (promotes to whatever it meets; no bool tensors here). */
+/* A dtype slot that holds nothing yet; also "unsupported dtype". */
 #define TA_CU_UNDEF (-1)
-#define TA_CU_BOOLISH (-2)
 
 /* The ta_cu_dtype of a DLPack dtype, or TA_CU_UNDEF when unsupported. */
 int ta_cu_dtype_of(DLDataType dt);
@@ -33,7 +31,7 @@ typedef struct ta_cu_result_type {
 } ta_cu_result_type;
 void ta_cu_rt_init(ta_cu_result_type *rt);
 void ta_cu_rt_tensor(ta_cu_result_type *rt, const DLTensor *t);
-/* A Scalar argument: integral (I64), floating (the default dtype, F32) or bool. */
+/* A Scalar argument: integral (I64), floating (the default dtype, F32) or BOOL. */
 void ta_cu_rt_scalar(ta_cu_result_type *rt, int cu_dtype);
 int ta_cu_rt_result(const ta_cu_result_type *rt);
 /* Whether a computed dtype may be stored into an output of another dtype. */

@@ -38,6 +38,7 @@ typedef enum ta_cu_dtype {
     TA_CU_I64,
     TA_CU_F32,
     TA_CU_F64,
+    TA_CU_BOOL, /* one byte, 0 or 1 (DLPack code 6, TA_DL_BOOL) */
     TA_CU_NDTYPES
 } ta_cu_dtype;
 

@@ -34,6 +34,7 @@ __device__ static double load_f(const char *p, int dt)
     case TA_CU_I32: return (double)*(const int *)p;
     case TA_CU_I64: return (double)*(const long long *)p;
     case TA_CU_F32: return (double)*(const float *)p;
+    case TA_CU_BOOL: return *(const unsigned char *)p ? 1.0 : 0.0;
     default: return *(const double *)p;
     }
 }
@@ -47,6 +48,7 @@ __device__ static long long load_i(const char *p, int dt)
     case TA_CU_I32: return *(const int *)p;
     case TA_CU_I64: return *(const long long *)p;
     case TA_CU_F32: return (long long)*(const float *)p;
+    case TA_CU_BOOL: return *(const unsigned char *)p ? 1 : 0;
     default: return (long long)*(const double *)p;
     }
 }
@@ -61,6 +63,7 @@ __device__ static void store_i(char *p, int dt, long long v)
     case TA_CU_I32: *(int *)p = (int)(unsigned int)(unsigned long long)v; break;
     case TA_CU_I64: *(long long *)p = v; break;
     case TA_CU_F32: *(float *)p = (float)v; break;
+    case TA_CU_BOOL: *(unsigned char *)p = v != 0; break;
     default: *(double *)p = (double)v; break;
     }
 }
@@ -70,6 +73,7 @@ __device__ static void store_f(char *p, int dt, double v)
     switch (dt) {
     case TA_CU_F32: *(float *)p = (float)v; break;
     case TA_CU_F64: *(double *)p = v; break;
+    case TA_CU_BOOL: *(unsigned char *)p = v != 0.0; break;
     default:
         /* Float to integer truncates toward zero; the host refuses such
          * casts except for copy_, where PyTorch does the same. */

@@ -54,7 +54,8 @@ static ta_status check_output(ta_kernel_ctx *ctx, const char *name, DLTensor *ou
             return ta_kernel_error(ctx, "%s: output with shape %s doesn't match the broadcast shape %s", name,
                                    ta_cu_shape_str(out->ndim, out->shape, a, sizeof a),
                                    ta_cu_shape_str(ndim, shape, b, sizeof b));
-        TRY(ta_kernel_resize(ctx, out, ndim, shape));
+        if (ta_kernel_resize(ctx, out, ndim, shape) != TA_OK)
+            return ta_kernel_error(ctx, "%s: could not resize out to %s", name, ta_cu_shape_str(ndim, shape, b, sizeof b));
     }
     if (ta_cu_internal_overlap(out))
         return ta_kernel_error(ctx,
@@ -73,6 +74,8 @@ static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     TRY(ta_cu_check(ctx, d->name, "self", x));
     int xd = ta_cu_dtype_of(x->dtype);
     int rdt = (d->flags & TO_FLOAT) && !ta_cu_is_float(xd) ? TA_CU_F32 : xd;
+    if (d->code == TA_CU_NEG && xd == TA_CU_BOOL)
+        return ta_kernel_error(ctx, "neg: negation, the `-` operator, on a bool tensor is not supported");
     if (v == FUNCTIONAL) {
         out = new_tensor(ctx, rdt, x->ndim, x->shape);
         if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
@@ -124,6 +127,8 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     ta_cu_rt_tensor(&rt, y);
     int rdt = ta_cu_rt_result(&rt);
     if ((d->flags & TO_FLOAT) && !ta_cu_is_float(rdt)) rdt = TA_CU_F32;
+    if (d->code == TA_CU_SUB && ta_cu_dtype_of(x->dtype) == TA_CU_BOOL && ta_cu_dtype_of(y->dtype) == TA_CU_BOOL)
+        return ta_kernel_error(ctx, "sub: subtraction, the `-` operator, with two bool tensors is not supported");
     int64_t shape[TA_CU_MAXDIM];
     int ndim = 0;
     char a[160], b[160];

@@ -41,13 +41,15 @@ static ta_status make_view(ta_kernel_ctx *ctx, ta_stack *st, const char *name, c
 {
     if (g->offset < 0) return ta_kernel_error(ctx, "%s: the view would start before its storage", name);
     DLTensor *v = ta_kernel_view(ctx, base, g->ndim, g->shape, g->strides, (uint64_t)g->offset);
-    if (!v) return ta_kernel_error(ctx, "%s: the engine refused the view", name);
+    if (!v) return ta_kernel_error(ctx, "%s: the view does not fit in its base's storage", name);
     return ta_cu_return(st, v);
 }
 
-static ta_status restride(ta_kernel_ctx *ctx, ta_stack *st, DLTensor *self, const geom *g)
+static ta_status restride(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *self, const geom *g)
 {
-    TRY(ta_kernel_restride(ctx, self, g->ndim, g->shape, g->strides, (uint64_t)g->offset));
+    if (g->offset < 0 ||
+        ta_kernel_restride(ctx, self, g->ndim, g->shape, g->strides, (uint64_t)g->offset) != TA_OK)
+        return ta_kernel_error(ctx, "%s: the new geometry does not fit in self's storage", name);
     return ta_cu_return(st, self);
 }
 
@@ -221,7 +223,7 @@ static ta_status transpose_inplace(ta_kernel_ctx *ctx, ta_stack *st)
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
     TRY(transposed(ctx, st, "transpose_", x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), &g));
-    return restride(ctx, st, x, &g);
+    return restride(ctx, st, "transpose_", x, &g);
 }
 
 static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st)
@@ -423,7 +425,7 @@ static ta_status squeeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
     TRY(squeezed(ctx, st, "squeeze_", x, &g));
-    return restride(ctx, st, x, &g);
+    return restride(ctx, st, "squeeze_", x, &g);
 }
 
 static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
@@ -459,7 +461,7 @@ static ta_status unsqueeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
     TRY(unsqueezed(ctx, st, "unsqueeze_", x, &g));
-    return restride(ctx, st, x, &g);
+    return restride(ctx, st, "unsqueeze_", x, &g);
 }
 
 /* ---- as_strided, alias, detach ---- */
@@ -500,7 +502,7 @@ static ta_status as_strided_inplace(ta_kernel_ctx *ctx, ta_stack *st)
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
     TRY(strided(ctx, st, "as_strided_", x, &g));
-    return restride(ctx, st, x, &g);
+    return restride(ctx, st, "as_strided_", x, &g);
 }
 
 static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name)
