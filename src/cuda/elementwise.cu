@@ -6,9 +6,16 @@
  * double or int64 as the host decided, applies the op, and stores in the
  * output's dtype. Speed is not the point of a reference kernel; honouring
  * every stride (negative, zero, overlapping reads) is.
+ *
+ * The per-element code is __host__ __device__: with TA_CUDA_EMULATE=1 in the
+ * environment a launch runs the same code in a host loop instead, which is
+ * how the tests check the kernels on a machine without a GPU (with a device
+ * whose memory is host memory). Nothing else reads that variable.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cuda_runtime.h>
 
@@ -25,7 +32,7 @@ static int fail(char *err, size_t errcap, const char *fmt, ...)
     return 1;
 }
 
-__device__ static double load_f(const char *p, int dt)
+__host__ __device__ static double load_f(const char *p, int dt)
 {
     switch (dt) {
     case TA_CU_U8: return (double)*(const unsigned char *)p;
@@ -39,7 +46,7 @@ __device__ static double load_f(const char *p, int dt)
     }
 }
 
-__device__ static long long load_i(const char *p, int dt)
+__host__ __device__ static long long load_i(const char *p, int dt)
 {
     switch (dt) {
     case TA_CU_U8: return *(const unsigned char *)p;
@@ -54,7 +61,7 @@ __device__ static long long load_i(const char *p, int dt)
 }
 
 /* Integers narrower than int64 keep the low bits, as a wrapping C cast would. */
-__device__ static void store_i(char *p, int dt, long long v)
+__host__ __device__ static void store_i(char *p, int dt, long long v)
 {
     switch (dt) {
     case TA_CU_U8: *(unsigned char *)p = (unsigned char)(unsigned long long)v; break;
@@ -68,7 +75,7 @@ __device__ static void store_i(char *p, int dt, long long v)
     }
 }
 
-__device__ static void store_f(char *p, int dt, double v)
+__host__ __device__ static void store_f(char *p, int dt, double v)
 {
     switch (dt) {
     case TA_CU_F32: *(float *)p = (float)v; break;
@@ -82,7 +89,7 @@ __device__ static void store_f(char *p, int dt, double v)
     }
 }
 
-__device__ static double op_f(int op, double a, double b, const ta_cu_scalars &s)
+__host__ __device__ static double op_f(int op, double a, double b, const ta_cu_scalars &s)
 {
     switch (op) {
     case TA_CU_ABS: return fabs(a);
@@ -110,7 +117,7 @@ __device__ static double op_f(int op, double a, double b, const ta_cu_scalars &s
 }
 
 /* Signed overflow wraps, as it does in PyTorch's integer kernels: do it unsigned. */
-__device__ static long long op_i(int op, long long a, long long b, const ta_cu_scalars &s)
+__host__ __device__ static long long op_i(int op, long long a, long long b, const ta_cu_scalars &s)
 {
     unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b;
     switch (op) {
@@ -127,36 +134,50 @@ __device__ static long long op_i(int op, long long a, long long b, const ta_cu_s
     }
 }
 
+__host__ __device__ static void element(const ta_cu_iter &it, int op, const ta_cu_scalars &s, long long lin)
+{
+    long long off[3] = {0, 0, 0};
+    long long rest = lin;
+    for (int d = it.ndim - 1; d >= 0; d--) {
+        long long idx = rest % it.shape[d];
+        rest /= it.shape[d];
+        for (int k = 0; k < it.nops; k++) off[k] += idx * it.op[k].stride[d];
+    }
+    char *out = it.op[0].data + off[0] * it.op[0].elsize;
+    const char *pa = it.nops > 1 ? it.op[1].data + off[1] * it.op[1].elsize : NULL;
+    const char *pb = it.nops > 2 ? it.op[2].data + off[2] * it.op[2].elsize : NULL;
+    if (s.use_float) {
+        double a = pa ? load_f(pa, it.op[1].dtype) : 0.0;
+        double b = pb ? load_f(pb, it.op[2].dtype) : s.other_f;
+        store_f(out, it.op[0].dtype, op_f(op, a, b, s));
+    } else {
+        long long a = pa ? load_i(pa, it.op[1].dtype) : 0;
+        long long b = pb ? load_i(pb, it.op[2].dtype) : s.other_i;
+        store_i(out, it.op[0].dtype, op_i(op, a, b, s));
+    }
+}
+
 __global__ static void elementwise_kernel(ta_cu_iter it, int op, ta_cu_scalars s)
 {
     unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
     for (unsigned long long lin = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         lin < (unsigned long long)it.numel; lin += step) {
-        long long off[3] = {0, 0, 0};
-        long long rest = (long long)lin;
-        for (int d = it.ndim - 1; d >= 0; d--) {
-            long long idx = rest % it.shape[d];
-            rest /= it.shape[d];
-            for (int k = 0; k < it.nops; k++) off[k] += idx * it.op[k].stride[d];
-        }
-        char *out = it.op[0].data + off[0] * it.op[0].elsize;
-        const char *pa = it.nops > 1 ? it.op[1].data + off[1] * it.op[1].elsize : NULL;
-        const char *pb = it.nops > 2 ? it.op[2].data + off[2] * it.op[2].elsize : NULL;
-        if (s.use_float) {
-            double a = pa ? load_f(pa, it.op[1].dtype) : 0.0;
-            double b = pb ? load_f(pb, it.op[2].dtype) : s.other_f;
-            store_f(out, it.op[0].dtype, op_f(op, a, b, s));
-        } else {
-            long long a = pa ? load_i(pa, it.op[1].dtype) : 0;
-            long long b = pb ? load_i(pb, it.op[2].dtype) : s.other_i;
-            store_i(out, it.op[0].dtype, op_i(op, a, b, s));
-        }
-    }
+         lin < (unsigned long long)it.numel; lin += step)
+        element(it, op, s, (long long)lin);
 }
 
-static cudaError_t launch(const ta_cu_iter *it, int op, const ta_cu_scalars *s)
+static bool emulated(void)
+{
+    const char *e = getenv("TA_CUDA_EMULATE");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static cudaError_t launch(const ta_cu_iter *it, int op, const ta_cu_scalars *s, bool host)
 {
     if (it->numel <= 0) return cudaSuccess;
+    if (host) {
+        for (long long lin = 0; lin < it->numel; lin++) element(*it, op, *s, lin);
+        return cudaSuccess;
+    }
     long long blocks = (it->numel + 255) / 256;
     if (blocks > 65535) blocks = 65535; /* grid-stride beyond that */
     elementwise_kernel<<<(unsigned)blocks, 256>>>(*it, op, *s);
@@ -168,8 +189,9 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
 {
     if (it->ndim < 0 || it->ndim > TA_CU_MAXDIM || it->nops < 1 || it->nops > 3)
         return fail(err, errcap, "internal: bad elementwise launch");
+    bool host = emulated();
     if (!via_scratch) {
-        cudaError_t e = launch(it, op, s);
+        cudaError_t e = launch(it, op, s, host);
         return e == cudaSuccess ? 0 : fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));
     }
     /* Compute into a private contiguous buffer of the output's dtype, then
@@ -177,16 +199,19 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
     ta_cu_iter tmp = *it;
     size_t bytes = (size_t)it->numel * (size_t)it->op[0].elsize;
     char *scratch = NULL;
-    cudaError_t e = cudaMalloc(&scratch, bytes ? bytes : 1);
-    if (e != cudaSuccess) return fail(err, errcap, "cudaMalloc of %zu scratch bytes failed: %s", bytes,
-                                      cudaGetErrorString(e));
+    cudaError_t e = cudaSuccess;
+    if (host) scratch = (char *)malloc(bytes ? bytes : 1);
+    else e = cudaMalloc(&scratch, bytes ? bytes : 1);
+    if (e != cudaSuccess || !scratch)
+        return fail(err, errcap, "allocating %zu scratch bytes failed: %s", bytes,
+                    host ? "out of memory" : cudaGetErrorString(e));
     tmp.op[0].data = scratch;
     int64_t st = 1;
     for (int d = it->ndim - 1; d >= 0; d--) {
         tmp.op[0].stride[d] = st;
         st *= it->shape[d];
     }
-    e = launch(&tmp, op, s);
+    e = launch(&tmp, op, s, host);
     if (e == cudaSuccess) {
         ta_cu_iter back = *it;
         back.nops = 2;
@@ -194,9 +219,13 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
         ta_cu_scalars cs = *s;
         /* A same-dtype copy: integers move exactly, floats through double. */
         cs.use_float = it->op[0].dtype == TA_CU_F32 || it->op[0].dtype == TA_CU_F64;
-        e = launch(&back, TA_CU_COPY, &cs);
+        e = launch(&back, TA_CU_COPY, &cs, host);
     }
-    cudaError_t f = cudaFree(scratch); /* waits for both kernels */
-    if (e == cudaSuccess) e = f;
+    if (host) {
+        free(scratch);
+    } else {
+        cudaError_t f = cudaFree(scratch); /* waits for both kernels */
+        if (e == cudaSuccess) e = f;
+    }
     return e == cudaSuccess ? 0 : fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));
 }

@@ -4,8 +4,11 @@
  * and every kernel part that needs no device works: dtype promotion,
  * broadcasting and overlap rules (cu_tensor.c, compiled in), all view
  * geometry, and argument errors. Those run on a stand-in device of type
- * kDLCUDA backed by host memory; a pointwise launch there fails cleanly.
- * Device tests are in test_cuda_device.c. */
+ * kDLCUDA backed by host memory, where a pointwise launch fails cleanly;
+ * with TA_CUDA_EMULATE=1 the kernels' element code runs on the host instead,
+ * so the value tests of cuda_kernel_cases.h run here too. Device tests
+ * (memory, compare, faults, and the same value tests on a GPU) are in
+ * test_cuda_device.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "cuda_kernel_cases.h"
 #include "cuda_test_util.h"
 
 /* The host-only helpers, compiled into the test to check them directly. */
@@ -725,11 +729,13 @@ static void test_launch_without_driver(void **state)
     }
     int64_t s23[2] = {2, 3};
     DLTensor *x = tensor(f, TA_DTYPE_F32, 2, s23);
+    unsetenv("TA_CUDA_EMULATE");
     ta_stack_push_tensor(f->st, x);
     run_err(f, "aten::abs", "abs: kernel launch failed");
     ta_stack_push_tensor(f->st, x);
     push_scalar_i(f->st, 3);
     run_err(f, "aten::fill_.Scalar", "fill_: kernel launch failed");
+    setenv("TA_CUDA_EMULATE", "1", 1);
 }
 
 int main(void)
@@ -744,6 +750,8 @@ int main(void)
         return 1;
     }
     ops = cuda_ops_of(lib);
+    kc_dev = &fake_cuda;
+    setenv("TA_CUDA_EMULATE", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entry_points),
         cmocka_unit_test(test_device_table),
@@ -759,6 +767,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_view_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pointwise_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_without_driver, setup, teardown),
+        KERNEL_CASES,
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     dlclose(lib);
