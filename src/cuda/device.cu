@@ -188,13 +188,25 @@ __global__ static void compare_kernel(const unsigned char *a, const unsigned cha
     }
 }
 
+/* The 8-byte result slot: stream-ordered from the device's pool when it has
+ * one (no device-wide synchronisation per comparison), else cudaMalloc. */
+static cudaError_t result_alloc(unsigned long long **p, bool *pooled)
+{
+    int pools = 0, dev = 0;
+    *pooled = cudaGetDevice(&dev) == cudaSuccess &&
+              cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, dev) == cudaSuccess && pools;
+    if (*pooled) return cudaMallocAsync((void **)p, sizeof **p, 0);
+    return cudaMalloc((void **)p, sizeof **p);
+}
+
 static int cuda_compare(const void *a, const void *b, size_t bytes, size_t *first, char *err, size_t errcap)
 {
     *first = SIZE_MAX;
     if (bytes == 0 || a == b) return 0;
     unsigned long long *d_first = NULL, h_first = ~0ull;
-    cudaError_t e = cudaMalloc(&d_first, sizeof *d_first);
-    if (e != cudaSuccess) return fail(err, errcap, "compare: cudaMalloc failed: %s", cudaGetErrorString(e));
+    bool pooled = false;
+    cudaError_t e = result_alloc(&d_first, &pooled);
+    if (e != cudaSuccess) return fail(err, errcap, "compare: allocation failed: %s", cudaGetErrorString(e));
     e = cudaMemcpy(d_first, &h_first, sizeof h_first, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
         int aligned = ((uintptr_t)a % 8u == 0) && ((uintptr_t)b % 8u == 0);
@@ -206,7 +218,8 @@ static int cuda_compare(const void *a, const void *b, size_t bytes, size_t *firs
         e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaMemcpy(&h_first, d_first, sizeof h_first, cudaMemcpyDeviceToHost);
     }
-    cudaFree(d_first);
+    cudaError_t f = pooled ? cudaFreeAsync(d_first, 0) : cudaFree(d_first);
+    if (e == cudaSuccess) e = f;
     if (e != cudaSuccess) return fail(err, errcap, "compare on the device failed: %s", cudaGetErrorString(e));
     *first = h_first == ~0ull ? SIZE_MAX : (size_t)h_first;
     return 0;
