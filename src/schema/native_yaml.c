@@ -115,10 +115,16 @@ static bool next_event(reader *r, yaml_event_t *ev)
         pos = mark_pos(r, r->p.problem_mark, r->p.problem_mark);
     }
     const char *problem = r->p.problem ? r->p.problem : "invalid yaml";
-    if (r->p.context)
-        report(r, "yaml-syntax", pos, NULL, "%s %s", r->p.context, problem);
-    else
+    if (r->p.context && r->p.error != YAML_READER_ERROR) {
+        /* Point at the problem; say in the hint where the construct began. */
+        ta_native_pos at = mark_pos(r, r->p.context_mark, r->p.context_mark);
+        char hint[160];
+        snprintf(hint, sizeof hint, "%s that starts at line %u, column %u",
+                 r->p.context, at.line, at.col);
+        report(r, "yaml-syntax", pos, hint, "%s %s", problem, r->p.context);
+    } else {
         report(r, "yaml-syntax", pos, NULL, "%s", problem);
+    }
     if (r->st == TA_OK) r->st = TA_ERR_PARSE;
     return false;
 }
