@@ -160,6 +160,14 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
             st = ta_native_report(f, d, TA_SEV_ERROR, "ufunc-not-structured",
                                   fn->key_pos[TA_NK_UFUNC_INNER_LOOP], "add 'structured: True'",
                                   "ufunc_inner_loop is only allowed on a structured function");
+        /* A ufunc's CPU and CUDA kernels come from its inner loops. */
+        static const char *const ufunc_keys[] = {"CPU", "CUDA"};
+        for (int b = 0; b < 2 && st == TA_OK && fn->nufunc_inner_loop; b++)
+            if (dispatches_to(fn, ufunc_keys[b]))
+                st = ta_native_report(f, d, TA_SEV_ERROR, "ufunc-with-backend",
+                                      fn->key_pos[TA_NK_DISPATCH],
+                                      "the ufunc_inner_loop generates this kernel; drop the key",
+                                      "a ufunc may not dispatch to %s explicitly", ufunc_keys[b]);
         if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD))
             st = ta_native_report(f, d, TA_SEV_ERROR, "python-module-method",
                                   fn->key_pos[TA_NK_PYTHON_MODULE], "drop 'method' from variants",

@@ -16,6 +16,7 @@ typedef struct loader {
     ta_diags *diags;
     ta_status st;           /* TA_ERR_NOMEM sticks */
     size_t errors;
+    ta_diags *tmp;          /* the parser's diagnostics, before re-homing */
 } loader;
 
 static void lreport(loader *L, ta_severity sev, const char *rule,
@@ -161,6 +162,8 @@ static void read_variants(loader *L, ta_native_func *fn, const ynode *v)
 
 static void read_tags(loader *L, ta_native_func *fn, const ynode *v)
 {
+    fn->tags = NULL;
+    fn->ntags = 0;
     if (is_str(v)) {
         if (v->len) fn->tags = split_list(L, v, &fn->ntags);
         return;
@@ -172,8 +175,13 @@ static void read_tags(loader *L, ta_native_func *fn, const ynode *v)
     wrong_type(L, "tags", v, "a string or a list of strings", NULL);
 }
 
+/* A key written twice: the last value wins (as in PyYAML), so each reader
+ * starts from an empty field. */
 static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
 {
+    fn->dispatch = NULL;
+    fn->ndispatch = 0;
+    fn->has_dispatch = false;
     if (is_null(v)) return; /* torchgen: same as no dispatch table */
     if (v->kind != YN_MAP) {
         wrong_type(L, "dispatch", v, "a mapping of dispatch keys to kernels", NULL);
@@ -221,6 +229,8 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
 
 static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
 {
+    fn->ufunc_inner_loop = NULL;
+    fn->nufunc_inner_loop = 0;
     if (is_str(v)) {
         fn->ufunc_inner_loop = lalloc(L, sizeof *fn->ufunc_inner_loop);
         if (!fn->ufunc_inner_loop) return;
@@ -269,11 +279,11 @@ static void lexical_name(loader *L, ta_native_func *fn)
 static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 {
     ta_parse_opts opts = {L->src->source, v->pos.line, v->pos.col + (v->plain ? 0 : 1)};
-    ta_diags *tmp = ta_diags_create();
-    if (!tmp) {
+    if (!L->tmp && !(L->tmp = ta_diags_create())) {
         L->st = TA_ERR_NOMEM;
         return;
     }
+    ta_diags *tmp = L->tmp;
     ta_status st = ta_schema_parse(L->f->arena, fn->func.s, fn->func.len,
                                    &opts, &fn->schema, tmp);
     if (st == TA_ERR_NOMEM) L->st = st;
@@ -295,7 +305,7 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
             if (g->severity == TA_SEV_ERROR) L->errors++;
         }
     }
-    ta_diags_destroy(tmp);
+    ta_diags_clear(tmp);
     if (!fn->schema) {
         lexical_name(L, fn);
         return;
@@ -316,8 +326,10 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 
 static int key_id(const char *k)
 {
-    for (int i = 0; i < TA_NK_COUNT; i++)
-        if (!strcmp(k, ta_native_key_name((ta_native_key)i))) return i;
+    for (int i = 0; i < TA_NK_COUNT; i++) {
+        const char *name = ta_native_key_name((ta_native_key)i);
+        if (name[0] == k[0] && !strcmp(k, name)) return i;
+    }
     return -1;
 }
 
@@ -389,6 +401,8 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
         case TA_NK_VARIANTS: read_variants(L, fn, v); break;
         case TA_NK_DISPATCH: read_dispatch(L, fn, v); break;
         case TA_NK_AUTOGEN:
+            fn->autogen = NULL;
+            fn->nautogen = 0;
             if (!is_str(v)) wrong_type(L, key, v, "a string", "separate operator names with ', '");
             else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
             break;
@@ -396,6 +410,8 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
         case TA_NK_STRUCTURED_DELEGATE: get_str(L, key, v, true, &fn->structured_delegate); break;
         case TA_NK_STRUCTURED_INHERITS: get_str(L, key, v, true, &fn->structured_inherits); break;
         case TA_NK_PRECOMPUTED:
+            fn->precomputed = NULL;
+            fn->nprecomputed = 0;
             if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
             break;
         case TA_NK_TAGS: read_tags(L, fn, v); break;
@@ -556,6 +572,7 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
     }
     if (st == TA_OK) st = load_one(&L, &f->src, false);
     if (st == TA_OK) st = ta_native_index(f);
+    ta_diags_destroy(L.tmp);
     if (st != TA_OK) {
         ta_native_destroy(f);
         return st;

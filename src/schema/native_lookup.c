@@ -48,7 +48,9 @@ ta_status ta_native_index(ta_native_file *f)
 const ta_native_func *ta_native_find(const ta_native_file *f, const char *name)
 {
     if (!f || !name || !f->table_cap) return NULL;
-    const char *ns = "aten", *sep = strstr(name, "::");
+    /* The namespace ends at the last "::" (operator names have none). */
+    const char *ns = "aten", *sep = NULL;
+    for (const char *p = strstr(name, "::"); p; p = strstr(p + 1, "::")) sep = p;
     size_t nslen = 4;
     if (sep) {
         ns = name;

@@ -158,6 +158,7 @@ static const ta_rule_info rules[] = {
     {"delegate-with-backend", TA_SEV_ERROR, "A structured delegate also dispatches to CPU, CUDA or MPS."},
     {"precomputed-not-structured", TA_SEV_ERROR, "precomputed on a function that is not structured."},
     {"ufunc-not-structured", TA_SEV_ERROR, "ufunc_inner_loop on a function that is not structured."},
+    {"ufunc-with-backend", TA_SEV_ERROR, "A ufunc also dispatches to CPU or CUDA explicitly."},
     {"python-module-method", TA_SEV_ERROR, "A function in a python_module is also a method."},
 };
 

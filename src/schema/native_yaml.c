@@ -228,11 +228,16 @@ static void resolve(ynode *n, const yaml_event_t *ev)
     if (!n->plain) return;
     const char *s = n->text;
     if (strlen(s) != n->len) return; /* an embedded NUL: a string */
-    if (one_of(s, yes)) n->type = YT_BOOL, n->bval = true;
-    else if (one_of(s, no)) n->type = YT_BOOL, n->bval = false;
-    else if (one_of(s, null)) n->type = YT_NULL;
-    else if (is_int(s)) n->type = YT_INT;
-    else if (is_float(s)) n->type = YT_FLOAT;
+    /* Most scalars are names and schemas: rule them out by their first byte
+     * and length before comparing words. */
+    char c = s[0];
+    bool word = n->len <= 5 && (c == '\0' || strchr("yYnNtTfFoO~", c));
+    bool number = c && strchr("0123456789+-.", c);
+    if (word && one_of(s, yes)) n->type = YT_BOOL, n->bval = true;
+    else if (word && one_of(s, no)) n->type = YT_BOOL, n->bval = false;
+    else if (word && one_of(s, null)) n->type = YT_NULL;
+    else if (number && is_int(s)) n->type = YT_INT;
+    else if (number && is_float(s)) n->type = YT_FLOAT;
 }
 
 const char *ta_yaml_type_name(const ynode *n)
