@@ -180,7 +180,8 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
         out = new_tensor(ctx, rdt, x->ndim, x->shape);
         if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
     } else {
-        out = x;
+        out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
+        TRY(ta_cu_check(ctx, d->name, "out", out));
         TRY(check_output(ctx, d->name, out, v, rdt, x->ndim, x->shape));
     }
     ta_cu_iter it;
@@ -193,6 +194,28 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 
 static ta_status scalar_fn(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, FUNCTIONAL); }
 static ta_status scalar_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, INPLACE); }
+static ta_status scalar_out(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, OUT); }
+
+/* ---- the out= overloads native_functions.yaml declares as `autogen:` ----
+ * (fill.Scalar_out, zero.out, clone.out, copy.out; relu.out and the Scalar
+ * ones share the code above). The result is written straight into out,
+ * resized to the functional result's shape like PyTorch's generated code
+ * does; its dtype converts as copy_ would. */
+
+static ta_status autogen_out(ta_kernel_ctx *ctx, const char *name, DLTensor *out, const DLTensor *like, bool writes_each)
+{
+    char b[160];
+    TRY(ta_cu_check(ctx, name, "out", out));
+    if (!ta_cu_same_shape(out, like->ndim, like->shape) &&
+        ta_kernel_resize(ctx, out, like->ndim, like->shape) != TA_OK)
+        return ta_kernel_error(ctx, "%s: could not resize out to %s", name,
+                               ta_cu_shape_str(like->ndim, like->shape, b, sizeof b));
+    if (writes_each && ta_cu_internal_overlap(out))
+        return ta_kernel_error(ctx, "%s: unsupported operation: more than one element of the written-to tensor "
+                                    "refers to a single memory location",
+                               name);
+    return TA_OK;
+}
 
 /* ---- fill and zero: fill_.Scalar(Tensor(a!) self, Scalar value), fill.Scalar, zero_ ---- */
 
@@ -227,12 +250,41 @@ static ta_status fill_fn(ta_kernel_ctx *ctx, ta_stack *st)
     return ta_cu_return(st, out);
 }
 
+static ta_status fill_out(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 2);
+    TRY(ta_cu_check(ctx, "fill.Scalar_out", "self", x));
+    TRY(autogen_out(ctx, "fill.Scalar_out", out, x, false));
+    TRY(fill_value(ctx, "fill.Scalar_out", out, ta_cu_read_scalar(st, 1, 0)));
+    return ta_cu_return(st, out);
+}
+
+static const ta_cu_sval zero_value = {TA_CU_I64, 0.0, 0};
+
+static ta_status zero_fn(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    TRY(ta_cu_check(ctx, "zero", "self", x));
+    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    if (!out) return ta_kernel_error(ctx, "zero: out of device memory");
+    TRY(fill_value(ctx, "zero", out, zero_value));
+    return ta_cu_return(st, out);
+}
+
+static ta_status zero_out(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 1);
+    TRY(ta_cu_check(ctx, "zero.out", "self", x));
+    TRY(autogen_out(ctx, "zero.out", out, x, false));
+    TRY(fill_value(ctx, "zero.out", out, zero_value));
+    return ta_cu_return(st, out);
+}
+
 static ta_status zero_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    ta_cu_sval zero = {TA_CU_I64, 0.0, 0};
     TRY(ta_cu_check(ctx, "zero_", "self", x));
-    TRY(fill_value(ctx, "zero_", x, zero));
+    TRY(fill_value(ctx, "zero_", x, zero_value));
     return ta_cu_return(st, x);
 }
 
@@ -273,6 +325,28 @@ static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
     DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
     if (!out) return ta_kernel_error(ctx, "copy: out of device memory");
     TRY(ta_cu_copy_into(ctx, "copy", out, src));
+    return ta_cu_return(st, out);
+}
+
+/* copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out) */
+static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1), *out = ta_stack_tensor(st, 3);
+    TRY(ta_cu_check(ctx, "copy.out", "self", x));
+    TRY(ta_cu_check(ctx, "copy.out", "src", src));
+    TRY(copy_src_check(ctx, "copy.out", x, src));
+    TRY(autogen_out(ctx, "copy.out", out, x, true));
+    TRY(ta_cu_copy_into(ctx, "copy.out", out, src));
+    return ta_cu_return(st, out);
+}
+
+/* clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) */
+static ta_status clone_out(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 2);
+    TRY(ta_cu_check(ctx, "clone.out", "self", x));
+    TRY(autogen_out(ctx, "clone.out", out, x, true));
+    TRY(ta_cu_copy_into(ctx, "clone.out", out, x));
     return ta_cu_return(st, out);
 }
 
@@ -339,17 +413,21 @@ typedef struct pw_reg {
 static const pw_reg table[] = {
     U3(abs), U3(neg), U3(exp), U3(log), U3(sqrt), U3(sin), U3(cos), U3(tanh), U3(sigmoid),
     U3(ceil), U3(floor), U3(reciprocal),
-    /* relu has no out= overload in native_functions.yaml */
-    {"aten::relu", unary_fn, &d_relu}, {"aten::relu_", unary_inplace, &d_relu},
+    /* relu.out is autogen: */
+    {"aten::relu", unary_fn, &d_relu}, {"aten::relu_", unary_inplace, &d_relu}, {"aten::relu.out", unary_out, &d_relu},
     B3(add), B3(sub), B3(mul), B3(div),
     {"aten::maximum", binary_fn, &d_maximum}, {"aten::maximum.out", binary_out, &d_maximum},
     {"aten::minimum", binary_fn, &d_minimum}, {"aten::minimum.out", binary_out, &d_minimum},
     {"aten::add.Scalar", scalar_fn, &d_add}, {"aten::add_.Scalar", scalar_inplace, &d_add},
+    {"aten::add.Scalar_out", scalar_out, &d_add},
     {"aten::mul.Scalar", scalar_fn, &d_mul}, {"aten::mul_.Scalar", scalar_inplace, &d_mul},
+    {"aten::mul.Scalar_out", scalar_out, &d_mul},
     {"aten::fill_.Scalar", fill_inplace, NULL}, {"aten::fill.Scalar", fill_fn, NULL},
-    {"aten::zero_", zero_inplace, NULL},
-    {"aten::copy_", copy_inplace, NULL}, {"aten::copy", copy_fn, NULL},
-    {"aten::clone", clone_fn, NULL}, {"aten::contiguous", contiguous_fn, NULL},
+    {"aten::fill.Scalar_out", fill_out, NULL},
+    {"aten::zero_", zero_inplace, NULL}, {"aten::zero", zero_fn, NULL}, {"aten::zero.out", zero_out, NULL},
+    {"aten::copy_", copy_inplace, NULL}, {"aten::copy", copy_fn, NULL}, {"aten::copy.out", copy_out, NULL},
+    {"aten::clone", clone_fn, NULL}, {"aten::clone.out", clone_out, NULL},
+    {"aten::contiguous", contiguous_fn, NULL},
 };
 
 ta_status ta_cu_register_pointwise(ta_registry *reg)

@@ -110,6 +110,9 @@ static const char *const expected_ops[] = {
     "aten::mul_.Scalar", "aten::maximum", "aten::maximum.out", "aten::minimum", "aten::minimum.out",
     "aten::fill_.Scalar", "aten::fill.Scalar", "aten::zero_", "aten::copy_", "aten::copy", "aten::clone",
     "aten::contiguous",
+    /* declared as `autogen:` of another entry */
+    "aten::relu.out", "aten::add.Scalar_out", "aten::mul.Scalar_out", "aten::fill.Scalar_out", "aten::zero",
+    "aten::zero.out", "aten::copy.out", "aten::clone.out",
     "aten::view", "aten::reshape", "aten::transpose.int", "aten::t", "aten::permute", "aten::select.int",
     "aten::slice.Tensor", "aten::narrow", "aten::expand", "aten::squeeze.dim", "aten::unsqueeze",
     "aten::as_strided", "aten::diagonal", "aten::alias", "aten::detach", "aten::transpose_",
@@ -117,12 +120,25 @@ static const char *const expected_ops[] = {
 };
 enum { NEXPECTED = sizeof expected_ops / sizeof expected_ops[0] };
 
-/* Whether `name` ("aten::abs.out") is declared in a native_functions.yaml. */
+/* Whether `name` ("aten::abs.out") is declared in a native_functions.yaml:
+ * as a `- func:` or in an `autogen:` list. */
 static bool declared_in(const char *yaml_text, const char *name)
 {
     char needle[256];
-    snprintf(needle, sizeof needle, "\n- func: %s(", strchr(name, ':') + 2);
-    return strstr(yaml_text, needle) != NULL;
+    const char *bare = strchr(name, ':') + 2;
+    snprintf(needle, sizeof needle, "\n- func: %s(", bare);
+    if (strstr(yaml_text, needle)) return true;
+    size_t n = strlen(bare);
+    for (const char *p = strstr(yaml_text, "\n  autogen: "); p; p = strstr(p + 1, "\n  autogen: ")) {
+        const char *item = p + strlen("\n  autogen: ");
+        const char *eol = strchr(item, '\n');
+        while (item && item < eol) {
+            if (!strncmp(item, bare, n) && (item[n] == ',' || item[n] == '\n')) return true;
+            item = strchr(item, ',');
+            if (item) item += 2;
+        }
+    }
+    return false;
 }
 
 static char *slurp(const char *path)
