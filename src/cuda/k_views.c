@@ -152,13 +152,25 @@ static bool view_strides(const geom *old, geom *g, int64_t numel)
     return nd == -1;
 }
 
-static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool may_copy)
+/* The shape argument of view/reshape, or the shape of `other` for the _as forms. */
+static ta_status target_shape(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool as, const int64_t **req,
+                              size_t *n)
+{
+    if (!as) return int_list(ctx, st, 1, name, "size", req, n);
+    const DLTensor *other = ta_stack_tensor(st, 1);
+    TRY(ta_cu_check(ctx, name, "other", other));
+    *req = other->shape;
+    *n = (size_t)other->ndim;
+    return TA_OK;
+}
+
+static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool may_copy, bool as)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     TRY(ta_cu_check(ctx, name, "self", x));
     const int64_t *req;
     size_t n;
-    TRY(int_list(ctx, st, 1, name, "size", &req, &n));
+    TRY(target_shape(ctx, st, name, as, &req, &n));
     geom old, g;
     geom_of(x, &old);
     int64_t numel = ta_numel(x);
@@ -186,8 +198,16 @@ static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *n
     return ta_cu_return(st, out);
 }
 
-static ta_status view_fn(ta_kernel_ctx *ctx, ta_stack *st) { return view_or_reshape(ctx, st, "view", false); }
-static ta_status reshape_fn(ta_kernel_ctx *ctx, ta_stack *st) { return view_or_reshape(ctx, st, "reshape", true); }
+static ta_status view_fn(ta_kernel_ctx *ctx, ta_stack *st) { return view_or_reshape(ctx, st, "view", false, false); }
+static ta_status reshape_fn(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    return view_or_reshape(ctx, st, "reshape", true, false);
+}
+static ta_status view_as_fn(ta_kernel_ctx *ctx, ta_stack *st) { return view_or_reshape(ctx, st, "view_as", false, true); }
+static ta_status reshape_as_fn(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    return view_or_reshape(ctx, st, "reshape_as", true, true);
+}
 
 /* ---- transpose, t, permute ---- */
 
@@ -226,15 +246,19 @@ static ta_status transpose_inplace(ta_kernel_ctx *ctx, ta_stack *st)
     return restride(ctx, st, "transpose_", x, &g);
 }
 
-static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status t_common(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool inplace)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
-    TRY(ta_cu_check(ctx, "t", "self", x));
-    if (x->ndim > 2) return ta_kernel_error(ctx, "t: expects a tensor with <= 2 dimensions, but self is %dD", x->ndim);
-    TRY(transposed(ctx, st, "t", x, 0, x->ndim == 2 ? 1 : 0, &g));
-    return make_view(ctx, st, "t", x, &g);
+    TRY(ta_cu_check(ctx, name, "self", x));
+    if (x->ndim > 2)
+        return ta_kernel_error(ctx, "%s: expects a tensor with <= 2 dimensions, but self is %dD", name, x->ndim);
+    TRY(transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, &g));
+    return inplace ? restride(ctx, st, name, x, &g) : make_view(ctx, st, name, x, &g);
 }
+
+static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st) { return t_common(ctx, st, "t", false); }
+static ta_status t_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return t_common(ctx, st, "t_", true); }
 
 static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
@@ -358,13 +382,13 @@ static ta_status diagonal_fn(ta_kernel_ctx *ctx, ta_stack *st)
 
 /* ---- expand, squeeze, unsqueeze ---- */
 
-static ta_status expand_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status expand_common(ta_kernel_ctx *ctx, ta_stack *st, bool as)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     TRY(ta_cu_check(ctx, "expand", "self", x));
     const int64_t *size;
     size_t n;
-    TRY(int_list(ctx, st, 1, "expand", "size", &size, &n));
+    TRY(target_shape(ctx, st, "expand", as, &size, &n));
     if ((int)n < x->ndim)
         return ta_kernel_error(ctx, "expand: the number of sizes provided (%zu) must be greater or equal to the "
                                     "number of dimensions in the tensor (%d)",
@@ -402,6 +426,9 @@ static ta_status expand_fn(ta_kernel_ctx *ctx, ta_stack *st)
     return make_view(ctx, st, "expand", x, &g);
 }
 
+static ta_status expand_fn(ta_kernel_ctx *ctx, ta_stack *st) { return expand_common(ctx, st, false); }
+static ta_status expand_as_fn(ta_kernel_ctx *ctx, ta_stack *st) { return expand_common(ctx, st, true); }
+
 static ta_status squeezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
@@ -425,6 +452,32 @@ static ta_status squeeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
     TRY(squeezed(ctx, st, "squeeze_", x, &g));
+    return restride(ctx, st, "squeeze_", x, &g);
+}
+
+/* squeeze() without a dim drops every dimension of size one. */
+static ta_status squeezed_all(ta_kernel_ctx *ctx, const char *name, DLTensor *x, geom *g)
+{
+    TRY(ta_cu_check(ctx, name, "self", x));
+    geom_of(x, g);
+    for (int d = g->ndim - 1; d >= 0; d--)
+        if (g->shape[d] == 1) drop_dim(g, d);
+    return TA_OK;
+}
+
+static ta_status squeeze_all_fn(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    geom g;
+    TRY(squeezed_all(ctx, "squeeze", x, &g));
+    return make_view(ctx, st, "squeeze", x, &g);
+}
+
+static ta_status squeeze_all_inplace(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    geom g;
+    TRY(squeezed_all(ctx, "squeeze_", x, &g));
     return restride(ctx, st, "squeeze_", x, &g);
 }
 
@@ -517,6 +570,14 @@ static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *nam
 static ta_status alias_fn(ta_kernel_ctx *ctx, ta_stack *st) { return same_geometry(ctx, st, "alias"); }
 static ta_status detach_fn(ta_kernel_ctx *ctx, ta_stack *st) { return same_geometry(ctx, st, "detach"); }
 
+/* detach_ only drops autograd history, which tensoralias does not model: self, unchanged. */
+static ta_status detach_inplace(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    TRY(ta_cu_check(ctx, "detach_", "self", x));
+    return ta_cu_return(st, x);
+}
+
 /* ---- registration ---- */
 
 static const struct {
@@ -542,6 +603,14 @@ static const struct {
     {"aten::diagonal", diagonal_fn},
     {"aten::alias", alias_fn},
     {"aten::detach", detach_fn},
+    /* the rest of the family both corpora declare */
+    {"aten::view_as", view_as_fn},
+    {"aten::reshape_as", reshape_as_fn},
+    {"aten::expand_as", expand_as_fn},
+    {"aten::t_", t_inplace},
+    {"aten::squeeze", squeeze_all_fn},
+    {"aten::squeeze_", squeeze_all_inplace},
+    {"aten::detach_", detach_inplace},
 };
 
 ta_status ta_cu_register_views(ta_registry *reg)

@@ -117,6 +117,8 @@ static const char *const expected_ops[] = {
     "aten::slice.Tensor", "aten::narrow", "aten::expand", "aten::squeeze.dim", "aten::unsqueeze",
     "aten::as_strided", "aten::diagonal", "aten::alias", "aten::detach", "aten::transpose_",
     "aten::unsqueeze_", "aten::squeeze_.dim", "aten::as_strided_",
+    "aten::view_as", "aten::reshape_as", "aten::expand_as", "aten::t_", "aten::squeeze", "aten::squeeze_",
+    "aten::detach_",
 };
 enum { NEXPECTED = sizeof expected_ops / sizeof expected_ops[0] };
 
@@ -532,6 +534,29 @@ static void test_views(void **state)
         ta_stack_clear(f->st);
     }
 
+    /* The _as forms take the shape of `other`. */
+    int64_t s61[2] = {6, 1}, s423[3] = {4, 2, 3};
+    DLTensor *o61 = tensor(f, TA_DTYPE_I32, 2, s61), *o423 = tensor(f, TA_DTYPE_I32, 3, s423);
+    ta_stack_push_tensor(f->st, x);
+    ta_stack_push_tensor(f->st, o61);
+    expect_geom(run_ok(f, "aten::view_as"), 2, s61, (int64_t[]){1, 1}, 0);
+    ta_stack_clear(f->st);
+    ta_stack_push_tensor(f->st, x);
+    ta_stack_push_tensor(f->st, o61);
+    expect_geom(run_ok(f, "aten::reshape_as"), 2, s61, (int64_t[]){1, 1}, 0);
+    ta_stack_clear(f->st);
+    ta_stack_push_tensor(f->st, x);
+    ta_stack_push_tensor(f->st, o423);
+    expect_geom(run_ok(f, "aten::expand_as"), 3, s423, (int64_t[]){0, 3, 1}, 0);
+    ta_stack_clear(f->st);
+
+    /* squeeze() drops every size-one dimension. */
+    int64_t s1213[4] = {1, 2, 1, 3};
+    DLTensor *w = tensor(f, TA_DTYPE_F32, 4, s1213);
+    ta_stack_push_tensor(f->st, w);
+    expect_geom(run_ok(f, "aten::squeeze"), 2, (int64_t[]){2, 3}, (int64_t[]){3, 1}, 0);
+    ta_stack_clear(f->st);
+
     /* contiguous of a contiguous tensor is self itself: no device work. */
     ta_stack_push_tensor(f->st, x);
     push_int(f->st, 0);
@@ -606,6 +631,22 @@ static void test_inplace_views(void **state)
     push_int(f->st, 1);
     assert_ptr_equal(run_ok(f, "aten::as_strided_"), x);
     expect_geom(x, 1, (int64_t[]){5}, (int64_t[]){1}, 8);
+    ta_stack_clear(f->st);
+
+    ta_stack_push_tensor(f->st, x);
+    assert_ptr_equal(run_ok(f, "aten::detach_"), x);
+    expect_geom(x, 1, (int64_t[]){5}, (int64_t[]){1}, 8);
+    ta_stack_clear(f->st);
+
+    int64_t s1213[4] = {1, 2, 1, 3};
+    DLTensor *w = tensor(f, TA_DTYPE_F32, 4, s1213);
+    ta_stack_push_tensor(f->st, w);
+    assert_ptr_equal(run_ok(f, "aten::squeeze_"), w);
+    expect_geom(w, 2, (int64_t[]){2, 3}, (int64_t[]){3, 1}, 0);
+    ta_stack_clear(f->st);
+    ta_stack_push_tensor(f->st, w);
+    assert_ptr_equal(run_ok(f, "aten::t_"), w);
+    expect_geom(w, 2, (int64_t[]){3, 2}, (int64_t[]){1, 3}, 0);
     ta_stack_clear(f->st);
 
     /* Past the end of the 6-element storage. */
