@@ -140,6 +140,47 @@ bool ta_registry_has_kernel(const ta_registry_op *op);
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
 
+/* ---- verification ------------------------------------------------------ */
+
+typedef enum ta_verdict_kind {
+    TA_V_OK = 0,
+    TA_V_UNDECLARED_MUTATION,          /* a read-only argument was written */
+    TA_V_UNDECLARED_METADATA_MUTATION, /* a read-only argument's sizes/strides/offset changed */
+    TA_V_UNDECLARED_ALIAS,             /* an output shares storage with an input it may not */
+    TA_V_UNDECLARED_OUTPUT_ALIAS,      /* two outputs share storage they may not */
+    TA_V_VIEW_RETURNED_COPY,           /* a declared view does not share its input's storage */
+    TA_V_OUT_NOT_WRITTEN,              /* an out= argument was not (fully) written */
+    TA_V_OUT_NOT_RETURNED,             /* an out= op did not return its out argument */
+    TA_V_INPLACE_NOT_SELF,             /* an inplace op did not return self */
+    TA_V_OUT_OF_BOUNDS,                /* a write outside every buffer (guard page, slack) */
+    TA_V_CRASH,                        /* the kernel died of a signal */
+    TA_V_TIMEOUT,                      /* the kernel did not return in time */
+    TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
+    TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
+    TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_NKINDS
+} ta_verdict_kind;
+
+typedef enum ta_vseverity {
+    TA_VSEV_NONE = 0,
+    TA_VSEV_INFO,
+    TA_VSEV_WARNING,
+    TA_VSEV_ERROR
+} ta_vseverity;
+
+const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
+bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
+ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
+const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
+
+typedef struct ta_finding {
+    ta_verdict_kind kind;
+    ta_vseverity severity;
+    char argument[64]; /* argument or return name ("self", "out", "return 0"), or "" */
+    uint64_t seed;     /* the case seed; replays with --case-seed */
+    char message[480];
+} ta_finding;
+
 #ifdef __cplusplus
 }
 #endif
