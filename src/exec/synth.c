@@ -196,15 +196,9 @@ static int64_t min_size(const synth *y)
 
 /* ---- one argument ------------------------------------------------------ */
 
-static ta_status push(synth *y, ta_value v)
-{
-    if (y->c->nargs >= TA_CASE_MAX_ARGS) return TA_ERR_UNSUPPORTED;
-    ta_status s = ta_stack_push(y->x->stack, v);
-    if (s != TA_OK) return s;
-    /* Keep the stack's copy: it points into the stack's arena, which lives until reset. */
-    y->c->args[y->c->nargs++] = *ta_stack_at(y->x->stack, ta_stack_size(y->x->stack) - 1);
-    return TA_OK;
-}
+/* The case keeps the stack's copy of each value: it points into the stack's
+ * arena, which lives until the next reset, while the kernel may clear the stack. */
+static ta_status push(synth *y, ta_value v) { return ta_case_push(y->c, y->x, v); }
 
 static int64_t dim_size(const synth *y, int64_t dim)
 {
@@ -547,6 +541,21 @@ ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *
 ta_status ta_synth_case(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
                         ta_case *c)
 {
+    return ta_synth_case_with(x, s, d, seed, c, NULL, NULL);
+}
+
+ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v)
+{
+    if (c->nargs >= TA_CASE_MAX_ARGS) return TA_ERR_UNSUPPORTED;
+    ta_status s = ta_stack_push(x->stack, v);
+    if (s != TA_OK) return s;
+    c->args[c->nargs++] = *ta_stack_at(x->stack, ta_stack_size(x->stack) - 1);
+    return TA_OK;
+}
+
+ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
+                             ta_case *c, ta_synth_override over, void *ud)
+{
     c->seed = seed;
     c->nargs = 0;
     c->nslots = 0;
@@ -570,7 +579,8 @@ ta_status ta_synth_case(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64
     y.layout_mode = chance(&y.r, 50);
     y.alias_views = chance(&y.r, 33);
     for (int i = 0; i < d->nargs; i++) {
-        ta_status st = synth_arg(&y, i);
+        ta_status st = over ? over(ud, i, x, d, c) : TA_ERR_NOTFOUND;
+        if (st == TA_ERR_NOTFOUND) st = synth_arg(&y, i);
         if (st != TA_OK) {
             if (!c->note[0])
                 snprintf(c->note, sizeof c->note, "cannot synthesize argument '%s': %s",
