@@ -6,6 +6,7 @@
 
 static const ta_command commands[] = {
     {"parse", "parse operator schemas and print them back (or as JSON)", ta_cmd_parse},
+    {"verify", "run kernels and check what they do to memory against their schemas", ta_cmd_verify},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
