@@ -230,12 +230,13 @@ static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
             snprintf(f->argument, sizeof f->argument, "%s", who ? who : "");
             if (who)
                 snprintf(f->message, sizeof f->message,
-                         "%s %zu bytes past the end of argument '%s' (storage of %zu bytes)",
+                         "%s at byte %zu past the end of argument '%s' (storage of %zu bytes; "
+                         "byte 0 is the first one after it)",
                          is_write ? "write" : "access", (size_t)(addr - e), who, si.bytes);
             else
                 snprintf(f->message, sizeof f->message,
-                         "%s %zu bytes past the end of a tensor the kernel allocated (storage of "
-                         "%zu bytes)",
+                         "%s at byte %zu past the end of a tensor the kernel allocated (storage "
+                         "of %zu bytes; byte 0 is the first one after it)",
                          is_write ? "write" : "access", (size_t)(addr - e), si.bytes);
             return true;
         }

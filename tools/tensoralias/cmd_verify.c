@@ -16,6 +16,7 @@
 #include "exec/device.h"
 #include "report_verify.h"
 #include "tensoralias/exec.h"
+#include "tensoralias/native.h"
 
 static const char *const CMD = "verify";
 
@@ -83,25 +84,22 @@ static void index_add(yaml_index *ix, const char *ns, const char *func, size_t l
     ix->schemas[ix->n++] = s;
 }
 
-/* native_functions.yaml puts every schema on one "- func: ..." line. */
-static int index_yaml(yaml_index *ix, const char *path, const char *ns)
+/* Every entry of a native_functions.yaml, through the loader. */
+static int index_yaml(yaml_index *ix, const char *path, ta_diags *diags)
 {
-    char *buf;
-    size_t len;
-    if (ta_cli_read_file(path, &buf, &len) != 0) return -1;
-    for (char *p = buf; p && *p;) {
-        char *nl = strchr(p, '\n');
-        size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        const char *q = p;
-        while (*q == ' ') q++;
-        if (!strncmp(q, "- func:", 7)) {
-            q += 7;
-            while (*q == ' ') q++;
-            index_add(ix, ns, q, l - (size_t)(q - p));
-        }
-        p = nl ? nl + 1 : NULL;
+    ta_native_file *f = NULL;
+    ta_status st = ta_native_load_path(path, NULL, &f, diags);
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !f) {
+        ta_native_destroy(f);
+        return -1;
     }
-    free(buf);
+    for (size_t i = 0; i < ta_native_count(f); i++) {
+        const ta_native_func *fn = ta_native_get(f, i);
+        if (fn->func.s) index_add(ix, fn->ns ? fn->ns : "aten", fn->func.s, fn->func.len);
+    }
+    ta_native_destroy(f);
+    /* Entries the loader could not read are reported, not fatal. */
+    ta_diags_clear(diags);
     return 0;
 }
 
@@ -335,8 +333,9 @@ int ta_cmd_verify(int argc, char **argv)
         fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
         goto done;
     }
-    if (index_yaml(&ix, yaml, "aten") != 0) {
-        fprintf(stderr, "tensoralias verify: %s: %s\n", yaml, strerror(errno));
+    if (index_yaml(&ix, yaml, diags) != 0) {
+        render_diags(diags);
+        fprintf(stderr, "tensoralias verify: cannot load %s\n", yaml);
         goto done;
     }
     ta_registry_set_schema_lookup(reg, index_lookup, &ix);
