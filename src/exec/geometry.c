@@ -104,3 +104,29 @@ void ta_tensor_byte_range(const DLTensor *t, uint64_t *lo, uint64_t *hi)
     *lo = (uint64_t)(base + mn * es);
     *hi = (uint64_t)(base + (mx + 1) * es);
 }
+
+bool ta_dtype_from_scalar_type(int64_t code, DLDataType *out)
+{
+    switch (code) {
+    case TA_ST_BYTE: *out = (DLDataType){kDLUInt, 8, 1}; return true;
+    case TA_ST_CHAR: *out = (DLDataType){kDLInt, 8, 1}; return true;
+    case TA_ST_SHORT: *out = (DLDataType){kDLInt, 16, 1}; return true;
+    case TA_ST_INT: *out = TA_DTYPE_I32; return true;
+    case TA_ST_LONG: *out = TA_DTYPE_I64; return true;
+    case TA_ST_HALF: *out = (DLDataType){kDLFloat, 16, 1}; return true;
+    case TA_ST_FLOAT: *out = TA_DTYPE_F32; return true;
+    case TA_ST_DOUBLE: *out = TA_DTYPE_F64; return true;
+    case TA_ST_BOOL: *out = TA_DTYPE_BOOL; return true;
+    case TA_ST_BFLOAT16: *out = (DLDataType){kDLBfloat, 16, 1}; return true;
+    default: return false;
+    }
+}
+
+int64_t ta_scalar_type_of(DLDataType dt)
+{
+    for (int64_t c = 0; c <= TA_ST_BFLOAT16; c++) {
+        DLDataType d;
+        if (ta_dtype_from_scalar_type(c, &d) && ta_dtype_eq(d, dt)) return c;
+    }
+    return -1;
+}
