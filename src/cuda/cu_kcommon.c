@@ -80,6 +80,17 @@ ta_status ta_cu_copy_into(ta_kernel_ctx *ctx, const char *op, DLTensor *dst, con
     return ta_cu_run(ctx, op, &it, TA_CU_COPY, &s, ta_cu_needs_scratch(dst, src));
 }
 
+/* Weak: a host whose registry predates ta_registry_lacks_schema still loads
+ * the library (and then every name is registered). */
+#pragma weak ta_registry_lacks_schema
+
+ta_status ta_cu_register(ta_registry *reg, const char *op, ta_kernel_fn fn, const void *user_data)
+{
+    if (ta_registry_lacks_schema && ta_registry_lacks_schema(reg, op)) return TA_OK;
+    /* The descriptors are never written; the ABI's user data is untyped. */
+    return ta_register_op(reg, op, TA_KEY_CUDA, fn, (void *)(uintptr_t)user_data);
+}
+
 ta_status ta_cu_return(ta_stack *st, DLTensor *t)
 {
     ta_stack_clear(st);

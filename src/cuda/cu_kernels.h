@@ -31,6 +31,11 @@ ta_status ta_cu_copy_into(ta_kernel_ctx *ctx, const char *op, DLTensor *dst, con
 /* Leaves t as the only return. */
 ta_status ta_cu_return(ta_stack *st, DLTensor *t);
 
+/* Registers fn for op under TA_KEY_CUDA, unless the registry's schema source
+ * (the loaded native_functions.yaml) does not declare op: one library then
+ * serves both PyTorch versions, and autogen names the source does not list. */
+ta_status ta_cu_register(ta_registry *reg, const char *op, ta_kernel_fn fn, const void *user_data);
+
 ta_status ta_cu_register_pointwise(ta_registry *reg);
 ta_status ta_cu_register_views(ta_registry *reg);
 

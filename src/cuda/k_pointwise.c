@@ -433,8 +433,7 @@ static const pw_reg table[] = {
 ta_status ta_cu_register_pointwise(ta_registry *reg)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        /* The descriptors are never written; the ABI's user data is untyped. */
-        ta_status s = ta_register_op(reg, table[i].op, TA_KEY_CUDA, table[i].fn, (void *)(uintptr_t)table[i].desc);
+        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, table[i].desc);
         if (s != TA_OK) return s;
     }
     return TA_OK;

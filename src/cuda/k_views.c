@@ -616,7 +616,7 @@ static const struct {
 ta_status ta_cu_register_views(ta_registry *reg)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ta_status s = ta_register_op(reg, table[i].op, TA_KEY_CUDA, table[i].fn, NULL);
+        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, NULL);
         if (s != TA_OK) return s;
     }
     return TA_OK;

@@ -6,7 +6,9 @@
  * geometry, and argument errors. Those run on a stand-in device of type
  * kDLCUDA backed by host memory, where a pointwise launch fails cleanly;
  * with TA_CUDA_EMULATE=1 the kernels' element code runs on the host instead,
- * so the value tests of cuda_kernel_cases.h run here too. Device tests
+ * so the value tests of cuda_kernel_cases.h run here too, and so does the
+ * engine's whole verification of every CUDA kernel against its schema
+ * (which must find nothing). Device tests
  * (memory, compare, faults, and the same value tests on a GPU) are in
  * test_cuda_device.c. */
 #include <setjmp.h>
@@ -18,6 +20,7 @@
 
 #include "cuda_kernel_cases.h"
 #include "cuda_test_util.h"
+#include "tensoralias/native.h"
 
 /* The host-only helpers, compiled into the test to check them directly. */
 #include "../../src/cuda/cu_tensor.c"
@@ -795,6 +798,77 @@ static void test_launch_without_driver(void **state)
     setenv("TA_CUDA_EMULATE", "1", 1);
 }
 
+/* ---- the engine's verification of every CUDA kernel, emulated ---- */
+
+/* Schemas for the registry, from the bundled native_functions.yaml, keyed
+ * as the command does ("aten::" + the func text). */
+typedef struct schema_index {
+    ta_native_file *file;
+    char buf[4096];
+} schema_index;
+
+static const char *index_lookup(void *ud, const char *name)
+{
+    schema_index *ix = ud;
+    const ta_native_func *fn = ta_native_find(ix->file, name);
+    if (!fn || !fn->func.s) return NULL;
+    snprintf(ix->buf, sizeof ix->buf, "%s::%s", fn->ns ? fn->ns : "aten", fn->func.s);
+    return ix->buf;
+}
+
+static void test_verify_emulated(void **state)
+{
+    (void)state;
+    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+    char path[512];
+    snprintf(path, sizeof path, "%s/data/corpus/pytorch-main/native_functions.yaml", build);
+    schema_index ix = {0};
+    ta_diags *d = ta_diags_create();
+    ta_native_load_path(path, NULL, &ix.file, d);
+    assert_non_null(ix.file);
+    ta_diags_clear(d);
+    ta_registry *reg = ta_registry_create();
+    ta_registry_set_schema_lookup(reg, index_lookup, &ix);
+    assert_int_equal(ta_registry_load_plugin(reg, cuda_lib_path(), d), TA_OK);
+    assert_int_equal(ta_diags_count_severity(d, TA_SEV_ERROR), 0);
+
+    /* Names the yaml only lists under autogen: have no schema here and are
+     * skipped; every other expected name is registered, with its schema. */
+    size_t nops = ta_registry_count(reg);
+    assert_true(nops >= NEXPECTED - 8 && nops <= NEXPECTED);
+    assert_null(ta_registry_find(reg, "aten::zero.out"));
+    const char **ops = calloc(nops, sizeof *ops);
+    for (size_t i = 0; i < nops; i++) {
+        ops[i] = ta_registry_at(reg, i)->name;
+        assert_non_null(ta_registry_at(reg, i)->schema);
+    }
+    ta_verify_opts o = {.seed = 7, .cases = 24, .in_process = true, .dev = &fake_cuda};
+    ta_verify_report *r = NULL;
+    assert_int_equal(ta_verify(reg, ops, nops, &o, &r, d), TA_OK);
+    assert_int_equal(r->nops, nops);
+    int bad = 0;
+    uint32_t exercised = 0;
+    for (size_t i = 0; i < r->nops; i++) {
+        const ta_op_result *res = &r->ops[i];
+        exercised += res->exercised;
+        if (res->verdict == TA_V_OK && res->exercised > 0) continue;
+        bad++;
+        print_error("%s: %s after %u/%u cases (%s)\n", res->op, ta_verdict_kind_str(res->verdict),
+                    res->exercised, res->cases, res->note);
+        for (size_t k = 0; k < res->nfindings; k++)
+            print_error("    %s %s: %s (seed %llu)\n", ta_verdict_kind_str(res->findings[k].kind),
+                        res->findings[k].argument, res->findings[k].message,
+                        (unsigned long long)res->findings[k].seed);
+    }
+    print_message("%zu operators, %u cases exercised, %d with findings\n", r->nops, exercised, bad);
+    assert_int_equal(bad, 0);
+    ta_verify_report_destroy(r);
+    free(ops);
+    ta_registry_destroy(reg);
+    ta_native_destroy(ix.file);
+    ta_diags_destroy(d);
+}
+
 int main(void)
 {
     if (access(cuda_lib_path(), F_OK) != 0) {
@@ -825,6 +899,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pointwise_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_launch_without_driver, setup, teardown),
         KERNEL_CASES,
+        cmocka_unit_test(test_verify_emulated),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     dlclose(lib);
