@@ -43,6 +43,8 @@ struct ta_checker {
     int nsnaps;
     uint32_t protected_ids[TA_CASE_MAX_SLOTS];
     int nprotected;
+    void (*hook)(void *, const ta_case *, const ta_decl *);
+    void *hook_ud;
     unsigned char *cur_host; /* host copy of a device storage after the call */
     size_t cur_cap;
 };
@@ -64,6 +66,13 @@ void ta_checker_destroy(ta_checker *ck)
     for (int i = 0; i < TA_CASE_MAX_SLOTS; i++) free(ck->snaps[i].on_device ? NULL : ck->snaps[i].copy);
     free(ck->cur_host);
     free(ck);
+}
+
+void ta_checker_set_hook(ta_checker *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
+                         void *ud)
+{
+    ck->hook = fn;
+    ck->hook_ud = ud;
 }
 
 const ta_case *ta_checker_case(const ta_checker *ck) { return &ck->c; }
@@ -162,8 +171,15 @@ static void emit(ta_checker *ck, ta_verdict_kind k, const char *arg, const char 
     snprintf(f.argument, sizeof f.argument, "%s", arg ? arg : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    int n = vsnprintf(f.message, sizeof f.message, fmt, ap);
     va_end(ap);
+    if (n > 0 && (size_t)n + 16 < sizeof f.message) {
+        size_t k = (size_t)n;
+        k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
+        if (k < sizeof f.message) ta_case_describe(&ck->c, ck->d, f.message + k, sizeof f.message - k - 1);
+        k = strlen(f.message);
+        if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
+    }
     if (ck->emit) ck->emit(ck->emit_ud, &f);
 }
 
@@ -616,6 +632,7 @@ ta_case_outcome ta_checker_run(ta_checker *ck, uint64_t seed, ta_case_builder bu
         return TA_CASE_UNSYNTH;
     }
     ck->c.seed = seed;
+    if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
     if (take_snapshots(ck) != TA_OK) {
         snprintf(msg, cap, "cannot snapshot the inputs");
         return TA_CASE_UNSYNTH;
