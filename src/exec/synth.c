@@ -380,7 +380,10 @@ static ta_status synth_tensor_arg(synth *y, int argi)
         /* An integer passed as a 0-dim tensor (narrow.Tensor). */
         int64_t v = synth_int(y, d->arg, n);
         t = make_tensor(y, TA_DTYPE_I64, 0, NULL, 0, false, v, v + 1, true);
-    } else if (!strcmp(n, "mask")) {
+    } else if (!strcmp(n, "value") && partner < 0) {
+        /* fill_(Tensor value): a 0-dim tensor. */
+        t = make_tensor(y, y->dtype, 0, NULL, 0, false, -4, 5, false);
+    } else if (!strcmp(n, "mask") || !strcmp(n, "condition")) {
         t = make_tensor(y, TA_DTYPE_BOOL, y->ndim, y->shape, pick_layout(y), false, 0, 2, false);
     } else {
         t = make_tensor(y, y->dtype, y->ndim, y->shape, pick_layout(y), false, -4, 5, false);
