@@ -152,7 +152,7 @@ typedef enum ta_verdict_kind {
     TA_V_OUT_NOT_WRITTEN,              /* an out= argument was not (fully) written */
     TA_V_OUT_NOT_RETURNED,             /* an out= op did not return its out argument */
     TA_V_INPLACE_NOT_SELF,             /* an inplace op did not return self */
-    TA_V_OUT_OF_BOUNDS,                /* a write outside every buffer (guard page, slack) */
+    TA_V_OUT_OF_BOUNDS,                /* an access past the end of a storage (its guard page) */
     TA_V_CRASH,                        /* the kernel died of a signal */
     TA_V_TIMEOUT,                      /* the kernel did not return in time */
     TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
@@ -178,7 +178,7 @@ typedef struct ta_finding {
     ta_vseverity severity;
     char argument[64]; /* argument or return name ("self", "out", "return 0"), or "" */
     uint64_t seed;     /* the case seed; replays with --case-seed */
-    char message[480];
+    char message[1024]; /* ends with the case's arguments when known */
 } ta_finding;
 
 /* The outcome for one operator overload. */

@@ -9,6 +9,7 @@
  * its default or a plain value. out= arguments are filled with TA_FILL_BYTE
  * and are either the main shape or empty (so the kernel must resize them).
  * The same seed always gives the same case. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,7 +375,15 @@ static ta_status synth_tensor_arg(synth *y, int argi)
             int64_t two = 2;
             t = make_tensor(y, TA_DTYPE_I64, 1, &two, 0, false, 0, m, true);
         }
-    } else if (!strcmp(n, "mask")) {
+    } else if (!strcmp(n, "start") || !strcmp(n, "end") || !strcmp(n, "length") ||
+               !strcmp(n, "step")) {
+        /* An integer passed as a 0-dim tensor (narrow.Tensor). */
+        int64_t v = synth_int(y, d->arg, n);
+        t = make_tensor(y, TA_DTYPE_I64, 0, NULL, 0, false, v, v + 1, true);
+    } else if (!strcmp(n, "value") && partner < 0) {
+        /* fill_(Tensor value): a 0-dim tensor. */
+        t = make_tensor(y, y->dtype, 0, NULL, 0, false, -4, 5, false);
+    } else if (!strcmp(n, "mask") || !strcmp(n, "condition")) {
         t = make_tensor(y, TA_DTYPE_BOOL, y->ndim, y->shape, pick_layout(y), false, 0, 2, false);
     } else {
         t = make_tensor(y, y->dtype, y->ndim, y->shape, pick_layout(y), false, -4, 5, false);
@@ -519,6 +528,90 @@ static ta_status synth_arg(synth *y, int argi)
         return TA_ERR_UNSUPPORTED;
     }
     return TA_ERR_UNSUPPORTED;
+}
+
+static size_t put(char *buf, size_t cap, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t put(char *buf, size_t cap, size_t n, const char *fmt, ...)
+{
+    if (n >= cap) return n;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
+    return k < 0 ? n : n + (size_t)k;
+}
+
+static size_t describe_tensor(const DLTensor *t, char *buf, size_t cap, size_t n)
+{
+    int64_t st[64];
+    if (t->ndim > 64) return put(buf, cap, n, "?");
+    ta_strides_of(t, st);
+    n = put(buf, cap, n, "%s[", ta_dtype_name(t->dtype));
+    for (int d = 0; d < t->ndim; d++) n = put(buf, cap, n, "%s%lld", d ? "," : "", (long long)t->shape[d]);
+    bool contig = ta_is_contiguous(t);
+    n = put(buf, cap, n, "]");
+    if (!contig) {
+        n = put(buf, cap, n, " strides [");
+        for (int d = 0; d < t->ndim; d++) n = put(buf, cap, n, "%s%lld", d ? "," : "", (long long)st[d]);
+        n = put(buf, cap, n, "]");
+    }
+    if (t->byte_offset) n = put(buf, cap, n, " offset %llu", (unsigned long long)(t->byte_offset / ta_dtype_size(t->dtype)));
+    return n;
+}
+
+size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (cap) buf[0] = '\0';
+    for (int i = 0; i < c->nargs && i < d->nargs; i++) {
+        const ta_value *v = &c->args[i];
+        n = put(buf, cap, n, "%s%s=", i ? ", " : "", d->args[i].name);
+        switch (v->tag) {
+        case TA_VAL_NONE: n = put(buf, cap, n, "None"); break;
+        case TA_VAL_TENSOR: {
+            n = describe_tensor(v->u.tensor, buf, cap, n);
+            /* Name a shared storage: views of one another. */
+            for (int j = 0; j < c->nslots; j++)
+                for (int k = 0; k < j; k++)
+                    if (c->slots[j].arg == i && c->slots[j].item < 0 &&
+                        c->slots[k].storage == c->slots[j].storage)
+                        n = put(buf, cap, n, " (view of %s)", d->args[c->slots[k].arg].name);
+            break;
+        }
+        case TA_VAL_TENSOR_LIST:
+            n = put(buf, cap, n, "[");
+            for (size_t k = 0; k < v->u.tensors.n; k++) {
+                n = put(buf, cap, n, "%s", k ? ", " : "");
+                if (v->u.tensors.items[k]) n = describe_tensor(v->u.tensors.items[k], buf, cap, n);
+                else n = put(buf, cap, n, "None");
+            }
+            n = put(buf, cap, n, "]");
+            break;
+        case TA_VAL_INT: n = put(buf, cap, n, "%lld", (long long)v->u.i); break;
+        case TA_VAL_INT_LIST:
+            n = put(buf, cap, n, "[");
+            for (size_t k = 0; k < v->u.ints.n; k++)
+                n = put(buf, cap, n, "%s%lld", k ? "," : "", (long long)v->u.ints.items[k]);
+            n = put(buf, cap, n, "]");
+            break;
+        case TA_VAL_FLOAT: n = put(buf, cap, n, "%g", v->u.f); break;
+        case TA_VAL_FLOAT_LIST: n = put(buf, cap, n, "[%zu floats]", v->u.floats.n); break;
+        case TA_VAL_BOOL: n = put(buf, cap, n, "%s", v->u.b ? "True" : "False"); break;
+        case TA_VAL_BOOL_LIST: n = put(buf, cap, n, "[%zu bools]", v->u.bools.n); break;
+        case TA_VAL_STRING: n = put(buf, cap, n, "'%s'", v->u.s); break;
+        case TA_VAL_SCALAR:
+            if (v->scalar_kind == TA_SCALAR_FLOAT) n = put(buf, cap, n, "%g", v->u.f);
+            else if (v->scalar_kind == TA_SCALAR_BOOL) n = put(buf, cap, n, "%s", v->u.b ? "True" : "False");
+            else n = put(buf, cap, n, "%lld", (long long)v->u.i);
+            break;
+        }
+    }
+    if (cap && n >= cap) {
+        buf[cap - 1] = '\0';
+        if (cap > 4) memcpy(buf + cap - 4, "...", 3);
+    }
+    return n;
 }
 
 ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *t, bool fill)

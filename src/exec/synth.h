@@ -48,6 +48,9 @@ ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v);
 /* Records t (already made by the caller) as slot of argument arg. */
 ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *t, bool fill);
 
+/* "self=float32[3,4] strides [1,3], dim=1, ..." for messages and replay. */
+size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t cap);
+
 uint64_t ta_mix64(uint64_t x);
 
 #endif

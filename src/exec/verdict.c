@@ -16,7 +16,7 @@ static const struct {
     [TA_V_OUT_NOT_WRITTEN] = {"out-not-written", TA_VSEV_ERROR},
     [TA_V_OUT_NOT_RETURNED] = {"out-not-returned", TA_VSEV_ERROR},
     [TA_V_INPLACE_NOT_SELF] = {"inplace-not-self", TA_VSEV_ERROR},
-    [TA_V_OUT_OF_BOUNDS] = {"out-of-bounds-write", TA_VSEV_ERROR},
+    [TA_V_OUT_OF_BOUNDS] = {"out-of-bounds", TA_VSEV_ERROR},
     [TA_V_CRASH] = {"crash", TA_VSEV_ERROR},
     [TA_V_TIMEOUT] = {"timeout", TA_VSEV_ERROR},
     [TA_V_KERNEL_ERROR] = {"kernel-error", TA_VSEV_ERROR},

@@ -4,6 +4,7 @@
  * cases) and keeps up to `jobs` children at once. A child streams what it
  * sees through a pipe, one line per event, each written with one write():
  *   S <case>                       a case starts (its deadline starts now)
+ *   C <arguments>                  its arguments, described, before the call
  *   F <kind>\t<arg>\t<seed>\t<msg> a finding
  *   X <case> / R <case>\t<msg>     the case ran / was rejected
  *   T                              a trapped write was reported; exiting
@@ -31,7 +32,7 @@
 #include "exec/check.h"
 #include "exec/samples.h"
 
-enum { MAX_RESTARTS = 2, LINE_MAX_BYTES = 1024 };
+enum { MAX_RESTARTS = 2, LINE_MAX_BYTES = 1400 };
 
 typedef struct op_job {
     const char *name;
@@ -52,6 +53,7 @@ typedef struct op_job {
     int64_t cur_case;
     double case_start;
     bool got_done, trapped;
+    char cur_desc[600]; /* the current case's arguments */
     size_t capfindings;
 } op_job;
 
@@ -232,12 +234,12 @@ static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
                 snprintf(f->message, sizeof f->message,
                          "%s at byte %zu past the end of argument '%s' (storage of %zu bytes; "
                          "byte 0 is the first one after it)",
-                         is_write ? "write" : "access", (size_t)(addr - e), who, si.bytes);
+                         is_write ? "write" : "read", (size_t)(addr - e), who, si.bytes);
             else
                 snprintf(f->message, sizeof f->message,
                          "%s at byte %zu past the end of a tensor the kernel allocated (storage "
                          "of %zu bytes; byte 0 is the first one after it)",
-                         is_write ? "write" : "access", (size_t)(addr - e), si.bytes);
+                         is_write ? "write" : "read", (size_t)(addr - e), si.bytes);
             return true;
         }
     }
@@ -257,6 +259,14 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
      * exit and does nothing else, which is the accepted risk here. */
     if (g_fd >= 0 && classify_fault((uintptr_t)si->si_addr, is_write, &f)) {
         f.severity = ta_verdict_kind_severity(f.kind);
+        size_t k = strlen(f.message);
+        if (k + 20 < sizeof f.message) {
+            k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
+            ta_case_describe(ta_checker_case(g_checker), ta_checker_decl(g_checker), f.message + k,
+                             sizeof f.message - k - 1);
+            k = strlen(f.message);
+            if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
+        }
         send_finding(g_fd, &f);
         write_line(g_fd, "T\n", 2);
         _exit(3);
@@ -287,6 +297,19 @@ static ta_status sample_builder(void *ud, ta_exec *x, const ta_schema *s, const 
     return ta_samples_build(sm, j->name, (size_t)(seed & 0xffffffffu), x, s, d, c);
 }
 
+static void send_case(void *ud, const ta_case *c, const ta_decl *d)
+{
+    int fd = *(int *)ud;
+    char line[700];
+    line[0] = 'C';
+    line[1] = ' ';
+    ta_case_describe(c, d, line + 2, sizeof line - 4);
+    clean(line + 2);
+    size_t n = strlen(line);
+    line[n++] = '\n';
+    write_line(fd, line, n);
+}
+
 /* Runs cases [from, total) of j, reporting through fd (or into j in process). */
 static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, bool inproc)
 {
@@ -300,6 +323,8 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         return;
     }
     if (!inproc) {
+        ta_checker_set_hook(ck, send_case, &fd);
+        ta_checker_set_protect_min(ck, 64 << 10);
         g_fd = fd;
         g_exec = x;
         g_checker = ck;
@@ -377,6 +402,7 @@ static void handle_line(op_job *j, char *line)
     switch (line[0]) {
     case 'S':
         j->cur_case = strtoll(line + 2, NULL, 10);
+        j->cur_desc[0] = '\0';
         j->case_start = now_s();
         j->res->cases++;
         break;
@@ -386,6 +412,7 @@ static void handle_line(op_job *j, char *line)
             snprintf(j->res->note, sizeof j->res->note, "%.255s", tab + 1);
         break;
     case 'T': j->trapped = true; break;
+    case 'C': snprintf(j->cur_desc, sizeof j->cur_desc, "%.590s", line + 2); break;
     case 'D': j->got_done = true; break;
     case 'F': {
         ta_finding f = {0};
@@ -458,18 +485,19 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
     int64_t c = j->cur_case;
     uint64_t seed = seed_of(j, o, c);
     if (timed_out) {
-        add_simple(j, TA_V_TIMEOUT, seed, "case %lld did not finish within %.3g s; the kernel was killed",
-                   (long long)c, o->timeout);
+        add_simple(j, TA_V_TIMEOUT, seed,
+                   "case %lld did not finish within %.3g s; the kernel was killed [case: %s]",
+                   (long long)c, o->timeout, j->cur_desc);
         j->done = true; /* a hang tends to repeat: the other cases are skipped */
         return;
     }
     if (!j->trapped) {
         if (WIFSIGNALED(status))
-            add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld",
-                       signame(WTERMSIG(status)), (long long)c);
+            add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
+                       signame(WTERMSIG(status)), (long long)c, j->cur_desc);
         else
-            add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c);
+            add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld [case: %s]",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, j->cur_desc);
         if (++j->restarts > MAX_RESTARTS) {
             j->done = true;
             return;

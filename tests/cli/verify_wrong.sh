@@ -30,7 +30,8 @@ expect 'mylib::restrides' undeclared-metadata-mutation
 expect 'mylib::segfault' crash
 expect 'mylib::aborts' crash
 expect 'mylib::hang' timeout
-expect 'mylib::past_end' out-of-bounds-write
+expect 'mylib::past_end' out-of-bounds
+grep 'mylib::past_end' "$tmp/r.json" | grep -q '"message":"write at byte 0 past the end' || fail "past_end: a write"
 expect 'mylib::two_same' undeclared-output-alias
 expect 'mylib::no_return' kernel-error
 expect 'mylib::rejects' not-exercised

@@ -129,7 +129,7 @@ static ta_status aborts(ta_kernel_ctx *ctx, ta_stack *st)
     abort();
 }
 
-/* out-of-bounds-write: writes one element past the end of its output. */
+/* out-of-bounds: writes one element past the end of its output. */
 static ta_status past_end(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *y = copy_of(ctx, ta_stack_tensor(st, 0));

@@ -199,7 +199,7 @@ static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline
         const ta_op_result *o = &r->ops[i];
         for (size_t k = 0; k < o->nfindings; k++) {
             const ta_finding *f = &o->findings[k];
-            char text[1024], seed[32];
+            char text[1400], seed[32];
             snprintf(text, sizeof text, "%s: %s", o->op, f->message);
             snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
             const char *kind = ta_verdict_kind_str(f->kind);
