@@ -842,27 +842,33 @@ static void test_verify_emulated(void **state)
         ops[i] = ta_registry_at(reg, i)->name;
         assert_non_null(ta_registry_at(reg, i)->schema);
     }
-    ta_verify_opts o = {.seed = 7, .cases = 24, .in_process = true, .dev = &fake_cuda};
-    ta_verify_report *r = NULL;
-    assert_int_equal(ta_verify(reg, ops, nops, &o, &r, d), TA_OK);
-    assert_int_equal(r->nops, nops);
-    int bad = 0;
-    uint32_t exercised = 0;
-    for (size_t i = 0; i < r->nops; i++) {
-        const ta_op_result *res = &r->ops[i];
-        exercised += res->exercised;
-        if (res->verdict == TA_V_OK && res->exercised > 0) continue;
-        bad++;
-        print_error("%s: %s after %u/%u cases (%s)\n", res->op, ta_verdict_kind_str(res->verdict),
-                    res->exercised, res->cases, res->note);
-        for (size_t k = 0; k < res->nfindings; k++)
-            print_error("    %s %s: %s (seed %llu)\n", ta_verdict_kind_str(res->findings[k].kind),
-                        res->findings[k].argument, res->findings[k].message,
-                        (unsigned long long)res->findings[k].seed);
+    /* In this process, then the way the command runs: a child per operator. */
+    for (int mode = 0; mode < 2; mode++) {
+        ta_verify_opts o = {.seed = 7 + (uint64_t)mode, .cases = 60, .in_process = mode == 0, .jobs = 2,
+                            .dev = &fake_cuda};
+        ta_verify_report *r = NULL;
+        assert_int_equal(ta_verify(reg, ops, nops, &o, &r, d), TA_OK);
+        assert_int_equal(r->nops, nops);
+        int bad = 0;
+        uint32_t exercised = 0;
+        for (size_t i = 0; i < r->nops; i++) {
+            const ta_op_result *res = &r->ops[i];
+            exercised += res->exercised;
+            if (res->verdict == TA_V_OK && res->exercised > 0) continue;
+            bad++;
+            print_error("%s: %s after %u/%u cases (%s)\n", res->op, ta_verdict_kind_str(res->verdict),
+                        res->exercised, res->cases, res->note);
+            for (size_t k = 0; k < res->nfindings; k++)
+                print_error("    %s %s: %s (seed %llu)\n", ta_verdict_kind_str(res->findings[k].kind),
+                            res->findings[k].argument, res->findings[k].message,
+                            (unsigned long long)res->findings[k].seed);
+        }
+        print_message("%s: %zu operators, %u cases exercised, %d with findings\n",
+                      mode == 0 ? "in process" : "in children", r->nops, exercised, bad);
+        assert_int_equal(bad, 0);
+        assert_true(exercised > nops * 30);
+        ta_verify_report_destroy(r);
     }
-    print_message("%zu operators, %u cases exercised, %d with findings\n", r->nops, exercised, bad);
-    assert_int_equal(bad, 0);
-    ta_verify_report_destroy(r);
     free(ops);
     ta_registry_destroy(reg);
     ta_native_destroy(ix.file);
