@@ -160,9 +160,10 @@ __device__ static unsigned long long first_byte_in_word(unsigned long long x, un
     return (unsigned long long)(__ffsll((long long)(x ^ y)) - 1) / 8u;
 }
 
-/* Words when both pointers are 8-byte aligned, then the tail bytes. Threads
- * skip work past an already-found difference, so equal-prefix-heavy buffers
- * still cost one pass and an early difference ends the scan quickly. */
+/* Words when both pointers are 8-byte aligned, then the tail bytes. Every
+ * 64th step a thread looks whether a difference before its position is
+ * already known and stops if so: an early difference ends the scan quickly,
+ * and equal buffers cost one pass plus a few reads of the result slot. */
 __global__ static void compare_kernel(const unsigned char *a, const unsigned char *b, unsigned long long bytes,
                                       int aligned, unsigned long long *first)
 {
@@ -171,16 +172,18 @@ __global__ static void compare_kernel(const unsigned char *a, const unsigned cha
     unsigned long long words = aligned ? bytes / 8u : 0;
     const unsigned long long *wa = (const unsigned long long *)a;
     const unsigned long long *wb = (const unsigned long long *)b;
-    for (unsigned long long w = tid; w < words; w += step) {
-        if (w * 8u >= *(volatile unsigned long long *)first) return;
+    unsigned k = 0;
+    for (unsigned long long w = tid; w < words; w += step, k++) {
+        if ((k & 63u) == 0 && w * 8u >= *(volatile unsigned long long *)first) return;
         unsigned long long x = wa[w], y = wb[w];
         if (x != y) {
             atomicMin(first, w * 8u + first_byte_in_word(x, y));
             return;
         }
     }
-    for (unsigned long long i = words * 8u + tid; i < bytes; i += step) {
-        if (i >= *(volatile unsigned long long *)first) return;
+    k = 0;
+    for (unsigned long long i = words * 8u + tid; i < bytes; i += step, k++) {
+        if ((k & 63u) == 0 && i >= *(volatile unsigned long long *)first) return;
         if (a[i] != b[i]) {
             atomicMin(first, i);
             return;
