@@ -88,6 +88,12 @@ typedef struct ta_cu_scalars {
 int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_scalars *s, int via_scratch,
                  char *err, size_t errcap);
 
+/* Whether TA_CUDA_EMULATE is set (and not "0"): the CUDA library then runs
+ * on the host, as a device whose memory is host memory (allocations are
+ * malloc'd, copies are memmove, launches and the compare kernel run their
+ * device code in host loops). For testing without a GPU only. */
+int ta_cu_emulated(void);
+
 /* Test hook: launches a kernel that writes through a bad device address, so
  * a test can check that sync turns the fault into a message. */
 int ta_cuda_debug_fault(char *err, size_t errcap);

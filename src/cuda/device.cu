@@ -10,11 +10,15 @@
  * `available` probes the driver in a forked child: CUDA cannot be used in a
  * child forked after the parent initialised it, and the engine runs every
  * operator in a forked child, so the parent must never initialise CUDA.
+ *
+ * Under TA_CUDA_EMULATE (ta_cu_emulated) every operation runs on the host
+ * instead, the comparison as the kernel's threads one after another.
  */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -74,6 +78,7 @@ static int read_all(int fd, void *buf, size_t n)
 
 static int cuda_available(char *err, size_t errcap)
 {
+    if (ta_cu_emulated()) return 0;
     probe_result r;
     int fds[2];
     if (pipe(fds) != 0) return fail(err, errcap, "no CUDA device is available (cannot probe: pipe failed)");
@@ -113,6 +118,11 @@ static int cuda_available(char *err, size_t errcap)
 static void *cuda_alloc(size_t bytes, char *err, size_t errcap)
 {
     void *p = NULL;
+    if (ta_cu_emulated()) {
+        p = calloc(1, bytes ? bytes : 1);
+        if (!p) fail(err, errcap, "emulated allocation of %zu bytes failed", bytes);
+        return p;
+    }
     /* cudaMalloc(0) gives NULL; the engine wants a distinct address per storage. */
     cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
     if (e != cudaSuccess) {
@@ -124,13 +134,19 @@ static void *cuda_alloc(size_t bytes, char *err, size_t errcap)
 
 static void cuda_release(void *p)
 {
-    if (p) cudaFree(p);
+    if (!p) return;
+    if (ta_cu_emulated()) free(p);
+    else cudaFree(p);
 }
 
 static int memcpy_kind(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, const char *what,
                        char *err, size_t errcap)
 {
     if (bytes == 0) return 0;
+    if (ta_cu_emulated()) {
+        memmove(dst, src, bytes);
+        return 0;
+    }
     cudaError_t e = cudaMemcpy(dst, src, bytes, kind);
     if (e != cudaSuccess)
         return fail(err, errcap, "%s of %zu bytes failed: %s", what, bytes, cudaGetErrorString(e));
@@ -155,29 +171,52 @@ static int cuda_copy(void *dst, const void *src, size_t bytes, char *err, size_t
 /* ---- compare ------------------------------------------------------------ */
 
 /* Index of the first differing byte of two little-endian words known to differ. */
-__device__ static unsigned long long first_byte_in_word(unsigned long long x, unsigned long long y)
+__host__ __device__ static unsigned long long first_byte_in_word(unsigned long long x, unsigned long long y)
 {
+#ifdef __CUDA_ARCH__
     return (unsigned long long)(__ffsll((long long)(x ^ y)) - 1) / 8u;
+#else
+    return (unsigned long long)__builtin_ctzll(x ^ y) / 8u;
+#endif
 }
 
-/* Words when both pointers are 8-byte aligned, then the tail bytes. Every
- * 64th step a thread looks whether a difference before its position is
- * already known and stops if so: an early difference ends the scan quickly,
- * and equal buffers cost one pass plus a few reads of the result slot. */
-__global__ static void compare_kernel(const unsigned char *a, const unsigned char *b, unsigned long long bytes,
-                                      int aligned, unsigned long long *first)
+__host__ __device__ static unsigned long long load_word(const unsigned char *p)
 {
-    unsigned long long tid = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+#ifdef __CUDA_ARCH__
+    return *(const unsigned long long *)p;
+#else
+    unsigned long long v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#endif
+}
+
+__host__ __device__ static void lower_first(unsigned long long *first, unsigned long long v)
+{
+#ifdef __CUDA_ARCH__
+    atomicMin(first, v);
+#else
+    if (v < *first) *first = v;
+#endif
+}
+
+/* One thread's share of the comparison: words when both pointers are 8-byte
+ * aligned, then the tail bytes, each thread taking every step-th unit from
+ * tid. Every 64th unit a thread looks whether a difference before its
+ * position is already known and stops if so: an early difference ends the
+ * scan quickly, and equal buffers cost one pass plus a few reads of the
+ * result slot. */
+__host__ __device__ static void scan(const unsigned char *a, const unsigned char *b, unsigned long long bytes,
+                                     int aligned, unsigned long long tid, unsigned long long step,
+                                     unsigned long long *first)
+{
     unsigned long long words = aligned ? bytes / 8u : 0;
-    const unsigned long long *wa = (const unsigned long long *)a;
-    const unsigned long long *wb = (const unsigned long long *)b;
     unsigned k = 0;
     for (unsigned long long w = tid; w < words; w += step, k++) {
         if ((k & 63u) == 0 && w * 8u >= *(volatile unsigned long long *)first) return;
-        unsigned long long x = wa[w], y = wb[w];
+        unsigned long long x = load_word(a + w * 8u), y = load_word(b + w * 8u);
         if (x != y) {
-            atomicMin(first, w * 8u + first_byte_in_word(x, y));
+            lower_first(first, w * 8u + first_byte_in_word(x, y));
             return;
         }
     }
@@ -185,10 +224,17 @@ __global__ static void compare_kernel(const unsigned char *a, const unsigned cha
     for (unsigned long long i = words * 8u + tid; i < bytes; i += step, k++) {
         if ((k & 63u) == 0 && i >= *(volatile unsigned long long *)first) return;
         if (a[i] != b[i]) {
-            atomicMin(first, i);
+            lower_first(first, i);
             return;
         }
     }
+}
+
+__global__ static void compare_kernel(const unsigned char *a, const unsigned char *b, unsigned long long bytes,
+                                      int aligned, unsigned long long *first)
+{
+    scan(a, b, bytes, aligned, blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x,
+         (unsigned long long)gridDim.x * blockDim.x, first);
 }
 
 /* The 8-byte result slot: stream-ordered from the device's pool when it has
@@ -206,13 +252,21 @@ static int cuda_compare(const void *a, const void *b, size_t bytes, size_t *firs
 {
     *first = SIZE_MAX;
     if (bytes == 0 || a == b) return 0;
+    int aligned = ((uintptr_t)a % 8u == 0) && ((uintptr_t)b % 8u == 0);
+    if (ta_cu_emulated()) {
+        /* The kernel's threads, one after another. */
+        unsigned long long h = ~0ull, threads = 1000;
+        for (unsigned long long t = 0; t < threads; t++)
+            scan((const unsigned char *)a, (const unsigned char *)b, bytes, aligned, t, threads, &h);
+        *first = h == ~0ull ? SIZE_MAX : (size_t)h;
+        return 0;
+    }
     unsigned long long *d_first = NULL, h_first = ~0ull;
     bool pooled = false;
     cudaError_t e = result_alloc(&d_first, &pooled);
     if (e != cudaSuccess) return fail(err, errcap, "compare: allocation failed: %s", cudaGetErrorString(e));
     e = cudaMemcpy(d_first, &h_first, sizeof h_first, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
-        int aligned = ((uintptr_t)a % 8u == 0) && ((uintptr_t)b % 8u == 0);
         unsigned long long units = aligned ? bytes / 8u + 8u : bytes;
         unsigned long long blocks = (units + 255u) / 256u;
         if (blocks > 4096u) blocks = 4096u; /* grid-stride beyond that */
@@ -232,6 +286,7 @@ static int cuda_compare(const void *a, const void *b, size_t bytes, size_t *firs
 
 static int cuda_sync(char *err, size_t errcap)
 {
+    if (ta_cu_emulated()) return 0;
     cudaError_t e = cudaDeviceSynchronize();
     cudaError_t last = cudaGetLastError();
     if (e == cudaSuccess) e = last;
@@ -249,6 +304,7 @@ __global__ static void fault_kernel(int *p)
 
 extern "C" int ta_cuda_debug_fault(char *err, size_t errcap)
 {
+    if (ta_cu_emulated()) return fail(err, errcap, "no device to fault under TA_CUDA_EMULATE");
     /* An address no allocation covers: the write faults asynchronously. */
     fault_kernel<<<1, 32>>>((int *)(uintptr_t)0x10);
     cudaError_t e = cudaGetLastError();

@@ -8,9 +8,9 @@
  * every stride (negative, zero, overlapping reads) is.
  *
  * The per-element code is __host__ __device__: with TA_CUDA_EMULATE=1 in the
- * environment a launch runs the same code in a host loop instead, which is
- * how the tests check the kernels on a machine without a GPU (with a device
- * whose memory is host memory). Nothing else reads that variable.
+ * environment (see ta_cu_emulated) a launch runs the same code in a host
+ * loop instead, which is how the tests check the kernels on a machine
+ * without a GPU.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,7 +165,7 @@ __global__ static void elementwise_kernel(ta_cu_iter it, int op, ta_cu_scalars s
         element(it, op, s, (long long)lin);
 }
 
-static bool emulated(void)
+extern "C" int ta_cu_emulated(void)
 {
     const char *e = getenv("TA_CUDA_EMULATE");
     return e && *e && strcmp(e, "0") != 0;
@@ -189,7 +189,7 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
 {
     if (it->ndim < 0 || it->ndim > TA_CU_MAXDIM || it->nops < 1 || it->nops > 3)
         return fail(err, errcap, "internal: bad elementwise launch");
-    bool host = emulated();
+    bool host = ta_cu_emulated() != 0;
     if (!via_scratch) {
         cudaError_t e = launch(it, op, s, host);
         return e == cudaSuccess ? 0 : fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));

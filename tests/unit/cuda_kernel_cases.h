@@ -1,9 +1,11 @@
 /* cuda_kernel_cases.h - value tests of the CUDA reference kernels, shared by
- * test_cuda_device.c (on a GPU) and test_cuda.c (on a host-memory stand-in
- * device, with TA_CUDA_EMULATE=1 running the kernels' element code on the
- * host). Each case builds inputs, runs a kernel through the registry and
- * the engine, and compares every element with a value computed here. The
- * includer sets kc_dev and lists KERNEL_CASES in its group. */
+ * test_cuda_device.c (on a GPU) and test_cuda.c (the same library under
+ * TA_CUDA_EMULATE=1, where memory is host memory and the kernels' and the
+ * compare kernel's device code run in host loops). The memory cases check
+ * copies and the first-differing-byte comparison; the kernel cases build
+ * inputs, run a kernel through the registry and the engine, and compare
+ * every element with a value computed here. The includer sets kc_dev (and
+ * kc_emulate) and lists KERNEL_CASES in its group. */
 #ifndef TA_TEST_CUDA_KERNEL_CASES_H
 #define TA_TEST_CUDA_KERNEL_CASES_H
 
@@ -12,6 +14,103 @@
 #include "cuda_test_util.h"
 
 static const ta_device_ops *kc_dev;
+/* Set by an includer that runs the cases under TA_CUDA_EMULATE: each case
+ * turns emulation on in its setup and off in its teardown. */
+static bool kc_emulate;
+
+static int kc_emulation_on(void **state)
+{
+    (void)state;
+    if (kc_emulate) setenv("TA_CUDA_EMULATE", "1", 1);
+    return 0;
+}
+
+static int kc_emulation_off(void **state)
+{
+    (void)state;
+    if (kc_emulate) unsetenv("TA_CUDA_EMULATE");
+    return 0;
+}
+
+/* ---- device memory ---- */
+
+static void test_alloc_copy(void **state)
+{
+    (void)state;
+    char err[256];
+    enum { N = 1000 };
+    unsigned char h[N], back[N];
+    for (int i = 0; i < N; i++) h[i] = (unsigned char)(i * 7 + 1);
+    void *a = kc_dev->alloc(N, err, sizeof err), *b = kc_dev->alloc(N, err, sizeof err);
+    void *z1 = kc_dev->alloc(0, err, sizeof err), *z2 = kc_dev->alloc(0, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(z1);
+    assert_ptr_not_equal(z1, z2); /* distinct addresses, even for empty storages */
+    assert_int_equal(kc_dev->from_host(a, h, N, err, sizeof err), 0);
+    assert_int_equal(kc_dev->copy(b, a, N, err, sizeof err), 0);
+    memset(back, 0, N);
+    assert_int_equal(kc_dev->to_host(back, b, N, err, sizeof err), 0);
+    assert_memory_equal(back, h, N);
+    size_t first = 0;
+    assert_int_equal(kc_dev->compare(a, b, N, &first, err, sizeof err), 0);
+    assert_true(first == SIZE_MAX);
+    assert_int_equal(kc_dev->sync(err, sizeof err), 0);
+    kc_dev->release(a);
+    kc_dev->release(b);
+    kc_dev->release(z1);
+    kc_dev->release(z2);
+}
+
+static void test_compare(void **state)
+{
+    (void)state;
+    char err[256];
+    const size_t n = (16u << 20) + 5; /* words plus a 5-byte tail */
+    unsigned char *h = malloc(n);
+    for (size_t i = 0; i < n; i++) h[i] = (unsigned char)(i * 31 + 7);
+    unsigned char *a = kc_dev->alloc(n + 8, err, sizeof err), *b = kc_dev->alloc(n + 8, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    size_t first = 0;
+    unsigned char one = 0xAB;
+
+    /* Aligned: equal, then differences at several places; the first wins. */
+    assert_int_equal(kc_dev->from_host(a, h, n, err, sizeof err), 0);
+    assert_int_equal(kc_dev->from_host(b, h, n, err, sizeof err), 0);
+    assert_int_equal(kc_dev->compare(a, b, n, &first, err, sizeof err), 0);
+    assert_true(first == SIZE_MAX);
+    assert_int_equal(kc_dev->from_host(b + 777777, &one, 1, err, sizeof err), 0);
+    assert_int_equal(kc_dev->compare(a, b, n, &first, err, sizeof err), 0);
+    assert_int_equal(first, 777777);
+    assert_int_equal(kc_dev->from_host(b + 9000001, &one, 1, err, sizeof err), 0);
+    assert_int_equal(kc_dev->from_host(b + 13, &one, 1, err, sizeof err), 0);
+    assert_int_equal(kc_dev->compare(a, b, n, &first, err, sizeof err), 0);
+    assert_int_equal(first, 13);
+    /* Only the tail differs. */
+    assert_int_equal(kc_dev->from_host(b, h, n, err, sizeof err), 0);
+    assert_int_equal(kc_dev->from_host(b + n - 2, &one, 1, err, sizeof err), 0);
+    assert_int_equal(kc_dev->compare(a, b, n, &first, err, sizeof err), 0);
+    assert_int_equal(first, n - 2);
+    /* A prefix that stops before the difference is equal. */
+    assert_int_equal(kc_dev->compare(a, b, n - 2, &first, err, sizeof err), 0);
+    assert_true(first == SIZE_MAX);
+
+    /* Unaligned, and differently aligned, pointers. */
+    assert_int_equal(kc_dev->from_host(a + 1, h, n, err, sizeof err), 0);
+    assert_int_equal(kc_dev->from_host(b + 3, h, n, err, sizeof err), 0);
+    assert_int_equal(kc_dev->compare(a + 1, b + 3, n, &first, err, sizeof err), 0);
+    assert_true(first == SIZE_MAX);
+    assert_int_equal(kc_dev->from_host(b + 3 + 4242, &one, 1, err, sizeof err), 0);
+    assert_int_equal(kc_dev->compare(a + 1, b + 3, n, &first, err, sizeof err), 0);
+    assert_int_equal(first, 4242);
+    assert_int_equal(kc_dev->compare(a, b, 0, &first, err, sizeof err), 0);
+    assert_true(first == SIZE_MAX);
+    kc_dev->release(a);
+    kc_dev->release(b);
+    free(h);
+}
+
 
 
 typedef struct kc_fixture {
@@ -22,6 +121,7 @@ typedef struct kc_fixture {
 
 static int kc_setup(void **state)
 {
+    kc_emulation_on(state);
     kc_fixture *f = calloc(1, sizeof *f);
     ta_diags *d = ta_diags_create();
     f->reg = ta_registry_create();
@@ -39,7 +139,7 @@ static int kc_teardown(void **state)
     ta_exec_destroy(f->x);
     ta_registry_destroy(f->reg);
     free(f);
-    return 0;
+    return kc_emulation_off(state);
 }
 
 /* A contiguous device tensor holding host values (converted from double). */
@@ -389,8 +489,10 @@ static void test_autogen_outs(void **state)
     kc_expect(x, v, 6, 0, "inputs untouched");
 }
 
-#define KERNEL_CASES                                                            \
-    cmocka_unit_test_setup_teardown(test_unary, kc_setup, kc_teardown),          \
+#define KERNEL_CASES                                                                  \
+    cmocka_unit_test_setup_teardown(test_alloc_copy, kc_emulation_on, kc_emulation_off), \
+        cmocka_unit_test_setup_teardown(test_compare, kc_emulation_on, kc_emulation_off), \
+        cmocka_unit_test_setup_teardown(test_unary, kc_setup, kc_teardown),      \
         cmocka_unit_test_setup_teardown(test_unary_integers, kc_setup, kc_teardown), \
         cmocka_unit_test_setup_teardown(test_binary, kc_setup, kc_teardown),     \
         cmocka_unit_test_setup_teardown(test_overlapping_inplace, kc_setup, kc_teardown), \

@@ -4,11 +4,11 @@
  * and every kernel part that needs no device works: dtype promotion,
  * broadcasting and overlap rules (cu_tensor.c, compiled in), all view
  * geometry, and argument errors. Those run on a stand-in device of type
- * kDLCUDA backed by host memory, where a pointwise launch fails cleanly;
- * with TA_CUDA_EMULATE=1 the kernels' element code runs on the host instead,
- * so the value tests of cuda_kernel_cases.h run here too, and so does the
- * engine's whole verification of every CUDA kernel against its schema
- * (which must find nothing). Device tests
+ * kDLCUDA backed by host memory, where a pointwise launch fails cleanly.
+ * Then, with TA_CUDA_EMULATE=1 (the library runs its device code on the
+ * host), the memory and value cases of cuda_kernel_cases.h on the library's
+ * own device table, and the engine's whole verification of every CUDA
+ * kernel against its schema, which must find nothing. Device tests
  * (memory, compare, faults, and the same value tests on a GPU) are in
  * test_cuda_device.c. */
 #include <setjmp.h>
@@ -789,13 +789,11 @@ static void test_launch_without_driver(void **state)
     }
     int64_t s23[2] = {2, 3};
     DLTensor *x = tensor(f, TA_DTYPE_F32, 2, s23);
-    unsetenv("TA_CUDA_EMULATE");
     ta_stack_push_tensor(f->st, x);
     run_err(f, "aten::abs", "abs: kernel launch failed");
     ta_stack_push_tensor(f->st, x);
     push_scalar_i(f->st, 3);
     run_err(f, "aten::fill_.Scalar", "fill_: kernel launch failed");
-    setenv("TA_CUDA_EMULATE", "1", 1);
 }
 
 /* ---- the engine's verification of every CUDA kernel, emulated ---- */
@@ -819,6 +817,8 @@ static const char *index_lookup(void *ud, const char *name)
 static void test_verify_emulated(void **state)
 {
     (void)state;
+    setenv("TA_CUDA_EMULATE", "1", 1);
+    assert_int_equal(ops->available(NULL, 0), 0);
     const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
     char path[512];
     snprintf(path, sizeof path, "%s/data/corpus/pytorch-main/native_functions.yaml", build);
@@ -837,17 +837,17 @@ static void test_verify_emulated(void **state)
     size_t nops = ta_registry_count(reg);
     assert_true(nops >= NEXPECTED - 8 && nops <= NEXPECTED);
     assert_null(ta_registry_find(reg, "aten::zero.out"));
-    const char **ops = calloc(nops, sizeof *ops);
+    const char **names = calloc(nops, sizeof *names);
     for (size_t i = 0; i < nops; i++) {
-        ops[i] = ta_registry_at(reg, i)->name;
+        names[i] = ta_registry_at(reg, i)->name;
         assert_non_null(ta_registry_at(reg, i)->schema);
     }
     /* In this process, then the way the command runs: a child per operator. */
     for (int mode = 0; mode < 2; mode++) {
         ta_verify_opts o = {.seed = 7 + (uint64_t)mode, .cases = 60, .in_process = mode == 0, .jobs = 2,
-                            .dev = &fake_cuda};
+                            .dev = ops};
         ta_verify_report *r = NULL;
-        assert_int_equal(ta_verify(reg, ops, nops, &o, &r, d), TA_OK);
+        assert_int_equal(ta_verify(reg, names, nops, &o, &r, d), TA_OK);
         assert_int_equal(r->nops, nops);
         int bad = 0;
         uint32_t exercised = 0;
@@ -869,10 +869,11 @@ static void test_verify_emulated(void **state)
         assert_true(exercised > nops * 30);
         ta_verify_report_destroy(r);
     }
-    free(ops);
+    free(names);
     ta_registry_destroy(reg);
     ta_native_destroy(ix.file);
     ta_diags_destroy(d);
+    unsetenv("TA_CUDA_EMULATE");
 }
 
 int main(void)
@@ -887,8 +888,10 @@ int main(void)
         return 1;
     }
     ops = cuda_ops_of(lib);
-    kc_dev = &fake_cuda;
-    setenv("TA_CUDA_EMULATE", "1", 1);
+    /* The shared cases run on the library's own device table, emulated. */
+    unsetenv("TA_CUDA_EMULATE");
+    kc_dev = ops;
+    kc_emulate = true;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entry_points),
         cmocka_unit_test(test_device_table),
