@@ -15,6 +15,7 @@
  * instead, the comparison as the kernel's threads one after another.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@ static int read_all(int fd, void *buf, size_t n)
     char *p = (char *)buf;
     while (n > 0) {
         ssize_t k = read(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return -1;
         p += k;
         n -= (size_t)k;
@@ -99,8 +101,9 @@ static int cuda_available(char *err, size_t errcap)
     close(fds[1]);
     int got = read_all(fds[0], &r, sizeof r);
     close(fds[0]);
+    /* ECHILD (the host reaps children itself) leaves status at 0. */
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (got != 0)
         return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: the probe %s)",
