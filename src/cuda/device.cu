@@ -10,6 +10,7 @@
  * `available` probes the driver in a forked child: CUDA cannot be used in a
  * child forked after the parent initialised it, and the engine runs every
  * operator in a forked child, so the parent must never initialise CUDA.
+ * (A process that already uses CUDA is asked directly.)
  *
  * Under TA_CUDA_EMULATE (ta_cu_emulated) every operation runs on the host
  * instead, the comparison as the kernel's threads one after another.
@@ -78,10 +79,28 @@ static int read_all(int fd, void *buf, size_t n)
     return 0;
 }
 
+static int verdict(const probe_result *r, char *err, size_t errcap)
+{
+    if (r->error != cudaSuccess)
+        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: %s%s)", r->message,
+                    r->driver_found ? "" : "; the CUDA driver libcuda.so.1 is not installed");
+    if (r->count == 0)
+        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: 0 devices)");
+    return 0;
+}
+
 static int cuda_available(char *err, size_t errcap)
 {
     if (ta_cu_emulated()) return 0;
     probe_result r;
+    /* A process that has the driver loaded already uses CUDA: asking here
+     * changes nothing for it (and a child forked now could not answer). */
+    void *loaded = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (loaded) {
+        dlclose(loaded);
+        probe_here(&r);
+        return verdict(&r, err, errcap);
+    }
     int fds[2];
     if (pipe(fds) != 0) return fail(err, errcap, "no CUDA device is available (cannot probe: pipe failed)");
     pid_t pid = fork();
@@ -108,12 +127,7 @@ static int cuda_available(char *err, size_t errcap)
     if (got != 0)
         return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: the probe %s)",
                     WIFSIGNALED(status) ? "crashed" : "did not answer");
-    if (r.error != cudaSuccess)
-        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: %s%s)", r.message,
-                    r.driver_found ? "" : "; the CUDA driver libcuda.so.1 is not installed");
-    if (r.count == 0)
-        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: 0 devices)");
-    return 0;
+    return verdict(&r, err, errcap);
 }
 
 /* ---- memory ------------------------------------------------------------- */

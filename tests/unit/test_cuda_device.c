@@ -17,6 +17,17 @@
 static void *lib;
 static const ta_device_ops *ops;
 
+/* Asking again once this process uses CUDA still says yes. */
+static void test_available_after_use(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    void *p = ops->alloc(16, err, sizeof err);
+    assert_non_null(p);
+    ops->release(p);
+    if (ops->available(err, sizeof err) != 0) fail_msg("available after use: %s", err);
+}
+
 /* Last: the fault leaves the CUDA context unusable for this process. */
 static void test_sync_reports_fault(void **state)
 {
@@ -54,6 +65,7 @@ int main(void)
     kc_dev = ops;
     const struct CMUnitTest tests[] = {
         KERNEL_CASES,
+        cmocka_unit_test(test_available_after_use),
         cmocka_unit_test(test_sync_reports_fault),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
