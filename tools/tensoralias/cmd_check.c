@@ -109,7 +109,7 @@ int ta_cmd_check(int argc, char **argv)
         }
         if (rc == TA_EXIT_CLEAN && ta_diags_count_severity(d, TA_SEV_ERROR)) rc = TA_EXIT_FINDINGS;
         ta_native_destroy(f);
-        ta_diags_move(all, d);
+        if (ta_diags_count(d) && ta_diags_move(all, d) != TA_OK) rc = TA_EXIT_USAGE;
         ta_diags_destroy(d);
     }
     if (rc != TA_EXIT_USAGE && format != TA_REPORT_TEXT) {
