@@ -80,6 +80,14 @@ ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
 uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
 uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
 
+/* The four torch answers as a jansson object in the golden format:
+ * {"is_mutable": bool, "mutable_args": [i...], "may_alias": [[kind, i,
+ * kind, j]...], "may_contain_alias": [...]}, kind "in" or "out", each pair
+ * once with the lower slot first (inputs before outputs). NULL on OOM;
+ * the caller json_decref's it. */
+struct json_t;
+struct json_t *ta_query_to_json(const ta_alias_query *q);
+
 /* ---- graphs ------------------------------------------------------------- */
 
 typedef struct ta_alias_graph ta_alias_graph;
