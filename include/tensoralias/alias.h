@@ -131,6 +131,23 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *g, FILE *out);
 ta_status ta_alias_graph_write_graphml(const ta_alias_graph *g, FILE *out);
 ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
 
+/* ---- rules ------------------------------------------------------------- */
+
+/* One alias rule: a stable id, its severity and what it checks. */
+typedef struct ta_alias_rule {
+    const char *id;
+    ta_severity severity;
+    const char *summary;
+} ta_alias_rule;
+
+/* Every alias rule, in the order the checks run. */
+const ta_alias_rule *ta_alias_rules(size_t *n);
+
+/* The rules that need only the schema (torchgen's schema asserts and the
+ * suspicious-but-legal patterns), positioned with ta_schema_locate.
+ * Appends to diags; returns TA_OK, or TA_ERR_NOMEM. */
+ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
+
 #ifdef __cplusplus
 }
 #endif
