@@ -30,5 +30,6 @@ int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Subcommands. */
 int ta_cmd_parse(int argc, char **argv);
+int ta_cmd_graph(int argc, char **argv);
 
 #endif

@@ -6,6 +6,7 @@
 
 static const ta_command commands[] = {
     {"parse", "parse operator schemas and print them back (or as JSON)", ta_cmd_parse},
+    {"graph", "write one schema's alias-set graph (dot, GraphML, JSON)", ta_cmd_graph},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
