@@ -123,8 +123,10 @@ bool ta_graph_is_mutable_input(const ta_alias_graph *ag, uint32_t i)
     return f.write || strchr(VAS(&ag->g, "flags", i), 'm') != NULL;
 }
 
-/* Facts of slots a and b (false when either is out of range). */
-static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf *B)
+/* Facts of slots a and b (false when either is out of range); *shared
+ * tells whether both are outputs that basically alias one same input. */
+static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf *B,
+                       bool *shared)
 {
     uint32_t va = vid(ag, a), vb = vid(ag, b);
     if (va == UINT32_MAX || vb == UINT32_MAX) return false;
@@ -133,6 +135,10 @@ static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf
     all_facts(ag, fs);
     *A = fs[va];
     *B = fs[vb];
+    *shared = false;
+    if (a.kind == TA_SLOT_OUT && b.kind == TA_SLOT_OUT)
+        for (uint32_t i = 0; i < ag->q->nin; i++)
+            if (basic_alias(&fs[i], A) && basic_alias(&fs[i], B)) *shared = true;
     free(fs);
     return true;
 }
@@ -140,14 +146,16 @@ static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf
 bool ta_graph_may_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
 {
     gf A, B;
-    return pair_facts(ag, a, b, &A, &B) && may_alias(&A, &B);
+    bool shared;
+    return pair_facts(ag, a, b, &A, &B, &shared) && (shared || may_alias(&A, &B));
 }
 
 bool ta_graph_may_contain_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
 {
     gf A, B;
-    if (!pair_facts(ag, a, b, &A, &B)) return false;
-    if (may_alias(&A, &B)) return true;
+    bool shared;
+    if (!pair_facts(ag, a, b, &A, &B, &shared)) return false;
+    if (shared || may_alias(&A, &B)) return true;
     if (A.wild_after && tokens_meet(A.types, B.contained)) return true;
     if (B.wild_after && tokens_meet(B.types, A.contained)) return true;
     if (tokens_meet(A.contained, B.contained)) return true;

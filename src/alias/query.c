@@ -4,8 +4,9 @@
  *
  *   basic may_alias(a, b): their type sets share a singleton, both are
  *       annotated, and they share a set after the call ("*" equals "*").
- *   may_alias: basic, or both are in the conservative wildcard set and
- *       their types can alias.
+ *   may_alias: basic; or both are in the conservative wildcard set and
+ *       their types can alias; or both are outputs that basically alias
+ *       one same input (SchemaInfo's output alias map).
  *   may_contain_alias: may_alias; or one is a wildcard whose types the
  *       other contains; or their contained types meet; or one is a
  *       container holding the other's type while the other is in the
@@ -84,16 +85,30 @@ bool ta_query_is_mutable(const ta_alias_query *q)
     return false;
 }
 
+/* Two outputs may alias when some input may alias both. */
+static bool outputs_share_input(const ta_alias_query *q, const ta_slot_facts *a,
+                                const ta_slot_facts *b)
+{
+    for (uint32_t i = 0; i < q->nin; i++)
+        if (ta_facts_basic_may_alias(&q->slot[i], a) && ta_facts_basic_may_alias(&q->slot[i], b))
+            return true;
+    return false;
+}
+
 bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
 {
     const ta_slot_facts *fa = ta_query_slot(q, a), *fb = ta_query_slot(q, b);
-    return fa && fb && ta_facts_may_alias(fa, fb);
+    if (!fa || !fb) return false;
+    if (ta_facts_may_alias(fa, fb)) return true;
+    return a.kind == TA_SLOT_OUT && b.kind == TA_SLOT_OUT && outputs_share_input(q, fa, fb);
 }
 
 bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
 {
     const ta_slot_facts *fa = ta_query_slot(q, a), *fb = ta_query_slot(q, b);
-    return fa && fb && ta_facts_may_contain_alias(fa, fb);
+    if (!fa || !fb) return false;
+    if (ta_facts_may_contain_alias(fa, fb)) return true;
+    return a.kind == TA_SLOT_OUT && b.kind == TA_SLOT_OUT && outputs_share_input(q, fa, fb);
 }
 
 bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
@@ -101,7 +116,8 @@ bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
 {
     if (out >= q->nout || in >= q->nin) return false;
     const ta_slot_facts *o = &q->slot[q->nin + out], *i = &q->slot[in];
-    return (o->decl_after & i->decl_after) || (o->decl_wild && i->decl_wild);
+    /* chunk: self is in a before the call (then enters *), its pieces in a */
+    return (o->decl_after & (i->decl_before | i->decl_after)) || (o->decl_wild && i->decl_wild);
 }
 
 bool ta_query_is_view_op(const ta_alias_query *q) { return q->view_op; }

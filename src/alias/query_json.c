@@ -31,10 +31,9 @@ json_t *ta_query_to_json(const ta_alias_query *q)
     uint32_t n = q->nin + q->nout;
     for (uint32_t a = 0; a < n; a++)
         for (uint32_t b = a + 1; b < n; b++) {
-            const ta_slot_facts *fa = &q->slot[a], *fb = &q->slot[b];
-            if (ta_facts_may_alias(fa, fb)) json_array_append_new(ma, pair(nth(q, a), nth(q, b)));
-            if (ta_facts_may_contain_alias(fa, fb))
-                json_array_append_new(mca, pair(nth(q, a), nth(q, b)));
+            ta_slot sa = nth(q, a), sb = nth(q, b);
+            if (ta_query_may_alias(q, sa, sb)) json_array_append_new(ma, pair(sa, sb));
+            if (ta_query_may_contain_alias(q, sa, sb)) json_array_append_new(mca, pair(sa, sb));
         }
     json_object_set_new(o, "is_mutable", json_boolean(ta_query_is_mutable(q)));
     json_object_set_new(o, "mutable_args", mut);
