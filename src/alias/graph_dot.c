@@ -19,15 +19,17 @@ static void put_escaped(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void put_escaped_n(FILE *out, const char *s, size_t n)
+/* Text inside an HTML-like label. */
+static void put_html_n(FILE *out, const char *s, size_t n)
 {
-    fputc('"', out);
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"' || s[i] == '\\') fprintf(out, "\\%c", s[i]);
-        else if (s[i] == '\n') fputs("\\n", out);
+        if (s[i] == '&') fputs("&amp;", out);
+        else if (s[i] == '<') fputs("&lt;", out);
+        else if (s[i] == '>') fputs("&gt;", out);
+        else if (s[i] == '"') fputs("&quot;", out);
+        else if (s[i] == '\n') fputs("<BR/>", out);
         else fputc(s[i], out);
     }
-    fputc('"', out);
 }
 
 /* Which side a slot or contents vertex sits on: 0 inputs, 1 outputs, 2 sets. */
@@ -67,10 +69,13 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
     const ta_schema *s = ag->s;
     fputs("digraph alias {\n"
           "  graph [rankdir=LR, newrank=true, nodesep=0.35, ranksep=0.9, fontname=\"Helvetica\", "
-          "fontsize=12, labelloc=t, label=",
+          "fontsize=12, labelloc=t, label=<",
           out);
-    put_escaped_n(out, s->text, s->text_len);
-    fputs("];\n  node [fontname=\"Helvetica\", fontsize=11];\n"
+    put_html_n(out, s->text, s->text_len);
+    /* a one-line legend under the schema */
+    fputs("<BR/><FONT POINT-SIZE=\"9\" COLOR=\"#606060\">red bold: written (!) &#183; "
+          "dashed: in the set only before or only after the call (-&gt;) &#183; "
+          "gold: the wildcard set * &#183; diamond: contains</FONT>>];\n  node [fontname=\"Helvetica\", fontsize=11];\n"
           "  edge [fontname=\"Helvetica\", fontsize=10];\n",
           out);
     cluster(out, g, 0, "cluster_inputs", "inputs", "#eef4fb", "#7a9cc6");
@@ -101,6 +106,24 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
     fputs("  }\n", out);
     cluster(out, g, 1, "cluster_outputs", "outputs", "#eefbef", "#6aa66a");
 
+    /* columns: inputs | their contents | sets | output contents | outputs;
+     * an invisible chain through the columns keeps them apart */
+    long prev = -1;
+    for (int col = 0; col < 5; col++) {
+        bool any = false;
+        for (igraph_integer_t v = 0; v < n; v++) {
+            int sd = side(g, v);
+            bool contents = !strcmp(VAS(g, "kind", v), TA_V_CONTENTS);
+            int c = sd == 2 ? 2 : sd == 0 ? (contents ? 1 : 0) : (contents ? 3 : 4);
+            if (c != col) continue;
+            if (!any && prev >= 0) fprintf(out, "  v%ld -> v%ld [style=invis, weight=0];\n", prev, (long)v);
+            if (!any) prev = (long)v;
+            fprintf(out, any ? " v%ld;" : "  { rank=same; v%ld;", (long)v);
+            any = true;
+        }
+        if (any) fputs(" }\n", out);
+    }
+
     igraph_integer_t m = igraph_ecount(g);
     for (igraph_integer_t e = 0; e < m; e++) {
         igraph_integer_t from = IGRAPH_FROM(g, e), to = IGRAPH_TO(g, e);
@@ -110,7 +133,9 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
         igraph_integer_t a = output_side ? to : from, b = output_side ? from : to;
         fprintf(out, "  v%ld -> v%ld [", (long)a, (long)b);
         if (contains) {
-            fputs("style=dashed, color=\"#707070\", arrowhead=odiamond, label=", out);
+            /* the diamond sits on the container, whichever way the edge runs */
+            fprintf(out, "style=dashed, color=\"#707070\", %s, label=",
+                    output_side ? "arrowhead=odiamond" : "dir=back, arrowtail=odiamond");
             put_escaped(out, !strcmp(EAS(g, "label", e), "[]") ? "elements" : "values");
         } else {
             bool write = EAN(g, "write", e) != 0;
