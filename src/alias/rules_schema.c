@@ -94,6 +94,12 @@ static bool is_out_name(ta_str n, int *num)
     return true;
 }
 
+/* torchgen's out= overload names: "out", "<something>_out" */
+static bool out_overload(ta_str o)
+{
+    return ta_str_eq(o, "out") || (o.len > 4 && !memcmp(o.ptr + o.len - 4, "_out", 4));
+}
+
 static bool plain_tensor(const ta_type *t)
 {
     return t && t->kind == TA_TYPE_NAME && ta_str_eq(t->name, "Tensor");
@@ -151,9 +157,10 @@ static void rule_out_args(rc *c)
         int num;
         bool named = is_out_name(a->name, &num);
         bool w = written(a->type);
-        if (named && w && !a->kwarg_only)
-            report(c, "alias-out-kwarg-only", a->span, "put a '*' before it",
-                   "out argument '%.*s' is positional; out= arguments are keyword-only",
+        if (w && !a->kwarg_only && (int)i != c->self_ix && named && !out_overload(s->overload))
+            report(c, "alias-out-positional", a->span,
+                   "put a '*' before it to make the operator an out= variant, or rename it",
+                   "written positional argument '%.*s' is named like an out= argument, but torchgen reads the operator as mutable, not out=",
                    NAMEF(a->name));
         if (named && a->kwarg_only && !w && ta_type_is_tensor_like(a->type))
             report(c, "alias-out-not-written", a->span, "annotate it Tensor(a!)",
@@ -168,7 +175,21 @@ static void rule_out_args(rc *c)
                    NAMEF(a->name));
         }
     }
-    if (!nout) return;
+    if (!nout) {
+        /* named out= but nothing keyword-only is written: torchgen sees a
+         * mutable operator (running_mean-style positional writes next to
+         * keyword out= arguments are fine) */
+        if (out_overload(s->overload))
+            for (uint32_t i = 0; i < s->nargs; i++)
+                if (!s->args[i].kwarg_only && (int)i != c->self_ix && written(s->args[i].type)) {
+                    report(c, "alias-out-positional", s->args[i].span,
+                           "put a '*' before the outputs it writes",
+                           "out= overload '%.*s' writes positional argument '%.*s' and no keyword-only one; torchgen reads it as a mutable operator",
+                           NAMEF(s->overload), NAMEF(s->args[i].name));
+                    break;
+                }
+        return;
+    }
     /* numbered names count from 0 in order, and only when there are several */
     uint32_t k = 0;
     for (uint32_t i = first_out; i < s->nargs; i++) {
@@ -231,6 +252,16 @@ static void rule_inplace(rc *c)
                "inplace operator '%.*s' does not write 'self'", NAMEF(s->name));
         return;
     }
+    /* a Tensor-list self marks the multi-tensor family (_foreach, fused
+     * optimizers), which updates several lists by design */
+    bool list_self = self->type->kind == TA_TYPE_LIST;
+    for (uint32_t i = 0; i < s->nargs && !list_self; i++)
+        if ((int)i != c->self_ix && written(s->args[i].type)) {
+            report(c, "alias-inplace-writes-more", s->args[i].span,
+                   "make it a mutable operator (no trailing '_'), or keep the write and document it",
+                   "inplace operator '%.*s' also writes '%.*s'; its name promises that only self is written",
+                   NAMEF(s->name), NAMEF(s->args[i].name));
+        }
     if (plain_tensor(self->type)) {
         if (s->nrets != 1 || !ta_tg_annotation_eq(ta_tg_annotation(s->rets[0].type), sa))
             report(c, "alias-inplace-return", s->nrets ? s->rets_span : s->args_span,
@@ -269,7 +300,7 @@ static void rule_returns(rc *c)
         }
         if (bound) continue;
         if (positional >= 0)
-            report(c, "alias-return-write-unbound", s->rets[j].span,
+            report(c, "alias-out-kwarg-only", s->rets[j].span,
                    "make the written argument keyword-only (after '*'), or name it self",
                    "written return %u aliases positional argument '%.*s'; torchgen binds written returns to out= arguments or self",
                    j, NAMEF(s->args[positional].name));
