@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 
 #ifdef __cplusplus
@@ -147,6 +148,13 @@ const ta_alias_rule *ta_alias_rules(size_t *n);
  * suspicious-but-legal patterns), positioned with ta_schema_locate.
  * Appends to diags; returns TA_OK, or TA_ERR_NOMEM. */
 ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
+
+/* Every alias rule over a loaded native_functions.yaml: the schema rules of
+ * each entry at its yaml position, and the entry rules (autogen). A
+ * ta_native_pass_fn, so `check` runs it after the loader's built-in passes
+ * through ta_native_check_with; ta_alias_native_passes lists it as such. */
+ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags);
+const ta_native_pass *ta_alias_native_passes(size_t *n);
 
 #ifdef __cplusplus
 }
