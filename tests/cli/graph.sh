@@ -51,6 +51,15 @@ assert len(g["vertices"]) == 10, len(g["vertices"])
 assert len(g["edges"]) == 4 and all(e["write"] for e in g["edges"]), g["edges"]
 PY
 
+# by operator name: from a yaml file, and from the bundled yaml
+Y=$BUILD/data/corpus/pytorch-1.13.1/native_functions.yaml
+"$TA" graph "$Y" max.dim_max --format json > "$tmp/y.json" || fail "graph FILE OPNAME exited $?"
+python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); assert len(g["vertices"]) == 10, len(g["vertices"])' "$tmp/y.json" \
+    || fail "yaml max.dim_max vertex count"
+"$TA" graph aten::chunk --format json > "$tmp/b.json" || fail "graph OPNAME (bundled) exited $?"
+python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); assert len(g["vertices"]) == 7' "$tmp/b.json" || fail "bundled chunk"
+"$TA" graph "$Y" no_such_operator > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown operator should exit 2"
+
 "$TA" graph --help > /dev/null || fail "--help"
 "$TA" graph > /dev/null 2>&1; [ $? -eq 2 ] || fail "no schema should exit 2"
 "$TA" graph --schema "$CHUNK" --format png > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad format should exit 2"

@@ -1,13 +1,14 @@
 /* cmd_graph.c - `tensoralias graph`: writes one schema's alias-set graph as
  * Graphviz dot (default), GraphML or JSON. The schema comes from --schema, or
  * by operator name from a native_functions.yaml (the bundled one when no
- * file is given). */
+ * file is given; "-" reads it from standard input). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "native_cli.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/schema.h"
 
@@ -32,10 +33,6 @@ static void print_diags(const ta_diags *d)
 {
     for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
 }
-
-/* Finds OPNAME in a yaml file; defined in cmd_graph_yaml.c. */
-int ta_cli_graph_lookup(const char *file, const char *op, ta_arena *arena, ta_schema **out,
-                        ta_diags *d);
 
 int ta_cmd_graph(int argc, char **argv)
 {
@@ -80,6 +77,7 @@ int ta_cmd_graph(int argc, char **argv)
     int rc = TA_EXIT_USAGE;
     ta_schema *s = NULL;
     ta_alias_graph *g = NULL;
+    ta_native_file *nf = NULL;
     FILE *out = NULL;
     if (schema) {
         ta_parse_opts opts = {"<schema>", 1, 1};
@@ -88,18 +86,19 @@ int ta_cmd_graph(int argc, char **argv)
             goto done;
         }
     } else {
-        const char *file = npos == 2 ? pos[0] : ta_cli_bundled("native_functions.yaml");
-        const char *op = pos[npos - 1];
-        if (!file) {
-            fprintf(stderr, "tensoralias graph: the bundled native_functions.yaml was not found\n");
-            goto done;
-        }
-        int r = ta_cli_graph_lookup(file, op, arena, &s, d);
-        if (r != 0) {
+        /* the schema lives in the loaded file, which stays until the end */
+        const char *op = pos[npos - 1], *shown = NULL;
+        ta_status st = ta_cli_load_native(npos == 2 ? pos[0] : NULL, NULL, &nf, d, &shown);
+        if (!nf || st == TA_ERR_IO || st == TA_ERR_NOMEM) {
             print_diags(d);
-            rc = r;
             goto done;
         }
+        const ta_native_func *fn = ta_native_find(nf, op);
+        if (!fn || !fn->schema) {
+            fprintf(stderr, "tensoralias graph: no operator '%s' in %s\n", op, shown ? shown : "the yaml");
+            goto done;
+        }
+        s = fn->schema;
     }
     if (ta_alias_graph_create(s, &g, d) != TA_OK) {
         print_diags(d);
@@ -119,6 +118,7 @@ int ta_cmd_graph(int argc, char **argv)
 done:
     if (out && out != stdout) fclose(out);
     ta_alias_graph_destroy(g);
+    ta_native_destroy(nf);
     ta_diags_destroy(d);
     ta_arena_destroy(arena);
     return rc;
