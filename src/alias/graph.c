@@ -145,16 +145,21 @@ static void attach(gb *b, igraph_integer_t v, const ta_type *t, const char *slot
     for (uint32_t i = 0; i < t->nelems; i++) attach(b, v, t->elems[i], slot, name, index);
 }
 
+/* Space-separated names of the type ids in m (what torch compares). */
 static void append_types(char *buf, size_t cap, const ta_alias_query *q, uint64_t m)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (uint32_t k = 0; k < TA_MAX_TYPES && n + 1 < cap; k++) {
+    for (uint32_t k = 0; k < TA_MAX_TYPES && m; k++) {
         if (!(m >> k & 1)) continue;
+        m &= ~((uint64_t)1 << k);
         char name[256];
         ta_alias_type_name(q, k, name, sizeof name);
-        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", name);
-        if (n >= cap) n = cap - 1;
+        size_t len = strlen(name);
+        if (n + len + 2 > cap) break;
+        if (n) buf[n++] = ' ';
+        memcpy(buf + n, name, len + 1);
+        n += len;
     }
 }
 

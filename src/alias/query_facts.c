@@ -53,13 +53,18 @@ void ta_alias_type_name(const ta_alias_query *q, uint32_t k, char *buf,
                         size_t cap)
 {
     if (!cap) return;
-    if (k < TA_TY_NBUILTIN)
-        snprintf(buf, cap, "%s", builtin_names[k]);
-    else if (k < q->ntypes)
-        snprintf(buf, cap, "%.*s", (int)q->class_names[k - TA_TY_NBUILTIN].len,
-                 q->class_names[k - TA_TY_NBUILTIN].ptr);
-    else
-        buf[0] = '\0';
+    const char *p = "";
+    size_t n = 0;
+    if (k < TA_TY_NBUILTIN) {
+        p = builtin_names[k];
+        n = strlen(p);
+    } else if (k < q->ntypes) {
+        p = q->class_names[k - TA_TY_NBUILTIN].ptr;
+        n = q->class_names[k - TA_TY_NBUILTIN].len;
+    }
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
 }
 
 typedef struct builder {
