@@ -6,8 +6,10 @@
  * "Tensor!". Edges: "member" from a slot (or contents) to each set its
  * annotation names, with before/after/write flags, so `Tensor(a! -> a|b)`
  * gives x->a {before, after, write} and x->b {after, write}; "contains" from
- * a container to its contents. Attributes use igraph's C attribute handler,
- * which igraph keeps per thread; we install it on every build. */
+ * a container to its contents. Attributes use igraph's C attribute handler
+ * (see graph_internal.h for how igraph's per-thread settings are handled).
+ * Text taken from the schema has its control characters replaced by spaces,
+ * since GraphML (XML) cannot carry them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,16 @@ typedef struct gb {
     bool oom;
 } gb;
 
+/* A copy of s with control characters made spaces (XML forbids them). */
+static const char *clean(const char *s, char *buf, size_t cap)
+{
+    size_t i = 0;
+    for (; s[i] && i + 1 < cap; i++)
+        buf[i] = ((unsigned char)s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f ? ' ' : s[i];
+    buf[i] = '\0';
+    return buf;
+}
+
 static igraph_integer_t add_vertex(gb *b, const char *kind, const char *name,
                                    const char *label, const char *slot, int index)
 {
@@ -32,8 +44,9 @@ static igraph_integer_t add_vertex(gb *b, const char *kind, const char *name,
         return -1;
     }
     igraph_integer_t v = igraph_vcount(g) - 1;
-    if (SETVAS(g, "kind", v, kind) || SETVAS(g, "name", v, name) ||
-        SETVAS(g, "label", v, label) || SETVAS(g, "slot", v, slot) ||
+    char cname[256], clabel[1024];
+    if (SETVAS(g, "kind", v, kind) || SETVAS(g, "name", v, clean(name, cname, sizeof cname)) ||
+        SETVAS(g, "label", v, clean(label, clabel, sizeof clabel)) || SETVAS(g, "slot", v, slot) ||
         SETVAN(g, "index", v, index) || SETVAS(g, "alias_types", v, "") ||
         SETVAS(g, "contained_types", v, "") || SETVAS(g, "flags", v, ""))
         b->oom = true;
@@ -69,7 +82,8 @@ static void add_edge(gb *b, igraph_integer_t from, igraph_integer_t to,
         return;
     }
     b->e_kind[b->ne] = (char *)kind;
-    b->e_label[b->ne] = strdup(label);
+    char clabel[128];
+    b->e_label[b->ne] = strdup(clean(label, clabel, sizeof clabel));
     if (!b->e_label[b->ne]) b->oom = true;
     b->e_before[b->ne] = before;
     b->e_after[b->ne] = after;
@@ -182,10 +196,11 @@ static ta_status build(ta_alias_graph *ag)
         snprintf(label, sizeof label, "%s\n%.*s", name, (int)t->span.len, s->text + t->span.off);
         igraph_integer_t v = add_vertex(&b, in ? TA_V_INPUT : TA_V_OUTPUT, name, label, slot, (int)idx);
         const ta_slot_facts *f = &q->slot[i];
+        char cbuf[1024];
         append_types(buf, sizeof buf, q, f->types);
-        if (SETVAS(&ag->g, "alias_types", v, buf)) b.oom = true;
+        if (SETVAS(&ag->g, "alias_types", v, clean(buf, cbuf, sizeof cbuf))) b.oom = true;
         append_types(buf, sizeof buf, q, f->contained);
-        if (SETVAS(&ag->g, "contained_types", v, buf)) b.oom = true;
+        if (SETVAS(&ag->g, "contained_types", v, clean(buf, cbuf, sizeof cbuf))) b.oom = true;
         snprintf(buf, sizeof buf, "%s%s%s%s%s", f->has_alias ? "a" : "", f->write ? "w" : "",
                  f->mutable_ ? "m" : "", f->wild_after ? "W" : "", f->wild ? "c" : "");
         if (SETVAS(&ag->g, "flags", v, buf)) b.oom = true;
@@ -241,14 +256,16 @@ ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
         free(ag);
         return st;
     }
-    igraph_set_attribute_table(&igraph_cattribute_table);
+    ta_igraph_guard guard = ta_igraph_enter();
     if (igraph_empty(&ag->g, 0, IGRAPH_DIRECTED)) {
+        ta_igraph_leave(guard);
         ta_alias_query_destroy(ag->q);
         free(ag);
         return TA_ERR_NOMEM;
     }
     ag->nslots = ag->q->nin + ag->q->nout;
     st = build(ag);
+    ta_igraph_leave(guard);
     if (st != TA_OK) {
         ta_alias_graph_destroy(ag);
         return st;
@@ -260,7 +277,9 @@ ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
 void ta_alias_graph_destroy(ta_alias_graph *g)
 {
     if (!g) return;
+    ta_igraph_guard guard = ta_igraph_enter();
     igraph_destroy(&g->g);
+    ta_igraph_leave(guard);
     ta_alias_query_destroy(g->q);
     free(g);
 }

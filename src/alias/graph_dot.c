@@ -14,6 +14,7 @@ static void put_escaped(FILE *out, const char *s)
     for (; *s; s++) {
         if (*s == '"' || *s == '\\') fprintf(out, "\\%c", *s);
         else if (*s == '\n') fputs("\\n", out);
+        else if ((unsigned char)*s < 0x20 || *s == 0x7f) fputc(' ', out);
         else fputc(*s, out);
     }
     fputc('"', out);
@@ -28,6 +29,7 @@ static void put_html_n(FILE *out, const char *s, size_t n)
         else if (s[i] == '>') fputs("&gt;", out);
         else if (s[i] == '"') fputs("&quot;", out);
         else if (s[i] == '\n') fputs("<BR/>", out);
+        else if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) fputc(' ', out);
         else fputc(s[i], out);
     }
 }

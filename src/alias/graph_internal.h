@@ -17,4 +17,30 @@ struct ta_alias_graph {
     uint32_t wildcard;   /* the wildcard vertex */
 };
 
+/* igraph's handlers are per-thread settings: by default an error aborts
+ * the process and a warning prints. The library does neither, so every
+ * entry point that calls igraph swaps in the ignoring handlers (igraph then
+ * unwinds and returns the error code, which we turn into a ta_status) and
+ * restores the caller's afterwards. The C attribute table stays installed:
+ * igraph needs it to free the attributes when a graph is destroyed. */
+typedef struct ta_igraph_guard {
+    igraph_error_handler_t *err;
+    igraph_warning_handler_t *warn;
+} ta_igraph_guard;
+
+static inline ta_igraph_guard ta_igraph_enter(void)
+{
+    ta_igraph_guard g;
+    g.err = igraph_set_error_handler(igraph_error_handler_ignore);
+    g.warn = igraph_set_warning_handler(igraph_warning_handler_ignore);
+    igraph_set_attribute_table(&igraph_cattribute_table);
+    return g;
+}
+
+static inline void ta_igraph_leave(ta_igraph_guard g)
+{
+    igraph_set_error_handler(g.err);
+    igraph_set_warning_handler(g.warn);
+}
+
 #endif

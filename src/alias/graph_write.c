@@ -7,9 +7,10 @@
 
 ta_status ta_alias_graph_write_graphml(const ta_alias_graph *ag, FILE *out)
 {
-    /* igraph reads attributes through the handler installed per thread */
-    igraph_set_attribute_table(&igraph_cattribute_table);
-    if (igraph_write_graph_graphml(&ag->g, out, false) != IGRAPH_SUCCESS) return TA_ERR_IO;
+    ta_igraph_guard guard = ta_igraph_enter();
+    igraph_error_t rc = igraph_write_graph_graphml(&ag->g, out, false);
+    ta_igraph_leave(guard);
+    if (rc != IGRAPH_SUCCESS) return TA_ERR_IO;
     return ferror(out) ? TA_ERR_IO : TA_OK;
 }
 

@@ -135,11 +135,40 @@ static void test_contract(void **state)
     ta_diags_destroy(d);
 }
 
+/* fuzz_alias found these: a control character inside an annotation made
+ * igraph's GraphML writer raise an error, and igraph's default handler
+ * aborted the process. Every writer must now succeed. */
+static void test_fuzz_regressions(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "aten::_set_item.str(Dict(str, t)(a!)l, str(\014b -> *) idx, t(c -> *) v) -> ()",
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        ta_arena *a = ta_arena_create();
+        ta_diags *d = ta_diags_create();
+        ta_schema *s = NULL;
+        assert_int_equal(ta_schema_parse(a, inputs[i], strlen(inputs[i]), NULL, &s, d), TA_OK);
+        ta_alias_graph *g = NULL;
+        assert_int_equal(ta_alias_graph_create(s, &g, d), TA_OK);
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(ta_alias_graph_write_graphml(g, f), TA_OK);
+        assert_int_equal(ta_alias_graph_write_dot(g, f), TA_OK);
+        assert_int_equal(ta_alias_graph_write_json(g, f), TA_OK);
+        fclose(f);
+        ta_alias_graph_destroy(g);
+        ta_diags_destroy(d);
+        ta_arena_destroy(a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torch_corners),
         cmocka_unit_test(test_contract),
+        cmocka_unit_test(test_fuzz_regressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
