@@ -20,10 +20,12 @@ static void put_escaped(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* Text inside an HTML-like label. */
-static void put_html_n(FILE *out, const char *s, size_t n)
+/* Text inside an HTML-like label; a long schema breaks after a comma once
+ * a line passes wrap columns (0: never). */
+static void put_html_n(FILE *out, const char *s, size_t n, size_t wrap)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t col = 0;
+    for (size_t i = 0; i < n; i++, col++) {
         if (s[i] == '&') fputs("&amp;", out);
         else if (s[i] == '<') fputs("&lt;", out);
         else if (s[i] == '>') fputs("&gt;", out);
@@ -31,6 +33,11 @@ static void put_html_n(FILE *out, const char *s, size_t n)
         else if (s[i] == '\n') fputs("<BR/>", out);
         else if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) fputc(' ', out);
         else fputc(s[i], out);
+        if (wrap && s[i] == ',' && col >= wrap && i + 1 < n && s[i + 1] == ' ') {
+            fputs("<BR/>", out);
+            i++; /* the space after the comma */
+            col = 0;
+        }
     }
 }
 
@@ -55,11 +62,20 @@ static void cluster(FILE *out, const igraph_t *g, int which, const char *name,
     for (igraph_integer_t v = 0; v < n; v++) {
         if (side(g, v) != which) continue;
         bool contents = !strcmp(VAS(g, "kind", v), TA_V_CONTENTS);
-        bool written = strchr(VAS(g, "flags", v), 'w') != NULL;
+        const char *flags = VAS(g, "flags", v);
+        bool written = strchr(flags, 'w') != NULL;
+        /* torch counts running_mean & co. as written in training mode */
+        bool training = !written && strchr(flags, 'm') != NULL;
         fprintf(out, "    v%ld [shape=box, style=\"%s\", fillcolor=white, color=\"%s\", label=",
                 (long)v, contents ? "rounded,filled,dashed" : "rounded,filled",
-                written ? "#c00000" : "#404040");
-        put_escaped(out, VAS(g, "label", v));
+                written ? "#c00000" : training ? "#d07000" : "#404040");
+        if (training) {
+            char buf[1100];
+            snprintf(buf, sizeof buf, "%s\n(written when training)", VAS(g, "label", v));
+            put_escaped(out, buf);
+        } else {
+            put_escaped(out, VAS(g, "label", v));
+        }
         fputs("];\n", out);
     }
     fputs("  }\n", out);
@@ -73,7 +89,7 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
           "  graph [rankdir=LR, newrank=true, nodesep=0.35, ranksep=0.9, fontname=\"Helvetica\", "
           "fontsize=12, labelloc=t, label=<",
           out);
-    put_html_n(out, s->text, s->text_len);
+    put_html_n(out, s->text, s->text_len, 90);
     /* a one-line legend under the schema */
     fputs("<BR/><FONT POINT-SIZE=\"9\" COLOR=\"#606060\">red bold: written (!) &#183; "
           "dashed: in the set only before or only after the call (-&gt;) &#183; "
