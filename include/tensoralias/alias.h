@@ -44,7 +44,8 @@ typedef struct ta_alias_query ta_alias_query;
 
 /* Summarizes s (which must outlive the result). TA_ERR_UNSUPPORTED with a
  * diagnostic (rule "alias-limits") when the schema names more than 64
- * distinct alias sets or more than 40 distinct class types. */
+ * distinct alias sets or more than 46 distinct class types. diags may be
+ * NULL. */
 ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,
                                 ta_diags *diags);
 void ta_alias_query_destroy(ta_alias_query *q);

@@ -346,7 +346,6 @@ ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
     for (uint32_t i = 0; i < n; i++) {
         ta_slot_facts *f = &q->slot[i];
         f->type = i < q->nin ? s->args[i].type : s->rets[i - q->nin].type;
-        f->kind_name = i < q->nin ? "input" : "output";
         const ta_alias *a = ta_alias_slot_annotation(f->type, &f->has_alias, &f->write);
         if (a) {
             f->before = set_bits(q, a->before, a->nbefore, NULL);
@@ -363,11 +362,14 @@ ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
     training_special_case(q, s);
     wildcard_set(q);
     if (b.overflow_sets || b.overflow_types) {
-        if (diags)
+        if (diags) {
+            uint32_t line, col;
+            ta_schema_locate(s, s->name_span.off, &line, &col);
             ta_diags_add(diags, TA_SEV_ERROR, "alias-limits", s->source ? s->source : "<string>",
-                         0, 0, 0, NULL, NULL,
-                         "schema has more than %d alias sets or %d class types",
+                         line, col, s->name_span.len, NULL, NULL,
+                         "schema has more than %d alias sets or %d class types; alias analysis skipped",
                          TA_MAX_SETS, TA_MAX_TYPES - TA_TY_NBUILTIN);
+        }
         return TA_ERR_UNSUPPORTED;
     }
     return TA_OK;

@@ -22,7 +22,6 @@ enum {
 
 typedef struct ta_slot_facts {
     const ta_type *type;
-    const char *kind_name;  /* "input" / "output" */
     /* torch's view: the annotation on the slot itself ("list level") */
     bool has_alias;         /* an annotation (or element annotation) exists */
     bool write;             /* "!" at the slot, or copied from its elements */
@@ -71,7 +70,9 @@ static inline const ta_slot_facts *ta_query_slot(const ta_alias_query *q,
 }
 
 /* torch's answers over two summaries: FunctionSchema::may_alias (basic),
- * SchemaInfo::may_alias and SchemaInfo::may_contain_alias. */
+ * and SchemaInfo::may_alias / may_contain_alias except their output-pair
+ * case (two outputs aliasing one input), which needs the whole schema and
+ * lives in ta_query_may_alias / ta_query_may_contain_alias. */
 bool ta_facts_basic_may_alias(const ta_slot_facts *a, const ta_slot_facts *b);
 bool ta_facts_may_alias(const ta_slot_facts *a, const ta_slot_facts *b);
 bool ta_facts_may_contain_alias(const ta_slot_facts *a, const ta_slot_facts *b);
