@@ -35,7 +35,10 @@ struct ta_device_ops; /* src/exec/device.h */
 const struct ta_device_ops *ta_exec_device_cpu(void);
 /* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
  * NULL with a message in err. *handle receives the dlopen handle (close it
- * with ta_exec_device_unload after the last use). */
+ * with ta_exec_device_unload after the last use). The device's available()
+ * is asked in a short-lived child process, so that this process (which forks
+ * the verification children) never initializes the device itself: a CUDA
+ * context does not survive fork. */
 const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
                                                 size_t errcap);
 void ta_exec_device_unload(void *handle);
