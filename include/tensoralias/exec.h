@@ -239,6 +239,7 @@ typedef struct ta_op_result {
     uint32_t cases;           /* cases run (or attempted) */
     uint32_t exercised;       /* cases the kernel accepted */
     char note[256];           /* e.g. the first rejection message */
+    bool derived;             /* run by a kernel composed from its base (autogen) */
     ta_finding *findings;     /* one per (kind, argument), the first case that showed it */
     size_t nfindings;
 } ta_op_result;

@@ -612,6 +612,7 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
             continue;
         }
         tmp.fn = ta_registry_kernel_for(op, o.dev->type, &tmp.ud);
+        r->derived = ta_registry_is_derived(op);
         if (!tmp.fn) {
             r->verdict = TA_V_NO_KERNEL;
             add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s",
