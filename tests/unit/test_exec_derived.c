@@ -111,6 +111,8 @@ static void test_verify_derived(void **state)
     ta_verify_report *r = verify(reg);
     assert_int_equal(r->ops[0].verdict, TA_V_OK);
     assert_int_equal(r->ops[1].verdict, TA_V_OK);
+    assert_true(r->ops[0].derived);
+    assert_true(r->ops[1].derived);
     assert_true(r->ops[0].exercised > 0);
     assert_true(r->ops[1].exercised > 0);
     ta_verify_report_destroy(r);
