@@ -1,0 +1,146 @@
+/* tensoralias/exec.h - the execution engine: devices, tracked storage and
+ * tensors, the kernel registry and plugins, and running a kernel.
+ *
+ * A ta_exec is one execution context (one per thread or child process): a
+ * device, the storages allocated on it, the tensors over them, and the
+ * kernel context a kernel receives. Everything allocated in a context is
+ * freed together by ta_exec_reset (between cases) or ta_exec_destroy.
+ *
+ * A ta_registry maps full operator names ("aten::abs.out", "mylib::op") to
+ * a schema (text) and up to one kernel per dispatch key (see kernel.h). It
+ * enforces the custom-operator rules: one schema per overload, no catch-all
+ * kernel next to device kernels.
+ */
+#ifndef TENSORALIAS_EXEC_H
+#define TENSORALIAS_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tensoralias/diag.h"
+#include "tensoralias/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ta_device_ops; /* src/exec/device.h */
+
+/* ---- devices ----------------------------------------------------------- */
+
+/* The CPU device (always available). Every allocation is page-backed with a
+ * PROT_NONE guard page right after its last byte, so a write past the end
+ * faults. */
+const struct ta_device_ops *ta_exec_device_cpu(void);
+/* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
+ * NULL with a message in err. *handle receives the dlopen handle (close it
+ * with ta_exec_device_unload after the last use). */
+const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
+                                                size_t errcap);
+void ta_exec_device_unload(void *handle);
+
+/* ---- execution contexts ------------------------------------------------ */
+
+typedef struct ta_exec ta_exec;
+
+/* A storage the engine allocated: id (unique within the context, from 1),
+ * base device pointer, byte size. */
+typedef struct ta_storage_info {
+    uint32_t id;
+    void *base;
+    size_t bytes;
+    bool readonly; /* pages made read-only by ta_exec_protect */
+} ta_storage_info;
+
+/* dev NULL means the CPU device. */
+ta_exec *ta_exec_create(const struct ta_device_ops *dev);
+void ta_exec_destroy(ta_exec *x);
+/* Frees every storage and tensor, the stack contents and the last error. */
+void ta_exec_reset(ta_exec *x);
+const struct ta_device_ops *ta_exec_device(const ta_exec *x);
+
+/* A new storage of `bytes` bytes (contents unspecified). Returns its id, 0 on failure. */
+uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes);
+size_t ta_exec_storage_count(const ta_exec *x);
+/* Storage by id; false when there is none. */
+bool ta_exec_storage_get(const ta_exec *x, uint32_t id, ta_storage_info *out);
+/* The storage whose bytes contain p (or, for empty storages, start at p); 0 if none. */
+uint32_t ta_exec_storage_at(const ta_exec *x, const void *p);
+
+/* A tensor over storage `storage` with the given geometry (strides NULL:
+ * contiguous), checked to fit in the storage. NULL when it does not. */
+DLTensor *ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
+                         const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
+/* A new contiguous tensor on a new storage of exactly its size. */
+DLTensor *ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape);
+/* The storage id of a tensor the engine handed out (0 for a foreign one). */
+uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t);
+/* The lowest and one-past-highest byte (relative to the storage base) that t
+ * can reach; lo == hi for an empty tensor. */
+void ta_tensor_byte_range(const DLTensor *t, uint64_t *lo, uint64_t *hi);
+
+/* Makes a CPU storage's pages read-only (or writable again); for trapping
+ * writes. TA_ERR_UNSUPPORTED on other devices. */
+ta_status ta_exec_protect(ta_exec *x, uint32_t storage, bool readonly);
+
+/* The context's kernel context and stack. */
+ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x);
+ta_stack *ta_exec_stack(ta_exec *x);
+
+/* Calls fn on the context's stack. On TA_ERR_KERNEL, ta_exec_error() holds
+ * the kernel's message. Also syncs the device and reports its error. */
+ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data);
+const char *ta_exec_error(const ta_exec *x); /* "" when none */
+
+/* ---- stacks (standalone; a ta_exec has its own) ----------------------- */
+
+/* Values pushed are copied shallowly, except lists and strings, whose
+ * contents the stack copies; tensors stay owned by their ta_exec. */
+ta_stack *ta_stack_create(void);
+void ta_stack_destroy(ta_stack *st);
+/* Like ta_stack_clear, and also frees the copies of lists and strings. */
+void ta_stack_reset(ta_stack *st);
+
+/* ---- the registry ------------------------------------------------------ */
+
+/* Gives the schema text of a full operator name ("aten::abs.out"), or NULL
+ * when unknown. Set by whoever loaded native_functions.yaml. */
+typedef const char *(*ta_schema_lookup_fn)(void *ud, const char *name);
+
+typedef struct ta_registry_op {
+    const char *name;    /* "ns::name" or "ns::name.overload" */
+    const char *schema;  /* whole schema text, or NULL while not known */
+    const char *schema_origin; /* who gave the schema: a plugin path, "yaml", ... */
+    ta_kernel_fn kernels[3];   /* indexed by ta_dispatch_key */
+    void *user_data[3];
+    const char *kernel_origin[3];
+} ta_registry_op;
+
+ta_registry *ta_registry_create(void);
+void ta_registry_destroy(ta_registry *reg);
+void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
+/* Name used in diagnostics for registrations that follow ("libfoo.so"). */
+void ta_registry_set_origin(ta_registry *reg, const char *origin);
+/* Diagnostics of registrations so far (rule "registration"); moved out by
+ * ta_registry_take_diags. */
+ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
+
+/* dlopens a kernel library and calls its tensoralias_register. The library
+ * stays loaded until ta_registry_destroy. */
+ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);
+
+size_t ta_registry_count(const ta_registry *reg);
+const ta_registry_op *ta_registry_at(const ta_registry *reg, size_t i);
+const ta_registry_op *ta_registry_find(const ta_registry *reg, const char *name);
+/* The kernel that runs op on a device: the device's own, else the catch-all. */
+ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, void **user_data);
+bool ta_registry_has_kernel(const ta_registry_op *op);
+/* The operator name of a schema or name ("aten::add.Tensor(Tensor self...)"
+ * -> "aten::add.Tensor"), written into buf. Returns its length. */
+size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
