@@ -199,6 +199,12 @@ typedef struct ta_registry ta_registry;
 ta_status ta_register_op(ta_registry *reg, const char *op, ta_dispatch_key key,
                          ta_kernel_fn fn, void *user_data);
 void *ta_kernel_user_data(const ta_kernel_ctx *ctx);
+/* True when the registry has a schema source (a loaded native_functions.yaml)
+ * that does not declare the full operator name `op`, and no earlier
+ * registration gave it a schema; false otherwise (also when there is no schema
+ * source). A library serving several PyTorch versions skips such names
+ * instead of registering kernels without a schema. */
+bool ta_registry_lacks_schema(ta_registry *reg, const char *op);
 
 typedef ta_status (*ta_plugin_register_fn)(ta_registry *reg, uint32_t abi_version);
 

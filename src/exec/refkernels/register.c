@@ -9,10 +9,15 @@
 
 #include "rk.h"
 
+/* Weak: a host whose registry predates ta_registry_lacks_schema still loads
+ * this library (every name is then registered). */
+#pragma weak ta_registry_lacks_schema
+
 ta_status rk_reg(ta_registry *reg, const char *name, ta_kernel_fn fn, const void *data)
 {
     char full[128];
     snprintf(full, sizeof full, "aten::%s", name);
+    if (ta_registry_lacks_schema && ta_registry_lacks_schema(reg, full)) return TA_OK;
     ta_status s = ta_register_op(reg, full, TA_KEY_CPU, fn, (void *)(uintptr_t)data);
     return s == TA_ERR_NOTFOUND ? TA_OK : s;
 }
