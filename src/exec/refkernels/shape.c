@@ -147,10 +147,8 @@ static bool plan(ta_kernel_ctx *ctx, ta_stack *st, const svar *v, const DLTensor
             ta_kernel_error(ctx, "chunk: chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
             return false;
         }
-        each = (size + chunks - 1) / chunks;
-        if (each == 0 && size == 0) n = chunks; /* chunks empty pieces */
-        else n = each == 0 ? 1 : (size + each - 1) / each;
-        if (n == 0) n = 1;
+        each = size == 0 ? 0 : (size - 1) / chunks + 1;
+        n = size == 0 ? chunks : (size - 1) / each + 1; /* size 0: `chunks` empty pieces */
         break;
     }
     case S_SPLIT:
@@ -165,8 +163,7 @@ static bool plan(ta_kernel_ctx *ctx, ta_stack *st, const svar *v, const DLTensor
                             (long long)size);
             return false;
         }
-        n = each == 0 ? 1 : (size + each - 1) / each;
-        if (n == 0) n = 1;
+        n = size == 0 ? 1 : (size - 1) / each + 1;
         break;
     default: {
         if (!rk_ints(st, 1, &sizes, &ns, &one)) {
@@ -186,6 +183,10 @@ static bool plan(ta_kernel_ctx *ctx, ta_stack *st, const svar *v, const DLTensor
         }
         n = (int64_t)ns;
     }
+    }
+    if (n > ((int64_t)1 << 24)) {
+        ta_kernel_error(ctx, "%s: %lld pieces are more than this kernel supports", v->name, (long long)n);
+        return false;
     }
     int64_t *p = malloc(sizeof *p * 2 * (size_t)(n > 0 ? n : 1));
     if (!p) {

@@ -271,9 +271,10 @@ static bool slice_dim(ta_kernel_ctx *ctx, const char *name, const DLTensor *x, i
     else if (start > size) start = size;
     if (end < start) end = start;
     else if (end > size) end = size;
-    g->shape[d] = (end - start + step - 1) / step;
+    g->shape[d] = end == start ? 0 : (end - start - 1) / step + 1;
     g->off += start * g->stride[d];
-    g->stride[d] *= step;
+    if (__builtin_mul_overflow(g->stride[d], step, &g->stride[d]))
+        return ta_kernel_error(ctx, "%s: step %lld is too large", name, (long long)step), false;
     return true;
 }
 
@@ -322,14 +323,14 @@ static bool g_diagonal(ta_kernel_ctx *ctx, ta_stack *st, const DLTensor *x, geom
                                (long long)d1, (long long)d2), false;
     geom_of(x, g);
     int64_t s1 = g->shape[d1], s2 = g->shape[d2], t1 = g->stride[d1], t2 = g->stride[d2], n;
+    /* bounds first, so a huge offset never reaches a multiplication */
     if (off >= 0) {
-        n = s1 < s2 - off ? s1 : s2 - off;
+        n = off < s2 ? (s1 < s2 - off ? s1 : s2 - off) : 0;
         if (n > 0) g->off += off * t2;
     } else {
-        n = s1 + off < s2 ? s1 + off : s2;
+        n = off > -s1 ? (s1 + off < s2 ? s1 + off : s2) : 0;
         if (n > 0) g->off -= off * t1;
     }
-    if (n < 0) n = 0;
     drop_dim(g, (int)(d1 > d2 ? d1 : d2));
     drop_dim(g, (int)(d1 > d2 ? d2 : d1));
     g->shape[g->nd] = n;
@@ -353,7 +354,8 @@ static bool g_unfold(ta_kernel_ctx *ctx, ta_stack *st, const DLTensor *x, geom *
     g->stride[x->ndim] = x->ndim == 0 ? 1 : g->stride[d];
     if (x->ndim > 0) {
         g->shape[d] = (x->shape[d] - size) / step + 1;
-        g->stride[d] *= step;
+        if (__builtin_mul_overflow(g->stride[d], step, &g->stride[d]))
+            return ta_kernel_error(ctx, "unfold: step %lld is too large", (long long)step), false;
     }
     g->nd = x->ndim + 1;
     return true;
@@ -418,7 +420,9 @@ static bool expand_to(ta_kernel_ctx *ctx, const DLTensor *x, const int64_t *req,
     for (int i = (int)n - 1; i >= 0; i--) {
         int dim = i - ((int)n - x->ndim);
         int64_t size = dim >= 0 ? x->shape[dim] : 1;
-        int64_t stride = dim >= 0 ? xs[dim] : i + 1 < (int)n ? g->shape[i + 1] * g->stride[i + 1] : 0;
+        int64_t stride = dim >= 0 ? xs[dim] : 0;
+        if (dim < 0 && i + 1 < (int)n && __builtin_mul_overflow(g->shape[i + 1], g->stride[i + 1], &stride))
+            return ta_kernel_error(ctx, "expand: sizes are too large"), false;
         int64_t target = req[i];
         if (target == -1) {
             if (dim < 0)
