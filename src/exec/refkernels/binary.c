@@ -103,6 +103,8 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
                                "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
                                v->name);
     if (v->op == OP_DIV && dmode == MODE_TRUE && !rk_is_float(r)) r = RK_F32;
+    if (v->op == OP_DIV && r == RK_BOOL)
+        return ta_kernel_error(ctx, "%s: division with a rounding mode is not implemented for 'Bool'", v->name);
     if (have_alpha) {
         if (alpha.kind == TA_SCALAR_BOOL && r != RK_BOOL)
             return ta_kernel_error(ctx, "%s: Boolean alpha only supported for Boolean results.", v->name);
@@ -110,11 +112,12 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
             return ta_kernel_error(ctx, "%s: For integral input tensors, argument alpha must not be a "
                                    "floating point number.", v->name);
     }
+    if (r == RK_BOOL) alpha.i = alpha.i != 0; /* alpha is cast to the result dtype: in bool, a || b */
     const DLTensor *ins[2] = {a, b};
     int nd;
     int64_t shape[RK_MAXDIM];
     if (!rk_broadcast(ctx, v->name, ins, 2, &nd, shape)) return TA_ERR_KERNEL;
-    DLTensor *given = mode == RK_INPLACE ? a : mode == RK_OUT ? ta_stack_tensor(st, ta_stack_size(st) - 1) : NULL;
+    DLTensor *given = mode == RK_INPLACE ? a : mode >= RK_OUT ? ta_stack_tensor(st, ta_stack_size(st) - 1) : NULL;
     DLTensor *y = rk_output(ctx, v->name, mode, given, r, nd, shape);
     if (!y) return TA_ERR_KERNEL;
 
@@ -144,6 +147,7 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
 static ta_status b_func(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_FUNC); }
 static ta_status b_inplace(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_INPLACE); }
 static ta_status b_out(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_OUT); }
+static ta_status b_out_any(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_OUT_ANY); }
 
 /* ---- where ------------------------------------------------------------------ */
 
@@ -290,19 +294,19 @@ static const cvar CLMAX_S = {"clamp_max", false, -1, 1}, CLMAX_T = {"clamp_max",
     {base "." ovl, b_func, &v}, {base "_." ovl, b_inplace, &v}, {base ".out", b_out, &v}
 static const rk_entry ENTRIES[] = {
     TRIPLE("add", "Tensor", ADD_T),
-    {"add.Scalar", b_func, &ADD_S}, {"add_.Scalar", b_inplace, &ADD_S}, {"add.Scalar_out", b_out, &ADD_S},
+    {"add.Scalar", b_func, &ADD_S}, {"add_.Scalar", b_inplace, &ADD_S}, {"add.Scalar_out", b_out_any, &ADD_S},
     TRIPLE("sub", "Tensor", SUB_T),
-    {"sub.Scalar", b_func, &SUB_S}, {"sub_.Scalar", b_inplace, &SUB_S}, {"sub.Scalar_out", b_out, &SUB_S},
+    {"sub.Scalar", b_func, &SUB_S}, {"sub_.Scalar", b_inplace, &SUB_S}, {"sub.Scalar_out", b_out_any, &SUB_S},
     TRIPLE("mul", "Tensor", MUL_T),
-    {"mul.Scalar", b_func, &MUL_S}, {"mul_.Scalar", b_inplace, &MUL_S}, {"mul.Scalar_out", b_out, &MUL_S},
+    {"mul.Scalar", b_func, &MUL_S}, {"mul_.Scalar", b_inplace, &MUL_S}, {"mul.Scalar_out", b_out_any, &MUL_S},
     TRIPLE("div", "Tensor", DIV_T),
     {"div.Tensor_mode", b_func, &DIV_TM}, {"div_.Tensor_mode", b_inplace, &DIV_TM}, {"div.out_mode", b_out, &DIV_TM},
-    {"div.Scalar", b_func, &DIV_S}, {"div_.Scalar", b_inplace, &DIV_S}, {"div.Scalar_out", b_out, &DIV_S},
+    {"div.Scalar", b_func, &DIV_S}, {"div_.Scalar", b_inplace, &DIV_S}, {"div.Scalar_out", b_out_any, &DIV_S},
     {"div.Scalar_mode", b_func, &DIV_SM}, {"div_.Scalar_mode", b_inplace, &DIV_SM},
-    {"div.Scalar_mode_out", b_out, &DIV_SM},
+    {"div.Scalar_mode_out", b_out_any, &DIV_SM},
     {"floor_divide", b_func, &FDIV_T}, {"floor_divide_.Tensor", b_inplace, &FDIV_T},
     {"floor_divide.out", b_out, &FDIV_T}, {"floor_divide.Scalar", b_func, &FDIV_S},
-    {"floor_divide_.Scalar", b_inplace, &FDIV_S}, {"floor_divide.Scalar_out", b_out, &FDIV_S},
+    {"floor_divide_.Scalar", b_inplace, &FDIV_S}, {"floor_divide.Scalar_out", b_out_any, &FDIV_S},
     {"maximum", b_func, &MAX_T}, {"maximum.out", b_out, &MAX_T},
     {"max.other", b_func, &MAX_T}, {"max.out", b_out, &MAX_T},
     {"minimum", b_func, &MIN_T}, {"minimum.out", b_out, &MIN_T},

@@ -8,6 +8,7 @@
  * clone keeps a dense input's strides (preserve_format). resize_ leaves a
  * tensor whose shape already matches untouched, strides included.
  */
+#include <math.h>
 #include <string.h>
 
 #include "rk.h"
@@ -84,6 +85,24 @@ static DLTensor *alloc_format(ta_kernel_ctx *ctx, const char *name, const DLTens
 
 /* ---- fill / zero -------------------------------------------------------------------- */
 
+/* Whether v converts to dtype d without overflow (PyTorch's checked conversion of a fill value). */
+static bool fits(rk_dtype d, const rk_scalar *v)
+{
+    static const double lo[] = {[RK_U8] = 0, [RK_I8] = -128, [RK_I16] = -32768, [RK_I32] = -2147483648.0,
+                                [RK_I64] = -9223372036854775808.0};
+    static const double hi[] = {[RK_U8] = 255, [RK_I8] = 127, [RK_I16] = 32767, [RK_I32] = 2147483647.0,
+                                [RK_I64] = 9223372036854775807.0};
+    double f = v->kind == TA_SCALAR_FLOAT ? v->f : (double)v->i;
+    if (rk_is_int(d)) {
+        if (v->kind != TA_SCALAR_FLOAT && d == RK_I64) return true;
+        if (d == RK_I64) return f >= lo[d] && f < hi[d]; /* hi is 2^63 as a double */
+        return f >= lo[d] && f <= hi[d];                  /* NaN fails */
+    }
+    if (d == RK_F32 || d == RK_BF16) return !isfinite(f) || fabs(f) <= 3.4028234663852886e38;
+    if (d == RK_F16) return !isfinite(f) || fabs(f) <= 65504.0;
+    return true;
+}
+
 static void fill_value(const DLTensor *t, const rk_scalar *v)
 {
     rk_dtype d = rk_dtype_of(t->dtype);
@@ -119,6 +138,8 @@ static ta_status run_fill(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
         val.i = rk_loadi(td, rk_base(t));
     }
     rk_dtype xd = rk_dtype_of(x->dtype);
+    if (!fits(xd, &val))
+        return ta_kernel_error(ctx, "%s: value cannot be converted to type %s without overflow", v->name, rk_name(xd));
     DLTensor *y;
     if (mode == RK_FUNC) {
         if (!(y = rk_empty_like(ctx, x, xd))) return rk_oom(ctx, v->name);
@@ -271,7 +292,7 @@ static ta_status run_resize(ta_kernel_ctx *ctx, ta_stack *st, bool out)
     rk_dtype xd = rk_dtype_of(x->dtype);
     int64_t shape[RK_MAXDIM];
     memcpy(shape, size, sizeof *shape * (size_t)nd);
-    DLTensor *y = out ? rk_output(ctx, "resize", RK_OUT, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, nd, shape)
+    DLTensor *y = out ? rk_output(ctx, "resize", RK_OUT_ANY, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, nd, shape)
                       : ta_kernel_empty(ctx, x->dtype, nd, shape);
     if (!y) return out ? TA_ERR_KERNEL : rk_oom(ctx, "resize");
     int64_t n = rk_prod(nd, shape), m = rk_prod(x->ndim, x->shape), k = n < m ? n : m;

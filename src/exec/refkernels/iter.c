@@ -325,7 +325,7 @@ bool rk_check_tensor(ta_kernel_ctx *ctx, const char *op, const char *arg, const 
 
 bool rk_check_writable(ta_kernel_ctx *ctx, const char *op, const DLTensor *t)
 {
-    if (!t->strides) return true;
+    if (!t->strides || rk_prod(t->ndim, t->shape) == 0) return true;
     for (int d = 0; d < t->ndim; d++)
         if (t->shape[d] > 1 && t->strides[d] == 0) {
             ta_kernel_error(ctx, "%s: unsupported operation: more than one element of the written-to "
@@ -347,7 +347,7 @@ DLTensor *rk_output(ta_kernel_ctx *ctx, const char *op, rk_mode mode, DLTensor *
     const char *what = mode == RK_INPLACE ? "self" : "out";
     if (!rk_check_tensor(ctx, op, what, given)) return NULL;
     rk_dtype gd = rk_dtype_of(given->dtype);
-    if (!rk_can_cast(dt, gd)) {
+    if (mode != RK_OUT_ANY && !rk_can_cast(dt, gd)) {
         ta_kernel_error(ctx, "%s: result type %s can't be cast to the desired output type %s",
                         op, rk_name(dt), rk_name(gd));
         return NULL;

@@ -499,6 +499,8 @@ static ta_status deliver(ta_kernel_ctx *ctx, ta_stack *st, int how)
     uint64_t boff = (uint64_t)g.off * rk_size(xd);
     if (how == V_VIEW && !g.copy) {
         DLTensor *y = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, boff);
+        if (!y && rk_prod(g.nd, g.shape) == 0) /* empty: PyTorch allows any offset, the engine not */
+            y = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, x->byte_offset);
         if (!y) return ta_kernel_error(ctx, "%s: could not make the view", op->name);
         return rk_return1(st, y);
     }
@@ -521,7 +523,7 @@ static ta_status deliver(ta_kernel_ctx *ctx, ta_stack *st, int how)
         flat.strides = NULL;
         rk_copy(&flat, x);
         if (how == V_COPY_OUT) {
-            DLTensor *o = rk_output(ctx, op->name, RK_OUT, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, g.nd,
+            DLTensor *o = rk_output(ctx, op->name, RK_OUT_ANY, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, g.nd,
                                     g.shape);
             if (!o) return TA_ERR_KERNEL;
             rk_copy(o, y);
@@ -534,9 +536,15 @@ static ta_status deliver(ta_kernel_ctx *ctx, ta_stack *st, int how)
     src.shape = cshape;
     src.strides = cstride;
     src.byte_offset = boff;
+    if (rk_prod(g.nd, g.shape) > 0) {
+        /* the engine checks the geometry against self's storage (as_strided can point past it) */
+        const DLTensor *v = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, boff);
+        if (!v) return ta_kernel_error(ctx, "%s: the result's geometry is out of bounds for self's storage", op->name);
+        src = *v;
+    }
     DLTensor *y;
     if (how == V_COPY_OUT) {
-        y = rk_output(ctx, op->name, RK_OUT, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, g.nd, g.shape);
+        y = rk_output(ctx, op->name, RK_OUT_ANY, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, g.nd, g.shape);
         if (!y) return TA_ERR_KERNEL;
     } else {
         y = rk_empty_like(ctx, &src, xd);
@@ -571,7 +579,9 @@ static const vop VIEW = {"view", g_view}, RESHAPE = {"reshape", g_reshape}, VIEW
 /* A view op with its *_copy and *_copy out= forms. */
 #define VIEW3(v, copy, copy_out, d) {v, k_view, &d}, {copy, k_copy, &d}, {copy_out, k_copy_out, &d}
 static const rk_entry ENTRIES[] = {
-    VIEW3("view", "view_copy", "view_copy.out", VIEW),
+    {"view", k_view, &VIEW},
+    /* view_copy reshapes when no view is possible (functionalization relies on it) */
+    {"view_copy", k_copy, &RESHAPE}, {"view_copy.out", k_copy_out, &RESHAPE},
     VIEW3("reshape", "_reshape_copy", "_reshape_copy.out", RESHAPE),
     {"view_as", k_view, &VIEW_AS}, {"reshape_as", k_view, &RESHAPE_AS},
     VIEW3("alias", "alias_copy", "alias_copy.out", ALIAS),
