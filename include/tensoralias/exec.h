@@ -140,6 +140,104 @@ bool ta_registry_has_kernel(const ta_registry_op *op);
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
 
+/* ---- verification ------------------------------------------------------ */
+
+typedef enum ta_verdict_kind {
+    TA_V_OK = 0,
+    TA_V_UNDECLARED_MUTATION,          /* a read-only argument was written */
+    TA_V_UNDECLARED_METADATA_MUTATION, /* a read-only argument's sizes/strides/offset changed */
+    TA_V_UNDECLARED_ALIAS,             /* an output shares storage with an input it may not */
+    TA_V_UNDECLARED_OUTPUT_ALIAS,      /* two outputs share storage they may not */
+    TA_V_VIEW_RETURNED_COPY,           /* a declared view does not share its input's storage */
+    TA_V_OUT_NOT_WRITTEN,              /* an out= argument was not (fully) written */
+    TA_V_OUT_NOT_RETURNED,             /* an out= op did not return its out argument */
+    TA_V_INPLACE_NOT_SELF,             /* an inplace op did not return self */
+    TA_V_OUT_OF_BOUNDS,                /* an access past the end of a storage (its guard page) */
+    TA_V_CRASH,                        /* the kernel died of a signal */
+    TA_V_TIMEOUT,                      /* the kernel did not return in time */
+    TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
+    TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
+    TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_NKINDS
+} ta_verdict_kind;
+
+typedef enum ta_vseverity {
+    TA_VSEV_NONE = 0,
+    TA_VSEV_INFO,
+    TA_VSEV_WARNING,
+    TA_VSEV_ERROR
+} ta_vseverity;
+
+const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
+bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
+ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
+const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
+
+typedef struct ta_finding {
+    ta_verdict_kind kind;
+    ta_vseverity severity;
+    char argument[64]; /* argument or return name ("self", "out", "return 0"), or "" */
+    uint64_t seed;     /* the case seed; replays with --case-seed */
+    char message[1024]; /* ends with the case's arguments when known */
+} ta_finding;
+
+/* The outcome for one operator overload. */
+typedef struct ta_op_result {
+    char op[256];             /* "aten::abs.out" */
+    ta_verdict_kind verdict;  /* TA_V_OK, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL or the worst finding's kind */
+    ta_vseverity severity;
+    uint32_t cases;           /* cases run (or attempted) */
+    uint32_t exercised;       /* cases the kernel accepted */
+    char note[256];           /* e.g. the first rejection message */
+    ta_finding *findings;     /* one per (kind, argument), the first case that showed it */
+    size_t nfindings;
+} ta_op_result;
+
+typedef struct ta_verify_report {
+    ta_op_result *ops;
+    size_t nops;
+    uint64_t total_cases;
+    double seconds;
+} ta_verify_report;
+
+typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const char *op);
+
+/* Gives a case's arguments from a samples file: see ta_samples_*. */
+typedef struct ta_samples ta_samples;
+
+typedef struct ta_verify_opts {
+    uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
+    uint32_t cases;         /* synthesized cases per operator (0: 40) */
+    double timeout;         /* seconds per case (0: 10) */
+    uint32_t jobs;          /* operators run in parallel (0: 1) */
+    bool trap_writes;       /* read-only pages on inputs that may not be written */
+    bool in_process;        /* no child processes (tests, benchmarks): a crash ends the run */
+    bool has_case_seed;     /* run exactly one case with this seed */
+    uint64_t case_seed;
+    const struct ta_device_ops *dev; /* NULL: CPU */
+    const ta_samples *samples;       /* or NULL */
+    ta_verify_progress_fn progress;
+    void *progress_ud;
+} ta_verify_opts;
+
+/* Verifies the named operators (each must be in the registry; one without
+ * a kernel gets a no-kernel result, one whose schema does not parse a
+ * kernel-error). Every operator gets a result, whatever its kernel does. */
+ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
+                    const ta_verify_opts *opts, ta_verify_report **out, ta_diags *diags);
+void ta_verify_report_destroy(ta_verify_report *r);
+
+/* Samples: exact arguments per operator, from JSON:
+ *   {"aten::add.Tensor": [ {"self": {"shape": [2, 3], "dtype": "float32"},
+ *                           "other": {"shape": [3]}, "alpha": 2} ], ...}
+ * A tensor is an object with shape (default []), dtype (default float32),
+ * optional values (flat, row-major), strides and offset (elements); other
+ * arguments are JSON numbers, booleans, strings, lists or null. Arguments a
+ * sample leaves out are synthesized. */
+ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
+void ta_samples_destroy(ta_samples *s);
+size_t ta_samples_count(const ta_samples *s, const char *op);
+
 #ifdef __cplusplus
 }
 #endif

@@ -269,6 +269,16 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
 
 /* ---- queries ----------------------------------------------------------- */
 
+bool ta_registry_lacks_schema(ta_registry *r, const char *op)
+{
+    if (!r || !op || !r->lookup) return false;
+    char name[512];
+    ta_op_name_of(op, name, sizeof name);
+    op_rec *o = find(r, name);
+    if (o && o->pub.schema) return false;
+    return r->lookup(r->lookup_ud, name) == NULL;
+}
+
 size_t ta_registry_count(const ta_registry *r) { return r->n; }
 
 const ta_registry_op *ta_registry_at(const ta_registry *r, size_t i)

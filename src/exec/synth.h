@@ -35,8 +35,21 @@ typedef struct ta_case {
 ta_status ta_synth_case(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
                         ta_case *c);
 
+/* Like ta_synth_case, but asks over(ud, arg, ...) first for each argument:
+ * it pushes the value itself and returns TA_OK, or returns TA_ERR_NOTFOUND
+ * to have it synthesized. */
+typedef ta_status (*ta_synth_override)(void *ud, int arg, ta_exec *x, const ta_decl *d,
+                                       ta_case *c);
+ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
+                             ta_case *c, ta_synth_override over, void *ud);
+/* Pushes v on x's stack and records it as the case's next argument. */
+ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v);
+
 /* Records t (already made by the caller) as slot of argument arg. */
 ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *t, bool fill);
+
+/* "self=float32[3,4] strides [1,3], dim=1, ..." for messages and replay. */
+size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t cap);
 
 uint64_t ta_mix64(uint64_t x);
 

@@ -135,11 +135,18 @@ static void test_lookup(void **state)
     assert_string_equal(op->schema_origin, "yaml");
     /* A plugin's own schema for an aten operator must agree with the yaml. */
     assert_int_equal(ta_register_op(r, "aten::abs.out(Tensor self, *, Tensor out) -> Tensor", TA_KEY_CUDA, k1, NULL), TA_ERR_INVALID);
+    assert_false(ta_registry_lacks_schema(r, "aten::abs.out"));
+    assert_true(ta_registry_lacks_schema(r, "aten::nope"));
     /* Unknown by name: kept without a schema, for a later registration to give it. */
     assert_int_equal(ta_register_op(r, "aten::nope", TA_KEY_CPU, k1, NULL), TA_OK);
     assert_null(ta_registry_find(r, "aten::nope")->schema);
     assert_int_equal(ta_register_op(r, "aten::nope(Tensor x) -> Tensor", TA_KEY_CUDA, k2, NULL), TA_OK);
     assert_non_null(ta_registry_find(r, "aten::nope")->schema);
+    assert_false(ta_registry_lacks_schema(r, "aten::nope"));
+    ta_registry_destroy(r);
+    /* Without a schema source nothing is known to be missing. */
+    r = ta_registry_create();
+    assert_false(ta_registry_lacks_schema(r, "aten::nope"));
     ta_registry_destroy(r);
 }
 
