@@ -113,6 +113,7 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
                                    "floating point number.", v->name);
     }
     if (r == RK_BOOL) alpha.i = alpha.i != 0; /* alpha is cast to the result dtype: in bool, a || b */
+    if (have_alpha && alpha.f == 1.0 && alpha.i == 1) have_alpha = false; /* multiplying by 1 changes nothing */
     const DLTensor *ins[2] = {a, b};
     int nd;
     int64_t shape[RK_MAXDIM];
@@ -126,7 +127,16 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
     rk_iter_add(&it, y);
     rk_iter_add(&it, a);
     rk_iter_add(&it, b);
-    if (rk_is_float(r)) {
+    bool f32 = it.dt[0] == RK_F32 && it.dt[1] == RK_F32 && it.dt[2] == RK_F32;
+    if (f32 && !have_alpha) { /* the common case, without per-element dtype dispatch */
+        for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
+            float x, z, q;
+            memcpy(&x, it.p[1], 4);
+            memcpy(&z, it.p[2], 4);
+            q = (float)fop(v->op, dmode, x, z);
+            memcpy(it.p[0], &q, 4);
+        }
+    } else if (rk_is_float(r)) {
         double al = alpha.f;
         for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
             double x = rk_loadf(it.dt[1], it.p[1]), z = rk_loadf(it.dt[2], it.p[2]);

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rk.h"
 
@@ -86,7 +87,22 @@ static void apply(const rk_unary_op *op, const DLTensor *x, const DLTensor *y, r
     rk_iter_add(&it, y);
     rk_iter_add(&it, x);
     rk_dtype yd = it.dt[0], xd = it.dt[1];
-    if (rk_is_float(rt)) {
+    /* typed loops for the common float cases; the generic one converts per element */
+    if (yd == xd && yd == RK_F32) {
+        for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
+            float v;
+            memcpy(&v, it.p[1], 4);
+            v = (float)op->f(v);
+            memcpy(it.p[0], &v, 4);
+        }
+    } else if (yd == xd && yd == RK_F64) {
+        for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
+            double v;
+            memcpy(&v, it.p[1], 8);
+            v = op->f(v);
+            memcpy(it.p[0], &v, 8);
+        }
+    } else if (rk_is_float(rt)) {
         for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it))
             rk_storef(yd, it.p[0], op->f(rk_loadf(xd, it.p[1])));
     } else {
