@@ -429,6 +429,49 @@ def gen_fill(n):
             add(op, [("t", x), ("t", make(rdtype(), broadcast_partner(sh))), ("bool", False)])
 
 
+def gen_more(n):
+    """Comparisons, logical_not/bitwise_not, mm/bmm."""
+    for _ in range(n):
+        da, sa = rdtype(), rshape()
+        a, b = make(da, sa), make(rdtype() if R.random() < 0.4 else da, broadcast_partner(sa))
+        cmp = R.choice(["eq", "ne", "lt", "le", "gt", "ge"])
+        v = R.choice(["Tensor", "Scalar"])
+        other = ("t", b) if v == "Tensor" else scalar_for(rdtype())
+        form = R.choice(["", "_", "out"])
+        if form == "":
+            add(cmp + "." + v, [("t", a), other])
+        elif form == "_":
+            add(cmp + "_." + v, [("t", a), other])
+        else:
+            add(cmp + "." + v + "_out", [("t", a), other, ("t", out_like(R.choice([torch.bool, torch.float32]), sa))])
+    for _ in range(n // 2):
+        dt, sh = rdtype(), rshape()
+        op = R.choice(["logical_not", "logical_not_", "logical_not.out", "bitwise_not", "bitwise_not_",
+                       "bitwise_not.out"])
+        args = [("t", make(dt, sh))]
+        if op.endswith(".out"):
+            args.append(("t", out_like(R.choice([dt, torch.bool, torch.float32]), sh)))
+        add(op, args)
+    for _ in range(n // 2):
+        dt = R.choice([torch.float32, torch.float64, torch.int64, torch.int32])
+        nn, k, m, bb = R.randint(0, 3), R.randint(0, 3), R.randint(0, 3), R.randint(1, 2)
+        k2 = k if R.random() < 0.9 else k + 1
+        # torch skips the dtype check for empty operands (and bmm then returns mat2's dtype): not copied
+        dt2 = dt if R.random() < 0.9 or nn * k * m == 0 else torch.float32
+        if R.random() < 0.5:
+            args = [("t", make(dt, (nn, k))), ("t", make(dt2, (k2, m)))]
+            op = "mm"
+            osh = (nn, m)
+        else:
+            args = [("t", make(dt, (bb, nn, k))), ("t", make(dt2, (bb, k2, m)))]
+            op = "bmm"
+            osh = (bb, nn, m)
+        if R.random() < 0.3:
+            args.append(("t", out_like(R.choice([dt, dt, torch.float64]), osh)))
+            op += ".out"
+        add(op, args)
+
+
 def main():
     gen_unary(300)
     gen_binary(500)
@@ -437,6 +480,7 @@ def main():
     gen_join(120)
     gen_views(600)
     gen_fill(100)
+    gen_more(200)
     for c in CASES:
         if "INTERNAL ASSERT" in c.get("error", ""):
             continue  # a torch 1.13 bug (where.self_out with mixed dtypes), not a behaviour to copy

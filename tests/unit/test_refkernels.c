@@ -1012,6 +1012,52 @@ static void test_inplace_views(void **state)
     call_fails("aten::as_strided_", "geometry"); /* beyond the storage */
 }
 
+static void test_compare_logical_mm(void **state)
+{
+    (void)state;
+    /* eq against a Scalar gives bool; lt_ in place stores 0/1 in self's dtype */
+    pt(mk(TA_DTYPE_I64, 1, S3, (double[]){1, 2, 1}));
+    psf(1.0);
+    DLTensor *y = call1("aten::eq.Scalar");
+    assert_true(same_dtype(y->dtype, TA_DTYPE_BOOL));
+    expect_vals(y, 3, (double[]){1, 0, 1});
+    DLTensor *x = mk(TA_DTYPE_F32, 1, S3, (double[]){1, 5, NAN});
+    pt(x);
+    pt(mk(TA_DTYPE_F32, 0, NULL, (double[]){2}));
+    assert_ptr_equal(call1("aten::lt_.Tensor"), x);
+    expect_vals(x, 3, (double[]){1, 0, 0});
+
+    pt(mk(TA_DTYPE_F64, 1, S3, (double[]){0, 0.5, -1}));
+    y = call1("aten::logical_not");
+    assert_true(same_dtype(y->dtype, TA_DTYPE_BOOL));
+    expect_vals(y, 3, (double[]){1, 0, 0});
+    pt(mk(TA_DTYPE_I32, 1, S2, (double[]){0, 5}));
+    expect_vals(call1("aten::bitwise_not"), 2, (double[]){-1, -6});
+    pt(mk(TA_DTYPE_F32, 1, S2, NULL));
+    call_fails("aten::bitwise_not", "not implemented");
+
+    /* [[1,2,3],[4,5,6]] @ [[1,0],[0,1],[1,1]] = [[4,5],[10,11]], the second operand transposed in memory */
+    DLTensor *a = mk(TA_DTYPE_F64, 2, S23, (double[]){1, 2, 3, 4, 5, 6});
+    DLTensor *bt = mk(TA_DTYPE_F64, 2, S23, (double[]){1, 0, 1, 0, 1, 1});
+    pt(bt);
+    DLTensor *b = call1("aten::t");
+    pt(a);
+    pt(b);
+    y = call1("aten::mm");
+    expect_shape(y, 2, S22);
+    expect_vals(y, 4, (double[]){4, 5, 10, 11});
+    pt(a);
+    pt(a);
+    call_fails("aten::mm", "cannot be multiplied");
+
+    /* view of a contiguous tensor shares its storage */
+    pt(a);
+    pints(2, (int64_t[]){3, 2});
+    DLTensor *v = call1("aten::view");
+    assert_true(shares(v, a));
+    expect_strides(v, (int64_t[]){2, 1});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1032,6 +1078,7 @@ int main(void)
         cmocka_unit_test_setup(test_split_family, reset),
         cmocka_unit_test_setup(test_view_ops, reset),
         cmocka_unit_test_setup(test_inplace_views, reset),
+        cmocka_unit_test_setup(test_compare_logical_mm, reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

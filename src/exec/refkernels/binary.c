@@ -13,7 +13,7 @@
 
 #include "rk.h"
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
 enum { MODE_TRUE, MODE_TRUNC, MODE_FLOOR, MODE_ARG }; /* MODE_ARG: rounding_mode at index 2 */
 
 typedef struct bvar {
@@ -39,7 +39,13 @@ static double fop(int op, int mode, double a, double b)
         if (mode == MODE_FLOOR) return b == 0 ? a / b : floor(a / b);
         return a / b;
     case OP_MAX: return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
-    default: return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+    case OP_MIN: return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    default: return a >= b;
     }
 }
 
@@ -52,6 +58,12 @@ static bool iop(int op, int mode, int64_t a, int64_t b, int64_t *r)
     case OP_MUL: *r = wmul(a, b); return true;
     case OP_MAX: *r = a > b ? a : b; return true;
     case OP_MIN: *r = a < b ? a : b; return true;
+    case OP_EQ: *r = a == b; return true;
+    case OP_NE: *r = a != b; return true;
+    case OP_LT: *r = a < b; return true;
+    case OP_LE: *r = a <= b; return true;
+    case OP_GT: *r = a > b; return true;
+    case OP_GE: *r = a >= b; return true;
     default: break;
     }
     if (b == 0) return false;
@@ -118,6 +130,9 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
     int nd;
     int64_t shape[RK_MAXDIM];
     if (!rk_broadcast(ctx, v->name, ins, 2, &nd, shape)) return TA_ERR_KERNEL;
+    /* comparisons compare in the promoted type and give bool (any output dtype accepts bool) */
+    bool fdom = rk_is_float(r);
+    if (v->op >= OP_EQ) r = RK_BOOL;
     DLTensor *given = mode == RK_INPLACE ? a : mode >= RK_OUT ? ta_stack_tensor(st, ta_stack_size(st) - 1) : NULL;
     DLTensor *y = rk_output(ctx, v->name, mode, given, r, nd, shape);
     if (!y) return TA_ERR_KERNEL;
@@ -136,7 +151,7 @@ static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
             q = (float)fop(v->op, dmode, x, z);
             memcpy(it.p[0], &q, 4);
         }
-    } else if (rk_is_float(r)) {
+    } else if (fdom) {
         double al = alpha.f;
         for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
             double x = rk_loadf(it.dt[1], it.p[1]), z = rk_loadf(it.dt[2], it.p[2]);
@@ -294,6 +309,9 @@ static const bvar DIV_TM = {"div", OP_DIV, false, false, MODE_ARG}, DIV_SM = {"d
 static const bvar FDIV_T = {"floor_divide", OP_DIV, false, false, MODE_FLOOR};
 static const bvar FDIV_S = {"floor_divide", OP_DIV, true, false, MODE_FLOOR};
 static const bvar MAX_T = {"maximum", OP_MAX, false, false, MODE_TRUE};
+#define CMP(n, o) static const bvar n##_T = {#n, o, false, false, MODE_TRUE}, n##_S = {#n, o, true, false, MODE_TRUE};
+CMP(eq, OP_EQ) CMP(ne, OP_NE) CMP(lt, OP_LT) CMP(le, OP_LE) CMP(gt, OP_GT) CMP(ge, OP_GE)
+#undef CMP
 static const bvar MIN_T = {"minimum", OP_MIN, false, false, MODE_TRUE};
 static const wvar W_TT = {false, false}, W_ST = {true, false}, W_TS = {false, true}, W_SS = {true, true};
 static const cvar CL_S = {"clamp", false, 1, 2}, CL_T = {"clamp", true, 1, 2};
@@ -331,6 +349,10 @@ static const rk_entry ENTRIES[] = {
     {"clamp_max", c_func, &CLMAX_S}, {"clamp_max_", c_inplace, &CLMAX_S}, {"clamp_max.out", c_out, &CLMAX_S},
     {"clamp_max.Tensor", c_func, &CLMAX_T}, {"clamp_max_.Tensor", c_inplace, &CLMAX_T},
     {"clamp_max.Tensor_out", c_out, &CLMAX_T},
+#define CMP_ROWS(n)                                                                              \
+    {#n ".Tensor", b_func, &n##_T}, {#n "_.Tensor", b_inplace, &n##_T}, {#n ".Tensor_out", b_out, &n##_T}, \
+    {#n ".Scalar", b_func, &n##_S}, {#n "_.Scalar", b_inplace, &n##_S}, {#n ".Scalar_out", b_out, &n##_S}
+    CMP_ROWS(eq), CMP_ROWS(ne), CMP_ROWS(lt), CMP_ROWS(le), CMP_ROWS(gt), CMP_ROWS(ge),
     {NULL, NULL, NULL},
 };
 

@@ -180,5 +180,6 @@ ta_status rk_register_reduce(ta_registry *reg);
 ta_status rk_register_views(ta_registry *reg);
 ta_status rk_register_shape(ta_registry *reg);
 ta_status rk_register_fill(ta_registry *reg);
+ta_status rk_register_linalg(ta_registry *reg);
 
 #endif
