@@ -291,7 +291,7 @@ static ta_status run_resize(ta_kernel_ctx *ctx, ta_stack *st, bool out)
     if (!rk_check_tensor(ctx, "resize", "self", x) || !read_size(ctx, st, &size, &nd, &one)) return TA_ERR_KERNEL;
     rk_dtype xd = rk_dtype_of(x->dtype);
     int64_t shape[RK_MAXDIM];
-    memcpy(shape, size, sizeof *shape * (size_t)nd);
+    rk_dims_copy(shape, size, nd);
     DLTensor *y = out ? rk_output(ctx, "resize", RK_OUT_ANY, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, nd, shape)
                       : ta_kernel_empty(ctx, x->dtype, nd, shape);
     if (!y) return out ? TA_ERR_KERNEL : rk_oom(ctx, "resize");

@@ -33,7 +33,7 @@ void rk_contig_strides(int ndim, const int64_t *shape, int64_t *out)
 
 void rk_get_strides(const DLTensor *t, int64_t *out)
 {
-    if (t->strides) memcpy(out, t->strides, sizeof *out * (size_t)t->ndim);
+    if (t->strides) rk_dims_copy(out, t->strides, t->ndim);
     else rk_contig_strides(t->ndim, t->shape, out);
 }
 
@@ -110,7 +110,7 @@ void rk_iter_init(rk_iter *it, int ndim, const int64_t *shape)
 {
     it->ndim = ndim;
     it->nops = 0;
-    memcpy(it->shape, shape, sizeof *shape * (size_t)ndim);
+    rk_dims_copy(it->shape, shape, ndim);
     memset(it->idx, 0, sizeof *it->idx * (size_t)ndim);
     it->n = rk_prod(ndim, shape);
 }

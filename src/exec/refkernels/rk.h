@@ -71,6 +71,11 @@ rk_dtype rk_rtype_result(const rk_rtype *r);
 
 /* ---- geometry (iter.c) --------------------------------------------------- */
 
+/* Copies n dims; unlike memcpy, fine with the NULL shape of a 0-dim tensor. */
+static inline void rk_dims_copy(int64_t *dst, const int64_t *src, int n)
+{
+    for (int i = 0; i < n; i++) dst[i] = src[i];
+}
 static inline char *rk_base(const DLTensor *t) { return (char *)t->data + t->byte_offset; }
 int64_t rk_stride(const DLTensor *t, int d); /* in elements; NULL strides mean row-major */
 void rk_get_strides(const DLTensor *t, int64_t *out);

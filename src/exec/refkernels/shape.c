@@ -17,7 +17,7 @@ static void sub_tensor(const DLTensor *t, int dim, int64_t start, int64_t len, D
                        int64_t *strides)
 {
     *out = *t;
-    memcpy(shape, t->shape, sizeof *shape * (size_t)t->ndim);
+    rk_dims_copy(shape, t->shape, t->ndim);
     rk_get_strides(t, strides);
     shape[dim] = len;
     out->shape = shape;
@@ -72,7 +72,7 @@ static ta_status join(ta_kernel_ctx *ctx, ta_stack *st, bool stack, bool out)
     } else {
         if (!rk_wrap_dim(ctx, name, &dim, ref->ndim)) return TA_ERR_KERNEL;
         nd = ref->ndim;
-        memcpy(shape, ref->shape, sizeof *shape * (size_t)nd);
+        rk_dims_copy(shape, ref->shape, nd);
         shape[dim] = 0;
         for (size_t k = 0; k < n; k++) {
             const DLTensor *t = ts[k];

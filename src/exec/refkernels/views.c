@@ -33,7 +33,7 @@ typedef struct vop {
 static void geom_of(const DLTensor *x, geom *g)
 {
     g->nd = x->ndim;
-    memcpy(g->shape, x->shape, sizeof *g->shape * (size_t)x->ndim);
+    rk_dims_copy(g->shape, x->shape, x->ndim);
     rk_get_strides(x, g->stride);
     g->off = (int64_t)(x->byte_offset / rk_size(rk_dtype_of(x->dtype)));
     g->copy = false;
