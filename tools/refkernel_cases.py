@@ -472,6 +472,64 @@ def gen_more(n):
         add(op, args)
 
 
+def gen_nn(n):
+    """silu, gelu, _softmax, _log_softmax, masked_fill, index_select, *_like."""
+    for _ in range(n):
+        dt, sh = rdtype(), rshape()
+        x = make(dt, sh)
+        kind = R.choice(["silu", "gelu", "softmax", "masked_fill", "index_select", "like"])
+        if kind in ("silu", "gelu"):
+            form = R.choice(["", "_", ".out"])
+            args = [("t", x)]
+            if kind == "gelu":
+                args.append(("str", R.choice(["none", "tanh", "none", "bad"])))
+            if form == ".out":
+                args.append(("t", out_like(R.choice([dt, torch.float32]), sh)))
+            add(kind + form, args)
+        elif kind == "softmax":
+            op = R.choice(["_softmax", "_log_softmax"]) + R.choice(["", ".out"])
+            args = [("t", x), ("int", rdim(sh)), ("bool", R.random() < 0.1)]
+            if op.endswith(".out"):
+                args.append(("t", out_like(R.choice([dt, torch.float32]), sh)))
+            add(op, args)
+        elif kind == "masked_fill":
+            mask = make(torch.bool if R.random() < 0.9 else torch.int64, broadcast_partner(sh))
+            if R.random() < 0.5:
+                op, val = "masked_fill", scalar_for(rdtype())
+                ov = "Scalar"
+            else:
+                op, val = "masked_fill", ("t", make(rdtype(), () if R.random() < 0.9 else (1,)))
+                ov = "Tensor"
+            inplace = R.random() < 0.5
+            add(op + ("_." if inplace else ".") + ov, [("t", x), ("t", mask), val])
+        elif kind == "index_select":
+            d = rdim(sh)
+            size = sh[d] if sh else 1
+            k = R.randint(0 if sh else 1, 3)  # 0-dim self, empty index: torch returns uninitialized memory
+            idx = torch.tensor([R.randint(-1 if R.random() < 0.1 else 0, max(size - 1, 0)) for _ in range(k)],
+                               dtype=R.choice([torch.int64, torch.int32]))
+            if R.random() < 0.1:
+                idx = idx.to(torch.float32)
+            args = [("t", x), ("int", d), ("t", idx)]
+            if R.random() < 0.3:
+                args.append(("t", out_like(R.choice([dt, dt, torch.float64]), sh)))
+                add("index_select.out", args)
+            else:
+                add("index_select", args)
+        else:
+            op = R.choice(["zeros_like", "ones_like", "full_like", "empty_like"])
+            args = [("t", x)]
+            if op == "full_like":
+                args.append(scalar_for(rdtype()))
+            args += [R.choice([("none", None), ("dtype", rdtype())]), ("none", None), ("none", None), ("none", None),
+                     ("none", None)]
+            case = run(op, args)
+            if op == "empty_like" and "returns" in case:
+                for r in case["returns"]:  # contents unspecified: compare dtype and shape only
+                    r["values"] = None
+            CASES.append(case)
+
+
 def main():
     gen_unary(300)
     gen_binary(500)
@@ -481,6 +539,7 @@ def main():
     gen_views(600)
     gen_fill(100)
     gen_more(200)
+    gen_nn(300)
     for c in CASES:
         if "INTERNAL ASSERT" in c.get("error", ""):
             continue  # a torch 1.13 bug (where.self_out with mixed dtypes), not a behaviour to copy

@@ -1058,6 +1058,65 @@ static void test_compare_logical_mm(void **state)
     expect_strides(v, (int64_t[]){2, 1});
 }
 
+static void test_nn_index_like(void **state)
+{
+    (void)state;
+    pt(mk(TA_DTYPE_F32, 1, S2, (double[]){0, 1}));
+    expect_vals(call1("aten::silu"), 2, (double[]){0, 1 / (1 + exp(-1.0))});
+    pt(mk(TA_DTYPE_F32, 1, S2, (double[]){0, 1}));
+    pstr("none");
+    expect_vals(call1("aten::gelu"), 2, (double[]){0, 0.5 * (1 + erf(1 / sqrt(2.0)))});
+    pt(mk(TA_DTYPE_I64, 1, S2, NULL));
+    call_fails("aten::silu", "not implemented");
+
+    /* softmax over dim 1 of [[0,0],[0,ln 3]] = [[.5,.5],[.25,.75]] */
+    pt(mk(TA_DTYPE_F64, 2, S22, (double[]){0, 0, 0, log(3.0)}));
+    pint(-1);
+    pbool(false);
+    expect_vals(call1("aten::_softmax"), 4, (double[]){0.5, 0.5, 0.25, 0.75});
+
+    /* masked_fill broadcasts self against the mask; in place it may not grow self */
+    DLTensor *x = mk(TA_DTYPE_I64, 1, S2, (double[]){1, 2});
+    DLTensor *m = mk(TA_DTYPE_BOOL, 2, (int64_t[]){2, 1}, (double[]){1, 0});
+    pt(x);
+    pt(m);
+    psf(7.9);
+    DLTensor *y = call1("aten::masked_fill.Scalar");
+    expect_shape(y, 2, S22);
+    expect_vals(y, 4, (double[]){7, 7, 1, 2});
+    pt(x);
+    pt(m);
+    psi(7);
+    call_fails("aten::masked_fill_.Scalar", "doesn't match the broadcast shape");
+
+    /* index_select rows 2 and 0 of a 3x2 matrix, int32 index */
+    pt(mk(TA_DTYPE_F32, 2, (int64_t[]){3, 2}, (double[]){1, 2, 3, 4, 5, 6}));
+    pint(0);
+    pt(mk(TA_DTYPE_I32, 1, S2, (double[]){2, 0}));
+    y = call1("aten::index_select");
+    expect_shape(y, 2, S22);
+    expect_vals(y, 4, (double[]){5, 6, 1, 2});
+    pt(mk(TA_DTYPE_F32, 1, S3, NULL));
+    pint(0);
+    pt(mk(TA_DTYPE_I64, 1, (int64_t[]){1}, (double[]){3}));
+    call_fails("aten::index_select", "out of range");
+
+    /* full_like keeps a transposed layout and takes a dtype */
+    pt(mk(TA_DTYPE_F32, 2, S23, NULL));
+    DLTensor *t = call1("aten::t");
+    pt(t);
+    psf(2.5);
+    pint(TA_ST_DOUBLE);
+    pnone();
+    pnone();
+    pnone();
+    pnone();
+    y = call1("aten::full_like");
+    assert_true(same_dtype(y->dtype, TA_DTYPE_F64));
+    expect_strides(y, (int64_t[]){1, 3});
+    expect_vals(y, 6, (double[]){2.5, 2.5, 2.5, 2.5, 2.5, 2.5});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1079,6 +1138,7 @@ int main(void)
         cmocka_unit_test_setup(test_view_ops, reset),
         cmocka_unit_test_setup(test_inplace_views, reset),
         cmocka_unit_test_setup(test_compare_logical_mm, reset),
+        cmocka_unit_test_setup(test_nn_index_like, reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

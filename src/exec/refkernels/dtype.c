@@ -218,6 +218,24 @@ bool rk_can_cast(rk_dtype from, rk_dtype to)
     return true;
 }
 
+/* Whether v converts to dtype d without overflow (PyTorch's checked conversion of a fill value). */
+bool rk_scalar_fits(rk_dtype d, const rk_scalar *v)
+{
+    static const double lo[] = {[RK_U8] = 0, [RK_I8] = -128, [RK_I16] = -32768, [RK_I32] = -2147483648.0,
+                                [RK_I64] = -9223372036854775808.0};
+    static const double hi[] = {[RK_U8] = 255, [RK_I8] = 127, [RK_I16] = 32767, [RK_I32] = 2147483647.0,
+                                [RK_I64] = 9223372036854775807.0};
+    double f = v->kind == TA_SCALAR_FLOAT ? v->f : (double)v->i;
+    if (rk_is_int(d)) {
+        if (v->kind != TA_SCALAR_FLOAT && d == RK_I64) return true;
+        if (d == RK_I64) return f >= lo[d] && f < hi[d]; /* hi is 2^63 as a double */
+        return f >= lo[d] && f <= hi[d];                  /* NaN fails */
+    }
+    if (d == RK_F32 || d == RK_BF16) return !isfinite(f) || fabs(f) <= 3.4028234663852886e38;
+    if (d == RK_F16) return !isfinite(f) || fabs(f) <= 65504.0;
+    return true;
+}
+
 rk_dtype rk_scalar_dtype(const rk_scalar *s)
 {
     return s->kind == TA_SCALAR_BOOL ? RK_BOOL : s->kind == TA_SCALAR_INT ? RK_I64 : RK_F64;

@@ -8,7 +8,6 @@
  * clone keeps a dense input's strides (preserve_format). resize_ leaves a
  * tensor whose shape already matches untouched, strides included.
  */
-#include <math.h>
 #include <string.h>
 
 #include "rk.h"
@@ -85,24 +84,6 @@ static DLTensor *alloc_format(ta_kernel_ctx *ctx, const char *name, const DLTens
 
 /* ---- fill / zero -------------------------------------------------------------------- */
 
-/* Whether v converts to dtype d without overflow (PyTorch's checked conversion of a fill value). */
-static bool fits(rk_dtype d, const rk_scalar *v)
-{
-    static const double lo[] = {[RK_U8] = 0, [RK_I8] = -128, [RK_I16] = -32768, [RK_I32] = -2147483648.0,
-                                [RK_I64] = -9223372036854775808.0};
-    static const double hi[] = {[RK_U8] = 255, [RK_I8] = 127, [RK_I16] = 32767, [RK_I32] = 2147483647.0,
-                                [RK_I64] = 9223372036854775807.0};
-    double f = v->kind == TA_SCALAR_FLOAT ? v->f : (double)v->i;
-    if (rk_is_int(d)) {
-        if (v->kind != TA_SCALAR_FLOAT && d == RK_I64) return true;
-        if (d == RK_I64) return f >= lo[d] && f < hi[d]; /* hi is 2^63 as a double */
-        return f >= lo[d] && f <= hi[d];                  /* NaN fails */
-    }
-    if (d == RK_F32 || d == RK_BF16) return !isfinite(f) || fabs(f) <= 3.4028234663852886e38;
-    if (d == RK_F16) return !isfinite(f) || fabs(f) <= 65504.0;
-    return true;
-}
-
 static void fill_value(const DLTensor *t, const rk_scalar *v)
 {
     rk_dtype d = rk_dtype_of(t->dtype);
@@ -138,7 +119,7 @@ static ta_status run_fill(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
         val.i = rk_loadi(td, rk_base(t));
     }
     rk_dtype xd = rk_dtype_of(x->dtype);
-    if (!fits(xd, &val))
+    if (!rk_scalar_fits(xd, &val))
         return ta_kernel_error(ctx, "%s: value cannot be converted to type %s without overflow", v->name, rk_name(xd));
     DLTensor *y;
     if (mode == RK_FUNC) {
@@ -168,6 +149,45 @@ static ta_status run_fill(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
 static ta_status f_func(ta_kernel_ctx *c, ta_stack *s) { return run_fill(c, s, RK_FUNC); }
 static ta_status f_inplace(ta_kernel_ctx *c, ta_stack *s) { return run_fill(c, s, RK_INPLACE); }
 static ta_status f_out(ta_kernel_ctx *c, ta_stack *s) { return run_fill(c, s, RK_OUT); }
+
+/* ---- zeros_like, ones_like, full_like, empty_like ------------------------------------------ */
+
+typedef struct lvar { const char *name; int value; } lvar; /* value: 0, 1, 2 (the fill_value arg), -1 none */
+
+static ta_status run_like(ta_kernel_ctx *ctx, ta_stack *st, bool out)
+{
+    const lvar *v = ta_kernel_user_data(ctx);
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!rk_check_tensor(ctx, v->name, "self", x)) return TA_ERR_KERNEL;
+    size_t opts = v->value == 2 ? 2 : 1; /* dtype, layout, device, pin_memory, memory_format */
+    rk_scalar val = {.kind = TA_SCALAR_INT, .i = v->value == 1, .f = v->value == 1};
+    if (v->value == 2 && !rk_scalar_arg(st, 1, &val))
+        return ta_kernel_error(ctx, "%s: expected a Scalar fill_value", v->name);
+    DLTensor *y;
+    if (out) {
+        DLTensor *o = ta_stack_tensor(st, ta_stack_size(st) - 1);
+        if (!rk_check_tensor(ctx, v->name, "out", o)) return TA_ERR_KERNEL;
+        if (!(y = rk_output(ctx, v->name, RK_OUT_ANY, o, rk_dtype_of(o->dtype), x->ndim, x->shape)))
+            return TA_ERR_KERNEL;
+    } else {
+        bool ok;
+        rk_dtype d = rk_dtype_arg(st, opts, &ok);
+        if (!ok) return ta_kernel_error(ctx, "%s: unsupported dtype argument", v->name);
+        if (d == RK_BAD) d = rk_dtype_of(x->dtype);
+        if (!(y = alloc_format(ctx, v->name, x, d, memory_format(st, opts + 4)))) return TA_ERR_KERNEL;
+    }
+    rk_dtype yd = rk_dtype_of(y->dtype);
+    if (v->value >= 0) {
+        if (!rk_scalar_fits(yd, &val))
+            return ta_kernel_error(ctx, "%s: value cannot be converted to type %s without overflow", v->name,
+                                   rk_name(yd));
+        fill_value(y, &val);
+    }
+    return rk_return1(st, y);
+}
+
+static ta_status l_func(ta_kernel_ctx *c, ta_stack *s) { return run_like(c, s, false); }
+static ta_status l_out(ta_kernel_ctx *c, ta_stack *s) { return run_like(c, s, true); }
 
 /* ---- copy ------------------------------------------------------------------------------- */
 
@@ -314,6 +334,8 @@ static ta_status k_resize(ta_kernel_ctx *c, ta_stack *s) { return run_resize(c, 
 static ta_status k_resize_out(ta_kernel_ctx *c, ta_stack *s) { return run_resize(c, s, true); }
 
 static const fvar FILL_S = {"fill", 1}, FILL_T = {"fill", 2}, ZERO = {"zero", 0};
+static const lvar ZEROS = {"zeros_like", 0}, ONES = {"ones_like", 1}, FULL = {"full_like", 2},
+                  EMPTY = {"empty_like", -1};
 
 static const rk_entry ENTRIES[] = {
     {"fill.Scalar", f_func, &FILL_S}, {"fill_.Scalar", f_inplace, &FILL_S}, {"fill.Scalar_out", f_out, &FILL_S},
@@ -323,6 +345,9 @@ static const rk_entry ENTRIES[] = {
     {"clone", k_clone, NULL}, {"clone.out", k_clone_out, NULL},
     {"contiguous", k_contiguous, NULL},
     {"resize_", k_resize_, NULL}, {"resize", k_resize, NULL}, {"resize.out", k_resize_out, NULL},
+    {"zeros_like", l_func, &ZEROS}, {"zeros_like.out", l_out, &ZEROS}, {"ones_like", l_func, &ONES},
+    {"ones_like.out", l_out, &ONES}, {"full_like", l_func, &FULL}, {"full_like.out", l_out, &FULL},
+    {"empty_like", l_func, &EMPTY}, {"empty_like.out", l_out, &EMPTY},
     {NULL, NULL, NULL},
 };
 

@@ -58,6 +58,8 @@ typedef struct rk_scalar {
     union { double f; int64_t i; uint8_t b; } buf;
 } rk_scalar;
 rk_dtype rk_scalar_dtype(const rk_scalar *s); /* Bool, Long or Double */
+/* Whether s converts to d without overflow (PyTorch's checked conversion of fill values). */
+bool rk_scalar_fits(rk_dtype d, const rk_scalar *s);
 /* A 0-dim CPU tensor over s->buf. */
 void rk_scalar_tensor(rk_scalar *s, DLTensor *t);
 
@@ -186,5 +188,7 @@ ta_status rk_register_views(ta_registry *reg);
 ta_status rk_register_shape(ta_registry *reg);
 ta_status rk_register_fill(ta_registry *reg);
 ta_status rk_register_linalg(ta_registry *reg);
+ta_status rk_register_index(ta_registry *reg);
+ta_status rk_register_softmax(ta_registry *reg);
 
 #endif
