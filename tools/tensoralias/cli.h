@@ -40,5 +40,6 @@ int ta_cmd_parse(int argc, char **argv);
 int ta_cmd_check(int argc, char **argv);
 int ta_cmd_list(int argc, char **argv);
 int ta_cmd_verify(int argc, char **argv);
+int ta_cmd_graph(int argc, char **argv);
 
 #endif
