@@ -22,6 +22,9 @@
 
 #include "exec/check.h"
 
+/* Outputs above this many elements are checked at TA_OUT_SAMPLES + 1 points. */
+enum { TA_OUT_SCAN_MAX = 1 << 14, TA_OUT_SAMPLES = 4096 };
+
 typedef struct snap {
     uint32_t sid;
     void *copy;      /* host copy (CPU) or device copy */
@@ -43,6 +46,7 @@ struct ta_checker {
     int nsnaps;
     uint32_t protected_ids[TA_CASE_MAX_SLOTS];
     int nprotected;
+    size_t protect_min; /* read-only pages instead of a copy from this size (0: never) */
     void (*hook)(void *, const ta_case *, const ta_decl *);
     void *hook_ud;
     unsigned char *cur_host; /* host copy of a device storage after the call */
@@ -67,6 +71,8 @@ void ta_checker_destroy(ta_checker *ck)
     free(ck->cur_host);
     free(ck);
 }
+
+void ta_checker_set_protect_min(ta_checker *ck, size_t bytes) { ck->protect_min = bytes; }
 
 void ta_checker_set_hook(ta_checker *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
                          void *ud)
@@ -199,6 +205,20 @@ static snap *find_snap(ta_checker *ck, uint32_t sid)
     return NULL;
 }
 
+static bool storage_writable(const ta_checker *ck, uint32_t sid)
+{
+    for (int j = 0; j < ck->c.nslots; j++)
+        if (ck->c.slots[j].storage == sid && ck->d->args[ck->c.slots[j].arg].write) return true;
+    return false;
+}
+
+static bool is_protected(const ta_checker *ck, uint32_t sid)
+{
+    for (int j = 0; j < ck->nprotected; j++)
+        if (ck->protected_ids[j] == sid) return true;
+    return false;
+}
+
 static ta_status take_snapshots(ta_checker *ck)
 {
     ta_exec *x = ck->x;
@@ -207,9 +227,17 @@ static ta_status take_snapshots(ta_checker *ck)
     for (int i = 0; i < ck->c.nslots; i++) {
         ta_case_slot *sl = &ck->c.slots[i];
         if (sl->fill && x->dev->type == kDLCPU) continue; /* content known: all TA_FILL_BYTE */
-        if (find_snap(ck, sl->storage)) continue;
+        if (find_snap(ck, sl->storage) || is_protected(ck, sl->storage)) continue;
         ta_storage_info si;
         if (!ta_exec_storage_get(x, sl->storage, &si)) return TA_ERR_INVALID;
+        /* A large storage nobody may write: read-only pages catch any write
+         * (in a child, whose fault handler reports it) for the price of two
+         * mprotect calls instead of a copy and a comparison. */
+        if (ck->protect_min && si.bytes >= ck->protect_min && x->dev->type == kDLCPU &&
+            !storage_writable(ck, sl->storage) && ta_exec_protect(x, sl->storage, true) == TA_OK) {
+            ck->protected_ids[ck->nprotected++] = sl->storage;
+            continue;
+        }
         snap *sn = &ck->snaps[ck->nsnaps];
         if (sn->on_device && sn->copy) {
             x->dev->release(sn->copy);
@@ -293,7 +321,7 @@ static bool covered_by_writer(const ta_checker *ck, const ta_case_slot *sl, int6
     for (int j = 0; j < ck->c.nslots; j++) {
         const ta_case_slot *w = &ck->c.slots[j];
         const ta_decl_slot *wa = &ck->d->args[w->arg];
-        if (w->storage != sl->storage || !wa->write || !ta_decl_may_alias(a, wa)) continue;
+        if (w->storage != sl->storage || !wa->write || !ta_decl_may_alias(ck->d, a, wa)) continue;
         uint64_t lo, hi;
         ta_tensor_byte_range(&w->before, &lo, &hi);
         if ((uint64_t)off >= lo && (uint64_t)off < hi) return true;
@@ -366,14 +394,60 @@ static void check_storage_writes(ta_checker *ck)
 }
 
 /* Index of the first element of t (on the host at base) still all
- * TA_FILL_BYTE, or -1; *written counts the others. */
+ * TA_FILL_BYTE, or -1; *written counts the others. A contiguous tensor is
+ * scanned as an array of its element type (this runs on every out= argument
+ * of every case, so it has to be as fast as a copy). */
 static int64_t first_unwritten(const DLTensor *t, const unsigned char *base, int64_t *written)
 {
-    int64_t n = ta_numel(t), es = (int64_t)ta_dtype_size(t->dtype), first = -1;
+    int64_t n = ta_numel(t), es = (int64_t)ta_dtype_size(t->dtype), first = -1, unwritten = 0;
     unsigned char fill[16];
     memset(fill, TA_FILL_BYTE, sizeof fill);
     *written = 0;
-    if (es > 16) return -1;
+    if (es > 16 || n <= 0) return -1;
+    if (n > TA_OUT_SCAN_MAX) {
+        /* Large outputs: evenly spaced samples and the last element, so the
+         * check costs the same whatever the size (a full scan would cost a
+         * pass over the output, about what the kernel itself spends). */
+        for (int64_t k = 0; k <= TA_OUT_SAMPLES; k++) {
+            int64_t i = k == TA_OUT_SAMPLES ? n - 1 : k * (n / TA_OUT_SAMPLES);
+            if (memcmp(base + ta_elem_offset(t, i), fill, (size_t)es)) (*written)++;
+            else if (first < 0) first = i;
+        }
+        return first;
+    }
+    if (ta_is_contiguous(t)) {
+        const unsigned char *p = base + t->byte_offset;
+        /* Count first (a loop the compiler vectorizes), locate only if needed. */
+        if (es == 4) {
+            uint32_t f32;
+            memcpy(&f32, fill, 4);
+            for (int64_t i = 0; i < n; i++) {
+                uint32_t v;
+                memcpy(&v, p + 4 * i, 4);
+                unwritten += v == f32;
+            }
+            for (int64_t i = 0; unwritten && i < n && first < 0; i++)
+                if (!memcmp(p + 4 * i, fill, 4)) first = i;
+        } else if (es == 8) {
+            uint64_t f64;
+            memcpy(&f64, fill, 8);
+            for (int64_t i = 0; i < n; i++) {
+                uint64_t v;
+                memcpy(&v, p + 8 * i, 8);
+                unwritten += v == f64;
+            }
+            for (int64_t i = 0; unwritten && i < n && first < 0; i++)
+                if (!memcmp(p + 8 * i, fill, 8)) first = i;
+        } else {
+            for (int64_t i = 0; i < n; i++)
+                if (!memcmp(p + es * i, fill, (size_t)es)) {
+                    if (first < 0) first = i;
+                    unwritten++;
+                }
+        }
+        *written = n - unwritten;
+        return first;
+    }
     for (int64_t i = 0; i < n; i++) {
         int64_t off = ta_elem_offset(t, i);
         if (memcmp(base + off, fill, (size_t)es)) (*written)++;
@@ -413,7 +487,11 @@ static void check_out_written(ta_checker *ck)
         if (first < 0) continue;
         char name[96];
         slot_name(ck, sl, name, sizeof name);
-        if (written == 0)
+        if (written == 0 && n > TA_OUT_SCAN_MAX)
+            emit(ck, TA_V_OUT_NOT_WRITTEN, name,
+                 "out= argument '%s' (%lld elements): none of %d evenly spaced elements was written",
+                 name, (long long)n, TA_OUT_SAMPLES + 1);
+        else if (written == 0)
             emit(ck, TA_V_OUT_NOT_WRITTEN, name,
                  "out= argument '%s' (%lld elements) was not written at all", name, (long long)n);
         else
@@ -519,7 +597,7 @@ static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
             const ta_case_slot *sl = &ck->c.slots[i];
             uint32_t now = ta_exec_storage_of(x, sl->t);
             if (o->storage != sl->storage && o->storage != now) continue;
-            if (ta_decl_may_alias(rs, &d->args[sl->arg])) continue;
+            if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
             char on[32], an[96];
             out_name(o, on, sizeof on);
             slot_name(ck, sl, an, sizeof an);
@@ -539,7 +617,7 @@ static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
             const out_t *p = &outs[a], *q = &outs[b];
             if (p->storage != q->storage) continue;
             const ta_decl_slot *rp = &d->rets[p->ret], *rq = &d->rets[q->ret];
-            bool ok = p->ret == q->ret ? rp->annotated : ta_decl_may_alias(rp, rq);
+            bool ok = p->ret == q->ret ? rp->annotated : ta_decl_may_alias(d, rp, rq);
             if (ok) continue;
             char pn[32], qn[32];
             out_name(p, pn, sizeof pn);
@@ -600,7 +678,6 @@ static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
 
 static void protect_inputs(ta_checker *ck)
 {
-    ck->nprotected = 0;
     for (int i = 0; i < ck->c.nslots; i++) {
         uint32_t sid = ck->c.slots[i].storage;
         bool writable = false, seen = false;
@@ -633,13 +710,14 @@ ta_case_outcome ta_checker_run(ta_checker *ck, uint64_t seed, ta_case_builder bu
     }
     ck->c.seed = seed;
     if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
+    ck->nprotected = 0;
     if (take_snapshots(ck) != TA_OK) {
         snprintf(msg, cap, "cannot snapshot the inputs");
         return TA_CASE_UNSYNTH;
     }
     if (ck->trap) protect_inputs(ck);
     s = ta_exec_call(x, ck->fn, ck->ud);
-    if (ck->trap) unprotect_inputs(ck);
+    unprotect_inputs(ck);
 
     /* A rejected call still must not have touched what it may not write. */
     check_metadata(ck);

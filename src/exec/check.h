@@ -30,6 +30,10 @@ ta_case_outcome ta_checker_run(ta_checker *ck, uint64_t seed, ta_case_builder bu
 /* fn(ud, case, decl) is called after the arguments are built, before the call. */
 void ta_checker_set_hook(ta_checker *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
                          void *ud);
+/* Read-only pages instead of byte copies for CPU input storages of at least
+ * `bytes` that no argument may write (0, the default: never). Only where a
+ * fault handler reports trapped writes (a child process). */
+void ta_checker_set_protect_min(ta_checker *ck, size_t bytes);
 /* The case being run (for a signal handler naming the argument a trapped
  * write hit). */
 const ta_case *ta_checker_case(const ta_checker *ck);

@@ -324,6 +324,7 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
     }
     if (!inproc) {
         ta_checker_set_hook(ck, send_case, &fd);
+        ta_checker_set_protect_min(ck, 64 << 10);
         g_fd = fd;
         g_exec = x;
         g_checker = ck;
