@@ -430,7 +430,7 @@ def gen_fill(n):
 
 
 def gen_more(n):
-    """Comparisons, logical_not/bitwise_not, mm/bmm."""
+    """Comparisons, logical_not/bitwise_not."""
     for _ in range(n):
         da, sa = rdtype(), rshape()
         a, b = make(da, sa), make(rdtype() if R.random() < 0.4 else da, broadcast_partner(sa))
@@ -451,24 +451,6 @@ def gen_more(n):
         args = [("t", make(dt, sh))]
         if op.endswith(".out"):
             args.append(("t", out_like(R.choice([dt, torch.bool, torch.float32]), sh)))
-        add(op, args)
-    for _ in range(n // 2):
-        dt = R.choice([torch.float32, torch.float64, torch.int64, torch.int32])
-        nn, k, m, bb = R.randint(0, 3), R.randint(0, 3), R.randint(0, 3), R.randint(1, 2)
-        k2 = k if R.random() < 0.9 else k + 1
-        # torch skips the dtype check for empty operands (and bmm then returns mat2's dtype): not copied
-        dt2 = dt if R.random() < 0.9 or nn * k * m == 0 else torch.float32
-        if R.random() < 0.5:
-            args = [("t", make(dt, (nn, k))), ("t", make(dt2, (k2, m)))]
-            op = "mm"
-            osh = (nn, m)
-        else:
-            args = [("t", make(dt, (bb, nn, k))), ("t", make(dt2, (bb, k2, m)))]
-            op = "bmm"
-            osh = (bb, nn, m)
-        if R.random() < 0.3:
-            args.append(("t", out_like(R.choice([dt, dt, torch.float64]), osh)))
-            op += ".out"
         add(op, args)
 
 
