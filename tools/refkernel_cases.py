@@ -20,8 +20,11 @@ import torch
 warnings.filterwarnings("ignore")
 R = random.Random(1234)
 
-DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int64: "i64", torch.int32: "i32", torch.bool: "bool"}
-SCALAR_TYPE = {torch.float32: 6, torch.float64: 7, torch.int64: 4, torch.int32: 3, torch.bool: 11}
+DTYPES = {torch.float32: "f32", torch.float64: "f64", torch.int64: "i64", torch.int32: "i32", torch.bool: "bool",
+          torch.int16: "i16", torch.int8: "i8", torch.uint8: "u8"}
+SCALAR_TYPE = {torch.float32: 6, torch.float64: 7, torch.int64: 4, torch.int32: 3, torch.bool: 11, torch.int16: 2,
+               torch.int8: 1, torch.uint8: 0}
+COMMON = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
 SHAPES = [(2, 3), (5,), (), (2, 2, 3), (1, 3), (3, 1), (0,), (2, 0), (4, 4)]
 
 
@@ -137,7 +140,8 @@ def run(op, args, check_geometry=False):
 
 
 def rdtype():
-    return R.choice(list(DTYPES))
+    """Mostly the common dtypes; sometimes int16, int8, uint8 (promotion: uint8 with int8 gives int16)."""
+    return R.choice(list(DTYPES)) if R.random() < 0.25 else R.choice(COMMON)
 
 
 def rshape():

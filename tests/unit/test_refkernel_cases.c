@@ -30,6 +30,9 @@ static DLDataType dtype_of(const char *s)
     if (!strcmp(s, "f64")) return TA_DTYPE_F64;
     if (!strcmp(s, "i64")) return TA_DTYPE_I64;
     if (!strcmp(s, "i32")) return TA_DTYPE_I32;
+    if (!strcmp(s, "i16")) return (DLDataType){kDLInt, 16, 1};
+    if (!strcmp(s, "i8")) return (DLDataType){kDLInt, 8, 1};
+    if (!strcmp(s, "u8")) return (DLDataType){kDLUInt, 8, 1};
     return TA_DTYPE_BOOL;
 }
 
@@ -50,7 +53,9 @@ static double get(const DLTensor *t, int64_t i)
     if (dt.code == kDLFloat) return *(const double *)p;
     if (dt.code == kDLInt && dt.bits == 64) return (double)*(const int64_t *)p;
     if (dt.code == kDLInt && dt.bits == 32) return *(const int32_t *)p;
-    return *(const uint8_t *)p;
+    if (dt.code == kDLInt && dt.bits == 16) return *(const int16_t *)p;
+    if (dt.code == kDLInt && dt.bits == 8) return *(const int8_t *)p;
+    return *(const uint8_t *)p; /* uint8 and bool */
 }
 
 static void put(DLDataType dt, void *p, double v)
@@ -58,7 +63,10 @@ static void put(DLDataType dt, void *p, double v)
     if (dt.code == kDLFloat && dt.bits == 32) *(float *)p = (float)v;
     else if (dt.code == kDLFloat) *(double *)p = v;
     else if (dt.code == kDLInt && dt.bits == 64) *(int64_t *)p = (int64_t)v;
-    else if (dt.code == kDLInt) *(int32_t *)p = (int32_t)v;
+    else if (dt.code == kDLInt && dt.bits == 32) *(int32_t *)p = (int32_t)v;
+    else if (dt.code == kDLInt && dt.bits == 16) *(int16_t *)p = (int16_t)v;
+    else if (dt.code == kDLInt) *(int8_t *)p = (int8_t)v;
+    else if (dt.code == kDLUInt) *(uint8_t *)p = (uint8_t)v;
     else *(uint8_t *)p = v != 0;
 }
 
