@@ -35,7 +35,10 @@ struct ta_device_ops; /* src/exec/device.h */
 const struct ta_device_ops *ta_exec_device_cpu(void);
 /* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
  * NULL with a message in err. *handle receives the dlopen handle (close it
- * with ta_exec_device_unload after the last use). */
+ * with ta_exec_device_unload after the last use). The device's available()
+ * is asked in a short-lived child process, so that this process (which forks
+ * the verification children) never initializes the device itself: a CUDA
+ * context does not survive fork. */
 const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
                                                 size_t errcap);
 void ta_exec_device_unload(void *handle);
@@ -140,6 +143,53 @@ bool ta_registry_has_kernel(const ta_registry_op *op);
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
 
+/* ---- derived operators (autogen) --------------------------------------- */
+
+/* Where a derived operator's return comes from. */
+typedef enum ta_derived_src_kind {
+    TA_DSRC_CALLEE_RETURN = 0, /* the callee's return `index` */
+    TA_DSRC_CLONED_ARG,        /* the clone made for callee argument `index` (functional) */
+    TA_DSRC_OWN_ARG            /* the derived operator's own argument `index` (out=) */
+} ta_derived_src_kind;
+
+typedef struct ta_derived_src {
+    ta_derived_src_kind kind;
+    uint32_t index;
+} ta_derived_src;
+
+/* How to run an operator that autogen derives, by calling another kernel
+ * (the same composition torchgen generates; see the plan in torchgen.h).
+ * Functional (out false): call the callee with arg_from[j] of the derived
+ * operator as its argument j (-1: the callee's default), passing fresh
+ * clones for the callee arguments listed in clone; return per ret_src.
+ * out= (out true): call the callee likewise, then resize each out argument
+ * out_args[k] and copy the callee's return out_from[k] into it, copy the
+ * callee's return writeback[k] into written positional argument
+ * written_args[k], and return per ret_src. Arrays are copied. */
+typedef struct ta_derived_plan {
+    bool out;
+    const char *callee; /* full operator name of the kernel to call */
+    const int32_t *arg_from;
+    uint32_t ncallee_args;
+    const uint32_t *clone;
+    uint32_t nclone;
+    const ta_derived_src *ret_src;
+    uint32_t nrets;
+    const uint32_t *out_args;
+    const uint32_t *out_from;
+    uint32_t nouts;
+    const uint32_t *written_args;
+    const uint32_t *writeback;
+    uint32_t nwritten;
+} ta_derived_plan;
+
+/* Registers `schema` (whole) with a catch-all kernel that runs plan over
+ * the callee's kernel for the device at hand. Nothing is registered (TA_OK)
+ * when the operator already has a kernel of its own. */
+ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan);
+/* Whether op's kernel is a derived one. */
+bool ta_registry_is_derived(const ta_registry_op *op);
+
 /* ---- verification ------------------------------------------------------ */
 
 typedef enum ta_verdict_kind {
@@ -189,6 +239,7 @@ typedef struct ta_op_result {
     uint32_t cases;           /* cases run (or attempted) */
     uint32_t exercised;       /* cases the kernel accepted */
     char note[256];           /* e.g. the first rejection message */
+    bool derived;             /* run by a kernel composed from its base (autogen) */
     ta_finding *findings;     /* one per (kind, argument), the first case that showed it */
     size_t nfindings;
 } ta_op_result;

@@ -321,7 +321,7 @@ static bool covered_by_writer(const ta_checker *ck, const ta_case_slot *sl, int6
     for (int j = 0; j < ck->c.nslots; j++) {
         const ta_case_slot *w = &ck->c.slots[j];
         const ta_decl_slot *wa = &ck->d->args[w->arg];
-        if (w->storage != sl->storage || !wa->write || !ta_decl_may_alias(a, wa)) continue;
+        if (w->storage != sl->storage || !wa->write || !ta_decl_may_alias(ck->d, a, wa)) continue;
         uint64_t lo, hi;
         ta_tensor_byte_range(&w->before, &lo, &hi);
         if ((uint64_t)off >= lo && (uint64_t)off < hi) return true;
@@ -597,7 +597,7 @@ static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
             const ta_case_slot *sl = &ck->c.slots[i];
             uint32_t now = ta_exec_storage_of(x, sl->t);
             if (o->storage != sl->storage && o->storage != now) continue;
-            if (ta_decl_may_alias(rs, &d->args[sl->arg])) continue;
+            if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
             char on[32], an[96];
             out_name(o, on, sizeof on);
             slot_name(ck, sl, an, sizeof an);
@@ -617,7 +617,7 @@ static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
             const out_t *p = &outs[a], *q = &outs[b];
             if (p->storage != q->storage) continue;
             const ta_decl_slot *rp = &d->rets[p->ret], *rq = &d->rets[q->ret];
-            bool ok = p->ret == q->ret ? rp->annotated : ta_decl_may_alias(rp, rq);
+            bool ok = p->ret == q->ret ? rp->annotated : ta_decl_may_alias(d, rp, rq);
             if (ok) continue;
             char pn[32], qn[32];
             out_name(p, pn, sizeof pn);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "exec/decl.h"
+#include "tensoralias/alias.h"
 
 typedef struct set_names {
     ta_str names[64];
@@ -140,12 +141,42 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
         if (t->type == TA_DT_TENSOR_LIST && t->write) d->ret_is_arg[r] = -1; /* lists are compared item by item elsewhere */
     }
     d->may_copy = may_copy_op(s->name);
+    /* torch's answers, as a matrix. */
+    int n = d->nargs + d->nrets;
+    ta_alias_query *q = NULL;
+    if (n <= 64 && ta_alias_query_create(s, &q, NULL) == TA_OK && q &&
+        (d->may = ta_arena_alloc(arena, (size_t)(n ? n : 1) * sizeof *d->may))) {
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++) {
+                ta_slot sa = a < d->nargs ? ta_in((uint32_t)a) : ta_out((uint32_t)(a - d->nargs));
+                ta_slot sb = b < d->nargs ? ta_in((uint32_t)b) : ta_out((uint32_t)(b - d->nargs));
+                bool m = ta_query_may_alias(q, sa, sb) || ta_query_may_contain_alias(q, sa, sb);
+                if (a >= d->nargs && b < d->nargs)
+                    m = m || ta_query_output_aliases_input(q, (uint32_t)(a - d->nargs), (uint32_t)b);
+                if (b >= d->nargs && a < d->nargs)
+                    m = m || ta_query_output_aliases_input(q, (uint32_t)(b - d->nargs), (uint32_t)a);
+                if (m) d->may[a] |= 1ull << b;
+            }
+        /* torch counts some arguments written in training mode (running_mean...). */
+        for (int i = 0; i < d->nargs; i++)
+            if (ta_query_is_mutable_input(q, (uint32_t)i)) d->args[i].write = true;
+    }
+    ta_alias_query_destroy(q);
     *out = d;
     return TA_OK;
 }
 
-bool ta_decl_may_alias(const ta_decl_slot *a, const ta_decl_slot *b)
+static int slot_index(const ta_decl *d, const ta_decl_slot *s)
 {
+    if (s >= d->args && s < d->args + d->nargs) return (int)(s - d->args);
+    if (s >= d->rets && s < d->rets + d->nrets) return d->nargs + (int)(s - d->rets);
+    return -1;
+}
+
+bool ta_decl_may_alias(const ta_decl *d, const ta_decl_slot *a, const ta_decl_slot *b)
+{
+    int ia = slot_index(d, a), ib = slot_index(d, b);
+    if (d->may && ia >= 0 && ib >= 0) return (d->may[ia] >> ib) & 1;
     /* A value in the wildcard set may alias any other value. */
     if (a->wildcard || b->wildcard) return true;
     return (a->sets & b->sets) != 0;

@@ -3,9 +3,10 @@
  * storage, which returns must be an argument (inplace, out=) or a view of
  * one.
  *
- * Derived from the alias annotations directly (alias sets as bitmasks). When
- * the alias module's SchemaInfo queries are available this is the one place
- * to answer from them instead. */
+ * Which values may share storage comes from the alias module's queries
+ * (torch's SchemaInfo answers, element sets included), precomputed into a
+ * matrix; the annotations read directly (alias sets as bitmasks) give the
+ * rest, and the answer too when a schema is beyond the queries' limits. */
 #ifndef TA_EXEC_DECL_H
 #define TA_EXEC_DECL_H
 
@@ -62,11 +63,14 @@ typedef struct ta_decl {
     bool may_copy;  /* a view-annotated op documented to copy at times (reshape, contiguous...) */
     bool has_out;   /* any out= argument */
     char unsupported[96]; /* first argument type the verifier cannot synthesize, or "" */
+    /* may[a] bit b: slots a and b may share storage (slot = argument index,
+     * or nargs + return index); NULL when the queries could not answer. */
+    uint64_t *may;
 } ta_decl;
 
 /* Builds the declaration of s in arena memory. */
 ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out);
 /* Whether the two slots may share storage by their declaration. */
-bool ta_decl_may_alias(const ta_decl_slot *a, const ta_decl_slot *b);
+bool ta_decl_may_alias(const ta_decl *d, const ta_decl_slot *a, const ta_decl_slot *b);
 
 #endif

@@ -125,7 +125,7 @@ ta_status ta_exec_protect(ta_exec *x, uint32_t id, bool readonly)
 
 static int set_dims(ta_tensor_rec *r, int ndim, const int64_t *shape, const int64_t *strides)
 {
-    if (ndim > r->cap) {
+    if (ndim > r->cap || !r->dims) { /* 0-dim tensors get arrays too: shape is never NULL */
         int cap = ndim < 8 ? 8 : ndim;
         int64_t *d = malloc(2 * (size_t)cap * sizeof *d);
         if (!d) return -1;
@@ -135,9 +135,9 @@ static int set_dims(ta_tensor_rec *r, int ndim, const int64_t *shape, const int6
     }
     int64_t *sh = r->dims, *sd = r->dims + r->cap;
     /* shape and strides may alias r's own arrays (restride of t with t->shape). */
-    memmove(sh, shape, (size_t)ndim * sizeof *sh);
+    if (ndim) memmove(sh, shape, (size_t)ndim * sizeof *sh);
     if (strides) {
-        memmove(sd, strides, (size_t)ndim * sizeof *sd);
+        if (ndim) memmove(sd, strides, (size_t)ndim * sizeof *sd);
     } else {
         int64_t s = 1;
         for (int d = ndim - 1; d >= 0; d--) {

@@ -43,7 +43,7 @@ const char *ta_dtype_name(DLDataType dt)
 void ta_strides_of(const DLTensor *t, int64_t *out)
 {
     if (t->strides) {
-        memcpy(out, t->strides, (size_t)t->ndim * sizeof *out);
+        if (t->ndim > 0) memcpy(out, t->strides, (size_t)t->ndim * sizeof *out);
         return;
     }
     int64_t s = 1;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/registry_internal.h"
 #include "tensoralias/exec.h"
 
 typedef struct op_rec {
@@ -35,6 +36,8 @@ struct ta_registry {
     size_t nhandles, caphandles;
     char **strings; /* owned strings (origins) */
     size_t nstrings, capstrings;
+    struct owned { void *p; void (*free_fn)(void *); } *owned; /* derived kernels' data */
+    size_t nowned, capowned;
 };
 
 static const char *key_name(ta_dispatch_key k)
@@ -85,6 +88,8 @@ void ta_registry_destroy(ta_registry *r)
     free(r->ops);
     for (size_t i = 0; i < r->nstrings; i++) free(r->strings[i]);
     free(r->strings);
+    for (size_t i = 0; i < r->nowned; i++) r->owned[i].free_fn(r->owned[i].p);
+    free(r->owned);
     ta_diags_destroy(r->diags);
     /* Plugins are closed last: nothing above points into them any more. */
     for (size_t i = r->nhandles; i-- > 0;) dlclose(r->handles[i]);
@@ -106,7 +111,8 @@ void ta_registry_set_origin(ta_registry *r, const char *origin)
 
 ta_status ta_registry_take_diags(ta_registry *r, ta_diags *into)
 {
-    return ta_diags_move(into, r->diags);
+    /* Only when there is something to move (ta_diags_move passes NULL to memcpy otherwise). */
+    return ta_diags_count(r->diags) ? ta_diags_move(into, r->diags) : TA_OK;
 }
 
 static ta_status fail(ta_registry *r, ta_status s, const char *fmt, ...)
@@ -267,6 +273,17 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
     return TA_OK;
 }
 
+ta_status ta_registry_adopt_(ta_registry *r, void *p, void (*free_fn)(void *))
+{
+    if (!grow((void **)&r->owned, &r->capowned, r->nowned, sizeof *r->owned)) {
+        free_fn(p);
+        return TA_ERR_NOMEM;
+    }
+    r->owned[r->nowned].p = p;
+    r->owned[r->nowned++].free_fn = free_fn;
+    return TA_OK;
+}
+
 /* ---- queries ----------------------------------------------------------- */
 
 bool ta_registry_lacks_schema(ta_registry *r, const char *op)
@@ -335,7 +352,7 @@ ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *di
     ta_status s = entry(r, TA_KERNEL_ABI_VERSION);
     bool rule_errors = ta_diags_count_severity(r->diags, TA_SEV_ERROR) > before;
     r->origin = prev;
-    ta_diags_move(diags, r->diags);
+    ta_registry_take_diags(r, diags);
     if (s != TA_OK && !rule_errors)
         ta_diags_add(diags, TA_SEV_ERROR, "plugin", path, 0, 0, 0, NULL, NULL,
                      "%s failed: %s", TA_PLUGIN_ENTRY, ta_status_str(s));

@@ -140,7 +140,7 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
         storage_elems = s;
     } else if (layout == 2) {
         /* Last dimension 2n+1 wide in storage, the view takes odd positions. */
-        memcpy(sshape, shape, (size_t)ndim * sizeof *sshape);
+        if (ndim) memcpy(sshape, shape, (size_t)ndim * sizeof *sshape);
         if (ndim) sshape[ndim - 1] = 2 * shape[ndim - 1] + 1;
         int64_t s = 1;
         for (int d = ndim - 1; d >= 0; d--) {
@@ -270,7 +270,7 @@ static ta_status synth_int_list(synth *y, const ta_decl_slot *d, const ta_arg *a
         if (pick == 0 || op_name_has(y, "expand") || op_name_has(y, "new_") ||
             op_name_has(y, "as_strided")) {
             k = y->ndim;
-            memcpy(v, y->shape, (size_t)k * sizeof *v);
+            if (k) memcpy(v, y->shape, (size_t)k * sizeof *v);
         } else if (pick == 1) {
             v[k++] = numel_of(y->shape, y->ndim);
         } else {
@@ -624,7 +624,7 @@ ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *
     sl->storage = ta_exec_storage_of(x, t);
     sl->fill = fill;
     sl->before = *t;
-    memcpy(sl->shape, t->shape, (size_t)t->ndim * sizeof *sl->shape);
+    if (t->ndim) memcpy(sl->shape, t->shape, (size_t)t->ndim * sizeof *sl->shape);
     ta_strides_of(t, sl->strides);
     sl->before.shape = sl->shape;
     sl->before.strides = sl->strides;
@@ -668,7 +668,7 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
     y.dtype = dts[below(&y.r, sizeof dts / sizeof *dts)];
     const int64_t *sh = shapes[below(&y.r, sizeof shapes / sizeof *shapes)];
     y.ndim = (int)sh[0];
-    memcpy(y.shape, sh + 1, (size_t)y.ndim * sizeof *y.shape);
+    if (y.ndim) memcpy(y.shape, sh + 1, (size_t)y.ndim * sizeof *y.shape);
     y.layout_mode = chance(&y.r, 50);
     y.alias_views = chance(&y.r, 33);
     for (int i = 0; i < d->nargs; i++) {

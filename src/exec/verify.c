@@ -376,6 +376,8 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
     if (pid == 0) {
         close(p[0]);
         signal(SIGPIPE, SIG_DFL);
+        /* What a kernel prints must not end up inside the report on stdout. */
+        dup2(STDERR_FILENO, STDOUT_FILENO);
         run_cases(j, j->next_case, o, p[1], false);
         _exit(0);
     }
@@ -610,6 +612,7 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
             continue;
         }
         tmp.fn = ta_registry_kernel_for(op, o.dev->type, &tmp.ud);
+        r->derived = ta_registry_is_derived(op);
         if (!tmp.fn) {
             r->verdict = TA_V_NO_KERNEL;
             add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s",

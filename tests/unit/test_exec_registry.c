@@ -173,7 +173,8 @@ static void test_plugin(void **state)
     for (int i = 0; i < 3; i++) ((float *)a->data)[i] = (float)i + 1;
     ta_stack_push_tensor(ta_exec_stack(x), a);
     void *ud;
-    assert_int_equal(ta_exec_call(x, ta_registry_kernel_for(op, kDLCPU, &ud), ud), TA_OK);
+    ta_kernel_fn kfn = ta_registry_kernel_for(op, kDLCPU, &ud);
+    assert_int_equal(ta_exec_call(x, kfn, ud), TA_OK);
     DLTensor *y = ta_stack_tensor(ta_exec_stack(x), 0);
     assert_non_null(y);
     assert_true(((float *)y->data)[2] == 6.0f);

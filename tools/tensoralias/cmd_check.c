@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tensoralias/alias.h"
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
@@ -44,6 +45,39 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
         return NULL;
     }
     return argv[++*i];
+}
+
+/* The loader's built-in passes, then the alias rules (src/alias). */
+static ta_status check_all(const ta_native_file *f, ta_diags *d)
+{
+    size_t nb, na;
+    const ta_native_pass *b = ta_native_builtin_passes(&nb);
+    const ta_native_pass *a = ta_alias_native_passes(&na);
+    ta_native_pass passes[32];
+    if (nb + na > sizeof passes / sizeof passes[0]) return TA_ERR_INVALID;
+    memcpy(passes, b, nb * sizeof *b);
+    memcpy(passes + nb, a, na * sizeof *a);
+    return ta_native_check_with(f, passes, nb + na, d);
+}
+
+/* Every rule check can report, for SARIF: the loader's and the alias ones. */
+static ta_rule_info *all_rules(size_t *n)
+{
+    size_t nn, na;
+    const ta_rule_info *nr = ta_native_rules(&nn);
+    const ta_alias_rule *ar = ta_alias_rules(&na);
+    ta_rule_info *v = malloc((nn + na) * sizeof *v);
+    if (!v) {
+        *n = 0;
+        return NULL;
+    }
+    memcpy(v, nr, nn * sizeof *v);
+    for (size_t i = 0; i < na; i++) {
+        ta_rule_info r = {ar[i].id, ar[i].severity, ar[i].summary};
+        v[nn + i] = r;
+    }
+    *n = nn + na;
+    return v;
 }
 
 int ta_cmd_check(int argc, char **argv)
@@ -98,7 +132,7 @@ int ta_cmd_check(int argc, char **argv)
             ta_diags_destroy(d);
             break;
         }
-        st = ta_native_check(f, d);
+        st = check_all(f, d);
         if (st != TA_OK && st != TA_ERR_PARSE) {
             fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
             rc = TA_EXIT_USAGE;
@@ -109,14 +143,15 @@ int ta_cmd_check(int argc, char **argv)
         }
         if (rc == TA_EXIT_CLEAN && ta_diags_count_severity(d, TA_SEV_ERROR)) rc = TA_EXIT_FINDINGS;
         ta_native_destroy(f);
-        ta_diags_move(all, d);
+        if (ta_diags_count(d) && ta_diags_move(all, d) != TA_OK) rc = TA_EXIT_USAGE;
         ta_diags_destroy(d);
     }
     if (rc != TA_EXIT_USAGE && format != TA_REPORT_TEXT) {
         size_t nrules;
-        const ta_rule_info *rules = ta_native_rules(&nrules);
+        ta_rule_info *rules = all_rules(&nrules);
         int r = format == TA_REPORT_JSON ? ta_report_json(all, stdout)
                                          : ta_report_sarif(all, rules, nrules, stdout);
+        free(rules);
         if (r) rc = TA_EXIT_USAGE;
     }
     if (!all || fflush(stdout)) rc = TA_EXIT_USAGE;

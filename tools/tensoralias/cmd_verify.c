@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "exec/device.h"
 #include "report_verify.h"
+#include "verify_derived.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/native.h"
 
@@ -84,8 +85,9 @@ static void index_add(yaml_index *ix, const char *ns, const char *func, size_t l
     ix->schemas[ix->n++] = s;
 }
 
-/* Every entry of a native_functions.yaml, through the loader. */
-static int index_yaml(yaml_index *ix, const char *path, ta_diags *diags)
+/* Every entry of a native_functions.yaml, through the loader; the file
+ * stays loaded (*out) for the autogen derivation. */
+static int index_yaml(yaml_index *ix, const char *path, ta_native_file **out, ta_diags *diags)
 {
     ta_native_file *f = NULL;
     ta_status st = ta_native_load_path(path, NULL, &f, diags);
@@ -97,8 +99,8 @@ static int index_yaml(yaml_index *ix, const char *path, ta_diags *diags)
         const ta_native_func *fn = ta_native_get(f, i);
         if (fn->func.s) index_add(ix, fn->ns ? fn->ns : "aten", fn->func.s, fn->func.len);
     }
-    ta_native_destroy(f);
-    /* Entries the loader could not read are reported, not fatal. */
+    *out = f;
+    /* Entries the loader could not read are reported by check, not here. */
     ta_diags_clear(diags);
     return 0;
 }
@@ -326,6 +328,8 @@ int ta_cmd_verify(int argc, char **argv)
     void *devlib = NULL;
     names sel = {0};
     FILE *out = stdout;
+    ta_native_file *native = NULL;
+    ta_vderived *derived = NULL;
     if (!reg || !diags) goto done;
 
     if (!yaml) yaml = ta_cli_bundled("native_functions.yaml");
@@ -333,7 +337,7 @@ int ta_cmd_verify(int argc, char **argv)
         fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
         goto done;
     }
-    if (index_yaml(&ix, yaml, diags) != 0) {
+    if (index_yaml(&ix, yaml, &native, diags) != 0) {
         render_diags(diags);
         fprintf(stderr, "tensoralias verify: cannot load %s\n", yaml);
         goto done;
@@ -351,6 +355,8 @@ int ta_cmd_verify(int argc, char **argv)
         }
     }
 
+    /* autogen's derived operators: schemas now, composed kernels after the libraries. */
+    derived = ta_vderived_register_schemas(native, reg);
     for (int i = 0; i < nschemas; i++)
         if (load_schemas(reg, schemas[i], diags) != 0) {
             fprintf(stderr, "tensoralias verify: %s: %s\n", schemas[i], strerror(errno));
@@ -374,6 +380,7 @@ int ta_cmd_verify(int argc, char **argv)
         }
     }
     if (render_diags(diags)) goto done;
+    ta_vderived_add_kernels(derived, reg);
     if (samples_path && ta_samples_load(samples_path, &samples, diags) != TA_OK) {
         render_diags(diags);
         goto done;
@@ -427,6 +434,8 @@ done:
     ta_registry_destroy(reg);
     ta_diags_destroy(diags);
     index_free(&ix);
+    ta_vderived_destroy(derived);
+    ta_native_destroy(native);
     ta_exec_device_unload(devlib);
     return rc;
 }

@@ -130,8 +130,8 @@ static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline 
     for (size_t i = 0; i < r->nops; i++) {
         const ta_op_result *o = &r->ops[i];
         counts[o->verdict]++;
-        fprintf(out, "%s: %s (%u cases, %u exercised)\n", o->op, ta_verdict_kind_str(o->verdict),
-                o->cases, o->exercised);
+        fprintf(out, "%s%s: %s (%u cases, %u exercised)\n", o->op, o->derived ? " (derived)" : "",
+                ta_verdict_kind_str(o->verdict), o->cases, o->exercised);
         for (size_t k = 0; k < o->nfindings; k++) {
             const ta_finding *f = &o->findings[k];
             bool old = ta_vbaseline_has(bl, o->op, ta_verdict_kind_str(f->kind), f->argument);
@@ -162,10 +162,12 @@ static json_t *op_json(const ta_op_result *o)
                                             ta_vseverity_str(f->severity), "argument", f->argument,
                                             "seed", seed, "message", f->message));
     }
-    return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "op", o->op, "verdict",
-                     ta_verdict_kind_str(o->verdict), "severity", ta_vseverity_str(o->severity),
-                     "cases", (json_int_t)o->cases, "exercised", (json_int_t)o->exercised,
-                     "findings", fs);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "op", o->op, "verdict",
+                          ta_verdict_kind_str(o->verdict), "severity", ta_vseverity_str(o->severity),
+                          "cases", (json_int_t)o->cases, "exercised", (json_int_t)o->exercised,
+                          "findings", fs);
+    if (j && o->derived) json_object_set_new(j, "derived", json_true());
+    return j;
 }
 
 static void write_json(FILE *out, const ta_verify_report *r)
