@@ -148,11 +148,24 @@ const char *ta_cu_shape_str(int ndim, const int64_t *shape, char *buf, size_t ca
 bool ta_cu_internal_overlap(const DLTensor *t)
 {
     int64_t st[TA_CU_MAXDIM];
-    if (t->ndim > TA_CU_MAXDIM) return false;
+    if (t->ndim > TA_CU_MAXDIM || ta_numel(t) == 0) return false;
     ta_cu_strides(t, st);
     for (int d = 0; d < t->ndim; d++)
         if (t->shape[d] > 1 && st[d] == 0) return true;
     return false;
+}
+
+bool ta_cu_is_contiguous(const DLTensor *t)
+{
+    int64_t st[TA_CU_MAXDIM], want = 1;
+    if (t->ndim > TA_CU_MAXDIM) return false;
+    if (ta_numel(t) == 0) return true;
+    ta_cu_strides(t, st);
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        if (t->shape[d] != 1 && st[d] != want) return false;
+        want *= t->shape[d];
+    }
+    return true;
 }
 
 /* [lo, hi) of the bytes t's elements occupy; false when it has none. */

@@ -46,6 +46,9 @@ bool ta_cu_broadcast(int na, const int64_t *a, int nb, const int64_t *b, int *no
 /* "[2, 3]" into buf. */
 const char *ta_cu_shape_str(int ndim, const int64_t *shape, char *buf, size_t cap);
 
+/* PyTorch's is_contiguous: row-major strides on every dimension longer than
+ * one; an empty tensor is contiguous. */
+bool ta_cu_is_contiguous(const DLTensor *t);
 /* More than one element of t at the same address (a zero stride on a
  * dimension longer than one): a kernel cannot write through it. */
 bool ta_cu_internal_overlap(const DLTensor *t);

@@ -13,11 +13,16 @@
 
 #include "cuda/cu_kernels.h"
 
-enum variant { FUNCTIONAL, INPLACE, OUT };
+/* AUTOGEN_OUT: an out= overload native_functions.yaml lists under autogen:;
+ * PyTorch's generated code computes the functional result and copies it
+ * into out, so any out dtype is accepted (and converted). */
+enum variant { FUNCTIONAL, INPLACE, OUT, AUTOGEN_OUT };
 
 enum {
-    TO_FLOAT = 1u, /* integral inputs give a float32 result (exp, log, div...) */
-    ALPHA = 2u,    /* the op takes `Scalar alpha` after `other` */
+    TO_FLOAT = 1u,  /* integral inputs give a float32 result (exp, log, div...) */
+    ALPHA = 2u,     /* the op takes `Scalar alpha` after `other` */
+    SAME_DTYPE = 4u, /* out= must have exactly the result's dtype (abs, neg, ceil, floor) */
+    NO_BOOL = 8u,   /* PyTorch refuses bool inputs */
 };
 
 typedef struct pw_desc {
@@ -41,12 +46,16 @@ static DLTensor *new_tensor(ta_kernel_ctx *ctx, int cu_dtype, int ndim, const in
 
 /* The checks on a tensor the op writes: dtype, shape (out= is resized as
  * PyTorch does; inplace must already match) and no internal overlap. */
-static ta_status check_output(ta_kernel_ctx *ctx, const char *name, DLTensor *out, enum variant v, int rdt, int ndim,
-                              const int64_t *shape)
+static ta_status check_output(ta_kernel_ctx *ctx, const pw_desc *d, DLTensor *out, enum variant v, int rdt,
+                              int ndim, const int64_t *shape)
 {
+    const char *name = d->name;
     int od = ta_cu_dtype_of(out->dtype);
     char a[160], b[160];
-    if (!ta_cu_can_cast(rdt, od))
+    if (v == OUT && (d->flags & SAME_DTYPE) && od != rdt)
+        return ta_kernel_error(ctx, "%s: found dtype %s but expected %s", name, ta_cu_dtype_name(od),
+                               ta_cu_dtype_name(rdt));
+    if (v != AUTOGEN_OUT && !ta_cu_can_cast(rdt, od))
         return ta_kernel_error(ctx, "%s: result type %s can't be cast to the desired output type %s", name,
                                ta_cu_dtype_name(rdt), ta_cu_dtype_name(od));
     if (!ta_cu_same_shape(out, ndim, shape)) {
@@ -76,13 +85,14 @@ static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     int rdt = (d->flags & TO_FLOAT) && !ta_cu_is_float(xd) ? TA_CU_F32 : xd;
     if (d->code == TA_CU_NEG && xd == TA_CU_BOOL)
         return ta_kernel_error(ctx, "neg: negation, the `-` operator, on a bool tensor is not supported");
+    if ((d->flags & NO_BOOL) && xd == TA_CU_BOOL) return ta_kernel_error(ctx, "%s: not implemented for 'Bool'", d->name);
     if (v == FUNCTIONAL) {
         out = new_tensor(ctx, rdt, x->ndim, x->shape);
         if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
     } else {
         out = v == INPLACE ? x : ta_stack_tensor(st, 1);
         TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d->name, out, v, rdt, x->ndim, x->shape));
+        TRY(check_output(ctx, d, out, v, rdt, x->ndim, x->shape));
     }
     ta_cu_iter it;
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
@@ -96,6 +106,7 @@ static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 static ta_status unary_fn(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, FUNCTIONAL); }
 static ta_status unary_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, INPLACE); }
 static ta_status unary_out(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, OUT); }
+static ta_status unary_autogen_out(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, AUTOGEN_OUT); }
 
 /* ---- binary: op.Tensor(Tensor self, Tensor other[, *, Scalar alpha]), op_.Tensor, op.out ---- */
 
@@ -127,8 +138,8 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     ta_cu_rt_tensor(&rt, y);
     int rdt = ta_cu_rt_result(&rt);
     if ((d->flags & TO_FLOAT) && !ta_cu_is_float(rdt)) rdt = TA_CU_F32;
-    if (d->code == TA_CU_SUB && ta_cu_dtype_of(x->dtype) == TA_CU_BOOL && ta_cu_dtype_of(y->dtype) == TA_CU_BOOL)
-        return ta_kernel_error(ctx, "sub: subtraction, the `-` operator, with two bool tensors is not supported");
+    if (d->code == TA_CU_SUB && (ta_cu_dtype_of(x->dtype) == TA_CU_BOOL || ta_cu_dtype_of(y->dtype) == TA_CU_BOOL))
+        return ta_kernel_error(ctx, "sub: subtraction, the `-` operator, with a bool tensor is not supported");
     int64_t shape[TA_CU_MAXDIM];
     int ndim = 0;
     char a[160], b[160];
@@ -145,7 +156,7 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     } else {
         out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
         TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d->name, out, v, rdt, ndim, shape));
+        TRY(check_output(ctx, d, out, v, rdt, ndim, shape));
         scratch = ta_cu_needs_scratch(out, x) || ta_cu_needs_scratch(out, y);
     }
     ta_cu_iter it;
@@ -182,8 +193,10 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     } else {
         out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
         TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d->name, out, v, rdt, x->ndim, x->shape));
+        TRY(check_output(ctx, d, out, v, rdt, x->ndim, x->shape));
     }
+    /* An out= of another dtype gets the result converted, computed in the
+     * result's own arithmetic. */
     ta_cu_iter it;
     ta_cu_iter_init(&it, x->ndim, x->shape, 2);
     ta_cu_iter_operand(&it, 0, out);
@@ -194,7 +207,7 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 
 static ta_status scalar_fn(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, FUNCTIONAL); }
 static ta_status scalar_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, INPLACE); }
-static ta_status scalar_out(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, OUT); }
+static ta_status scalar_out(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, AUTOGEN_OUT); }
 
 /* ---- the out= overloads native_functions.yaml declares as `autogen:` ----
  * (fill.Scalar_out, zero.out, clone.out, copy.out; relu.out and the Scalar
@@ -225,6 +238,8 @@ static ta_status autogen_out(ta_kernel_ctx *ctx, const char *name, DLTensor *out
 static ta_status fill_value(ta_kernel_ctx *ctx, const char *name, DLTensor *t, ta_cu_sval value)
 {
     int td = ta_cu_dtype_of(t->dtype);
+    /* Into bool, any nonzero value (0.75 too) is true. */
+    if (td == TA_CU_BOOL) value.i = value.f != 0.0;
     ta_cu_scalars s = {ta_cu_is_float(td), 0, 1.0, value.f, 1, value.i};
     ta_cu_iter it;
     ta_cu_iter_init(&it, t->ndim, t->shape, 1);
@@ -371,15 +386,15 @@ static ta_status contiguous_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     TRY(ta_cu_check(ctx, "contiguous", "self", x));
-    if (ta_is_contiguous(x)) return ta_cu_return(st, x);
+    if (ta_cu_is_contiguous(x)) return ta_cu_return(st, x);
     return clone_of(ctx, st, "contiguous", x);
 }
 
 /* ---- registration ---- */
 
 #define DESC(n, c, f) static const pw_desc d_##n = {#n, c, f};
-DESC(abs, TA_CU_ABS, 0)
-DESC(neg, TA_CU_NEG, 0)
+DESC(abs, TA_CU_ABS, SAME_DTYPE | NO_BOOL)
+DESC(neg, TA_CU_NEG, SAME_DTYPE)
 DESC(exp, TA_CU_EXP, TO_FLOAT)
 DESC(log, TA_CU_LOG, TO_FLOAT)
 DESC(sqrt, TA_CU_SQRT, TO_FLOAT)
@@ -387,9 +402,9 @@ DESC(sin, TA_CU_SIN, TO_FLOAT)
 DESC(cos, TA_CU_COS, TO_FLOAT)
 DESC(tanh, TA_CU_TANH, TO_FLOAT)
 DESC(sigmoid, TA_CU_SIGMOID, TO_FLOAT)
-DESC(relu, TA_CU_RELU, 0)
-DESC(ceil, TA_CU_CEIL, 0)
-DESC(floor, TA_CU_FLOOR, 0)
+DESC(relu, TA_CU_RELU, NO_BOOL)
+DESC(ceil, TA_CU_CEIL, SAME_DTYPE | NO_BOOL)
+DESC(floor, TA_CU_FLOOR, SAME_DTYPE | NO_BOOL)
 DESC(reciprocal, TA_CU_RECIPROCAL, TO_FLOAT)
 DESC(add, TA_CU_ADD, ALPHA)
 DESC(sub, TA_CU_SUB, ALPHA)
@@ -414,7 +429,7 @@ static const pw_reg table[] = {
     U3(abs), U3(neg), U3(exp), U3(log), U3(sqrt), U3(sin), U3(cos), U3(tanh), U3(sigmoid),
     U3(ceil), U3(floor), U3(reciprocal),
     /* relu.out is autogen: */
-    {"aten::relu", unary_fn, &d_relu}, {"aten::relu_", unary_inplace, &d_relu}, {"aten::relu.out", unary_out, &d_relu},
+    {"aten::relu", unary_fn, &d_relu}, {"aten::relu_", unary_inplace, &d_relu}, {"aten::relu.out", unary_autogen_out, &d_relu},
     B3(add), B3(sub), B3(mul), B3(div),
     {"aten::maximum", binary_fn, &d_maximum}, {"aten::maximum.out", binary_out, &d_maximum},
     {"aten::minimum", binary_fn, &d_minimum}, {"aten::minimum.out", binary_out, &d_minimum},
