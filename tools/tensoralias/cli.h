@@ -30,5 +30,7 @@ int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Subcommands. */
 int ta_cmd_parse(int argc, char **argv);
+int ta_cmd_groups(int argc, char **argv);
+int ta_cmd_autogen(int argc, char **argv);
 
 #endif

@@ -6,6 +6,8 @@
 
 static const ta_command commands[] = {
     {"parse", "parse operator schemas and print them back (or as JSON)", ta_cmd_parse},
+    {"groups", "the operator groups torchgen forms (functional/inplace/out, views)", ta_cmd_groups},
+    {"autogen", "derive the variants autogen: asks for, as torchgen does", ta_cmd_autogen},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
