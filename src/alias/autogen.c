@@ -3,10 +3,11 @@
  * model.py, torchgen 1.13.1).
  *
  * Functions are pre-grouped by signature. A group gets nothing when all its
- * members bypass the dispatcher (manual_cpp_binding), when one is a view,
- * when all are CompositeImplicitAutograd, when it is a lone out= op, or for
- * the known-bad polygamma_. Otherwise the base is the inplace member, else
- * the mutable, else the out=, else the functional one; it gets an out=
+ * members bypass the dispatcher (manual_cpp_binding), when one is a view
+ * (set_ excepted), when all are CompositeImplicitAutograd and none is tagged
+ * core, when it is a lone out= op, or for the known-bad polygamma_.
+ * Otherwise the base is the mutable member, else the inplace, else the
+ * out=, else the functional one; it gets an out=
  * variant when there is none, its returns allow one (an inplace base always
  * does; else a tensor-like return is needed) and one of the base's autogen
  * names contains "out"; and a functional variant when there is none and the
@@ -15,7 +16,14 @@
  *
  * Then, per group, the names derived must be exactly the names the members'
  * `autogen:` lists ask for; every difference is an error, with torchgen's
- * reason when it refused to derive. */
+ * reason when it refused to derive.
+ *
+ * The rules are torchgen 1.13.1's, with the relaxations later torchgen made
+ * for yaml that 1.13.1's does not contain (the core tag, set_ tagged
+ * inplace_view, a mutable base preferred to an inplace one when a group has
+ * both) and its longer lists of exempt operators: on the 1.13.1 yaml they
+ * change nothing (tests/unit/test_torchgen_golden.c), and they let PyTorch
+ * main's yaml derive as PyTorch derives it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +39,13 @@ static const char *const functional_no_out[] = {
     "_use_cudnn_ctc_loss", "_use_cudnn_ctc_loss.Tensor", "_validate_compressed_sparse_indices",
     "allclose", "dense_dim", "equal", "is_coalesced", "is_pinned", "is_same_size", "is_set_to",
     "q_per_channel_axis", "q_scale", "q_zero_point", "qscheme", "record_stream", "sparse_dim",
-    "_nested_tensor_offsets", NULL};
+    "_nested_tensor_offsets",
+    /* added by later torchgen */
+    "_assert_async.msg", "_assert_tensor_metadata", "_cslt_sparse_mm_search", "_assert_scalar",
+    "_use_miopen_ctc_loss", "_use_miopen_ctc_loss.Tensor", "sym_constrain_range",
+    "sym_constrain_range_for_size", "_nested_tensor_storage_offsets",
+    "_chunk_grad_outputs_efficient_attention", "_fused_sdp_choice", "_print", "_sink_tokens",
+    "_nested_get_ragged_idx", NULL};
 static const char *const inplace_not_grouped[] = {"polygamma_", NULL};
 
 static bool listed(const char *const *list, const char *name)
@@ -64,20 +78,27 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
     return f;
 }
 
+/* A reason starting with POLICY names a group torchgen skips by policy
+ * (manual bindings, views, composite implicit ops): it accepts their autogen
+ * entries and derives nothing, so we warn; other reasons make errors. */
+#define POLICY '\x01'
+
 /* Why torchgen derives nothing for a pre-group, or NULL. */
 static const char *skip_reason(const ta_torchgen *tg, const tg_pregroup *g, int nmembers)
 {
-    bool all_manual = true, any_view = false, all_cia = true;
+    bool all_manual = true, any_view = false, all_cia = true, core = false;
     for (int k = 0; k < 5; k++) {
         if (g->m[k] < 0) continue;
         const ta_tg_function *f = tg->fns[g->m[k]];
         all_manual &= f->manual_cpp_binding;
-        any_view |= f->is_view_op;
+        /* set_ is tagged inplace_view but derived like an inplace op */
+        any_view |= f->is_view_op && !ta_str_eq(f->schema->name, "set_");
         all_cia &= f->has_composite_implicit_autograd_kernel;
+        core |= tg_has_tag(f, "core");
     }
-    if (all_manual) return "its functions have manual C++ bindings (manual_cpp_binding)";
-    if (any_view) return "it is a view op";
-    if (all_cia) return "its functions are CompositeImplicitAutograd";
+    if (all_manual) return "\x01its functions have manual C++ bindings (manual_cpp_binding)";
+    if (any_view) return "\x01it is a view op";
+    if (all_cia && !core) return "\x01its functions are CompositeImplicitAutograd (and not core)";
     if (g->m[TA_KIND_OUT] >= 0 && nmembers == 1) return "it is an out= op with no other variant";
     if (g->m[TA_KIND_INPLACE] >= 0 &&
         listed(inplace_not_grouped, tg->fns[g->m[TA_KIND_INPLACE]]->name))
@@ -107,8 +128,8 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
                     "'%s' is an out= op with no other variant; torchgen refuses it", o->name);
         return TA_OK;
     }
-    ta_tg_function *base = tg->fns[g->m[has_i ? TA_KIND_INPLACE
-                                     : has_m ? TA_KIND_MUTABLE
+    ta_tg_function *base = tg->fns[g->m[has_m ? TA_KIND_MUTABLE
+                                     : has_i ? TA_KIND_INPLACE
                                      : has_o ? TA_KIND_OUT
                                              : TA_KIND_FUNCTIONAL]];
     bool base_valid = base->kind == TA_KIND_INPLACE || ag_has_tensor_like_return(base->schema);
@@ -234,6 +255,12 @@ static void check_names(ta_torchgen *tg, const tg_pregroup *g, const char *reaso
                 tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f,
                         "remove it from the autogen list",
                         "autogen names '%s', which the yaml already defines", want);
+            } else if (reason && reason[0] == POLICY) {
+                /* torchgen accepts the entry and silently derives nothing */
+                tg_diag(diags, TA_SEV_WARNING, "autogen-ignored", f,
+                        "remove it from the autogen list",
+                        "autogen names '%s', which torchgen does not derive for '%s': %s", want,
+                        f->name, reason + 1);
             } else {
                 tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f,
                         "remove it from the autogen list",

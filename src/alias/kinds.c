@@ -164,7 +164,10 @@ bool ta_schema_is_view_op(const ta_schema *s, bool tagged_inplace_view)
         const ta_alias *a = tg_annotation(s->rets[i].type);
         if (a && !tg_alias_is_write(a)) return true;
     }
-    if (tagged_inplace_view && !(ta_str_eq(s->name, "resize_") && s->overload.len == 0))
+    /* resize_ (and, since torchgen 2.x, resize_as_) are tagged inplace_view
+     * but treated as ordinary inplace ops; 1.13.1 does not tag resize_as_ */
+    if (tagged_inplace_view && !((ta_str_eq(s->name, "resize_") || ta_str_eq(s->name, "resize_as_")) &&
+                                 s->overload.len == 0))
         return true;
     for (uint32_t i = 0; i < s->nargs; i++) {
         const ta_alias *a = tg_annotation(s->args[i].type);
