@@ -242,7 +242,9 @@ static void check_names(ta_torchgen *tg, const tg_pregroup *g, const char *reaso
                 for (int q = 0; q < 5 && !asked; q++)
                     asked = g->m[q] >= 0 &&
                             name_in(h->name, tg->fns[g->m[q]]->autogen, tg->fns[g->m[q]]->nautogen);
-                if (!asked) other = h;
+                /* prefer the variant of the same kind as the name asked for */
+                if (!asked && (!other || (strstr(want, "out") != NULL) == (h->kind == TA_KIND_OUT)))
+                    other = h;
             }
             if (other) {
                 char hint[512];

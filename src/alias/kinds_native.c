@@ -54,22 +54,6 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
     return st;
 }
 
-ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags)
-{
-    *out = NULL;
-    ta_torchgen *tg = ta_torchgen_create();
-    if (!tg) return TA_ERR_NOMEM;
-    ta_status st = ta_torchgen_add_native(tg, f);
-    if (st == TA_OK) st = ta_torchgen_derive(tg, diags);
-    if (st == TA_OK) st = ta_torchgen_group(tg, diags);
-    if (st != TA_OK) {
-        ta_torchgen_destroy(tg);
-        return st;
-    }
-    *out = tg;
-    return TA_OK;
-}
-
 /* The entry a diagnostic of the derivation points at (by its line). */
 static const ta_native_func *entry_at(const ta_native_file *f, uint32_t line)
 {
@@ -99,12 +83,10 @@ static ta_native_pos autogen_pos(const ta_native_func *fn, const char *msg)
     return pos;
 }
 
-ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
+/* Moves the derivation's diagnostics to diags, positioned in the yaml. */
+static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_diags *diags)
 {
-    ta_diags *mine = ta_diags_create();
-    if (!mine) return TA_ERR_NOMEM;
-    ta_torchgen *tg = NULL;
-    ta_status st = ta_torchgen_from_native(f, &tg, mine);
+    ta_status st = TA_OK;
     for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
         const ta_diag *g = ta_diags_get(mine, i);
         const ta_native_func *fn = entry_at(f, g->line);
@@ -117,8 +99,33 @@ ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
                                                                  : fn->pos;
         st = ta_native_report(f, diags, g->severity, g->rule, pos, g->hint, "%s", g->message);
     }
-    ta_torchgen_destroy(tg);
+    return st;
+}
+
+ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags)
+{
+    *out = NULL;
+    ta_diags *mine = ta_diags_create();
+    ta_torchgen *tg = ta_torchgen_create();
+    ta_status st = mine && tg ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_torchgen_add_native(tg, f);
+    if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
+    if (st == TA_OK) st = ta_torchgen_group(tg, mine);
+    if (st == TA_OK && diags) st = reposition(f, mine, diags);
     ta_diags_destroy(mine);
+    if (st != TA_OK) {
+        ta_torchgen_destroy(tg);
+        return st;
+    }
+    *out = tg;
+    return TA_OK;
+}
+
+ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
+{
+    ta_torchgen *tg = NULL;
+    ta_status st = ta_torchgen_from_native(f, &tg, diags);
+    ta_torchgen_destroy(tg);
     return st;
 }
 
