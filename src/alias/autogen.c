@@ -16,7 +16,9 @@
  *
  * Then, per group, the names derived must be exactly the names the members'
  * `autogen:` lists ask for; every difference is an error, with torchgen's
- * reason when it refused to derive.
+ * reason when it refused to derive. What torchgen itself rejects (a lone
+ * out= op, an op without tensor-like return that no list exempts) is an
+ * error too; autogen entries it silently ignores are warnings.
  *
  * The rules are torchgen 1.13.1's, with the relaxations later torchgen made
  * for yaml that 1.13.1's does not contain (the core tag, set_ tagged
@@ -123,7 +125,7 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
         const ta_tg_function *o = has_o ? tg->fns[g->m[TA_KIND_OUT]] : NULL;
         if (o && nmembers == 1 && !listed(out_ops_not_grouped, o->name) &&
             strstr(*reason, "out= op"))
-            tg_diag(diags, TA_SEV_WARNING, "autogen-lone-out", o,
+            tg_diag(diags, TA_SEV_ERROR, "autogen-lone-out", o,
                     "add the functional variant to the yaml",
                     "'%s' is an out= op with no other variant; torchgen refuses it", o->name);
         return TA_OK;
@@ -140,7 +142,7 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     if (!has_o && !base_valid) {
         *reason = "it has no tensor-like return to turn into an out= argument";
         if (!listed(mutable_no_out, base->name) && !listed(functional_no_out, base->name))
-            tg_diag(diags, TA_SEV_WARNING, "autogen-no-out-variant", base,
+            tg_diag(diags, TA_SEV_ERROR, "autogen-no-out-variant", base,
                     "return a tensor, or add the operator to torchgen's list of ops without "
                     "out= variants",
                     "'%s' has no tensor-like return, so torchgen cannot derive its out= "

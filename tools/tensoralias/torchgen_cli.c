@@ -17,7 +17,7 @@ int ta_cli_load_torchgen(const char *cmd, const char *path, ta_native_file **nf,
 {
     *nf = NULL;
     *tg = NULL;
-    char tags[4096];
+    char tags[4096], src[4096];
     const char *tags_path = NULL;
     if (!path) {
         path = ta_cli_bundled("native_functions.yaml");
@@ -25,6 +25,8 @@ int ta_cli_load_torchgen(const char *cmd, const char *path, ta_native_file **nf,
             fprintf(stderr, "tensoralias %s: the bundled native_functions.yaml is missing\n", cmd);
             return TA_EXIT_USAGE;
         }
+        snprintf(src, sizeof src, "%s", path); /* ta_cli_bundled's buffer is static */
+        path = src;
         const char *t = ta_cli_bundled("tags.yaml");
         if (t) {
             snprintf(tags, sizeof tags, "%s", t);
@@ -38,11 +40,9 @@ int ta_cli_load_torchgen(const char *cmd, const char *path, ta_native_file **nf,
             access(tags, R_OK) == 0)
             tags_path = tags;
     }
-    char src[4096];
-    snprintf(src, sizeof src, "%s", path); /* ta_cli_bundled's buffer is static */
     ta_diags *d = ta_diags_create();
     if (!d) return TA_EXIT_USAGE;
-    ta_status st = ta_native_load_path(src, tags_path, nf, d);
+    ta_status st = ta_native_load_path(path, tags_path, nf, d);
     if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !*nf) {
         render_all(d);
         ta_diags_destroy(d);
