@@ -218,9 +218,12 @@ ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e);
 /* torchgen's add_generated_native_functions, then the checks its groups make:
  * appends the derived functions after the yaml's, in torchgen's order.
  * Every refusal or mismatch becomes a diagnostic: errors
- * autogen-underivable and autogen-name-mismatch when an `autogen:` entry
- * cannot be honoured as written, warnings when torchgen itself would
- * assert. Returns TA_OK unless memory runs out (look at the diagnostics
+ * autogen-underivable, autogen-name-mismatch and autogen-missing when the
+ * `autogen:` entries and what torchgen derives disagree, autogen-lone-out and
+ * autogen-no-out-variant where torchgen itself would stop; a note
+ * autogen-ignored for an entry torchgen accepts and silently skips (view,
+ * CompositeImplicitAutograd, manual binding); warnings group-* where
+ * torchgen could not group. Returns TA_OK unless memory runs out (look at the diagnostics
  * for errors). Call at most once. */
 ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags);
 
@@ -254,6 +257,9 @@ ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out,
  * own refusals (warnings) at the yaml entries. */
 ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags);
 extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_check_pass} */
+
+/* Every rule the pass reports, for report catalogues (SARIF rules[]). */
+const ta_rule_info *ta_torchgen_rules(size_t *n);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,7 @@
  * `autogen:` lists ask for; every difference is an error, with torchgen's
  * reason when it refused to derive. What torchgen itself rejects (a lone
  * out= op, an op without tensor-like return that no list exempts) is an
- * error too; autogen entries it silently ignores are warnings.
+ * error too; autogen entries it silently ignores are notes.
  *
  * The rules are torchgen 1.13.1's, with the relaxations later torchgen made
  * for yaml that 1.13.1's does not contain (the core tag, set_ tagged
@@ -82,7 +82,7 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
 
 /* A reason starting with POLICY names a group torchgen skips by policy
  * (manual bindings, views, composite implicit ops): it accepts their autogen
- * entries and derives nothing, so we warn; other reasons make errors. */
+ * entries and derives nothing, so we note it; other reasons make errors. */
 #define POLICY '\x01'
 
 /* Why torchgen derives nothing for a pre-group, or NULL. */
@@ -261,7 +261,7 @@ static void check_names(ta_torchgen *tg, const tg_pregroup *g, const char *reaso
                         "autogen names '%s', which the yaml already defines", want);
             } else if (reason && reason[0] == POLICY) {
                 /* torchgen accepts the entry and silently derives nothing */
-                tg_diag(diags, TA_SEV_WARNING, "autogen-ignored", f,
+                tg_diag(diags, TA_SEV_NOTE, "autogen-ignored", f,
                         "remove it from the autogen list",
                         "autogen names '%s', which torchgen does not derive for '%s': %s", want,
                         f->name, reason + 1);

@@ -130,3 +130,27 @@ ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
 }
 
 const ta_native_pass ta_torchgen_pass = {"autogen", ta_torchgen_check_pass};
+
+static const ta_rule_info rules[] = {
+    {"autogen-underivable", TA_SEV_ERROR,
+     "an autogen: name that torchgen cannot derive for its entry"},
+    {"autogen-name-mismatch", TA_SEV_ERROR,
+     "torchgen derives a variant under another name than the autogen: entry gives"},
+    {"autogen-missing", TA_SEV_ERROR, "torchgen derives a variant that no autogen: entry names"},
+    {"autogen-lone-out", TA_SEV_ERROR, "an out= operator with no other variant (torchgen refuses it)"},
+    {"autogen-no-out-variant", TA_SEV_ERROR,
+     "an operator without tensor-like return that torchgen cannot give an out= variant"},
+    {"autogen-ignored", TA_SEV_NOTE,
+     "an autogen: entry torchgen accepts but skips (view, composite implicit, manual binding)"},
+    {"autogen-no-plan", TA_SEV_WARNING, "a derived variant that cannot be run by composition"},
+    {"group-duplicate-kind", TA_SEV_WARNING, "two functions of one kind share a signature"},
+    {"group-duplicate-view", TA_SEV_WARNING, "two functions fall in one view-group slot"},
+    {"group-scratch", TA_SEV_WARNING, "a scratch op shares the signature of other variants"},
+    {"group-no-functional", TA_SEV_WARNING, "variants sharing a signature have no functional one"},
+};
+
+const ta_rule_info *ta_torchgen_rules(size_t *n)
+{
+    *n = sizeof rules / sizeof *rules;
+    return rules;
+}

@@ -219,7 +219,7 @@ static void test_refusals(void **state)
          "- func: unasked.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
          "  dispatch:\n    CPU: unasked_out\n");
     assert_int_equal(count_rule(&fx, "autogen-no-out-variant", TA_SEV_ERROR), 1);
-    assert_int_equal(count_rule(&fx, "autogen-ignored", TA_SEV_WARNING), 2);
+    assert_int_equal(count_rule(&fx, "autogen-ignored", TA_SEV_NOTE), 2);
     assert_int_equal(count_rule(&fx, "autogen-lone-out", TA_SEV_ERROR), 1);
     /* wrong.other_out is not derived; wrong.out and wrong are, unasked */
     assert_int_equal(count_rule(&fx, "autogen-name-mismatch", TA_SEV_ERROR), 3);
