@@ -32,6 +32,9 @@ void *ta_arena_alloc(ta_arena *a, size_t size);
 /* A NUL-terminated copy of s[0..len). */
 char *ta_arena_strndup(ta_arena *a, const char *s, size_t len);
 size_t ta_arena_bytes(const ta_arena *a); /* bytes reserved, for benchmarks */
+/* Forgets every allocation but keeps the largest chunk for reuse, so a loop
+ * that parses one schema at a time allocates (almost) nothing. */
+void ta_arena_reset(ta_arena *a);
 
 /* ---- strings and spans ----------------------------------------------- */
 
@@ -95,6 +98,24 @@ bool ta_type_is_name(const ta_type *t, const char *name);
  * "int[2]", "Tensor?"). Written into buf (always NUL-terminated); returns the
  * length it needed. */
 size_t ta_type_print_plain(const ta_type *t, char *buf, size_t cap);
+/* Writes the type in canonical spelling with its annotations
+ * ("Tensor(a!)[]", "Dict(str, t)(a!)"); same contract as ta_type_print_plain. */
+size_t ta_type_print(const ta_type *t, char *buf, size_t cap);
+
+/* How torch (c10::Argument::alias_info) sees the annotations of a type.
+ * torch keeps one alias info per argument: the annotation written on the
+ * value itself (Tensor(a), t[](a!), Dict(str, t)(a!); "?" is transparent),
+ * or, for a list whose elements are annotated (Tensor(a!)[]), a synthesized
+ * list-level one with no sets and the element's write flag, holding the
+ * element's sets. Annotations inside tuples and Dict/Future parameters are
+ * dropped by torch and do not show here. */
+typedef struct ta_alias_view {
+    const ta_alias *set;  /* written on the value itself, or NULL */
+    const ta_alias *elem; /* written on the (innermost) list element, or NULL */
+    bool present;         /* torch has an alias info: set or elem */
+    bool write;           /* torch's isWrite() of it */
+} ta_alias_view;
+void ta_type_alias_view(const ta_type *t, ta_alias_view *v);
 
 /* ---- arguments and returns ------------------------------------------- */
 

@@ -68,3 +68,17 @@ char *ta_arena_strndup(ta_arena *a, const char *s, size_t len)
 }
 
 size_t ta_arena_bytes(const ta_arena *a) { return a ? a->reserved : 0; }
+
+void ta_arena_reset(ta_arena *a)
+{
+    if (!a || !a->head) return;
+    /* The head is the newest and therefore the largest chunk: keep it. */
+    chunk *keep = a->head;
+    for (chunk *c = keep->next, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    keep->next = NULL;
+    keep->used = 0;
+    a->reserved = keep->cap;
+}

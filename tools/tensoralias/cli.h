@@ -28,8 +28,17 @@ const char *ta_cli_bundled(const char *name);
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* One JSON object describing a parsed schema (what "parse --json" prints):
+ * schema, name, overload, args, returns. Commands that report more about a
+ * schema extend the object this returns. Caller owns the reference. */
+struct ta_schema;
+typedef struct json_t json_t;
+json_t *ta_cli_schema_json(const struct ta_schema *s);
+
 /* Subcommands. */
 int ta_cmd_parse(int argc, char **argv);
+int ta_cmd_check(int argc, char **argv);
+int ta_cmd_list(int argc, char **argv);
 int ta_cmd_groups(int argc, char **argv);
 int ta_cmd_autogen(int argc, char **argv);
 

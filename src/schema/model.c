@@ -1,0 +1,64 @@
+/* model.c - small queries on the schema model: string views, type
+ * predicates, torch's view of alias annotations, source positions. */
+#include <string.h>
+
+#include "schema/parser.h"
+
+bool ta_str_eq(ta_str s, const char *cstr)
+{
+    size_t n = cstr ? strlen(cstr) : 0;
+    return s.len == n && (n == 0 || memcmp(s.ptr, cstr, n) == 0);
+}
+
+bool ta_str_eq_str(ta_str a, ta_str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+bool ta_type_is_name(const ta_type *t, const char *name)
+{
+    return t && t->kind == TA_TYPE_NAME && ta_str_eq(t->name, name);
+}
+
+bool ta_type_is_tensor_like(const ta_type *t)
+{
+    if (!t) return false;
+    if (t->kind == TA_TYPE_LIST) t = t->elems[0];
+    if (t->kind == TA_TYPE_OPTIONAL) t = t->elems[0];
+    return ta_type_is_name(t, "Tensor");
+}
+
+void ta_type_alias_view(const ta_type *t, ta_alias_view *v)
+{
+    memset(v, 0, sizeof *v);
+    if (!t) return;
+    switch (t->kind) {
+    case TA_TYPE_OPTIONAL:
+        ta_type_alias_view(t->nelems ? t->elems[0] : NULL, v);
+        return;
+    case TA_TYPE_LIST: {
+        ta_alias_view in;
+        ta_type_alias_view(t->nelems ? t->elems[0] : NULL, &in);
+        v->set = t->alias;
+        v->present = t->alias || in.present;
+        v->write = t->alias ? t->alias->write : in.write;
+        v->elem = in.set ? in.set : in.elem;
+        return;
+    }
+    case TA_TYPE_TUPLE:
+        return; /* torch parses no annotation after a tuple */
+    case TA_TYPE_NAME:
+    case TA_TYPE_APPLY:
+        v->set = t->alias;
+        v->present = t->alias != NULL;
+        v->write = t->alias && t->alias->write;
+        return;
+    }
+}
+
+void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
+                      uint32_t *col)
+{
+    ta_schema_text_locate(s->text, s->text_len, s->base_line, s->base_col, off,
+                          line, col, NULL, NULL);
+}

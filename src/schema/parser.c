@@ -1,0 +1,818 @@
+/* parser.c - recursive-descent parser for operator schemas (ta_schema_parse).
+ *
+ *   schema   := name '(' [arg {',' arg}] ')' '->' returns
+ *   name     := IDENT [':' ':' IDENT] ['.' IDENT]
+ *   arg      := '*' | '...' | type [ '[' N ']' [alias] ['?'] ] IDENT ['=' default]
+ *   returns  := '...' | '(' [ret {',' ret}] ')' | ret
+ *   ret      := type [ '[' N ']' [alias] ['?'] ] [IDENT]
+ *   type     := ( '(' [type {',' type}] ')' | Future '(' type ')' | ...
+ *              | Dict '(' type ',' type ')' [alias] | base [alias] ) { '[' ']' [alias] | '?' }
+ *   alias    := '(' sets ['!'] ['->' sets] ')' | '!'
+ *
+ * This is the grammar torch 1.13.1's schema parser accepts, with its quirks
+ * (a fixed list size only at argument level, no annotation after a tuple or
+ * Future, a wildcard ends an alias set list), plus what torch rejects only by
+ * crashing (a positional argument without default after one with a default,
+ * unbounded nesting), which we report as errors. Type nesting is capped at
+ * TA_SCHEMA_MAX_DEPTH, so recursion is bounded whatever the input.
+ *
+ * Defaults are checked against their argument's type the way torch does
+ * (defaults.c); everything else about meaning is left to src/alias. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/lexer.h"
+#include "schema/parser.h"
+
+typedef struct parser {
+    ta_lexer lx;
+    ta_tok cur;
+    uint32_t prev_end; /* end offset of the last token consumed */
+    const char *s;
+    uint32_t n;
+    ta_arena *a;
+    ta_diags *diags;
+    const ta_parse_opts *opts;
+    ta_schema *sch;
+    unsigned depth;
+    bool failed;
+    bool oom;
+} parser;
+
+static void next(parser *p)
+{
+    p->prev_end = p->cur.off + p->cur.len;
+    ta_lex_next(&p->lx, &p->cur);
+}
+
+static int peek_kind(parser *p)
+{
+    ta_lexer save = p->lx;
+    ta_tok t;
+    ta_lex_next(&save, &t);
+    return t.kind;
+}
+
+static ta_str view(parser *p, uint32_t off, uint32_t len)
+{
+    ta_str v = {len ? p->s + off : NULL, len};
+    return v;
+}
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+void ta_schema_text_locate(const char *s, uint32_t n, uint32_t base_line,
+                           uint32_t base_col, uint32_t off, uint32_t *line,
+                           uint32_t *col, uint32_t *line_start,
+                           uint32_t *line_len)
+{
+    if (off > n) off = n;
+    uint32_t ln = 0, start = 0;
+    for (uint32_t i = 0; i < off; i++)
+        if (s[i] == '\n') {
+            ln++;
+            start = i + 1;
+        }
+    uint32_t end = off;
+    while (end < n && s[end] != '\n') end++;
+    if (!base_line) base_line = 1;
+    if (!base_col) base_col = 1;
+    *line = base_line + ln;
+    *col = (ln ? 1 : base_col) + (off - start);
+    if (line_start) *line_start = start;
+    if (line_len) *line_len = end - start;
+}
+
+static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
+{
+    if (p->failed) return;
+    p->failed = true;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    uint32_t line, col, ls, ll;
+    ta_schema_text_locate(p->s, p->n, p->opts ? p->opts->line : 1,
+                          p->opts ? p->opts->col : 1, off, &line, &col, &ls, &ll);
+    /* The source line is copied by ta_diags_add; a NUL-terminated copy is
+     * needed first because the schema text is a counted view. */
+    char *src = malloc((size_t)ll + 1);
+    if (src) {
+        memcpy(src, p->s + ls, ll);
+        src[ll] = '\0';
+        for (uint32_t i = 0; i < ll; i++) /* a NUL would cut the line short */
+            if (src[i] == '\0') src[i] = ' ';
+    }
+    if (len == 0) len = 1;
+    ta_diags_add(p->diags, TA_SEV_ERROR, "schema-syntax",
+                 p->opts && p->opts->source ? p->opts->source : "<string>",
+                 line, col, len, src, NULL, "%s", msg);
+    free(src);
+}
+
+/* "'x'", "end of input", or the lexer's complaint, for "found ..." messages. */
+static void describe(parser *p, const ta_tok *t, char *buf, size_t cap)
+{
+    if (t->kind == TK_EOF) {
+        snprintf(buf, cap, "end of input");
+        return;
+    }
+    uint32_t len = t->len > 32 ? 32 : t->len;
+    char text[32 * 4 + 1];
+    size_t k = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)p->s[t->off + i];
+        if (c >= 0x20 && c < 0x7f) {
+            text[k++] = (char)c;
+        } else {
+            snprintf(text + k, 5, "\\x%02x", c);
+            k += 4;
+        }
+    }
+    text[k] = '\0';
+    snprintf(buf, cap, "'%s%s'", text, t->len > 32 ? "..." : "");
+}
+
+/* Reports "expected WHAT, found TOKEN" at the current token; the lexer's own
+ * errors (a stray byte, an unclosed string) take precedence. */
+static void expected(parser *p, const char *what)
+{
+    if (p->failed) return;
+    char found[160];
+    if (p->cur.kind == TK_BAD_CHAR) {
+        describe(p, &p->cur, found, sizeof found);
+        fail_at(p, p->cur.off, 1, "unexpected character %s", found);
+    } else if (p->cur.kind == TK_BAD_STRING) {
+        fail_at(p, p->cur.off, p->cur.len, "unterminated string literal");
+    } else {
+        describe(p, &p->cur, found, sizeof found);
+        if (p->cur.kind == TK_KEYWORD)
+            fail_at(p, p->cur.off, p->cur.len, "expected %s, found keyword %s", what, found);
+        else
+            fail_at(p, p->cur.off, p->cur.len, "expected %s, found %s", what, found);
+    }
+}
+
+static bool expect(parser *p, int kind, const char *what)
+{
+    if (p->cur.kind != kind) {
+        expected(p, what);
+        return false;
+    }
+    next(p);
+    return true;
+}
+
+static void *alloc(parser *p, size_t size)
+{
+    void *m = ta_arena_alloc(p->a, size);
+    if (!m && !p->oom) {
+        p->oom = true;
+        fail_at(p, p->cur.off, p->cur.len, "out of memory");
+    }
+    return m;
+}
+
+/* Makes room for one more element in an arena array of *cap elements. */
+static void *grow(parser *p, void *v, uint32_t n, uint32_t *cap, size_t elsz)
+{
+    if (n < *cap) return v;
+    uint32_t nc = *cap ? *cap * 2 : 4;
+    void *nv = alloc(p, (size_t)nc * elsz);
+    if (!nv) return NULL;
+    if (n) memcpy(nv, v, (size_t)n * elsz);
+    *cap = nc;
+    return nv;
+}
+
+/* ---- alias annotations ------------------------------------------------ */
+
+/* sets := ( '*' | IDENT ) { '|' ( '*' | IDENT ) }, stopping at a wildcard's
+ * first follower the way torch does. */
+static bool parse_sets(parser *p, ta_str **v, uint32_t *n)
+{
+    uint32_t cap = 0;
+    bool wildcard = false;
+    do {
+        if (p->cur.kind == '*') {
+            wildcard = true;
+        } else if (wildcard) {
+            break; /* torch ignores what follows '*'; the ')' check reports it */
+        } else if (p->cur.kind != TK_IDENT) {
+            expected(p, "an alias set name or '*'");
+            return false;
+        }
+        ta_str *nv = grow(p, *v, *n, &cap, sizeof **v);
+        if (!nv) return false;
+        *v = nv;
+        (*v)[(*n)++] = view(p, p->cur.off, p->cur.len);
+        next(p);
+    } while (p->cur.kind == '|' && (next(p), true));
+    return true;
+}
+
+/* Parses an annotation if one starts here; *out stays NULL otherwise. */
+static bool parse_alias(parser *p, ta_alias **out)
+{
+    *out = NULL;
+    if (p->cur.kind != '(' && p->cur.kind != '!') return true;
+    ta_alias *al = alloc(p, sizeof *al);
+    if (!al) return false;
+    uint32_t start = p->cur.off;
+    if (p->cur.kind == '!') {
+        al->write = true;
+        al->bare_write = true;
+        next(p);
+    } else {
+        next(p);
+        if (!parse_sets(p, &al->before, &al->nbefore)) return false;
+        if (p->cur.kind == '!') {
+            al->write = true;
+            next(p);
+        }
+        if (p->cur.kind == TK_ARROW) {
+            al->has_arrow = true;
+            next(p);
+            if (!parse_sets(p, &al->after, &al->nafter)) return false;
+        } else {
+            al->after = al->before;
+            al->nafter = al->nbefore;
+        }
+        if (p->cur.kind != ')') {
+            if (p->cur.kind == TK_IDENT && p->prev_end > start &&
+                p->s[p->prev_end - 1] == '*') {
+                fail_at(p, p->cur.off, p->cur.len,
+                        "alias set name after the wildcard '*' (write '(%.*s|*)' instead)",
+                        (int)(p->cur.len > 40 ? 40 : p->cur.len), p->s + p->cur.off);
+                return false;
+            }
+            expected(p, "')' to close the alias annotation");
+            return false;
+        }
+        next(p);
+    }
+    al->span.off = start;
+    al->span.len = p->prev_end - start;
+    *out = al;
+    return true;
+}
+
+/* ---- types ------------------------------------------------------------ */
+
+static ta_type *new_type(parser *p, ta_type_kind kind, uint32_t start)
+{
+    ta_type *t = alloc(p, sizeof *t);
+    if (!t) return NULL;
+    t->kind = kind;
+    t->fixed_size = -1;
+    t->span.off = start;
+    return t;
+}
+
+static void close_span(parser *p, ta_type *t)
+{
+    t->span.len = p->prev_end - t->span.off;
+}
+
+static ta_type *wrap(parser *p, ta_type_kind kind, ta_type *elem)
+{
+    ta_type *t = new_type(p, kind, elem->span.off);
+    if (!t) return NULL;
+    t->elems = alloc(p, sizeof *t->elems);
+    if (!t->elems) return NULL;
+    t->elems[0] = elem;
+    t->nelems = 1;
+    return t;
+}
+
+static bool known_base_type(const char *s, uint32_t n)
+{
+    static const char *const names[] = {
+        "Tensor", "Generator", "Dimname", "ScalarType", "Layout", "MemoryFormat",
+        "Storage", "QScheme", "Quantizer", "ConstQuantizerPtr", "Device", "Stream",
+        "Scalar", "str", "float", "complex", "int", "SymInt", "bool", "None",
+        "NoneType", "Capsule", "Any", "AnyClassType", "AnyEnumType",
+        /* added after torch 1.13.1; used by PyTorch main's native_functions.yaml */
+        "DeviceIndex", "SymBool", "SymFloat",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    /* torch takes any other lower-case name as a type variable (t, t1, ...) */
+    return s[0] >= 'a' && s[0] <= 'z';
+}
+
+static ta_type *parse_type(parser *p);
+
+/* '(' type {',' type} ')' into t->elems; an empty list is allowed when
+ * allow_empty (a tuple "()"). */
+static bool parse_type_list(parser *p, ta_type *t, bool allow_empty, const char *ctx)
+{
+    uint32_t cap = 0;
+    if (!expect(p, '(', ctx)) return false;
+    if (p->cur.kind == ')' && allow_empty) {
+        next(p);
+        return true;
+    }
+    for (;;) {
+        ta_type *e = parse_type(p);
+        if (!e) return false;
+        ta_type **nv = grow(p, t->elems, t->nelems, &cap, sizeof *nv);
+        if (!nv) return false;
+        t->elems = nv;
+        t->elems[t->nelems++] = e;
+        if (p->cur.kind == ',') {
+            next(p);
+            continue;
+        }
+        if (p->cur.kind == ')') {
+            next(p);
+            return true;
+        }
+        expected(p, "',' or ')' in the type's parameter list");
+        return false;
+    }
+}
+
+static ta_type *parse_type_inner(parser *p)
+{
+    uint32_t start = p->cur.off;
+    ta_type *t = NULL;
+    const char *w = p->s + p->cur.off;
+    uint32_t wl = p->cur.len;
+    bool ident = p->cur.kind == TK_IDENT;
+#define WORD(lit) (ident && wl == sizeof(lit) - 1 && !memcmp(w, lit, wl))
+    if (p->cur.kind == '(') {
+        t = new_type(p, TA_TYPE_TUPLE, start);
+        if (!t || !parse_type_list(p, t, true, "'('")) return NULL;
+    } else if (WORD("Future") || WORD("RRef") || WORD("Await")) {
+        t = new_type(p, TA_TYPE_APPLY, start);
+        if (!t) return NULL;
+        t->name = view(p, p->cur.off, p->cur.len);
+        next(p);
+        if (!expect(p, '(', "'(' after the type constructor")) return NULL;
+        ta_type *e = parse_type(p);
+        if (!e) return NULL;
+        t->elems = alloc(p, sizeof *t->elems);
+        if (!t->elems) return NULL;
+        t->elems[0] = e;
+        t->nelems = 1;
+        if (!expect(p, ')', "')' after the type parameter")) return NULL;
+    } else if (WORD("Dict")) {
+        t = new_type(p, TA_TYPE_APPLY, start);
+        if (!t) return NULL;
+        t->name = view(p, p->cur.off, p->cur.len);
+        next(p);
+        if (!expect(p, '(', "'(' after Dict")) return NULL;
+        t->elems = alloc(p, 2 * sizeof *t->elems);
+        if (!t->elems) return NULL;
+        if (!(t->elems[0] = parse_type(p))) return NULL;
+        if (!expect(p, ',', "',' between Dict's key and value types")) return NULL;
+        if (!(t->elems[1] = parse_type(p))) return NULL;
+        t->nelems = 2;
+        if (!expect(p, ')', "')' after Dict's value type")) return NULL;
+        if (!parse_alias(p, &t->alias)) return NULL;
+    } else if (WORD("Union")) {
+        t = new_type(p, TA_TYPE_APPLY, start);
+        if (!t) return NULL;
+        t->name = view(p, p->cur.off, p->cur.len);
+        next(p);
+        if (!parse_type_list(p, t, true, "'(' after Union")) return NULL;
+        if (!parse_alias(p, &t->alias)) return NULL;
+    } else if (WORD("__torch__")) {
+        /* A custom class: __torch__.torch.classes.NS.Name */
+        static const char *const parts[] = {"torch", "classes", NULL, NULL};
+        next(p);
+        for (int i = 0; i < 4; i++) {
+            if (!expect(p, '.', "'.' in the custom class name")) return NULL;
+            if (p->cur.kind != TK_IDENT) {
+                expected(p, "a custom class name (__torch__.torch.classes.NS.Name)");
+                return NULL;
+            }
+            if (parts[i] && !(p->cur.len == strlen(parts[i]) &&
+                              !memcmp(p->s + p->cur.off, parts[i], p->cur.len))) {
+                expected(p, i == 0 ? "'torch' in the custom class name"
+                                   : "'classes' in the custom class name");
+                return NULL;
+            }
+            next(p);
+        }
+        t = new_type(p, TA_TYPE_NAME, start);
+        if (!t) return NULL;
+        t->name = view(p, start, p->prev_end - start);
+        if (!parse_alias(p, &t->alias)) return NULL;
+    } else if (ident || p->cur.kind == TK_NONE || p->cur.kind == TK_NONETYPE) {
+        if (!known_base_type(w, wl)) {
+            if (wl == 6 && !memcmp(w, "double", 6))
+                fail_at(p, start, wl, "unknown type 'double' (schemas spell it 'float')");
+            else
+                fail_at(p, start, wl, "unknown type '%.*s'", (int)(wl > 60 ? 60 : wl), w);
+            return NULL;
+        }
+        t = new_type(p, TA_TYPE_NAME, start);
+        if (!t) return NULL;
+        t->name = view(p, start, wl);
+        next(p);
+        if (!parse_alias(p, &t->alias)) return NULL;
+    } else {
+        expected(p, "a type");
+        return NULL;
+    }
+#undef WORD
+    close_span(p, t);
+    /* Postfix: '[]' with an optional container annotation, and '?'. */
+    for (;;) {
+        if (p->cur.kind == '[' && peek_kind(p) == ']') {
+            next(p);
+            next(p);
+            t = wrap(p, TA_TYPE_LIST, t);
+            if (!t || !parse_alias(p, &t->alias)) return NULL;
+        } else if (p->cur.kind == '?') {
+            next(p);
+            if (!(t = wrap(p, TA_TYPE_OPTIONAL, t))) return NULL;
+        } else {
+            break;
+        }
+        close_span(p, t);
+    }
+    return t;
+}
+
+static ta_type *parse_type(parser *p)
+{
+    if (p->depth >= TA_SCHEMA_MAX_DEPTH) {
+        fail_at(p, p->cur.off, p->cur.len, "types nested deeper than %d levels",
+                TA_SCHEMA_MAX_DEPTH);
+        return NULL;
+    }
+    p->depth++;
+    ta_type *t = parse_type_inner(p);
+    p->depth--;
+    return t;
+}
+
+/* The argument-level suffix '[N]' [alias] ['?'] that only a top-level type
+ * may carry (int[2], SymInt[1]?, bool[3]). */
+static ta_type *parse_fixed_size(parser *p, ta_type *t)
+{
+    if (p->cur.kind != '[') return t;
+    next(p);
+    if (p->cur.kind != TK_NUMBER) {
+        expected(p, "a list size or ']'");
+        return NULL;
+    }
+    int64_t nsz = 0;
+    for (uint32_t i = 0; i < p->cur.len; i++) {
+        char c = p->s[p->cur.off + i];
+        if (c < '0' || c > '9' || nsz > INT32_MAX / 10) {
+            fail_at(p, p->cur.off, p->cur.len,
+                    "list size must be a non-negative integer below 2^31");
+            return NULL;
+        }
+        nsz = nsz * 10 + (c - '0');
+    }
+    if (nsz > INT32_MAX) {
+        fail_at(p, p->cur.off, p->cur.len,
+                "list size must be a non-negative integer below 2^31");
+        return NULL;
+    }
+    next(p);
+    if (!expect(p, ']', "']' after the list size")) return NULL;
+    t = wrap(p, TA_TYPE_LIST, t);
+    if (!t) return NULL;
+    t->fixed_size = (int32_t)nsz;
+    if (!parse_alias(p, &t->alias)) return NULL;
+    close_span(p, t);
+    if (p->cur.kind == '?') {
+        next(p);
+        if (!(t = wrap(p, TA_TYPE_OPTIONAL, t))) return NULL;
+        close_span(p, t);
+    }
+    return t;
+}
+
+/* ---- defaults --------------------------------------------------------- */
+
+static bool parse_single_default(parser *p, ta_default_kind *kind)
+{
+    switch (p->cur.kind) {
+    case TK_TRUE:
+    case TK_FALSE: *kind = TA_DEFAULT_BOOL; break;
+    case TK_NONE: *kind = TA_DEFAULT_NONE; break;
+    case TK_STRING: *kind = TA_DEFAULT_STRING; break;
+    case TK_IDENT: *kind = TA_DEFAULT_IDENT; break;
+    case '-':
+        next(p);
+        if (p->cur.kind != TK_NUMBER) {
+            expected(p, "a number after '-'");
+            return false;
+        }
+        /* fall through */
+    case TK_NUMBER: {
+        *kind = TA_DEFAULT_INT;
+        for (uint32_t i = 0; i < p->cur.len; i++) {
+            char c = p->s[p->cur.off + i];
+            if (c == '.' || c == 'e' || c == 'E' || c == 'j' || c == 'p' || c == 'P')
+                *kind = TA_DEFAULT_FLOAT;
+        }
+        break;
+    }
+    default:
+        expected(p, "a default value");
+        return false;
+    }
+    next(p);
+    return true;
+}
+
+static bool parse_default(parser *p, ta_default *d)
+{
+    uint32_t start = p->cur.off;
+    if (p->cur.kind == '[') {
+        next(p);
+        d->kind = TA_DEFAULT_LIST;
+        if (p->cur.kind != ']') {
+            for (;;) {
+                ta_default_kind k;
+                if (!parse_single_default(p, &k)) return false;
+                if (p->cur.kind == ',') {
+                    next(p);
+                    continue;
+                }
+                break;
+            }
+        }
+        if (!expect(p, ']', "',' or ']' in the default list")) return false;
+    } else if (!parse_single_default(p, &d->kind)) {
+        return false;
+    }
+    d->span.off = start;
+    d->span.len = p->prev_end - start;
+    d->text = view(p, start, d->span.len);
+    return true;
+}
+
+/* ---- arguments, returns, schema -------------------------------------- */
+
+static bool is_name_token(int kind) { return kind == TK_IDENT; }
+
+static bool parse_arg(parser *p, ta_arg *arg, bool kwarg_only)
+{
+    uint32_t start = p->cur.off;
+    ta_type *t = parse_type(p);
+    if (!t || !(t = parse_fixed_size(p, t))) return false;
+    arg->type = t;
+    if (!is_name_token(p->cur.kind)) {
+        expected(p, "an argument name after its type");
+        return false;
+    }
+    arg->name = view(p, p->cur.off, p->cur.len);
+    next(p);
+    if (p->cur.kind == '=') {
+        next(p);
+        if (!parse_default(p, &arg->def)) return false;
+        char msg[200];
+        uint32_t off = arg->def.span.off, len = arg->def.span.len;
+        if (!ta_schema_check_default(t, &arg->def, msg, sizeof msg, &off, &len)) {
+            fail_at(p, off, len, "%s", msg);
+            return false;
+        }
+    }
+    arg->kwarg_only = kwarg_only;
+    arg->span.off = start;
+    arg->span.len = p->prev_end - start;
+    return true;
+}
+
+static bool parse_ret(parser *p, ta_ret *r)
+{
+    uint32_t start = p->cur.off;
+    ta_type *t = parse_type(p);
+    if (!t || !(t = parse_fixed_size(p, t))) return false;
+    r->type = t;
+    if (is_name_token(p->cur.kind)) {
+        r->name = view(p, p->cur.off, p->cur.len);
+        next(p);
+    }
+    r->span.off = start;
+    r->span.len = p->prev_end - start;
+    return true;
+}
+
+static bool parse_name(parser *p, ta_schema *s)
+{
+    uint32_t start = p->cur.off;
+    if (p->cur.kind != TK_IDENT) {
+        expected(p, "an operator name");
+        return false;
+    }
+    s->name = view(p, p->cur.off, p->cur.len);
+    next(p);
+    if (p->cur.kind == ':') {
+        next(p);
+        if (!expect(p, ':', "'::' after the namespace")) return false;
+        if (p->cur.kind != TK_IDENT) {
+            expected(p, "an operator name after '::'");
+            return false;
+        }
+        s->ns = s->name;
+        s->name = view(p, p->cur.off, p->cur.len);
+        next(p);
+    }
+    s->full_name = view(p, start, p->prev_end - start);
+    if (p->cur.kind == '.') {
+        next(p);
+        if (p->cur.kind != TK_IDENT) {
+            expected(p, "an overload name after '.'");
+            return false;
+        }
+        s->overload = view(p, p->cur.off, p->cur.len);
+        if (ta_str_eq(s->overload, "default") || ta_str_eq(s->overload, "__name__")) {
+            fail_at(p, p->cur.off, p->cur.len, "'%.*s' is not a legal overload name",
+                    (int)s->overload.len, s->overload.ptr);
+            return false;
+        }
+        next(p);
+    }
+    s->name_span.off = start;
+    s->name_span.len = p->prev_end - start;
+    return true;
+}
+
+static bool parse_args(parser *p, ta_schema *s)
+{
+    uint32_t start = p->cur.off, cap = 0;
+    if (p->cur.kind != '(') {
+        expected(p, "'(' after the operator name");
+        return false;
+    }
+    next(p);
+    bool kwarg_only = false;
+    int32_t last_default = -1; /* a positional argument with a default */
+    if (p->cur.kind != ')') {
+        for (;;) {
+            if (s->vararg) {
+                fail_at(p, p->cur.off, p->cur.len,
+                        "'...' must be the last element of the argument list");
+                return false;
+            }
+            if (p->cur.kind == '*') {
+                kwarg_only = true;
+                if (s->kwarg_marker < 0) s->kwarg_marker = (int32_t)s->nargs;
+                next(p);
+            } else if (p->cur.kind == TK_DOTS) {
+                s->vararg = true;
+                next(p);
+            } else {
+                ta_arg *nv = grow(p, s->args, s->nargs, &cap, sizeof *nv);
+                if (!nv) return false;
+                s->args = nv;
+                ta_arg *a = &s->args[s->nargs];
+                memset(a, 0, sizeof *a);
+                if (!parse_arg(p, a, kwarg_only)) return false;
+                if (!kwarg_only) {
+                    if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
+                        last_default = (int32_t)s->nargs;
+                    } else if (last_default >= 0) {
+                        ta_arg *d = &s->args[last_default];
+                        fail_at(p, a->span.off, a->span.len,
+                                "argument '%.*s' without a default follows '%.*s', which has one "
+                                "(move it before, or after a '*')",
+                                (int)(a->name.len > 60 ? 60 : a->name.len), a->name.ptr,
+                                (int)(d->name.len > 60 ? 60 : d->name.len), d->name.ptr);
+                        return false;
+                    }
+                }
+                s->nargs++;
+            }
+            if (p->cur.kind == ',') {
+                next(p);
+                continue;
+            }
+            if (p->cur.kind == ')') break;
+            expected(p, "',' or ')' after an argument");
+            return false;
+        }
+    }
+    next(p);
+    if (s->vararg)
+        for (uint32_t i = 0; i < s->nargs; i++)
+            if (s->args[i].def.kind != TA_DEFAULT_NONE_GIVEN) {
+                fail_at(p, s->args[i].def.span.off, s->args[i].def.span.len,
+                        "a schema with varargs ('...') cannot have default values");
+                return false;
+            }
+    s->args_span.off = start;
+    s->args_span.len = p->prev_end - start;
+    return true;
+}
+
+static bool parse_rets(parser *p, ta_schema *s)
+{
+    uint32_t start = p->cur.off, cap = 0;
+    if (p->cur.kind == TK_DOTS) {
+        s->varret = true;
+        next(p);
+    } else if (p->cur.kind == '(') {
+        s->rets_parenthesized = true;
+        next(p);
+        if (p->cur.kind != ')') {
+            for (;;) {
+                if (s->varret) {
+                    fail_at(p, p->cur.off, p->cur.len,
+                            "'...' must be the last element of the return list");
+                    return false;
+                }
+                if (p->cur.kind == TK_DOTS) {
+                    s->varret = true;
+                    next(p);
+                } else {
+                    ta_ret *nv = grow(p, s->rets, s->nrets, &cap, sizeof *nv);
+                    if (!nv) return false;
+                    s->rets = nv;
+                    memset(&s->rets[s->nrets], 0, sizeof *nv);
+                    if (!parse_ret(p, &s->rets[s->nrets])) return false;
+                    s->nrets++;
+                }
+                if (p->cur.kind == ',') {
+                    next(p);
+                    continue;
+                }
+                if (p->cur.kind == ')') break;
+                expected(p, "',' or ')' after a return");
+                return false;
+            }
+        }
+        next(p);
+    } else {
+        s->rets = alloc(p, sizeof *s->rets);
+        if (!s->rets || !parse_ret(p, &s->rets[0])) return false;
+        s->nrets = 1;
+    }
+    s->rets_span.off = start;
+    s->rets_span.len = p->prev_end - start;
+    return true;
+}
+
+static void mark_outs(ta_schema *s)
+{
+    for (uint32_t i = 0; i < s->nargs; i++) {
+        ta_alias_view v;
+        ta_type_alias_view(s->args[i].type, &v);
+        s->args[i].is_out = s->args[i].kwarg_only && v.write;
+    }
+}
+
+ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
+                          const ta_parse_opts *opts, ta_schema **out,
+                          ta_diags *diags)
+{
+    if (out) *out = NULL;
+    if (!arena || !out || (!text && len)) return TA_ERR_INVALID;
+    parser p = {0};
+    p.a = arena;
+    p.diags = diags;
+    p.opts = opts;
+    if (len >= UINT32_MAX) {
+        p.s = "";
+        fail_at(&p, 0, 1, "schema longer than 4 GiB");
+        return TA_ERR_PARSE;
+    }
+    ta_schema *s = alloc(&p, sizeof *s);
+    char *copy = s ? ta_arena_strndup(arena, text ? text : "", len) : NULL;
+    if (!copy) return TA_ERR_NOMEM;
+    s->text = copy;
+    s->text_len = (uint32_t)len;
+    s->kwarg_marker = -1;
+    s->source = opts && opts->source ? ta_arena_strndup(arena, opts->source, strlen(opts->source)) : "<string>";
+    s->base_line = opts && opts->line ? opts->line : 1;
+    s->base_col = opts && opts->col ? opts->col : 1;
+    p.s = copy;
+    p.n = (uint32_t)len;
+    p.sch = s;
+    p.lx.s = copy;
+    p.lx.n = p.n;
+    next(&p);
+    if (p.cur.kind == TK_EOF) {
+        fail_at(&p, 0, 1, "empty schema");
+    } else if (parse_name(&p, s) && parse_args(&p, s)) {
+        if (p.cur.kind != TK_ARROW) {
+            expected(&p, "'->' and the returns after the argument list");
+        } else {
+            next(&p);
+            if (parse_rets(&p, s) && p.cur.kind != TK_EOF)
+                expected(&p, "end of schema after the returns");
+        }
+    }
+    if (p.failed) return p.oom ? TA_ERR_NOMEM : TA_ERR_PARSE;
+    mark_outs(s);
+    *out = s;
+    return TA_OK;
+}
