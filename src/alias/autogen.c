@@ -16,9 +16,10 @@
  *
  * Then, per group, the names derived must be exactly the names the members'
  * `autogen:` lists ask for; every difference is an error, with torchgen's
- * reason when it refused to derive. What torchgen itself rejects (a lone
- * out= op, an op without tensor-like return that no list exempts) is an
- * error too; autogen entries it silently ignores are notes.
+ * reason when it refused to derive. In a group that asks for autogen, what
+ * torchgen itself rejects (a lone out= op, an op without tensor-like return
+ * that no list exempts) is an error too; autogen entries it silently
+ * ignores are notes (left out of `check`).
  *
  * The rules are torchgen 1.13.1's, with the relaxations later torchgen made
  * for yaml that 1.13.1's does not contain (the core tag, set_ tagged
@@ -121,9 +122,11 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     bool has_f = g->m[TA_KIND_FUNCTIONAL] >= 0, has_i = g->m[TA_KIND_INPLACE] >= 0;
     bool has_m = g->m[TA_KIND_MUTABLE] >= 0, has_o = g->m[TA_KIND_OUT] >= 0;
     if (!(has_f || has_i || has_m || has_o)) return TA_OK;
+    bool requested = false;
+    for (int k = 0; k < 5; k++) requested |= g->m[k] >= 0 && tg->fns[g->m[k]]->nautogen > 0;
     if ((*reason = skip_reason(tg, g, nmembers))) {
         const ta_tg_function *o = has_o ? tg->fns[g->m[TA_KIND_OUT]] : NULL;
-        if (o && nmembers == 1 && !listed(out_ops_not_grouped, o->name) &&
+        if (o && requested && nmembers == 1 && !listed(out_ops_not_grouped, o->name) &&
             strstr(*reason, "out= op"))
             tg_diag(diags, TA_SEV_ERROR, "autogen-lone-out", o,
                     "add the functional variant to the yaml",
@@ -141,7 +144,8 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     bool gets_out = !has_o && base_valid && needs_out;
     if (!has_o && !base_valid) {
         *reason = "it has no tensor-like return to turn into an out= argument";
-        if (!listed(mutable_no_out, base->name) && !listed(functional_no_out, base->name))
+        if (requested && !listed(mutable_no_out, base->name) &&
+            !listed(functional_no_out, base->name))
             tg_diag(diags, TA_SEV_ERROR, "autogen-no-out-variant", base,
                     "return a tensor, or add the operator to torchgen's list of ops without "
                     "out= variants",

@@ -9,6 +9,7 @@
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
+#include "tensoralias/torchgen.h"
 
 static void usage(FILE *out)
 {
@@ -44,6 +45,20 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
         return NULL;
     }
     return argv[++*i];
+}
+
+/* The loader's built-in passes, then torchgen's autogen derivation. */
+static ta_status check_all_passes(const ta_native_file *f, ta_diags *d)
+{
+    size_t n;
+    const ta_native_pass *builtin = ta_native_builtin_passes(&n);
+    ta_native_pass *passes = malloc((n + 1) * sizeof *passes);
+    if (!passes) return TA_ERR_NOMEM;
+    memcpy(passes, builtin, n * sizeof *passes);
+    passes[n] = ta_torchgen_pass;
+    ta_status st = ta_native_check_with(f, passes, n + 1, d);
+    free(passes);
+    return st;
 }
 
 int ta_cmd_check(int argc, char **argv)
@@ -98,7 +113,7 @@ int ta_cmd_check(int argc, char **argv)
             ta_diags_destroy(d);
             break;
         }
-        st = ta_native_check(f, d);
+        st = check_all_passes(f, d);
         if (st != TA_OK && st != TA_ERR_PARSE) {
             fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
             rc = TA_EXIT_USAGE;
@@ -113,10 +128,18 @@ int ta_cmd_check(int argc, char **argv)
         ta_diags_destroy(d);
     }
     if (rc != TA_EXIT_USAGE && format != TA_REPORT_TEXT) {
-        size_t nrules;
-        const ta_rule_info *rules = ta_native_rules(&nrules);
-        int r = format == TA_REPORT_JSON ? ta_report_json(all, stdout)
-                                         : ta_report_sarif(all, rules, nrules, stdout);
+        /* the loader's rules and the autogen pass's */
+        size_t nrules, ntg;
+        const ta_rule_info *native = ta_native_rules(&nrules), *tg = ta_torchgen_rules(&ntg);
+        ta_rule_info *rules = malloc((nrules + ntg) * sizeof *rules);
+        if (rules) {
+            memcpy(rules, native, nrules * sizeof *rules);
+            memcpy(rules + nrules, tg, ntg * sizeof *rules);
+        }
+        int r = !rules ? 1
+                : format == TA_REPORT_JSON ? ta_report_json(all, stdout)
+                                           : ta_report_sarif(all, rules, nrules + ntg, stdout);
+        free(rules);
         if (r) rc = TA_EXIT_USAGE;
     }
     if (!all || fflush(stdout)) rc = TA_EXIT_USAGE;
