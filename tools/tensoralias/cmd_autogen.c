@@ -144,7 +144,7 @@ static void print_one(FILE *out, enum fmt fmt, const ta_torchgen *tg, const ta_t
 
 static void usage(FILE *out)
 {
-    fputs("usage: tensoralias autogen [--format text|json|yaml] [FILE.yaml]\n"
+    fputs("usage: tensoralias autogen [--tags FILE] [--format text|json|yaml] [FILE.yaml]\n"
           "\n"
           "Derives the functional and out= variants that the `autogen:` entries of a\n"
           "native_functions.yaml (the bundled one when FILE is omitted) ask for, with\n"
@@ -162,7 +162,7 @@ static void usage(FILE *out)
 int ta_cmd_autogen(int argc, char **argv)
 {
     enum fmt fmt = FMT_TEXT;
-    const char *path = NULL;
+    const char *path = NULL, *tags = NULL;
     for (int i = 1; i < argc; i++) {
         const char *f = NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -172,6 +172,10 @@ int ta_cmd_autogen(int argc, char **argv)
             f = argv[++i];
         } else if (!strncmp(argv[i], "--format=", 9)) {
             f = argv[i] + 9;
+        } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
+            tags = argv[++i];
+        } else if (!strncmp(argv[i], "--tags=", 7)) {
+            tags = argv[i] + 7;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return ta_cli_usage_error("autogen", "unknown option '%s'", argv[i]);
         } else if (path) {
@@ -188,7 +192,7 @@ int ta_cmd_autogen(int argc, char **argv)
     }
     ta_native_file *nf;
     ta_torchgen *tg;
-    int rc = ta_cli_load_torchgen("autogen", path, &nf, &tg);
+    int rc = ta_cli_load_torchgen("autogen", path, tags, &nf, &tg);
     if (!tg) return rc;
     size_t n = ta_torchgen_count(tg), nd = ta_torchgen_count_derived(tg);
     for (size_t i = n - nd; i < n; i++) print_one(stdout, fmt, tg, ta_torchgen_get(tg, i));

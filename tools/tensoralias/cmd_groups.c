@@ -27,7 +27,7 @@ static void text_member(FILE *out, const char *key, const char *name)
 
 static void usage(FILE *out)
 {
-    fputs("usage: tensoralias groups [--format text|json] [FILE.yaml]\n"
+    fputs("usage: tensoralias groups [--tags FILE] [--format text|json] [FILE.yaml]\n"
           "\n"
           "Prints the groups torchgen 1.13.1 forms from a native_functions.yaml (the\n"
           "bundled one when FILE is omitted), its autogen variants derived first:\n"
@@ -42,7 +42,7 @@ static void usage(FILE *out)
 int ta_cmd_groups(int argc, char **argv)
 {
     bool json = false;
-    const char *path = NULL;
+    const char *path = NULL, *tags = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -55,6 +55,10 @@ int ta_cmd_groups(int argc, char **argv)
             const char *f = argv[i] + 9;
             if (!strcmp(f, "json")) json = true;
             else if (strcmp(f, "text")) return ta_cli_usage_error("groups", "unknown format '%s'", f);
+        } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
+            tags = argv[++i];
+        } else if (!strncmp(argv[i], "--tags=", 7)) {
+            tags = argv[i] + 7;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return ta_cli_usage_error("groups", "unknown option '%s'", argv[i]);
         } else if (path) {
@@ -65,7 +69,7 @@ int ta_cmd_groups(int argc, char **argv)
     }
     ta_native_file *nf;
     ta_torchgen *tg;
-    int rc = ta_cli_load_torchgen("groups", path, &nf, &tg);
+    int rc = ta_cli_load_torchgen("groups", path, tags, &nf, &tg);
     if (!tg) return rc;
     for (size_t i = 0; i < ta_torchgen_group_count(tg); i++) {
         const ta_tg_group *g = ta_torchgen_group_get(tg, i);

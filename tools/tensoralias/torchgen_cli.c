@@ -2,9 +2,9 @@
  * torchgen_cli.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "native_cli.h"
 #include "torchgen_cli.h"
 
 static void render_all(const ta_diags *d)
@@ -12,39 +12,18 @@ static void render_all(const ta_diags *d)
     for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
 }
 
-int ta_cli_load_torchgen(const char *cmd, const char *path, ta_native_file **nf,
-                         ta_torchgen **tg)
+int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags,
+                         ta_native_file **nf, ta_torchgen **tg)
 {
     *nf = NULL;
     *tg = NULL;
-    char tags[4096], src[4096];
-    const char *tags_path = NULL;
-    if (!path) {
-        path = ta_cli_bundled("native_functions.yaml");
-        if (!path) {
-            fprintf(stderr, "tensoralias %s: the bundled native_functions.yaml is missing\n", cmd);
-            return TA_EXIT_USAGE;
-        }
-        snprintf(src, sizeof src, "%s", path); /* ta_cli_bundled's buffer is static */
-        path = src;
-        const char *t = ta_cli_bundled("tags.yaml");
-        if (t) {
-            snprintf(tags, sizeof tags, "%s", t);
-            tags_path = tags;
-        }
-    } else {
-        /* tags.yaml next to the yaml, as in PyTorch's tree */
-        const char *slash = strrchr(path, '/');
-        int dir = slash ? (int)(slash - path + 1) : 0;
-        if (snprintf(tags, sizeof tags, "%.*stags.yaml", dir, path) < (int)sizeof tags &&
-            access(tags, R_OK) == 0)
-            tags_path = tags;
-    }
     ta_diags *d = ta_diags_create();
     if (!d) return TA_EXIT_USAGE;
-    ta_status st = ta_native_load_path(path, tags_path, nf, d);
-    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !*nf) {
+    const char *name = path;
+    ta_status st = ta_cli_load_native(path, tags, nf, d, &name);
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID || !*nf) {
         render_all(d);
+        if (st != TA_ERR_IO) fprintf(stderr, "tensoralias %s: %s\n", cmd, ta_status_str(st));
         ta_diags_destroy(d);
         ta_native_destroy(*nf);
         *nf = NULL;

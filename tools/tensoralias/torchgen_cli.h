@@ -9,12 +9,13 @@
 #include "tensoralias/native.h"
 #include "tensoralias/torchgen.h"
 
-/* Loads path (NULL: the bundled yaml) and its tags.yaml (next to it, when
- * there is one), derives and groups. Diagnostics go to stderr. Returns
- * TA_EXIT_CLEAN, TA_EXIT_FINDINGS (errors were reported; the model is still
- * returned when one could be built) or TA_EXIT_USAGE (nothing to show). */
-int ta_cli_load_torchgen(const char *cmd, const char *path, ta_native_file **nf,
-                         ta_torchgen **tg);
+/* Loads path (NULL: the bundled yaml; "-": stdin) with tags (NULL: the
+ * tags.yaml beside it) as `check` does, derives and groups. Diagnostics go
+ * to stderr. Returns TA_EXIT_CLEAN, TA_EXIT_FINDINGS (errors were reported;
+ * the model is still returned when one could be built) or TA_EXIT_USAGE
+ * (nothing to show). */
+int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags,
+                         ta_native_file **nf, ta_torchgen **tg);
 
 /* Writes s as a JSON string literal (quotes included). */
 void ta_cli_json_str(FILE *out, const char *s);
