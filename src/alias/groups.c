@@ -146,15 +146,20 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
     }
     for (size_t i = 0; i < tg->nfns; i++) {
         const ta_tg_function *f = tg->fns[i];
-        ta_schema *vs;
-        if ((st = ta_schema_signature(scratch, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME, &vs)) !=
-            TA_OK)
-            goto done;
-        int32_t g = tg_map_get(&idx, vs->text);
+        /* only a base name ending in "_copy" changes the signature */
+        const char *key = f->signature;
+        tg_opname op = tg_opname_parse(f->schema->name);
+        if (op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) {
+            ta_schema *vs;
+            st = ta_schema_signature(scratch, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME, &vs);
+            if (st != TA_OK) goto done;
+            key = vs->text;
+        }
+        int32_t g = tg_map_get(&idx, key);
         if (g < 0) {
             g = (int32_t)ns++;
             for (int k = 0; k < NSLOTS; k++) slots[g][k] = -1;
-            if (!tg_map_put(&idx, vs->text, g)) {
+            if (!tg_map_put(&idx, key, g)) {
                 st = TA_ERR_NOMEM;
                 goto done;
             }
