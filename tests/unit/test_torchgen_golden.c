@@ -182,6 +182,22 @@ static void test_every_function_every_field(void **state)
                    f->has_composite_explicit_autograd_kernel);
         /* a derived function carries a plan; a yaml one does not */
         if ((f->plan != NULL) != f->generated) mismatch(row, "plan", "present iff generated", "?");
+        /* a derived schema is a whole model: the parser's canonical printer
+         * spells it as torchgen does, and its text parses back to itself */
+        if (f->generated) {
+            char buf[4096];
+            ta_schema_print_canonical(f->schema, buf, sizeof buf);
+            check_str(row, "func", buf); /* the canonical print of the derived model */
+            ta_arena *a = ta_arena_create();
+            ta_schema *back = NULL;
+            ta_diags *d = ta_diags_create();
+            if (ta_schema_parse(a, f->schema->text, f->schema->text_len, NULL, &back, d) != TA_OK ||
+                ta_schema_kind_of(back) != f->kind || back->nargs != f->schema->nargs ||
+                back->nrets != f->schema->nrets)
+                mismatch(row, "reparse", "same schema", "other");
+            ta_diags_destroy(d);
+            ta_arena_destroy(a);
+        }
     }
     fprintf(stderr, "functions: %zu (derived %zu), field mismatches: %d\n", nfrows,
             ta_torchgen_count_derived(tg), mismatches);
