@@ -106,6 +106,10 @@ static const char *skip_reason(const ta_torchgen *tg, const tg_pregroup *g, int 
     if (g->m[TA_KIND_INPLACE] >= 0 &&
         listed(inplace_not_grouped, tg->fns[g->m[TA_KIND_INPLACE]]->name))
         return "torchgen lists it among the inplace ops it cannot group";
+    /* "_" or "_functional": a derived variant would have no name */
+    for (int k = 0; k < 5; k++)
+        if (g->m[k] >= 0 && tg_opname_parse(tg->fns[g->m[k]]->schema->name).base.len == 0)
+            return "its operator name is empty once its suffix is removed";
     return NULL;
 }
 

@@ -288,7 +288,7 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
 
     ta_schema *g = ta_arena_alloc(arena, sizeof *g);
     ta_status st = TA_ERR_NOMEM;
-    if (!g || !tg_schema_set_name(arena, g, s->ns, name.p, "")) goto done;
+    if (!g || !tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "")) goto done;
     g->source = s->source;
     g->base_line = s->base_line;
     g->base_col = s->base_col;

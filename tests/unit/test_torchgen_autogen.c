@@ -270,6 +270,24 @@ static void test_check_pass_positions(void **state)
     ta_diags_destroy(d);
 }
 
+/* Inputs the fuzzer (tests/fuzz/fuzz_autogen.c) found crashing. */
+static void test_fuzz_regressions(void **state)
+{
+    (void)state;
+    fixture fx;
+    /* "_copy" loses its whole name to the view signature: an empty name */
+    load(&fx, "- func: _copy(Tensor self) -> int\n  dispatch:\n    CPU: count\n");
+    assert_int_equal(ta_torchgen_count(fx.tg), 1);
+    assert_string_equal(ta_torchgen_get(fx.tg, 0)->signature, "_copy(Tensor self) -> int");
+    unload(&fx);
+    /* "_" is an inplace op with an empty name: nothing can be derived from it */
+    load(&fx, "- func: _(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: u\n"
+              "  autogen: out\n");
+    assert_int_equal(ta_torchgen_count_derived(fx.tg), 0);
+    assert_int_equal(count_rule(&fx, "autogen-underivable", TA_SEV_ERROR), 1);
+    unload(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_functional_base_returns),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_check_pass_positions),
+        cmocka_unit_test(test_fuzz_regressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
