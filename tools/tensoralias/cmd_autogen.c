@@ -192,7 +192,7 @@ int ta_cmd_autogen(int argc, char **argv)
     }
     ta_native_file *nf;
     ta_torchgen *tg;
-    int rc = ta_cli_load_torchgen("autogen", path, tags, &nf, &tg);
+    int rc = ta_cli_load_torchgen("autogen", path, tags, true, &nf, &tg);
     if (!tg) return rc;
     size_t n = ta_torchgen_count(tg), nd = ta_torchgen_count_derived(tg);
     for (size_t i = n - nd; i < n; i++) print_one(stdout, fmt, tg, ta_torchgen_get(tg, i));

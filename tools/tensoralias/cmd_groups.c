@@ -2,6 +2,7 @@
  * from a native_functions.yaml (after deriving its autogen variants): kinds
  * groups (functional / inplace / mutable / out sharing a signature) and view
  * groups (view, view_copy, view_inplace), one per line. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli.h"
@@ -20,9 +21,10 @@ static void json_member(FILE *out, const char *key, const char *name, bool last)
     fputs(last ? "}\n" : ", ", out);
 }
 
-static void text_member(FILE *out, const char *key, const char *name)
+/* key=name, space-separated; absent members are left out */
+static void text_member(FILE *out, const char *key, const char *name, bool first)
 {
-    if (name) fprintf(out, "  %s=%s", key, name);
+    if (name) fprintf(out, "%s%s=%s", first ? "" : " ", key, name);
 }
 
 static void usage(FILE *out)
@@ -31,8 +33,10 @@ static void usage(FILE *out)
           "\n"
           "Prints the groups torchgen 1.13.1 forms from a native_functions.yaml (the\n"
           "bundled one when FILE is omitted), its autogen variants derived first:\n"
-          "  kinds  functional, inplace, mutable and out= variants sharing a signature\n"
-          "  view   a view op with its _copy and inplace variants\n"
+          "  kinds<TAB>SIGNATURE<TAB>functional=.. inplace=.. mutable=.. out=..\n"
+          "  view<TAB>VIEW<TAB>view=.. view_copy=.. view_inplace=..\n"
+          "(a kinds group: the variants sharing torchgen's signature; a view group: a\n"
+          "view op with its _copy and inplace variants; absent members left out).\n"
           "JSON: one object per line, {\"group\": \"kinds\", \"signature\", \"functional\",\n"
           "\"inplace\", \"mutable\", \"out\"} or {\"group\": \"view\", \"view\", \"view_copy\",\n"
           "\"view_inplace\"}; absent members are null.\n",
@@ -69,7 +73,7 @@ int ta_cmd_groups(int argc, char **argv)
     }
     ta_native_file *nf;
     ta_torchgen *tg;
-    int rc = ta_cli_load_torchgen("groups", path, tags, &nf, &tg);
+    int rc = ta_cli_load_torchgen("groups", path, tags, false, &nf, &tg);
     if (!tg) return rc;
     for (size_t i = 0; i < ta_torchgen_group_count(tg); i++) {
         const ta_tg_group *g = ta_torchgen_group_get(tg, i);
@@ -87,17 +91,17 @@ int ta_cmd_groups(int argc, char **argv)
             json_member(stdout, "view_copy", member(tg, g->view_copy), false);
             json_member(stdout, "view_inplace", member(tg, g->view_inplace), true);
         } else if (g->kind == TA_GROUP_KINDS) {
-            printf("kinds  %s\n", g->signature);
-            text_member(stdout, "functional", member(tg, g->functional));
-            text_member(stdout, "inplace", member(tg, g->inplace));
-            text_member(stdout, "mutable", member(tg, g->mutable_fn));
-            text_member(stdout, "out", member(tg, g->out));
+            printf("kinds\t%s\t", g->signature);
+            text_member(stdout, "functional", member(tg, g->functional), true);
+            text_member(stdout, "inplace", member(tg, g->inplace), false);
+            text_member(stdout, "mutable", member(tg, g->mutable_fn), false);
+            text_member(stdout, "out", member(tg, g->out), false);
             fputc('\n', stdout);
         } else {
-            printf("view   %s\n", member(tg, g->view));
-            text_member(stdout, "view", member(tg, g->view));
-            text_member(stdout, "view_copy", member(tg, g->view_copy));
-            text_member(stdout, "view_inplace", member(tg, g->view_inplace));
+            printf("view\t%s\t", member(tg, g->view));
+            text_member(stdout, "view", member(tg, g->view), true);
+            text_member(stdout, "view_copy", member(tg, g->view_copy), false);
+            text_member(stdout, "view_inplace", member(tg, g->view_inplace), false);
             fputc('\n', stdout);
         }
     }

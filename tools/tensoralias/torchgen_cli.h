@@ -4,6 +4,7 @@
 #ifndef TA_TORCHGEN_CLI_H
 #define TA_TORCHGEN_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "tensoralias/native.h"
@@ -11,10 +12,10 @@
 
 /* Loads path (NULL: the bundled yaml; "-": stdin) with tags (NULL: the
  * tags.yaml beside it) as `check` does, derives and groups. Diagnostics go
- * to stderr. Returns TA_EXIT_CLEAN, TA_EXIT_FINDINGS (errors were reported;
+ * to stderr (notes only when `notes`). Returns TA_EXIT_CLEAN, TA_EXIT_FINDINGS (errors were reported;
  * the model is still returned when one could be built) or TA_EXIT_USAGE
  * (nothing to show). */
-int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags,
+int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags, bool notes,
                          ta_native_file **nf, ta_torchgen **tg);
 
 /* Writes s as a JSON string literal (quotes included). */
