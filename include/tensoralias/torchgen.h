@@ -113,7 +113,10 @@ typedef struct ta_autogen_plan ta_autogen_plan;
  * variants are sorted (torchgen keeps them as sets). */
 typedef struct ta_tg_function {
     uint32_t index;            /* position in the context, torchgen's order */
-    const ta_schema *schema;   /* for derived functions: built in the arena */
+    const ta_schema *schema;   /* derived functions: a model built in the context's
+                                * arena; its text is torchgen's spelling and its spans
+                                * are zero, so print it with ta_schema_print_canonical
+                                * or ta_schema_print_torchgen (not ta_schema_print) */
     const char *func;          /* torchgen's str(func) */
     const char *name;          /* "add.out", "__iand__.Scalar" */
     const char *signature;     /* torchgen's str(func.signature()) */
@@ -162,7 +165,17 @@ typedef struct ta_tg_function {
  * writes stay written in the out= schema; writeback[k] (k over those, in
  * argument order, written_args[k] their positions) names the callee return
  * holding their new value. torchgen's generated kernel does not copy them
- * back; an executor that honours the schema should. */
+ * back; an executor that honours the schema should. (out_from is the return
+ * each out argument was made from; torchgen's kernel indexes by position,
+ * which differs only when a non-tensor return precedes a tensor one.)
+ *
+ * Example, from `foo_(Tensor(a!) self, Scalar s) -> Tensor(a!)` (autogen:
+ * foo, foo.out):
+ *   foo(Tensor self, Scalar s) -> Tensor
+ *       callee foo_, arg_from {0, 1}, clone {0}, ret_src {CLONED_ARG 0}
+ *   foo.out(Tensor self, Scalar s, *, Tensor(a!) out) -> Tensor(a!)
+ *       callee foo, arg_from {0, 1}, out_args {2}, out_from {0},
+ *       ret_src {OWN_ARG 2} */
 typedef enum ta_ag_src_kind {
     TA_AG_CALLEE_RETURN = 0,
     TA_AG_CLONED_ARG,
@@ -179,7 +192,9 @@ struct ta_autogen_plan {
     uint32_t base;              /* function index of the yaml entry derived from */
     ta_schema_kind base_kind;   /* inplace, mutable or functional */
     uint32_t callee;            /* function index to call */
-    const int32_t *arg_from;    /* per callee argument: own argument, or -1 (use its default) */
+    const int32_t *arg_from;    /* per callee argument: the own argument passed, or -1
+                                 * when there is none (a TensorOptions argument the
+                                 * signature dropped: pass its default) */
     uint32_t ncallee_args;
     const uint32_t *clone;      /* functional: callee arguments to clone */
     uint32_t nclone;
