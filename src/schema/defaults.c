@@ -1,11 +1,278 @@
-/* defaults.c - which default values torch accepts for which types. */
+/* defaults.c - which default values torch accepts for which types.
+ *
+ * torch 1.13.1 reads a default according to its argument's type: a Tensor
+ * (or Generator) takes only None, a Device a device string, a list a
+ * bracketed list of its element type (or, with a fixed size, one value that
+ * is repeated), and the scalar types (int, float, bool, str, Scalar, the
+ * int-like ScalarType / Layout / MemoryFormat, any optional) one constant:
+ * True, False, None, a string, a number or one of a few enum names. Other
+ * types (t, Any, Dict, tuples, Storage...) take no default at all. This file
+ * re-reads the default's tokens with those rules; it rejects what torch
+ * rejects, including what torch only rejects with an internal assertion. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "schema/lexer.h"
 #include "schema/parser.h"
+
+typedef enum dkind { D_TENSOR, D_SINGLE, D_DEVICE, D_LIST, D_NO_DEFAULT } dkind;
+typedef enum ekind { E_OTHER, E_INT, E_FLOAT, E_COMPLEX, E_BOOL } ekind;
+typedef enum vkind { V_BOOL, V_NONE, V_STR, V_INT, V_FLOAT, V_COMPLEX } vkind;
+
+static bool name_is(const ta_type *t, const char *const *names)
+{
+    for (; *names; names++)
+        if (ta_str_eq(t->name, *names)) return true;
+    return false;
+}
+
+/* How torch reads a default for type t, and the scalar kind of t (of its
+ * elements, for a list). */
+static dkind kind_of(const ta_type *t, ekind *ek)
+{
+    static const char *const tensors[] = {"Tensor", "Generator", "ConstQuantizerPtr",
+                                          "Quantizer", NULL};
+    static const char *const ints[] = {"int", "SymInt", "ScalarType", "Layout",
+                                       "MemoryFormat", "DeviceIndex", NULL};
+    static const char *const others[] = {"str", "Dimname", "Scalar", NULL};
+    *ek = E_OTHER;
+    switch (t->kind) {
+    case TA_TYPE_OPTIONAL: return D_SINGLE;
+    case TA_TYPE_LIST: {
+        ekind inner;
+        dkind d = kind_of(t->elems[0], &inner);
+        *ek = d == D_SINGLE && t->elems[0]->kind == TA_TYPE_NAME ? inner : E_OTHER;
+        return D_LIST;
+    }
+    case TA_TYPE_NAME:
+        if (name_is(t, tensors)) return D_TENSOR;
+        if (ta_str_eq(t->name, "Device")) return D_DEVICE;
+        if (name_is(t, ints)) {
+            *ek = E_INT;
+            return D_SINGLE;
+        }
+        if (ta_str_eq(t->name, "float") || ta_str_eq(t->name, "SymFloat")) {
+            *ek = E_FLOAT;
+            return D_SINGLE;
+        }
+        if (ta_str_eq(t->name, "complex")) {
+            *ek = E_COMPLEX;
+            return D_SINGLE;
+        }
+        if (ta_str_eq(t->name, "bool") || ta_str_eq(t->name, "SymBool")) {
+            *ek = E_BOOL;
+            return D_SINGLE;
+        }
+        if (name_is(t, others)) return D_SINGLE;
+        return D_NO_DEFAULT;
+    case TA_TYPE_TUPLE:
+    case TA_TYPE_APPLY: break;
+    }
+    return D_NO_DEFAULT;
+}
+
+typedef struct checker {
+    ta_lexer lx;
+    ta_tok cur;
+    uint32_t base; /* offset of the default in the schema */
+    char *msg;
+    size_t cap;
+    uint32_t *off, *len;
+} checker;
+
+static void adv(checker *c) { ta_lex_next(&c->lx, &c->cur); }
+
+static bool fail(checker *c, const ta_tok *t, const char *fmt, const char *arg)
+{
+    snprintf(c->msg, c->cap, fmt, arg);
+    *c->off = c->base + t->off;
+    *c->len = t->len ? t->len : 1;
+    return false;
+}
+
+static bool has_any(const char *s, uint32_t n, const char *chars)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strchr(chars, s[i])) return true;
+    return false;
+}
+
+/* torch's string literal escapes: \\ \' \" \<newline> \a \b \f \n \v \t and
+ * three octal digits; nothing else. */
+static bool check_string(checker *c, const ta_tok *t)
+{
+    const char *s = c->lx.s + t->off;
+    uint32_t q = (t->len >= 6 && s[1] == s[0] && s[2] == s[0]) ? 3 : 1;
+    uint32_t end = t->len - q;
+    for (uint32_t i = q; i < end; i++) {
+        if (s[i] != '\\') continue;
+        char e = i + 1 < end ? s[i + 1] : '\0';
+        if (strchr("\\'\"\nabfnvt", e) && e) {
+            i++;
+            continue;
+        }
+        if (e == 'x') return fail(c, t, "unsupported hex escape in string default%s", "");
+        if (e == 'u' || e == 'U')
+            return fail(c, t, "unsupported unicode escape in string default%s", "");
+        if (i + 3 < end && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+            s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+            i += 3;
+            continue;
+        }
+        return fail(c, t, "ill-formed escape in string default%s", "");
+    }
+    return true;
+}
+
+/* One constant (torch's parseSingleConstant) read as kind ek. */
+static bool single(checker *c, ekind ek, vkind *v)
+{
+    ta_tok t = c->cur;
+    switch (t.kind) {
+    case TK_TRUE:
+    case TK_FALSE: *v = V_BOOL; break;
+    case TK_NONE: *v = V_NONE; break;
+    case TK_STRING:
+        *v = V_STR;
+        if (!check_string(c, &t)) return false;
+        break;
+    case TK_IDENT: {
+        static const char *const ok[] = {"float", "complex", "long", "strided", "Mean",
+                                         "contiguous_format", NULL};
+        bool found = false;
+        for (int i = 0; ok[i] && !found; i++)
+            found = strlen(ok[i]) == t.len && !memcmp(ok[i], c->lx.s + t.off, t.len);
+        if (!found)
+            return fail(c, &t,
+                        "invalid default value (torch knows only the names float, complex, "
+                        "long, strided, Mean and contiguous_format)%s", "");
+        *v = V_INT;
+        break;
+    }
+    default: {
+        bool neg = t.kind == '-';
+        if (neg) {
+            adv(c);
+            t = c->cur;
+        }
+        if (t.kind != TK_NUMBER) return fail(c, &t, "expected a number%s", "");
+        const char *s = c->lx.s + t.off;
+        char buf[400];
+        if (t.len + 2 > sizeof buf) return fail(c, &t, "number too long%s", "");
+        buf[0] = neg ? '-' : '+';
+        memcpy(buf + 1, s, t.len);
+        buf[t.len + 1] = '\0';
+        if (ek == E_COMPLEX || has_any(s, t.len, "j")) {
+            *v = V_COMPLEX;
+        } else if (ek == E_FLOAT || has_any(s, t.len, ".eE")) {
+            *v = V_FLOAT;
+            errno = 0;
+            (void)strtod(buf, NULL);
+            if (errno == ERANGE)
+                return fail(c, &t, "float default out of range%s", "");
+        } else {
+            *v = V_INT;
+            errno = 0;
+            (void)strtoll(buf, NULL, 10);
+            if (errno == ERANGE)
+                return fail(c, &t, "integer default out of range%s", "");
+        }
+    }
+    }
+    adv(c);
+    return true;
+}
+
+static bool element_fits(ekind ek, vkind v)
+{
+    switch (ek) {
+    case E_INT: return v == V_INT;
+    case E_FLOAT: return v == V_FLOAT;
+    case E_COMPLEX: return v == V_COMPLEX;
+    case E_BOOL: return v == V_BOOL;
+    case E_OTHER: break;
+    }
+    return false;
+}
+
+static const char *ekind_name(ekind ek)
+{
+    switch (ek) {
+    case E_INT: return "an int";
+    case E_FLOAT: return "a float";
+    case E_COMPLEX: return "a complex number";
+    case E_BOOL: return "a bool";
+    case E_OTHER: break;
+    }
+    return "other";
+}
 
 bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                              size_t cap, uint32_t *off, uint32_t *len)
 {
-    (void)t; (void)d; (void)msg; (void)cap; (void)off; (void)len;
-    return true;
+    checker c = {{d->text.ptr ? d->text.ptr : "", d->text.len, 0}, {0, 0, 0, 0}, d->span.off,
+                 msg, cap, off, len};
+    adv(&c);
+    ekind ek;
+    vkind v;
+    switch (kind_of(t, &ek)) {
+    case D_TENSOR:
+        if (c.cur.kind != TK_NONE)
+            return fail(&c, &c.cur, "a Tensor or Generator argument can only default to None%s", "");
+        return true;
+    case D_DEVICE: {
+        if (c.cur.kind != TK_STRING)
+            return fail(&c, &c.cur, "a Device argument defaults to a device string such as "
+                                    "\"cpu\"%s", "");
+        /* torch reads it as a device: a known type, then optionally ':' and an index */
+        static const char *const types[] = {"cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl",
+                                            "opencl", "ideep", "hip", "ve", "fpga", "ort",
+                                            "xla", "lazy", "vulkan", "mps", "meta", "hpu",
+                                            "privateuseone", NULL};
+        const char *s = d->text.ptr + c.cur.off + 1;
+        uint32_t n = c.cur.len - 2, k = 0;
+        while (k < n && s[k] != ':') k++;
+        bool known = false;
+        for (int i = 0; types[i] && !known; i++)
+            known = strlen(types[i]) == k && !memcmp(types[i], s, k);
+        bool index_ok = k == n || (k + 1 < n && k + 11 > n);
+        for (uint32_t i = k + 1; i < n && index_ok; i++) index_ok = s[i] >= '0' && s[i] <= '9';
+        if (!known || !index_ok)
+            return fail(&c, &c.cur, "invalid device string (expected e.g. \"cpu\" or "
+                                    "\"cuda:0\")%s", "");
+        return true;
+    }
+    case D_SINGLE:
+        if (c.cur.kind == '[')
+            return fail(&c, &c.cur, "a list default needs a list type%s", "");
+        return single(&c, ek, &v);
+    case D_LIST: {
+        if (c.cur.kind == TK_IDENT || (c.cur.kind == TK_NONE && t->fixed_size < 0))
+            return fail(&c, &c.cur, "a list argument defaults to a list such as [] or "
+                                    "[0, 1] (or None when it is optional)%s", "");
+        if (ek == E_OTHER)
+            return fail(&c, &c.cur, "list defaults are only supported for int, float, "
+                                    "complex and bool lists%s", "");
+        if (c.cur.kind != '[') { /* int[2] x=1 repeats the value */
+            ta_tok at = c.cur;
+            if (!single(&c, ek, &v)) return false;
+            if (!element_fits(ek, v))
+                return fail(&c, &at, "default is not %s", ekind_name(ek));
+            return true;
+        }
+        adv(&c);
+        while (c.cur.kind != ']') {
+            ta_tok at = c.cur;
+            if (!single(&c, ek, &v)) return false;
+            if (!element_fits(ek, v))
+                return fail(&c, &at, "list element is not %s", ekind_name(ek));
+            if (c.cur.kind == ',') adv(&c);
+        }
+        return true;
+    }
+    case D_NO_DEFAULT: break;
+    }
+    return fail(&c, &c.cur, "arguments of this type cannot have a default value%s", "");
 }

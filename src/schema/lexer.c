@@ -162,10 +162,18 @@ void ta_lex_next(ta_lexer *lx, ta_tok *t)
 {
     const char *s = lx->s;
     uint32_t n = lx->n, i = lx->pos;
+    t->nl_off = 0;
     for (;;) {
-        while (i < n && IS(s[i], C_BLANK)) i++;
+        while (i < n && IS(s[i], C_BLANK)) {
+            if (s[i] == '\n') t->nl_off = i + 1;
+            i++;
+        }
         if (i < n && s[i] == '#') { /* a comment runs to the end of the line */
             while (i < n && s[i] != '\n') i++;
+            continue;
+        }
+        if (i + 1 < n && s[i] == '\\' && s[i + 1] == '\n') { /* line continuation */
+            i += 2;
             continue;
         }
         break;
@@ -228,6 +236,7 @@ const char *ta_tok_kind_name(int kind)
     case TK_DOTS: return "'...'";
     case TK_BAD_CHAR: return "character";
     case TK_BAD_STRING: return "unterminated string";
+    case TK_LINEBREAK: return "line break";
     default: break;
     }
     return "punctuation";

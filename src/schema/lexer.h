@@ -27,13 +27,15 @@ typedef enum ta_tok_kind {
     TK_ARROW,     /* -> */
     TK_DOTS,      /* ... */
     TK_BAD_CHAR,  /* a byte no token starts with */
-    TK_BAD_STRING /* a quote that is never closed */
+    TK_BAD_STRING, /* a quote that is never closed */
+    TK_LINEBREAK   /* a line break outside brackets (set by the parser) */
 } ta_tok_kind;
 
 typedef struct ta_tok {
     int kind;
     uint32_t off;
     uint32_t len;
+    uint32_t nl_off; /* offset + 1 of the last raw line break skipped before the token, or 0 */
 } ta_tok;
 
 typedef struct ta_lexer {

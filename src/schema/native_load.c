@@ -40,9 +40,11 @@ static void *lalloc(loader *L, size_t size)
     return p;
 }
 
-static ta_native_str node_str(const ynode *n)
+/* A scalar kept in the file: the reader's text only lives for one entry. */
+static ta_native_str node_str(loader *L, const ynode *n)
 {
-    ta_native_str s = {n->text, n->len, n->pos};
+    ta_native_str s = {ta_arena_strndup(L->f->arena, n->text, n->len), n->len, n->pos};
+    if (!s.s) L->st = TA_ERR_NOMEM;
     return s;
 }
 
@@ -86,7 +88,7 @@ static bool is_null(const ynode *v)
 static void get_str(loader *L, const char *key, const ynode *v, bool null_ok,
                     ta_native_str *out)
 {
-    if (is_str(v)) *out = node_str(v);
+    if (is_str(v)) *out = node_str(L, v);
     else if (null_ok && is_null(v)) memset(out, 0, sizeof *out);
     else wrong_type(L, key, v, "a string", NULL);
 }
@@ -135,7 +137,7 @@ static ta_native_str *get_str_seq(loader *L, const char *key, const ynode *v,
             wrong_type(L, key, c, "a list of strings", NULL);
             continue;
         }
-        out[(*n)++] = node_str(c);
+        out[(*n)++] = node_str(L, c);
     }
     return out;
 }
@@ -219,7 +221,7 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
             if (!d->key.s) L->st = TA_ERR_NOMEM;
             d->key.len = (uint32_t)(b - a);
             d->key.pos = sub_pos(k, (uint32_t)(a - k->text), d->key.len);
-            d->kernel = node_str(val);
+            d->kernel = node_str(L, val);
             d->known = ta_dispatch_key_known(a, (size_t)(b - a));
             if (e == end) break;
             s = e + 1;
@@ -237,7 +239,7 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
         fn->ufunc_inner_loop[0].key.s = "Generic";
         fn->ufunc_inner_loop[0].key.len = 7;
         fn->ufunc_inner_loop[0].key.pos = v->pos;
-        fn->ufunc_inner_loop[0].value = node_str(v);
+        fn->ufunc_inner_loop[0].value = node_str(L, v);
         fn->nufunc_inner_loop = 1;
         return;
     }
@@ -254,8 +256,8 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
             continue;
         }
         ta_native_ufunc *u = &fn->ufunc_inner_loop[fn->nufunc_inner_loop++];
-        u->key = node_str(k);
-        u->value = node_str(k->next);
+        u->key = node_str(L, k);
+        u->value = node_str(L, k->next);
     }
 }
 
@@ -333,31 +335,32 @@ static int key_id(const char *k)
     return -1;
 }
 
-static bool has_key(const ta_native_func *fn, const char *key)
-{
-    for (uint32_t i = 0; i < fn->ndispatch; i++)
-        if (fn->dispatch[i].key.s && !strcmp(fn->dispatch[i].key.s, key)) return true;
-    return false;
-}
-
 /* torchgen: the dispatch keys an entry ends up with, and what follows. */
 static void derive(ta_native_func *fn)
 {
-    bool implicit = !fn->has_dispatch && !fn->structured && !fn->structured_delegate.s;
-    bool cia = implicit || has_key(fn, "CompositeImplicitAutograd");
-    bool ciant = has_key(fn, "CompositeImplicitAutogradNestedTensor");
+    bool cia = false, ciant = false, cea = false, ceanf = false;
+    size_t other = fn->nufunc_inner_loop ? 1 : 0; /* a ufunc adds CPU and CUDA */
+    for (uint32_t i = 0; i < fn->ndispatch; i++) {
+        const char *k = fn->dispatch[i].key.s;
+        if (!k) continue;
+        if (k[0] != 'C' || strncmp(k, "Composite", 9)) {
+            other++;
+            continue;
+        }
+        k += 9;
+        if (!strcmp(k, "ImplicitAutograd")) cia = true;
+        else if (!strcmp(k, "ImplicitAutogradNestedTensor")) ciant = true;
+        else if (!strcmp(k, "ExplicitAutograd")) cea = true, other++;
+        else if (!strcmp(k, "ExplicitAutogradNonFunctional")) ceanf = true, other++;
+        else other++;
+    }
+    /* No dispatch table, not structured, no delegate: an implicit composite. */
+    if (!fn->has_dispatch && !fn->structured && !fn->structured_delegate.s) cia = true;
     fn->has_composite_implicit_autograd_kernel = cia;
     fn->has_composite_implicit_autograd_nested_tensor_kernel = ciant;
-    fn->has_composite_explicit_autograd_kernel = has_key(fn, "CompositeExplicitAutograd");
-    fn->has_composite_explicit_autograd_non_functional_kernel =
-        has_key(fn, "CompositeExplicitAutogradNonFunctional");
-    /* Abstract unless its only kernels are implicit composites. A ufunc adds
-     * CPU and CUDA kernels. */
-    size_t other = fn->nufunc_inner_loop ? 1 : 0;
-    for (uint32_t i = 0; i < fn->ndispatch; i++)
-        if (strcmp(fn->dispatch[i].key.s, "CompositeImplicitAutograd") &&
-            strcmp(fn->dispatch[i].key.s, "CompositeImplicitAutogradNestedTensor"))
-            other++;
+    fn->has_composite_explicit_autograd_kernel = cea;
+    fn->has_composite_explicit_autograd_non_functional_kernel = ceanf;
+    /* Abstract unless its only kernels are implicit composites. */
     fn->is_abstract = fn->structured_delegate.s || other || (!cia && !ciant);
 }
 
@@ -439,97 +442,138 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
         }
     }
     if (func) {
-        fn->func = node_str(func);
+        /* Parse from the reader's text; keep the parser's copy of it. */
+        fn->func = (ta_native_str){func->text, func->len, func->pos};
         parse_func(L, fn, func);
+        if (fn->schema && fn->schema->text_len == func->len)
+            fn->func.s = fn->schema->text;
+        else
+            fn->func = node_str(L, func);
     }
     derive(fn);
 }
 
-static ta_status read_functions(loader *L, const ynode *root)
+static ta_status funcs_other_root(void *ctx, const ynode *root)
 {
+    loader *L = ctx;
+    ta_native_pos pos = root ? root->pos : (ta_native_pos){1, 1, 0, 1};
+    lreport(L, TA_SEV_ERROR, "yaml-not-sequence", pos,
+            "native_functions.yaml is a list of '- func: ...' entries",
+            "the document must be a list of mappings, not %s",
+            root ? ta_yaml_type_name(root) : "empty");
+    return L->st;
+}
+
+/* Room for about as many entries as lines that start with "- ". */
+static ta_status funcs_begin(void *ctx, const ynode *seq)
+{
+    (void)seq;
+    loader *L = ctx;
     ta_native_file *f = L->f;
-    if (!root || root->kind != YN_SEQ) {
-        ta_native_pos pos = root ? root->pos : (ta_native_pos){1, 1, 0, 1};
-        lreport(L, TA_SEV_ERROR, "yaml-not-sequence", pos,
-                "native_functions.yaml is a list of '- func: ...' entries",
-                "the document must be a list of mappings, not %s",
-                root ? ta_yaml_type_name(root) : "empty");
+    size_t guess = 16;
+    for (const char *p = f->src.text; (p = strstr(p, "\n- ")); p += 3) guess++;
+    if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
+    f->funcs = malloc(guess * sizeof *f->funcs); /* each is cleared when read */
+    if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
+    f->funcs_cap = (uint32_t)guess;
+    return TA_OK;
+}
+
+static ta_status funcs_item(void *ctx, const ynode *e)
+{
+    loader *L = ctx;
+    ta_native_file *f = L->f;
+    if (e->kind != YN_MAP) {
+        lreport(L, TA_SEV_ERROR, "yaml-not-sequence", e->pos,
+                "each entry is a mapping that starts with 'func:'",
+                "an entry must be a mapping, not %s", ta_yaml_type_name(e));
         return L->st;
     }
-    f->funcs = lalloc(L, root->n * sizeof *f->funcs);
-    if (!f->funcs) return L->st;
-    for (const ynode *e = root->first; e && L->st == TA_OK; e = e->next) {
-        if (e->kind != YN_MAP) {
-            lreport(L, TA_SEV_ERROR, "yaml-not-sequence", e->pos,
-                    "each entry is a mapping that starts with 'func:'",
-                    "an entry must be a mapping, not %s", ta_yaml_type_name(e));
-            continue;
-        }
-        ta_native_func *fn = &f->funcs[f->nfuncs];
-        read_entry(L, fn, e);
-        if (!fn->func.s) {
-            /* Without func there is no function: report it and drop it. */
-            if (!fn->key_pos[TA_NK_FUNC].line)
-                lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
-                        "add 'func: name.overload(args) -> returns'",
-                        "entry has no 'func' key");
-            memset(fn, 0, sizeof *fn);
-            continue;
-        }
-        fn->index = f->nfuncs++;
+    if (f->nfuncs == f->funcs_cap) {
+        uint32_t cap = f->funcs_cap * 2;
+        ta_native_func *v = realloc(f->funcs, cap * sizeof *v);
+        if (!v) return L->st = TA_ERR_NOMEM;
+        f->funcs = v;
+        f->funcs_cap = cap;
     }
+    ta_native_func *fn = &f->funcs[f->nfuncs];
+    memset(fn, 0, sizeof *fn);
+    read_entry(L, fn, e);
+    if (!fn->func.s) {
+        /* Without func there is no function: report it and drop it. */
+        if (!fn->key_pos[TA_NK_FUNC].line)
+            lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
+                    "add 'func: name.overload(args) -> returns'",
+                    "entry has no 'func' key");
+        return L->st;
+    }
+    fn->index = f->nfuncs++;
+    if (ta_native_index_add(f, fn->index) != TA_OK) L->st = TA_ERR_NOMEM;
     return L->st;
 }
 
 /* tags.yaml: a list of {tag: name, desc: text}; torchgen wants both. */
-static ta_status read_tags_file(loader *L, const ynode *root)
+static ta_status tags_other_root(void *ctx, const ynode *root)
 {
+    loader *L = ctx;
+    ta_native_pos pos = root ? root->pos : (ta_native_pos){1, 1, 0, 1};
+    lreport(L, TA_SEV_ERROR, "yaml-not-sequence", pos, NULL,
+            "tags.yaml must be a list of mappings, not %s",
+            root ? ta_yaml_type_name(root) : "empty");
+    return L->st;
+}
+
+static ta_status tags_begin(void *ctx, const ynode *seq)
+{
+    (void)seq;
+    (void)ctx;
+    return TA_OK;
+}
+
+static ta_status tags_item(void *ctx, const ynode *e)
+{
+    loader *L = ctx;
     ta_native_file *f = L->f;
-    if (!root || root->kind != YN_SEQ) {
-        ta_native_pos pos = root ? root->pos : (ta_native_pos){1, 1, 0, 1};
-        lreport(L, TA_SEV_ERROR, "yaml-not-sequence", pos, NULL,
-                "tags.yaml must be a list of mappings, not %s",
-                root ? ta_yaml_type_name(root) : "empty");
+    if (e->kind != YN_MAP) {
+        lreport(L, TA_SEV_ERROR, "yaml-not-sequence", e->pos, NULL,
+                "a tags.yaml entry must be a mapping, not %s", ta_yaml_type_name(e));
         return L->st;
     }
-    f->tags = lalloc(L, root->n * sizeof *f->tags);
-    if (!f->tags) return L->st;
-    for (const ynode *e = root->first; e; e = e->next) {
-        if (e->kind != YN_MAP) {
-            lreport(L, TA_SEV_ERROR, "yaml-not-sequence", e->pos, NULL,
-                    "a tags.yaml entry must be a mapping, not %s", ta_yaml_type_name(e));
-            continue;
-        }
-        const ynode *tag = NULL, *desc = NULL;
-        for (const ynode *k = e->first; k && k->next; k = k->next->next) {
-            if (!is_str(k)) continue;
-            if (!strcmp(k->text, "tag")) tag = k->next;
-            else if (!strcmp(k->text, "desc")) desc = k->next;
-        }
-        if (!tag || !is_str(tag) || !tag->len) {
-            lreport(L, TA_SEV_ERROR, "tag-no-name", tag ? tag->pos : e->pos,
-                    "write 'tag: name'", "tags.yaml entry without a tag name");
-            continue;
-        }
-        if (!desc || !is_str(desc) || !desc->len)
-            lreport(L, TA_SEV_ERROR, "tag-no-desc", desc ? desc->pos : e->pos,
-                    "add 'desc: what the tag means'", "tag '%s' has no description",
-                    tag->text);
-        f->tags[f->ntags++] = tag->text;
+    const ynode *tag = NULL, *desc = NULL;
+    for (const ynode *k = e->first; k && k->next; k = k->next->next) {
+        if (!is_str(k)) continue;
+        if (!strcmp(k->text, "tag")) tag = k->next;
+        else if (!strcmp(k->text, "desc")) desc = k->next;
     }
+    if (!tag || !is_str(tag) || !tag->len) {
+        lreport(L, TA_SEV_ERROR, "tag-no-name", tag ? tag->pos : e->pos,
+                "write 'tag: name'", "tags.yaml entry without a tag name");
+        return L->st;
+    }
+    if (!desc || !is_str(desc) || !desc->len)
+        lreport(L, TA_SEV_ERROR, "tag-no-desc", desc ? desc->pos : e->pos,
+                "add 'desc: what the tag means'", "tag '%s' has no description",
+                tag->text);
+    if (f->ntags == f->tags_cap) {
+        uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
+        const char **v = ta_arena_alloc(f->arena, cap * sizeof *v);
+        if (!v) return L->st = TA_ERR_NOMEM;
+        if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
+        f->tags = v;
+        f->tags_cap = cap;
+    }
+    f->tags[f->ntags] = ta_arena_strndup(f->arena, tag->text, tag->len);
+    if (!f->tags[f->ntags++]) L->st = TA_ERR_NOMEM;
     return L->st;
 }
 
 static ta_status load_one(loader *L, const ta_yaml_src *src, bool tags)
 {
-    ta_arena *scratch = ta_arena_create();
-    if (!scratch) return TA_ERR_NOMEM;
     L->src = src;
-    ynode *root = NULL;
-    ta_status st = ta_yaml_read(src, scratch, L->f->arena, &root, L->diags);
+    ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
+                         tags ? tags_other_root : funcs_other_root};
+    ta_status st = ta_yaml_read(src, &h, L->diags);
     if (st == TA_ERR_PARSE) L->errors++;
-    if (st == TA_OK) st = tags ? read_tags_file(L, root) : read_functions(L, root);
-    ta_arena_destroy(scratch);
     return st == TA_ERR_PARSE ? TA_OK : st;
 }
 
@@ -571,7 +615,6 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
         f->has_tags = true;
     }
     if (st == TA_OK) st = load_one(&L, &f->src, false);
-    if (st == TA_OK) st = ta_native_index(f);
     ta_diags_destroy(L.tmp);
     if (st != TA_OK) {
         ta_native_destroy(f);
@@ -632,6 +675,8 @@ ta_status ta_native_load_path(const char *path, const char *tags_path,
 void ta_native_destroy(ta_native_file *f)
 {
     if (!f) return;
+    free(f->funcs);
+    free(f->table);
     ta_arena_destroy(f->arena);
     free(f);
 }

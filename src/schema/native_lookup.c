@@ -1,6 +1,7 @@
 /* native_lookup.c - a loaded file's accessors and its name index: an
  * open-addressing hash table from "ns::name.overload" to the first entry of
  * that name, so ta_native_find("aten::abs.out") costs one probe or two. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "schema/native_internal.h"
@@ -21,28 +22,50 @@ static bool same(const ta_native_func *fn, const char *ns, size_t nslen,
            strlen(fn->name) == len && !memcmp(fn->name, name, len);
 }
 
-ta_status ta_native_index(ta_native_file *f)
+/* Slots hold the hash and index + 1 of an entry, so a probe compares
+ * hashes before it touches any entry's strings. */
+static ta_status grow(ta_native_file *f)
 {
-    uint32_t cap = 16;
-    while (cap < 2 * f->nfuncs + 16) cap *= 2;
-    f->table = ta_arena_alloc(f->arena, cap * sizeof *f->table);
-    if (!f->table) return TA_ERR_NOMEM;
-    f->table_cap = cap;
-    for (uint32_t i = 0; i < f->nfuncs; i++) {
-        const ta_native_func *fn = &f->funcs[i];
-        size_t nslen = strlen(fn->ns), len = strlen(fn->name);
-        uint32_t h = hash(fn->ns, nslen, fn->name, len) & (cap - 1);
-        for (;; h = (h + 1) & (cap - 1)) {
-            uint32_t slot = f->table[h];
-            if (!slot) {
-                f->table[h] = i + 1;
-                break;
-            }
-            /* A duplicate keeps the first; the overload check reports it. */
-            if (same(&f->funcs[slot - 1], fn->ns, nslen, fn->name, len)) break;
-        }
+    uint32_t cap = f->table_cap ? f->table_cap * 2 : 64;
+    ta_native_slot *t = calloc(cap, sizeof *t);
+    if (!t) return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < f->table_cap; i++) {
+        ta_native_slot s = f->table[i];
+        if (!s.index) continue;
+        uint32_t h = s.hash & (cap - 1);
+        while (t[h].index) h = (h + 1) & (cap - 1);
+        t[h] = s;
     }
+    free(f->table);
+    f->table = t;
+    f->table_cap = cap;
     return TA_OK;
+}
+
+ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
+{
+    while ((size_t)f->table_cap < 2 * n + 16)
+        if (grow(f) != TA_OK) return TA_ERR_NOMEM;
+    return TA_OK;
+}
+
+ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
+{
+    if (2 * (f->table_used + 1) > f->table_cap && grow(f) != TA_OK) return TA_ERR_NOMEM;
+    const ta_native_func *fn = &f->funcs[i];
+    size_t nslen = strlen(fn->ns), len = strlen(fn->name);
+    uint32_t hv = hash(fn->ns, nslen, fn->name, len), cap = f->table_cap;
+    for (uint32_t h = hv & (cap - 1);; h = (h + 1) & (cap - 1)) {
+        ta_native_slot s = f->table[h];
+        if (!s.index) {
+            f->table[h] = (ta_native_slot){hv, i + 1};
+            f->table_used++;
+            return TA_OK;
+        }
+        /* A duplicate keeps the first; the overload check reports it. */
+        if (s.hash == hv && same(&f->funcs[s.index - 1], fn->ns, nslen, fn->name, len))
+            return TA_OK;
+    }
 }
 
 const ta_native_func *ta_native_find(const ta_native_file *f, const char *name)
@@ -64,11 +87,12 @@ const ta_native_func *ta_native_find_in(const ta_native_file *f, const char *ns,
                                         size_t nslen, const char *name, size_t len)
 {
     if (!f->table_cap) return NULL;
-    uint32_t cap = f->table_cap;
-    for (uint32_t h = hash(ns, nslen, name, len) & (cap - 1);; h = (h + 1) & (cap - 1)) {
-        uint32_t slot = f->table[h];
-        if (!slot) return NULL;
-        if (same(&f->funcs[slot - 1], ns, nslen, name, len)) return &f->funcs[slot - 1];
+    uint32_t cap = f->table_cap, hv = hash(ns, nslen, name, len);
+    for (uint32_t h = hv & (cap - 1);; h = (h + 1) & (cap - 1)) {
+        ta_native_slot s = f->table[h];
+        if (!s.index) return NULL;
+        if (s.hash == hv && same(&f->funcs[s.index - 1], ns, nslen, name, len))
+            return &f->funcs[s.index - 1];
     }
 }
 

@@ -3,17 +3,62 @@
  * `structured: True` is a bool and `structured: maybe` a string, as torchgen
  * sees them), and turns libyaml's positions into 1-based lines and byte
  * columns. Knows nothing about native_functions.yaml. */
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "schema/native_internal.h"
 
-enum { MAX_DEPTH = 64 };
+enum { MAX_DEPTH = 64, POOL_CHUNK = 64 * 1024 };
+
+/* A bump allocator the reader empties after each item, keeping its chunks:
+ * one entry's tree at a time, in memory that stays warm. */
+typedef struct pool_chunk {
+    struct pool_chunk *next;
+    size_t cap, used;
+    _Alignas(16) unsigned char data[];
+} pool_chunk;
+
+typedef struct pool {
+    pool_chunk *head, *cur;
+} pool;
+
+static void *pool_alloc(pool *p, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    while (p->cur && p->cur->cap - p->cur->used < size) p->cur = p->cur->next;
+    if (!p->cur) {
+        size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
+        pool_chunk *c = malloc(sizeof *c + cap);
+        if (!c) return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = p->head; /* new chunks go first; reset walks them all */
+        p->head = p->cur = c;
+    }
+    void *r = p->cur->data + p->cur->used;
+    p->cur->used += size;
+    return r;
+}
+
+static void pool_reset(pool *p)
+{
+    for (pool_chunk *c = p->head; c; c = c->next) c->used = 0;
+    p->cur = p->head;
+}
+
+static void pool_free(pool *p)
+{
+    for (pool_chunk *c = p->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+}
 
 typedef struct reader {
     yaml_parser_t p;
     const ta_yaml_src *src;
-    ta_arena *scratch, *keep;
+    pool scratch;
     ta_diags *diags;
     size_t base;              /* bytes of a UTF-8 BOM libyaml skipped */
     bool ascii;               /* then libyaml's char index is a byte offset */
@@ -73,7 +118,8 @@ ta_status ta_yaml_report(const ta_yaml_src *src, ta_diags *diags,
     /* The source line, so the renderer can draw a caret under pos. */
     char *line = NULL;
     if (pos.line && src->text && pos.off <= src->len) {
-        size_t s = pos.off - (pos.col ? pos.col - 1 : 0), e = pos.off;
+        size_t back = pos.col ? pos.col - 1 : 0;
+        size_t s = back <= pos.off ? pos.off - back : 0, e = pos.off;
         while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r') e++;
         line = strndup(src->text + s, e - s);
     }
@@ -208,13 +254,36 @@ static bool is_float(const char *s)
     return exponent(&p) && !*p;
 }
 
+/* The YAML 1.1 words PyYAML reads as bools and nulls. */
+static int word_type(const char *s, size_t len, bool *bval)
+{
+    static const struct {
+        unsigned char len;
+        char word[6];
+        unsigned char type;
+        bool val;
+    } words[] = {
+        {0, "", YT_NULL, 0},      {1, "~", YT_NULL, 0},     {2, "no", YT_BOOL, 0},
+        {2, "No", YT_BOOL, 0},    {2, "NO", YT_BOOL, 0},    {2, "on", YT_BOOL, 1},
+        {2, "On", YT_BOOL, 1},    {2, "ON", YT_BOOL, 1},    {3, "yes", YT_BOOL, 1},
+        {3, "Yes", YT_BOOL, 1},   {3, "YES", YT_BOOL, 1},   {3, "off", YT_BOOL, 0},
+        {3, "Off", YT_BOOL, 0},   {3, "OFF", YT_BOOL, 0},   {4, "true", YT_BOOL, 1},
+        {4, "True", YT_BOOL, 1},  {4, "TRUE", YT_BOOL, 1},  {4, "null", YT_NULL, 0},
+        {4, "Null", YT_NULL, 0},  {4, "NULL", YT_NULL, 0},  {5, "false", YT_BOOL, 0},
+        {5, "False", YT_BOOL, 0}, {5, "FALSE", YT_BOOL, 0},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (words[i].len == len && !memcmp(s, words[i].word, len)) {
+            *bval = words[i].val;
+            return words[i].type;
+        }
+    return -1;
+}
+
 static void resolve(ynode *n, const yaml_event_t *ev)
 {
     static const char *const yes[] = {"yes", "Yes", "YES", "true", "True",
                                       "TRUE", "on", "On", "ON", NULL};
-    static const char *const no[] = {"no", "No", "NO", "false", "False",
-                                     "FALSE", "off", "Off", "OFF", NULL};
-    static const char *const null[] = {"~", "null", "Null", "NULL", "", NULL};
     const char *tag = (const char *)ev->data.scalar.tag;
     n->type = YT_STR;
     if (tag) {
@@ -227,15 +296,14 @@ static void resolve(ynode *n, const yaml_event_t *ev)
     }
     if (!n->plain) return;
     const char *s = n->text;
-    if (strlen(s) != n->len) return; /* an embedded NUL: a string */
     /* Most scalars are names and schemas: rule them out by their first byte
      * and length before comparing words. */
     char c = s[0];
     bool word = n->len <= 5 && (c == '\0' || strchr("yYnNtTfFoO~", c));
     bool number = c && strchr("0123456789+-.", c);
-    if (word && one_of(s, yes)) n->type = YT_BOOL, n->bval = true;
-    else if (word && one_of(s, no)) n->type = YT_BOOL, n->bval = false;
-    else if (word && one_of(s, null)) n->type = YT_NULL;
+    if ((word || number) && memchr(s, '\0', n->len)) return; /* an embedded NUL */
+    int t;
+    if (word && (t = word_type(s, n->len, &n->bval)) >= 0) n->type = (yn_type)t;
     else if (number && is_int(s)) n->type = YT_INT;
     else if (number && is_float(s)) n->type = YT_FLOAT;
 }
@@ -262,11 +330,12 @@ const char *ta_yaml_type_name(const ynode *n)
 
 static ynode *new_node(reader *r, yn_kind kind, const yaml_event_t *ev)
 {
-    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
+    ynode *n = pool_alloc(&r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
+    memset(n, 0, sizeof *n);
     n->kind = kind;
     n->pos = mark_pos(r, ev->start_mark, ev->end_mark);
     return n;
@@ -302,12 +371,16 @@ static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
         if (!n) break;
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         n->len = (uint32_t)ev->data.scalar.length;
-        n->text = ta_arena_strndup(r->keep, (const char *)ev->data.scalar.value,
-                                   ev->data.scalar.length);
-        if (!n->text) {
-            r->st = TA_ERR_NOMEM;
-            n = NULL;
-            break;
+        {
+            char *t = pool_alloc(&r->scratch, n->len + 1);
+            if (!t) {
+                r->st = TA_ERR_NOMEM;
+                n = NULL;
+                break;
+            }
+            memcpy(t, ev->data.scalar.value, n->len);
+            t[n->len] = '\0';
+            n->text = t;
         }
         resolve(n, ev);
         break;
@@ -356,15 +429,38 @@ static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
     return n;
 }
 
-ta_status ta_yaml_read(const ta_yaml_src *src, ta_arena *scratch,
-                       ta_arena *keep, ynode **root, ta_diags *diags)
+/* The root: a sequence is read one item at a time; anything else whole. */
+static void read_root(reader *r, yaml_event_t *ev, const ta_yaml_handler *h)
+{
+    if (ev->type != YAML_SEQUENCE_START_EVENT) {
+        ynode *n = read_node(r, ev, 0);
+        if (n && r->st == TA_OK) r->st = h->other_root(h->ctx, n);
+        return;
+    }
+    ynode seq = {.kind = YN_SEQ};
+    seq.pos = mark_pos(r, ev->start_mark, ev->end_mark);
+    yaml_event_delete(ev);
+    r->st = h->begin_seq(h->ctx, &seq);
+    while (r->st == TA_OK) {
+        yaml_event_t c;
+        if (!next_event(r, &c)) return;
+        if (c.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&c);
+            return;
+        }
+        ynode *item = read_node(r, &c, 1);
+        if (!item) return;
+        r->st = h->item(h->ctx, item);
+        pool_reset(&r->scratch);
+    }
+}
+
+ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
+                       ta_diags *diags)
 {
     reader r = {0};
     r.src = src;
-    r.scratch = scratch;
-    r.keep = keep;
     r.diags = diags;
-    *root = NULL;
     const unsigned char *t = (const unsigned char *)src->text;
     if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r.base = 3;
     r.ascii = true;
@@ -378,7 +474,7 @@ ta_status ta_yaml_read(const ta_yaml_src *src, ta_arena *scratch,
     yaml_parser_set_input_string(&r.p, t, src->len);
 
     yaml_event_t ev;
-    bool in_doc = false, seen_doc = false;
+    bool in_doc = false, seen_doc = false, seen_root = false;
     while (r.st == TA_OK && next_event(&r, &ev)) {
         yaml_event_type_t type = ev.type;
         if (type == YAML_STREAM_END_EVENT) {
@@ -407,13 +503,14 @@ ta_status ta_yaml_read(const ta_yaml_src *src, ta_arena *scratch,
         if (in_doc && (type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT ||
                        type == YAML_SEQUENCE_START_EVENT ||
                        type == YAML_MAPPING_START_EVENT)) {
-            ynode *n = read_node(&r, &ev, 0);
-            if (!n) break;
-            *root = n;
+            seen_root = true;
+            read_root(&r, &ev, h);
             continue;
         }
         yaml_event_delete(&ev);
     }
+    if (r.st == TA_OK && !seen_root) r.st = h->other_root(h->ctx, NULL);
     yaml_parser_delete(&r.p);
+    pool_free(&r.scratch);
     return r.st;
 }

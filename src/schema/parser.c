@@ -36,14 +36,30 @@ typedef struct parser {
     const ta_parse_opts *opts;
     ta_schema *sch;
     unsigned depth;
+    int nest; /* brackets open at the current token */
     bool failed;
     bool oom;
 } parser;
 
 static void next(parser *p)
 {
+    switch (p->cur.kind) {
+    case '(':
+    case '[': p->nest++; break;
+    case ')':
+    case ']': p->nest--; break;
+    default: break;
+    }
+    bool first = p->cur.kind == 0;
     p->prev_end = p->cur.off + p->cur.len;
     ta_lex_next(&p->lx, &p->cur);
+    /* torch's lexer ignores line breaks only inside brackets (and at the
+     * ends); anywhere else one ends the statement, so the schema is cut. */
+    if (p->cur.nl_off && p->nest <= 0 && !first && p->cur.kind != TK_EOF) {
+        p->cur.kind = TK_LINEBREAK;
+        p->cur.off = p->cur.nl_off - 1;
+        p->cur.len = 1;
+    }
 }
 
 static int peek_kind(parser *p)
@@ -121,8 +137,9 @@ static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
 /* "'x'", "end of input", or the lexer's complaint, for "found ..." messages. */
 static void describe(parser *p, const ta_tok *t, char *buf, size_t cap)
 {
-    if (t->kind == TK_EOF) {
-        snprintf(buf, cap, "end of input");
+    if (t->kind == TK_EOF || t->kind == TK_LINEBREAK) {
+        snprintf(buf, cap, t->kind == TK_EOF ? "end of input"
+                                             : "a line break (outside brackets a schema must stay on one line)");
         return;
     }
     uint32_t len = t->len > 32 ? 32 : t->len;
@@ -247,8 +264,8 @@ static bool parse_alias(parser *p, ta_alias **out)
             al->nafter = al->nbefore;
         }
         if (p->cur.kind != ')') {
-            if (p->cur.kind == TK_IDENT && p->prev_end > start &&
-                p->s[p->prev_end - 1] == '*') {
+            if (p->cur.kind == TK_IDENT && p->s[p->prev_end - 1] == '|') {
+                /* parse_sets stopped here: a name after the wildcard */
                 fail_at(p, p->cur.off, p->cur.len,
                         "alias set name after the wildcard '*' (write '(%.*s|*)' instead)",
                         (int)(p->cur.len > 40 ? 40 : p->cur.len), p->s + p->cur.off);
@@ -384,7 +401,7 @@ static ta_type *parse_type_inner(parser *p)
         if (!t) return NULL;
         t->name = view(p, p->cur.off, p->cur.len);
         next(p);
-        if (!parse_type_list(p, t, true, "'(' after Union")) return NULL;
+        if (!parse_type_list(p, t, false, "'(' after Union")) return NULL;
         if (!parse_alias(p, &t->alias)) return NULL;
     } else if (WORD("__torch__")) {
         /* A custom class: __torch__.torch.classes.NS.Name */
@@ -406,14 +423,10 @@ static ta_type *parse_type_inner(parser *p)
         }
         t = new_type(p, TA_TYPE_NAME, start);
         if (!t) return NULL;
-        t->name = view(p, start, p->prev_end - start);
-        if (!parse_alias(p, &t->alias)) return NULL;
+        t->name = view(p, start, p->prev_end - start); /* torch reads no annotation here */
     } else if (ident || p->cur.kind == TK_NONE || p->cur.kind == TK_NONETYPE) {
         if (!known_base_type(w, wl)) {
-            if (wl == 6 && !memcmp(w, "double", 6))
-                fail_at(p, start, wl, "unknown type 'double' (schemas spell it 'float')");
-            else
-                fail_at(p, start, wl, "unknown type '%.*s'", (int)(wl > 60 ? 60 : wl), w);
+            fail_at(p, start, wl, "unknown type '%.*s'", (int)(wl > 60 ? 60 : wl), w);
             return NULL;
         }
         t = new_type(p, TA_TYPE_NAME, start);
@@ -468,17 +481,16 @@ static ta_type *parse_fixed_size(parser *p, ta_type *t)
         expected(p, "a list size or ']'");
         return NULL;
     }
+    /* torch reads the size with std::stoll: the leading decimal digits
+     * ("2.5" is 2). Sizes beyond int32 torch silently wraps; we refuse them. */
     int64_t nsz = 0;
-    for (uint32_t i = 0; i < p->cur.len; i++) {
-        char c = p->s[p->cur.off + i];
-        if (c < '0' || c > '9' || nsz > INT32_MAX / 10) {
-            fail_at(p, p->cur.off, p->cur.len,
-                    "list size must be a non-negative integer below 2^31");
-            return NULL;
-        }
-        nsz = nsz * 10 + (c - '0');
+    uint32_t nd = 0;
+    while (nd < p->cur.len && p->s[p->cur.off + nd] >= '0' && p->s[p->cur.off + nd] <= '9') {
+        nsz = nsz * 10 + (p->s[p->cur.off + nd] - '0');
+        if (nsz > INT32_MAX) break;
+        nd++;
     }
-    if (nsz > INT32_MAX) {
+    if (nd == 0 || nsz > INT32_MAX) {
         fail_at(p, p->cur.off, p->cur.len,
                 "list size must be a non-negative integer below 2^31");
         return NULL;

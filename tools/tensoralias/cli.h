@@ -39,6 +39,7 @@ json_t *ta_cli_schema_json(const struct ta_schema *s);
 int ta_cmd_parse(int argc, char **argv);
 int ta_cmd_check(int argc, char **argv);
 int ta_cmd_list(int argc, char **argv);
+int ta_cmd_graph(int argc, char **argv);
 int ta_cmd_groups(int argc, char **argv);
 int ta_cmd_autogen(int argc, char **argv);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tensoralias/alias.h"
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
@@ -47,18 +48,42 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
     return argv[++*i];
 }
 
-/* The loader's built-in passes, then torchgen's autogen derivation. */
-static ta_status check_all_passes(const ta_native_file *f, ta_diags *d)
+/* The loader's built-in passes, then the alias rules (src/alias), then
+ * torchgen's autogen derivation (src/alias/autogen*). */
+static ta_status check_all(const ta_native_file *f, ta_diags *d)
 {
-    size_t n;
-    const ta_native_pass *builtin = ta_native_builtin_passes(&n);
-    ta_native_pass *passes = malloc((n + 1) * sizeof *passes);
-    if (!passes) return TA_ERR_NOMEM;
-    memcpy(passes, builtin, n * sizeof *passes);
-    passes[n] = ta_torchgen_pass;
-    ta_status st = ta_native_check_with(f, passes, n + 1, d);
-    free(passes);
-    return st;
+    size_t nb, na;
+    const ta_native_pass *b = ta_native_builtin_passes(&nb);
+    const ta_native_pass *a = ta_alias_native_passes(&na);
+    ta_native_pass passes[32];
+    if (nb + na + 1 > sizeof passes / sizeof passes[0]) return TA_ERR_INVALID;
+    memcpy(passes, b, nb * sizeof *b);
+    memcpy(passes + nb, a, na * sizeof *a);
+    passes[nb + na] = ta_torchgen_pass;
+    return ta_native_check_with(f, passes, nb + na + 1, d);
+}
+
+/* Every rule check can report, for SARIF: the loader's, the alias ones and
+ * the autogen ones. */
+static ta_rule_info *all_rules(size_t *n)
+{
+    size_t nn, na, nt;
+    const ta_rule_info *nr = ta_native_rules(&nn);
+    const ta_alias_rule *ar = ta_alias_rules(&na);
+    const ta_rule_info *tr = ta_torchgen_rules(&nt);
+    ta_rule_info *v = malloc((nn + na + nt) * sizeof *v);
+    if (!v) {
+        *n = 0;
+        return NULL;
+    }
+    memcpy(v, nr, nn * sizeof *v);
+    for (size_t i = 0; i < na; i++) {
+        ta_rule_info r = {ar[i].id, ar[i].severity, ar[i].summary};
+        v[nn + i] = r;
+    }
+    memcpy(v + nn + na, tr, nt * sizeof *v);
+    *n = nn + na + nt;
+    return v;
 }
 
 int ta_cmd_check(int argc, char **argv)
@@ -113,7 +138,7 @@ int ta_cmd_check(int argc, char **argv)
             ta_diags_destroy(d);
             break;
         }
-        st = check_all_passes(f, d);
+        st = check_all(f, d);
         if (st != TA_OK && st != TA_ERR_PARSE) {
             fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
             rc = TA_EXIT_USAGE;
@@ -124,21 +149,14 @@ int ta_cmd_check(int argc, char **argv)
         }
         if (rc == TA_EXIT_CLEAN && ta_diags_count_severity(d, TA_SEV_ERROR)) rc = TA_EXIT_FINDINGS;
         ta_native_destroy(f);
-        ta_diags_move(all, d);
+        if (ta_diags_count(d) && ta_diags_move(all, d) != TA_OK) rc = TA_EXIT_USAGE;
         ta_diags_destroy(d);
     }
     if (rc != TA_EXIT_USAGE && format != TA_REPORT_TEXT) {
-        /* the loader's rules and the autogen pass's */
-        size_t nrules, ntg;
-        const ta_rule_info *native = ta_native_rules(&nrules), *tg = ta_torchgen_rules(&ntg);
-        ta_rule_info *rules = malloc((nrules + ntg) * sizeof *rules);
-        if (rules) {
-            memcpy(rules, native, nrules * sizeof *rules);
-            memcpy(rules + nrules, tg, ntg * sizeof *rules);
-        }
-        int r = !rules ? 1
-                : format == TA_REPORT_JSON ? ta_report_json(all, stdout)
-                                           : ta_report_sarif(all, rules, nrules + ntg, stdout);
+        size_t nrules;
+        ta_rule_info *rules = all_rules(&nrules);
+        int r = format == TA_REPORT_JSON ? ta_report_json(all, stdout)
+                                         : ta_report_sarif(all, rules, nrules, stdout);
         free(rules);
         if (r) rc = TA_EXIT_USAGE;
     }
