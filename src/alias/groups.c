@@ -29,7 +29,11 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
     *nout = 0;
     tg_map idx = {0};
     tg_pregroup *pg = malloc((n ? n : 1) * sizeof *pg);
-    if (!pg) return TA_ERR_NOMEM;
+    if (!pg || !tg_map_reserve(&idx, n)) {
+        free(pg);
+        tg_map_free(&idx);
+        return TA_ERR_NOMEM;
+    }
     size_t np = 0;
     for (size_t i = 0; i < n; i++) {
         const ta_tg_function *f = tg->fns[i];
@@ -140,7 +144,7 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
     int32_t (*slots)[NSLOTS] = malloc((tg->nfns ? tg->nfns : 1) * sizeof *slots);
     ta_arena *scratch = ta_arena_create();
     size_t ns = 0;
-    if (!slots || !scratch) {
+    if (!slots || !scratch || !tg_map_reserve(&idx, tg->nfns)) {
         st = TA_ERR_NOMEM;
         goto done;
     }

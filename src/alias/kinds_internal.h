@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tensoralias/torchgen.h"
 
@@ -41,28 +42,47 @@ typedef struct tg_args {
 void tg_args_split(const ta_schema *s, tg_args *out);
 
 /* Growable NUL-terminated string; on allocation failure `failed` is set and
- * further appends are ignored. */
+ * further appends are ignored. Short strings (schemas are) stay in the inline
+ * array, so most never touch malloc; a tg_buf must not be copied once used. */
 typedef struct tg_buf {
-    char *p;
+    char *p; /* NULL until the first append, then small or the heap */
     size_t len, cap;
     bool failed;
+    char small[480];
 } tg_buf;
 
-void tg_buf_put(tg_buf *b, const char *s, size_t n);
-void tg_buf_puts(tg_buf *b, const char *s);
-void tg_buf_str(tg_buf *b, ta_str s);
+void tg_buf_grow_put(tg_buf *b, const char *s, size_t n); /* the slow path */
+static inline void tg_buf_put(tg_buf *b, const char *s, size_t n)
+{
+    if (b->p && b->len + n < b->cap) { /* room for n bytes and the NUL */
+        memcpy(b->p + b->len, s, n);
+        b->len += n;
+        b->p[b->len] = '\0';
+    } else {
+        tg_buf_grow_put(b, s, n);
+    }
+}
+static inline void tg_buf_puts(tg_buf *b, const char *s) { tg_buf_put(b, s, strlen(s)); }
+static inline void tg_buf_str(tg_buf *b, ta_str s)
+{
+    if (s.len) tg_buf_put(b, s.ptr, s.len);
+}
 void tg_buf_free(tg_buf *b);
 
 /* Prints into b as ta_schema_print_torchgen does. */
 void tg_print_schema(tg_buf *b, const ta_schema *s);
 void tg_print_name(tg_buf *b, const ta_schema *s); /* "name.overload" */
 
-/* String -> int32 index (open addressing; keys are not copied). */
+/* String -> int32 index (open addressing; keys are not copied, their hashes
+ * are kept so growing never rehashes a string). */
 typedef struct tg_map {
     const char **keys;
     int32_t *vals;
+    uint64_t *hashes;
     size_t cap, n;
 } tg_map;
+
+bool tg_map_reserve(tg_map *m, size_t n); /* room for n keys; false on OOM */
 
 bool tg_map_put(tg_map *m, const char *key, int32_t val); /* false on OOM */
 int32_t tg_map_get(const tg_map *m, const char *key);    /* -1 if absent */

@@ -13,17 +13,23 @@
 
 /* ---- growable string ------------------------------------------------- */
 
-void tg_buf_put(tg_buf *b, const char *s, size_t n)
+void tg_buf_grow_put(tg_buf *b, const char *s, size_t n)
 {
     if (b->failed) return;
+    if (!b->p) {
+        b->p = b->small;
+        b->cap = sizeof b->small;
+        b->len = 0;
+    }
     if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 128;
+        size_t cap = b->cap * 2;
         while (cap < b->len + n + 1) cap *= 2;
-        char *p = realloc(b->p, cap);
+        char *p = b->p == b->small ? malloc(cap) : realloc(b->p, cap);
         if (!p) {
             b->failed = true;
             return;
         }
+        if (b->p == b->small) memcpy(p, b->small, b->len);
         b->p = p;
         b->cap = cap;
     }
@@ -32,14 +38,13 @@ void tg_buf_put(tg_buf *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-void tg_buf_puts(tg_buf *b, const char *s) { tg_buf_put(b, s, strlen(s)); }
-void tg_buf_str(tg_buf *b, ta_str s) { tg_buf_put(b, s.ptr, s.len); }
 
 void tg_buf_free(tg_buf *b)
 {
-    free(b->p);
+    if (b->p != b->small) free(b->p);
     b->p = NULL;
     b->len = b->cap = 0;
+    b->failed = false;
 }
 
 /* ---- printing as torchgen does ---------------------------------------- */
