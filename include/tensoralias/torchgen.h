@@ -62,7 +62,8 @@ uint32_t ta_schema_first_out(const ta_schema *s);
 /* Options of torchgen's FunctionSchema.signature(). */
 enum {
     TA_SIG_STRIP_DEFAULT = 1u << 0,        /* drop "=default" */
-    TA_SIG_STRIP_VIEW_COPY_NAME = 1u << 1, /* "foo_copy" -> "foo" (view groups) */
+    TA_SIG_STRIP_VIEW_COPY_NAME = 1u << 1, /* "foo_copy" -> "foo", "foo_scatter" ->
+                                            * "foo_inverse" (view groups) */
     TA_SIG_KEEP_RETURN_NAMES = 1u << 2     /* keep names; written inputs return as "<arg>_out" */
 };
 

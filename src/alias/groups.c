@@ -150,10 +150,11 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
     }
     for (size_t i = 0; i < tg->nfns; i++) {
         const ta_tg_function *f = tg->fns[i];
-        /* only a base name ending in "_copy" changes the signature */
+        /* only a base name ending in "_copy" or "_scatter" changes the signature */
         const char *key = f->signature;
         tg_opname op = tg_opname_parse(f->schema->name);
-        if (op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) {
+        if ((op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) ||
+            (op.base.len >= 8 && memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0)) {
             ta_schema *vs;
             st = ta_schema_signature(scratch, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME, &vs);
             if (st != TA_OK) goto done;

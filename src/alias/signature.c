@@ -282,6 +282,19 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                 i++;
             }
         }
+    } else if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op.base.len >= 8 &&
+               memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0) {
+        /* later torchgen pairs x_scatter with the view x_inverse (every
+         * "scatter" becomes "inverse"); 1.13.1 has no *_inverse views */
+        for (uint32_t i = 0; i < op.base.len;) {
+            if (i + 7 <= op.base.len && memcmp(op.base.ptr + i, "scatter", 7) == 0) {
+                tg_buf_puts(&name, "inverse");
+                i += 7;
+            } else {
+                tg_buf_put(&name, op.base.ptr + i, 1);
+                i++;
+            }
+        }
     } else {
         tg_buf_str(&name, op.base);
     }

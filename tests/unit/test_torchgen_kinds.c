@@ -123,6 +123,8 @@ static void test_signatures(void **state)
     sig_is("foo.a(Tensor x, int k=3) -> Tensor", TA_SIG_STRIP_DEFAULT, "foo(Tensor x, int k) -> Tensor");
     sig_is("view_copy.dtype(Tensor self, ScalarType dtype) -> Tensor", TA_SIG_STRIP_VIEW_COPY_NAME,
            "view(Tensor self, ScalarType dtype) -> Tensor");
+    sig_is("slice_scatter(Tensor self, Tensor src, int dim=0) -> Tensor", TA_SIG_STRIP_VIEW_COPY_NAME,
+           "slice_inverse(Tensor self, Tensor src, int dim=0) -> Tensor");
     sig_is("view_copy.dtype(Tensor self, ScalarType dtype) -> Tensor", 0,
            "view_copy(Tensor self, ScalarType dtype) -> Tensor");
     /* Note [bernoulli.p schema] */
