@@ -255,6 +255,10 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
         if (ek == E_OTHER)
             return fail(&c, &c.cur, "list defaults are only supported for int, float, "
                                     "complex and bool lists%s", "");
+        if (c.cur.kind != '[' && t->fixed_size < 0)
+            return fail(&c, &c.cur, "a list argument defaults to a list such as [] or "
+                                    "[0, 1]; only a fixed-size list (int[2]) takes one "
+                                    "value%s", "");
         if (c.cur.kind != '[') { /* int[2] x=1 repeats the value */
             ta_tok at = c.cur;
             if (!single(&c, ek, &v)) return false;

@@ -328,6 +328,19 @@ static bool known_base_type(const char *s, uint32_t n)
 
 static ta_type *parse_type(parser *p);
 
+/* The key types c10's DictType accepts (after torch maps the int-like
+ * enums and Dimname to int and str). */
+static bool valid_dict_key(const ta_type *t)
+{
+    static const char *const keys[] = {"str", "int", "float", "complex", "bool", "Tensor",
+                                       "Device", "Any", "SymInt", "ScalarType", "Layout",
+                                       "MemoryFormat", "Dimname", "DeviceIndex", NULL};
+    if (t->kind != TA_TYPE_NAME) return false;
+    for (int i = 0; keys[i]; i++)
+        if (ta_str_eq(t->name, keys[i])) return true;
+    return false;
+}
+
 /* '(' type {',' type} ')' into t->elems; an empty list is allowed when
  * allow_empty (a tuple "()"). */
 static bool parse_type_list(parser *p, ta_type *t, bool allow_empty, const char *ctx)
@@ -391,6 +404,12 @@ static ta_type *parse_type_inner(parser *p)
         t->elems = alloc(p, 2 * sizeof *t->elems);
         if (!t->elems) return NULL;
         if (!(t->elems[0] = parse_type(p))) return NULL;
+        if (!valid_dict_key(t->elems[0])) {
+            fail_at(p, t->elems[0]->span.off, t->elems[0]->span.len,
+                    "a Dict key must be str, int, float, complex, bool, Tensor or Device "
+                    "(or an int-like enum such as ScalarType)");
+            return NULL;
+        }
         if (!expect(p, ',', "',' between Dict's key and value types")) return NULL;
         if (!(t->elems[1] = parse_type(p))) return NULL;
         t->nelems = 2;
@@ -692,7 +711,9 @@ static bool parse_args(parser *p, ta_schema *s)
                 if (!kwarg_only) {
                     if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
                         last_default = (int32_t)s->nargs;
-                    } else if (last_default >= 0) {
+                    } else if (last_default >= 0 && a->type->kind != TA_TYPE_LIST) {
+                        /* torch 1.13.1 crashes on this (a list-typed argument
+                         * it happens to accept) */
                         ta_arg *d = &s->args[last_default];
                         fail_at(p, a->span.off, a->span.len,
                                 "argument '%.*s' without a default follows '%.*s', which has one "
