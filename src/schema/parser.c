@@ -459,9 +459,17 @@ static ta_type *parse_type_inner(parser *p)
     }
 #undef WORD
     close_span(p, t);
-    /* Postfix: '[]' with an optional container annotation, and '?'. */
-    for (;;) {
-        if (p->cur.kind == '[' && peek_kind(p) == ']') {
+    /* Postfix: '[]' with an optional container annotation, and '?'. Each
+     * wraps the type once more, so they count towards the nesting cap: the
+     * printers and queries walk types recursively. */
+    for (unsigned level = p->depth;; level++) {
+        bool list = p->cur.kind == '[' && peek_kind(p) == ']';
+        if ((list || p->cur.kind == '?') && level >= TA_SCHEMA_MAX_DEPTH) {
+            fail_at(p, p->cur.off, p->cur.len, "types nested deeper than %d levels",
+                    TA_SCHEMA_MAX_DEPTH);
+            return NULL;
+        }
+        if (list) {
             next(p);
             next(p);
             t = wrap(p, TA_TYPE_LIST, t);
