@@ -85,23 +85,28 @@ $(BUILD)/libtensoralias.a: $(LIB_OBJ)
 $(BUILD)/libtensoralias.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libtensoralias.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) -shared $(LDFLAGS) -o $@ $(REF_OBJ) $(BUILD)/libtensoralias.a $(LDLIBS)
+# Kernel libraries leave the ta_* runtime symbols undefined: they bind to the
+# host (the command or a test, linked with the whole library and -rdynamic),
+# so a plugin and its host share one engine.
+WHOLE_LIB = -Wl,--whole-archive $(BUILD)/libtensoralias.a -Wl,--no-whole-archive
 
-$(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ) $(BUILD)/libtensoralias.a
-	$(NVCC) -shared -Xcompiler -fPIC -o $@ $(CUDA_OBJ) $(BUILD)/libtensoralias.a $(PKG_LIBS) -ldl -lm
+$(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $(REF_OBJ) -lm
+
+$(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
+	$(NVCC) -shared -Xcompiler -fPIC -o $@ $(CUDA_OBJ) -lm
 
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(BUILD)/libtensoralias.a $(LDLIBS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: tools/bench/%.c $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtensoralias.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
-	    $(BUILD)/libtensoralias.a $(CMOCKA_LIBS) $(LDLIBS)
+	    $(WHOLE_LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/plugins/lib%.so: tests/plugins/%.c
 	@mkdir -p $(dir $@)
@@ -163,3 +168,4 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+.SECONDARY:

@@ -141,6 +141,30 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
 /* An array for a tensor-list return, owned by the engine. */
 DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
 
+/* ---- dtypes ------------------------------------------------------------ */
+
+/* DLPack 0.6 (the installed header) has no bool code; DLPack >= 0.7 and
+ * PyTorch use kDLBool = 6 for one-byte bools, and so does tensoralias. */
+#define TA_DL_BOOL 6
+#define TA_DTYPE_F32 ((DLDataType){kDLFloat, 32, 1})
+#define TA_DTYPE_F64 ((DLDataType){kDLFloat, 64, 1})
+#define TA_DTYPE_I64 ((DLDataType){kDLInt, 64, 1})
+#define TA_DTYPE_I32 ((DLDataType){kDLInt, 32, 1})
+#define TA_DTYPE_BOOL ((DLDataType){TA_DL_BOOL, 8, 1})
+
+/* Int-like enums travel as TA_VAL_INT with PyTorch's c10 numbering:
+ * ScalarType (Byte 0, Char 1, Short 2, Int 3, Long 4, Half 5, Float 6,
+ * Double 7, Bool 11, BFloat16 15), Layout (Strided 0), MemoryFormat
+ * (Contiguous 0, Preserve 1, ChannelsLast 2, ChannelsLast3d 3), and
+ * at::Reduction (None 0, Mean 1, Sum 2). */
+enum {
+    TA_ST_BYTE = 0, TA_ST_CHAR = 1, TA_ST_SHORT = 2, TA_ST_INT = 3, TA_ST_LONG = 4,
+    TA_ST_HALF = 5, TA_ST_FLOAT = 6, TA_ST_DOUBLE = 7, TA_ST_BOOL = 11, TA_ST_BFLOAT16 = 15
+};
+/* ScalarType code <-> dtype; false / -1 when there is no counterpart. */
+bool ta_dtype_from_scalar_type(int64_t code, DLDataType *out);
+int64_t ta_scalar_type_of(DLDataType dt);
+
 /* ---- geometry helpers (pure; usable by any kernel) --------------------- */
 
 int64_t ta_numel(const DLTensor *t);
@@ -148,6 +172,12 @@ size_t ta_dtype_size(DLDataType dt);
 /* Address of the i-th element in row-major logical order, honouring strides. */
 void *ta_elem_ptr(const DLTensor *t, int64_t i);
 bool ta_is_contiguous(const DLTensor *t);
+/* Strides of t in elements (contiguous ones when t->strides is NULL), into
+ * out[0..ndim). */
+void ta_strides_of(const DLTensor *t, int64_t *out);
+bool ta_dtype_eq(DLDataType a, DLDataType b);
+/* "float32", "int64", "bool", ... ("?" for others). */
+const char *ta_dtype_name(DLDataType dt);
 
 /* ---- registration ------------------------------------------------------ */
 
@@ -169,6 +199,12 @@ typedef struct ta_registry ta_registry;
 ta_status ta_register_op(ta_registry *reg, const char *op, ta_dispatch_key key,
                          ta_kernel_fn fn, void *user_data);
 void *ta_kernel_user_data(const ta_kernel_ctx *ctx);
+/* True when the registry has a schema source (a loaded native_functions.yaml)
+ * that does not declare the full operator name `op`, and no earlier
+ * registration gave it a schema; false otherwise (also when there is no schema
+ * source). A library serving several PyTorch versions skips such names
+ * instead of registering kernels without a schema. */
+bool ta_registry_lacks_schema(ta_registry *reg, const char *op);
 
 typedef ta_status (*ta_plugin_register_fn)(ta_registry *reg, uint32_t abi_version);
 

@@ -119,7 +119,7 @@ ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
 
 ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
 {
-    if (!src || !dst) return TA_OK;
+    if (!src || !dst || src->n == 0) return TA_OK; /* memcpy(NULL, NULL, 0) is UB */
     if (dst->n + src->n > dst->cap) {
         size_t cap = dst->n + src->n;
         ta_diag *v = realloc(dst->v, cap * sizeof *v);

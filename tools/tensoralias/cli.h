@@ -37,5 +37,9 @@ json_t *ta_cli_schema_json(const struct ta_schema *s);
 
 /* Subcommands. */
 int ta_cmd_parse(int argc, char **argv);
+int ta_cmd_check(int argc, char **argv);
+int ta_cmd_list(int argc, char **argv);
+int ta_cmd_graph(int argc, char **argv);
+int ta_cmd_verify(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "tensoralias/alias.h"
 #include "tensoralias/schema.h"
 
 static void usage(FILE *out)
@@ -153,6 +154,14 @@ json_t *ta_cli_schema_json(const ta_schema *s)
     json_object_set_new(o, "returns", rets);
     if (s->vararg) json_object_set_new(o, "vararg", json_true());
     if (s->varret) json_object_set_new(o, "varret", json_true());
+    /* torch's SchemaInfo answers, in the golden format (src/alias) */
+    ta_alias_query *q = NULL;
+    if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
+        json_t *aj = ta_query_to_json(q);
+        if (aj) json_object_update(o, aj);
+        json_decref(aj);
+        ta_alias_query_destroy(q);
+    }
     return o;
 }
 

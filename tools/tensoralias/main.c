@@ -6,6 +6,10 @@
 
 static const ta_command commands[] = {
     {"parse", "parse operator schemas and print them back (or as JSON)", ta_cmd_parse},
+    {"check", "load native_functions.yaml as torchgen does and report every problem", ta_cmd_check},
+    {"list", "list the native functions of native_functions.yaml, one per line or as JSON", ta_cmd_list},
+    {"graph", "write one schema's alias-set graph (dot, GraphML, JSON)", ta_cmd_graph},
+    {"verify", "run kernels and check what they do to memory against their schemas", ta_cmd_verify},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

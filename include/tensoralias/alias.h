@@ -1,0 +1,163 @@
+/* tensoralias/alias.h - alias-set graphs of one schema, and the alias and
+ * mutation queries torch answers about it.
+ *
+ * Two views of the same facts:
+ *  - ta_alias_query: a compact, precomputed summary (bitsets over alias sets
+ *    and over the types that can hold aliases, per slot). It answers
+ *    is_mutable, may_alias and may_contain_alias exactly as torch 1.13.1's
+ *    torch._C._SchemaInfo does when given no argument values.
+ *  - ta_alias_graph: an igraph graph (inputs, outputs, container contents,
+ *    alias sets, the wildcard; membership, write and containment edges),
+ *    for people and tools: it writes itself as Graphviz dot, GraphML or JSON,
+ *    and can answer the same queries by walking its edges (a test checks both
+ *    views agree).
+ * A slot is an input (argument) or an output (return), by index.
+ */
+#ifndef TENSORALIAS_ALIAS_H
+#define TENSORALIAS_ALIAS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tensoralias/diag.h"
+#include "tensoralias/native.h"
+#include "tensoralias/schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ta_slot_kind { TA_SLOT_IN = 0, TA_SLOT_OUT = 1 } ta_slot_kind;
+
+typedef struct ta_slot {
+    ta_slot_kind kind;
+    uint32_t index;
+} ta_slot;
+
+static inline ta_slot ta_in(uint32_t i) { ta_slot s = {TA_SLOT_IN, i}; return s; }
+static inline ta_slot ta_out(uint32_t i) { ta_slot s = {TA_SLOT_OUT, i}; return s; }
+
+/* ---- queries ------------------------------------------------------------ */
+
+typedef struct ta_alias_query ta_alias_query;
+
+/* Summarizes s (which must outlive the result). TA_ERR_UNSUPPORTED with a
+ * diagnostic (rule "alias-limits") when the schema names more than 64
+ * distinct alias sets or more than 46 distinct class types. diags may be
+ * NULL. */
+ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,
+                                ta_diags *diags);
+void ta_alias_query_destroy(ta_alias_query *q);
+
+uint32_t ta_query_ninputs(const ta_alias_query *q);
+uint32_t ta_query_noutputs(const ta_alias_query *q);
+
+/* SchemaInfo.is_mutable(input i): the argument is written (an "!" on it or on
+ * its elements), or it is one of torch's training-mode special cases
+ * (running_mean/running_var of batch_norm & co., noise of rrelu_with_noise),
+ * which torch counts as written when the call has a training flag. */
+bool ta_query_is_mutable_input(const ta_alias_query *q, uint32_t i);
+/* SchemaInfo.is_mutable(): some input is mutable. */
+bool ta_query_is_mutable(const ta_alias_query *q);
+/* SchemaInfo.may_alias(a, b) and may_contain_alias(a, b) (bidirectional).
+ * Out-of-range slots answer false. */
+bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
+bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
+
+/* The declared contract, element sets included (what torch's list-level
+ * view hides): true when output j and input i share an alias set after the
+ * call, at the slot or inside its elements, or both enter the wildcard. */
+bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
+                                   uint32_t in);
+/* A view op returns a non-written alias of an input (torchgen's reading:
+ * some return carries a read-only annotation, or some input is annotated
+ * with an after set "->"). */
+bool ta_query_is_view_op(const ta_alias_query *q);
+/* Name of alias set k (k < ta_query_nsets), "*" never among them. */
+uint32_t ta_query_nsets(const ta_alias_query *q);
+ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
+/* Bitset of the alias sets slot (its elements included) is in after the
+ * call / written through; bit k is set k. */
+uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
+uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
+
+/* The four torch answers as a jansson object in the golden format:
+ * {"is_mutable": bool, "mutable_args": [i...], "may_alias": [[kind, i,
+ * kind, j]...], "may_contain_alias": [...]}, kind "in" or "out", each pair
+ * once with the lower slot first (inputs before outputs). NULL on OOM;
+ * the caller json_decref's it. */
+struct json_t;
+struct json_t *ta_query_to_json(const ta_alias_query *q);
+
+/* ---- graphs ------------------------------------------------------------- */
+
+typedef struct ta_alias_graph ta_alias_graph;
+
+/* Vertex kinds ("kind" string attribute) and edge kinds ("kind"). */
+#define TA_V_INPUT "input"
+#define TA_V_OUTPUT "output"
+#define TA_V_CONTENTS "contents" /* elements of a list, values of a Dict */
+#define TA_V_SET "set"
+#define TA_V_WILDCARD "wildcard"
+#define TA_E_MEMBER "member"     /* slot -> set; attrs before, after, write */
+#define TA_E_CONTAINS "contains" /* container slot -> its contents */
+
+/* Builds the graph of s (which must outlive it). Vertex attributes: kind,
+ * name (argument name, set name, "*"), label (what a writer prints), slot
+ * ("in0", "out1", "in2[]"), index (slot index, -1 for sets), alias_types and
+ * contained_types (space-separated names of the types that can hold
+ * aliases: what torch compares), flags (w: written, W: wildcard after,
+ * c: contained in torch's conservative wildcard set). Edge attributes: kind,
+ * before, after, write (0/1), label ("a", "a!", "->a", "*"). */
+ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
+                                ta_diags *diags);
+void ta_alias_graph_destroy(ta_alias_graph *g);
+
+/* The igraph_t inside (igraph/igraph.h); valid while g lives. */
+const void *ta_alias_graph_igraph(const ta_alias_graph *g);
+uint32_t ta_alias_graph_vcount(const ta_alias_graph *g);
+uint32_t ta_alias_graph_ecount(const ta_alias_graph *g);
+const ta_schema *ta_alias_graph_schema(const ta_alias_graph *g);
+
+/* The same queries answered by walking the graph (slower; used to check the
+ * compact summary). */
+bool ta_graph_is_mutable_input(const ta_alias_graph *g, uint32_t i);
+bool ta_graph_may_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+bool ta_graph_may_contain_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+
+/* Writers. dot is laid out for reading (inputs left, sets middle, outputs
+ * right; writes bold red); GraphML comes from igraph's writer; JSON is
+ * {"schema", "vertices": [...], "edges": [...]}. TA_ERR_IO on write errors. */
+ta_status ta_alias_graph_write_dot(const ta_alias_graph *g, FILE *out);
+ta_status ta_alias_graph_write_graphml(const ta_alias_graph *g, FILE *out);
+ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
+
+/* ---- rules ------------------------------------------------------------- */
+
+/* One alias rule: a stable id, its severity and what it checks. */
+typedef struct ta_alias_rule {
+    const char *id;
+    ta_severity severity;
+    const char *summary;
+} ta_alias_rule;
+
+/* Every alias rule, in the order the checks run. */
+const ta_alias_rule *ta_alias_rules(size_t *n);
+
+/* The rules that need only the schema (torchgen's schema asserts and the
+ * suspicious-but-legal patterns), positioned with ta_schema_locate.
+ * Appends to diags; returns TA_OK, or TA_ERR_NOMEM. */
+ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
+
+/* Every alias rule over a loaded native_functions.yaml: the schema rules of
+ * each entry at its yaml position, and the entry rules (autogen). A
+ * ta_native_pass_fn, so `check` runs it after the loader's built-in passes
+ * through ta_native_check_with; ta_alias_native_passes lists it as such. */
+ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags);
+const ta_native_pass *ta_alias_native_passes(size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

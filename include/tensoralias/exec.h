@@ -1,0 +1,295 @@
+/* tensoralias/exec.h - the execution engine: devices, tracked storage and
+ * tensors, the kernel registry and plugins, and running a kernel.
+ *
+ * A ta_exec is one execution context (one per thread or child process): a
+ * device, the storages allocated on it, the tensors over them, and the
+ * kernel context a kernel receives. Everything allocated in a context is
+ * freed together by ta_exec_reset (between cases) or ta_exec_destroy.
+ *
+ * A ta_registry maps full operator names ("aten::abs.out", "mylib::op") to
+ * a schema (text) and up to one kernel per dispatch key (see kernel.h). It
+ * enforces the custom-operator rules: one schema per overload, no catch-all
+ * kernel next to device kernels.
+ */
+#ifndef TENSORALIAS_EXEC_H
+#define TENSORALIAS_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tensoralias/diag.h"
+#include "tensoralias/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ta_device_ops; /* src/exec/device.h */
+
+/* ---- devices ----------------------------------------------------------- */
+
+/* The CPU device (always available). Every allocation is page-backed with a
+ * PROT_NONE guard page right after its last byte, so a write past the end
+ * faults. */
+const struct ta_device_ops *ta_exec_device_cpu(void);
+/* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
+ * NULL with a message in err. *handle receives the dlopen handle (close it
+ * with ta_exec_device_unload after the last use). The device's available()
+ * is asked in a short-lived child process, so that this process (which forks
+ * the verification children) never initializes the device itself: a CUDA
+ * context does not survive fork. */
+const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
+                                                size_t errcap);
+void ta_exec_device_unload(void *handle);
+
+/* ---- execution contexts ------------------------------------------------ */
+
+typedef struct ta_exec ta_exec;
+
+/* A storage the engine allocated: id (unique within the context, from 1),
+ * base device pointer, byte size. */
+typedef struct ta_storage_info {
+    uint32_t id;
+    void *base;
+    size_t bytes;
+    bool readonly; /* pages made read-only by ta_exec_protect */
+} ta_storage_info;
+
+/* dev NULL means the CPU device. */
+ta_exec *ta_exec_create(const struct ta_device_ops *dev);
+void ta_exec_destroy(ta_exec *x);
+/* Frees every storage and tensor, the stack contents and the last error. */
+void ta_exec_reset(ta_exec *x);
+const struct ta_device_ops *ta_exec_device(const ta_exec *x);
+
+/* A new storage of `bytes` bytes (contents unspecified). Returns its id, 0 on failure. */
+uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes);
+size_t ta_exec_storage_count(const ta_exec *x);
+/* Storage by id; false when there is none. */
+bool ta_exec_storage_get(const ta_exec *x, uint32_t id, ta_storage_info *out);
+/* The storage whose bytes contain p (or, for empty storages, start at p); 0 if none. */
+uint32_t ta_exec_storage_at(const ta_exec *x, const void *p);
+
+/* A tensor over storage `storage` with the given geometry (strides NULL:
+ * contiguous), checked to fit in the storage. NULL when it does not. */
+DLTensor *ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
+                         const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
+/* A new contiguous tensor on a new storage of exactly its size. */
+DLTensor *ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape);
+/* The storage id of a tensor the engine handed out (0 for a foreign one). */
+uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t);
+/* The lowest and one-past-highest byte (relative to the storage base) that t
+ * can reach; lo == hi for an empty tensor. */
+void ta_tensor_byte_range(const DLTensor *t, uint64_t *lo, uint64_t *hi);
+
+/* Makes a CPU storage's pages read-only (or writable again); for trapping
+ * writes. TA_ERR_UNSUPPORTED on other devices. */
+ta_status ta_exec_protect(ta_exec *x, uint32_t storage, bool readonly);
+
+/* The context's kernel context and stack. */
+ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x);
+ta_stack *ta_exec_stack(ta_exec *x);
+
+/* Calls fn on the context's stack. On TA_ERR_KERNEL, ta_exec_error() holds
+ * the kernel's message. Also syncs the device and reports its error. */
+ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data);
+const char *ta_exec_error(const ta_exec *x); /* "" when none */
+
+/* ---- stacks (standalone; a ta_exec has its own) ----------------------- */
+
+/* Values pushed are copied shallowly, except lists and strings, whose
+ * contents the stack copies; tensors stay owned by their ta_exec. */
+ta_stack *ta_stack_create(void);
+void ta_stack_destroy(ta_stack *st);
+/* Like ta_stack_clear, and also frees the copies of lists and strings. */
+void ta_stack_reset(ta_stack *st);
+
+/* ---- the registry ------------------------------------------------------ */
+
+/* Gives the schema text of a full operator name ("aten::abs.out"), or NULL
+ * when unknown. Set by whoever loaded native_functions.yaml. */
+typedef const char *(*ta_schema_lookup_fn)(void *ud, const char *name);
+
+typedef struct ta_registry_op {
+    const char *name;    /* "ns::name" or "ns::name.overload" */
+    const char *schema;  /* whole schema text, or NULL while not known */
+    const char *schema_origin; /* who gave the schema: a plugin path, "yaml", ... */
+    ta_kernel_fn kernels[3];   /* indexed by ta_dispatch_key */
+    void *user_data[3];
+    const char *kernel_origin[3];
+} ta_registry_op;
+
+ta_registry *ta_registry_create(void);
+void ta_registry_destroy(ta_registry *reg);
+void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
+/* Name used in diagnostics for registrations that follow ("libfoo.so"). */
+void ta_registry_set_origin(ta_registry *reg, const char *origin);
+/* Diagnostics of registrations so far (rule "registration"); moved out by
+ * ta_registry_take_diags. */
+ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
+
+/* dlopens a kernel library and calls its tensoralias_register. The library
+ * stays loaded until ta_registry_destroy. */
+ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);
+
+size_t ta_registry_count(const ta_registry *reg);
+const ta_registry_op *ta_registry_at(const ta_registry *reg, size_t i);
+const ta_registry_op *ta_registry_find(const ta_registry *reg, const char *name);
+/* The kernel that runs op on a device: the device's own, else the catch-all. */
+ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, void **user_data);
+bool ta_registry_has_kernel(const ta_registry_op *op);
+/* The operator name of a schema or name ("aten::add.Tensor(Tensor self...)"
+ * -> "aten::add.Tensor"), written into buf. Returns its length. */
+size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
+
+/* ---- derived operators (autogen) --------------------------------------- */
+
+/* Where a derived operator's return comes from. */
+typedef enum ta_derived_src_kind {
+    TA_DSRC_CALLEE_RETURN = 0, /* the callee's return `index` */
+    TA_DSRC_CLONED_ARG,        /* the clone made for callee argument `index` (functional) */
+    TA_DSRC_OWN_ARG            /* the derived operator's own argument `index` (out=) */
+} ta_derived_src_kind;
+
+typedef struct ta_derived_src {
+    ta_derived_src_kind kind;
+    uint32_t index;
+} ta_derived_src;
+
+/* How to run an operator that autogen derives, by calling another kernel
+ * (the same composition torchgen generates; see the plan in torchgen.h).
+ * Functional (out false): call the callee with arg_from[j] of the derived
+ * operator as its argument j (-1: the callee's default), passing fresh
+ * clones for the callee arguments listed in clone; return per ret_src.
+ * out= (out true): call the callee likewise, then resize each out argument
+ * out_args[k] and copy the callee's return out_from[k] into it, copy the
+ * callee's return writeback[k] into written positional argument
+ * written_args[k], and return per ret_src. Arrays are copied. */
+typedef struct ta_derived_plan {
+    bool out;
+    const char *callee; /* full operator name of the kernel to call */
+    const int32_t *arg_from;
+    uint32_t ncallee_args;
+    const uint32_t *clone;
+    uint32_t nclone;
+    const ta_derived_src *ret_src;
+    uint32_t nrets;
+    const uint32_t *out_args;
+    const uint32_t *out_from;
+    uint32_t nouts;
+    const uint32_t *written_args;
+    const uint32_t *writeback;
+    uint32_t nwritten;
+} ta_derived_plan;
+
+/* Registers `schema` (whole) with a catch-all kernel that runs plan over
+ * the callee's kernel for the device at hand. Nothing is registered (TA_OK)
+ * when the operator already has a kernel of its own. */
+ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan);
+/* Whether op's kernel is a derived one. */
+bool ta_registry_is_derived(const ta_registry_op *op);
+
+/* ---- verification ------------------------------------------------------ */
+
+typedef enum ta_verdict_kind {
+    TA_V_OK = 0,
+    TA_V_UNDECLARED_MUTATION,          /* a read-only argument was written */
+    TA_V_UNDECLARED_METADATA_MUTATION, /* a read-only argument's sizes/strides/offset changed */
+    TA_V_UNDECLARED_ALIAS,             /* an output shares storage with an input it may not */
+    TA_V_UNDECLARED_OUTPUT_ALIAS,      /* two outputs share storage they may not */
+    TA_V_VIEW_RETURNED_COPY,           /* a declared view does not share its input's storage */
+    TA_V_OUT_NOT_WRITTEN,              /* an out= argument was not (fully) written */
+    TA_V_OUT_NOT_RETURNED,             /* an out= op did not return its out argument */
+    TA_V_INPLACE_NOT_SELF,             /* an inplace op did not return self */
+    TA_V_OUT_OF_BOUNDS,                /* an access past the end of a storage (its guard page) */
+    TA_V_CRASH,                        /* the kernel died of a signal */
+    TA_V_TIMEOUT,                      /* the kernel did not return in time */
+    TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
+    TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
+    TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_NKINDS
+} ta_verdict_kind;
+
+typedef enum ta_vseverity {
+    TA_VSEV_NONE = 0,
+    TA_VSEV_INFO,
+    TA_VSEV_WARNING,
+    TA_VSEV_ERROR
+} ta_vseverity;
+
+const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
+bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
+ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
+const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
+
+typedef struct ta_finding {
+    ta_verdict_kind kind;
+    ta_vseverity severity;
+    char argument[64]; /* argument or return name ("self", "out", "return 0"), or "" */
+    uint64_t seed;     /* the case seed; replays with --case-seed */
+    char message[1024]; /* ends with the case's arguments when known */
+} ta_finding;
+
+/* The outcome for one operator overload. */
+typedef struct ta_op_result {
+    char op[256];             /* "aten::abs.out" */
+    ta_verdict_kind verdict;  /* TA_V_OK, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL or the worst finding's kind */
+    ta_vseverity severity;
+    uint32_t cases;           /* cases run (or attempted) */
+    uint32_t exercised;       /* cases the kernel accepted */
+    char note[256];           /* e.g. the first rejection message */
+    bool derived;             /* run by a kernel composed from its base (autogen) */
+    ta_finding *findings;     /* one per (kind, argument), the first case that showed it */
+    size_t nfindings;
+} ta_op_result;
+
+typedef struct ta_verify_report {
+    ta_op_result *ops;
+    size_t nops;
+    uint64_t total_cases;
+    double seconds;
+} ta_verify_report;
+
+typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const char *op);
+
+/* Gives a case's arguments from a samples file: see ta_samples_*. */
+typedef struct ta_samples ta_samples;
+
+typedef struct ta_verify_opts {
+    uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
+    uint32_t cases;         /* synthesized cases per operator (0: 40) */
+    double timeout;         /* seconds per case (0: 10) */
+    uint32_t jobs;          /* operators run in parallel (0: 1) */
+    bool trap_writes;       /* read-only pages on inputs that may not be written */
+    bool in_process;        /* no child processes (tests, benchmarks): a crash ends the run */
+    bool has_case_seed;     /* run exactly one case with this seed */
+    uint64_t case_seed;
+    const struct ta_device_ops *dev; /* NULL: CPU */
+    const ta_samples *samples;       /* or NULL */
+    ta_verify_progress_fn progress;
+    void *progress_ud;
+} ta_verify_opts;
+
+/* Verifies the named operators (each must be in the registry; one without
+ * a kernel gets a no-kernel result, one whose schema does not parse a
+ * kernel-error). Every operator gets a result, whatever its kernel does. */
+ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
+                    const ta_verify_opts *opts, ta_verify_report **out, ta_diags *diags);
+void ta_verify_report_destroy(ta_verify_report *r);
+
+/* Samples: exact arguments per operator, from JSON:
+ *   {"aten::add.Tensor": [ {"self": {"shape": [2, 3], "dtype": "float32"},
+ *                           "other": {"shape": [3]}, "alpha": 2} ], ...}
+ * A tensor is an object with shape (default []), dtype (default float32),
+ * optional values (flat, row-major), strides and offset (elements); other
+ * arguments are JSON numbers, booleans, strings, lists or null. Arguments a
+ * sample leaves out are synthesized. */
+ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
+void ta_samples_destroy(ta_samples *s);
+size_t ta_samples_count(const ta_samples *s, const char *op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

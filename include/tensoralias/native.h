@@ -1,0 +1,222 @@
+/* tensoralias/native.h - PyTorch's native_functions.yaml (and tags.yaml),
+ * loaded the way torchgen loads it.
+ *
+ * A ta_native_file owns everything it loaded in one arena: the yaml text, one
+ * ta_native_func per "- func:" entry in yaml order, every field typed, each
+ * with the position it was written at, and the ta_schema parsed from `func`.
+ * Loading reports what makes the file unreadable (yaml syntax, shape, value
+ * types, schema syntax); ta_native_check runs the rule passes over a loaded
+ * file (tags, dispatch keys, overloads, composite keys, ...). Both append to
+ * a ta_diags list; neither prints.
+ */
+#ifndef TENSORALIAS_NATIVE_H
+#define TENSORALIAS_NATIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tensoralias/diag.h"
+#include "tensoralias/schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where something was written in a yaml file: 1-based line and byte column,
+ * byte offset and byte length. line == 0 means "not written". */
+typedef struct ta_native_pos {
+    uint32_t line, col;
+    uint32_t off, len;
+} ta_native_pos;
+
+/* A string value as written (NUL-terminated arena copy) and its position. */
+typedef struct ta_native_str {
+    const char *s; /* NULL when absent */
+    uint32_t len;
+    ta_native_pos pos;
+} ta_native_str;
+
+/* The keys an entry may have (every key PyTorch 1.13.1 and main use). */
+typedef enum ta_native_key {
+    TA_NK_FUNC = 0,
+    TA_NK_VARIANTS,
+    TA_NK_DISPATCH,
+    TA_NK_AUTOGEN,
+    TA_NK_STRUCTURED,
+    TA_NK_STRUCTURED_DELEGATE,
+    TA_NK_STRUCTURED_INHERITS,
+    TA_NK_PRECOMPUTED,
+    TA_NK_TAGS,
+    TA_NK_DEVICE_GUARD,
+    TA_NK_DEVICE_CHECK,
+    TA_NK_PYTHON_MODULE,
+    TA_NK_CATEGORY_OVERRIDE,
+    TA_NK_MANUAL_KERNEL_REGISTRATION,
+    TA_NK_MANUAL_CPP_BINDING,
+    TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS,
+    TA_NK_CPP_NO_DEFAULT_ARGS,
+    TA_NK_UFUNC_INNER_LOOP,
+    TA_NK_COUNT
+} ta_native_key;
+
+/* "func", "variants", ...; NULL out of range. */
+const char *ta_native_key_name(ta_native_key k);
+
+enum { TA_VARIANT_FUNCTION = 1u, TA_VARIANT_METHOD = 2u };
+
+/* One dispatch key -> kernel pair. "CPU, CUDA: f" gives two entries, each
+ * with its own key position and the same kernel. */
+typedef struct ta_native_dispatch {
+    ta_native_str key;    /* "CPU" */
+    ta_native_str kernel; /* "abs_out" (as written, namespace included) */
+    bool known;           /* a dispatch key torchgen knows */
+} ta_native_dispatch;
+
+/* One ufunc_inner_loop entry ("Generic: add (AllAndComplex, ...)"); a plain
+ * string value gives one entry with key "Generic". */
+typedef struct ta_native_ufunc {
+    ta_native_str key;
+    ta_native_str value;
+} ta_native_ufunc;
+
+typedef struct ta_native_func {
+    uint32_t index;        /* position in yaml order, from 0 */
+    ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
+    /* Position of each key as written (line 0: absent), and of its value. */
+    ta_native_pos key_pos[TA_NK_COUNT];
+    ta_native_pos val_pos[TA_NK_COUNT];
+
+    ta_native_str func;    /* the raw schema text */
+    ta_schema *schema;     /* parsed from func; NULL when it did not parse */
+    const char *name;      /* "abs.out": name[.overload] without namespace */
+    const char *ns;        /* "aten" unless the func names another */
+
+    unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
+    ta_native_dispatch *dispatch; /* ordered as written */
+    uint32_t ndispatch;
+    bool has_dispatch;     /* a non-null dispatch table was written */
+    ta_native_str *autogen; /* operator names, "abs.out" */
+    uint32_t nautogen;
+    ta_native_str *tags;   /* as written (a string is split at ", ") */
+    uint32_t ntags;
+    ta_native_str *precomputed; /* one per list item, as written */
+    uint32_t nprecomputed;
+    ta_native_str *cpp_no_default_args;
+    uint32_t ncpp_no_default_args;
+    ta_native_ufunc *ufunc_inner_loop;
+    uint32_t nufunc_inner_loop;
+
+    bool structured;
+    ta_native_str structured_delegate; /* s == NULL when absent */
+    ta_native_str structured_inherits;
+    bool device_guard;     /* true when absent */
+    ta_native_str device_check;      /* "NoCheck"; absent means ExactSame */
+    ta_native_str python_module;
+    ta_native_str category_override;
+    bool manual_kernel_registration;
+    bool manual_cpp_binding;
+    bool use_const_ref_for_mutable_tensors;
+
+    /* Derived from the dispatch table as torchgen does. An entry without a
+     * dispatch table that is neither structured nor a structured delegate
+     * gets an implicit CompositeImplicitAutograd kernel. */
+    bool has_composite_implicit_autograd_kernel;
+    bool has_composite_implicit_autograd_nested_tensor_kernel;
+    bool has_composite_explicit_autograd_kernel;
+    bool has_composite_explicit_autograd_non_functional_kernel;
+    bool is_abstract; /* torchgen's is_abstract: needs a backend kernel */
+} ta_native_func;
+
+typedef struct ta_native_file ta_native_file;
+
+/* Loads native_functions.yaml from text[0..len). source names the file in
+ * diagnostics (NULL: "<string>"). tags_text (NULL: no tags.yaml) is tags.yaml,
+ * named tags_source. The file is returned in *out whenever it could be
+ * allocated, even with errors (entries that could be read are kept). Returns
+ * TA_OK, TA_ERR_PARSE when any error-level diagnostic was added, or
+ * TA_ERR_NOMEM. The texts are copied. */
+ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
+                                const char *tags_text, size_t tags_len,
+                                const char *tags_source, ta_native_file **out,
+                                ta_diags *diags);
+
+/* The same from files; tags_path may be NULL. TA_ERR_IO (with a diagnostic,
+ * rule "io") when a file cannot be read. */
+ta_status ta_native_load_path(const char *path, const char *tags_path,
+                              ta_native_file **out, ta_diags *diags);
+
+void ta_native_destroy(ta_native_file *f);
+
+/* Entries in yaml order; an entry without `func` (reported) is not one.
+ * Pointers stay valid until ta_native_destroy. */
+size_t ta_native_count(const ta_native_file *f);
+const ta_native_func *ta_native_get(const ta_native_file *f, size_t i);
+
+/* Looks a function up by "abs.out", "abs" (empty overload) or
+ * "aten::abs.out" (no namespace means aten). When a name is defined twice
+ * (reported by the overload check) the first one is found. NULL when there
+ * is none. */
+const ta_native_func *ta_native_find(const ta_native_file *f, const char *name);
+
+const char *ta_native_source(const ta_native_file *f);
+/* The arena that owns the file; others may allocate derived data in it. */
+ta_arena *ta_native_arena(const ta_native_file *f);
+
+/* Tags from tags.yaml, in file order. has_tags is false when no tags.yaml was
+ * given, in which case tags are not checked. */
+bool ta_native_has_tag_set(const ta_native_file *f);
+size_t ta_native_tag_count(const ta_native_file *f);
+const char *ta_native_tag(const ta_native_file *f, size_t i);
+bool ta_native_tag_known(const ta_native_file *f, const char *tag);
+
+/* Dispatch keys torchgen knows (its DispatchKey enum, plus the keys PyTorch
+ * main's yaml uses). */
+bool ta_dispatch_key_known(const char *key, size_t len);
+
+/* ---- rules and checks -------------------------------------------------- */
+
+/* What a rule id means, for reports (SARIF rules[]). */
+typedef struct ta_rule_info {
+    const char *id;
+    ta_severity severity;  /* default level */
+    const char *summary;   /* one line */
+} ta_rule_info;
+
+/* Every rule the loader and the built-in passes report. */
+const ta_rule_info *ta_native_rules(size_t *n);
+
+/* Appends a diagnostic positioned at pos in the file's yaml (with the source
+ * line, for a caret). For rule passes. */
+ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
+                           ta_severity sev, const char *rule,
+                           ta_native_pos pos, const char *hint,
+                           const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* One rule pass over a loaded file. */
+typedef ta_status (*ta_native_pass_fn)(const ta_native_file *f, ta_diags *diags);
+typedef struct ta_native_pass {
+    const char *name;
+    ta_native_pass_fn run;
+} ta_native_pass;
+
+/* The built-in structural passes, in the order ta_native_check runs them. */
+const ta_native_pass *ta_native_builtin_passes(size_t *n);
+
+/* Runs passes[0..n) in order. Returns TA_ERR_PARSE when any of them added
+ * an error-level diagnostic, else TA_OK (or the first failing status). */
+ta_status ta_native_check_with(const ta_native_file *f,
+                               const ta_native_pass *passes, size_t n,
+                               ta_diags *diags);
+
+/* ta_native_check_with(the built-in passes). */
+ta_status ta_native_check(const ta_native_file *f, ta_diags *diags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,376 @@
+/* query_facts.c - builds the compact summary of one schema that the alias
+ * queries read: per slot, the alias sets it is in before and after the call
+ * (at slot level, as torch sees them, and at every level, as declared), what
+ * it writes, and which types that can hold aliases it has or contains.
+ *
+ * The type facts follow torch 1.13.1's FunctionSchema::mapTypeToAliasTypeSet
+ * and getAliasTypeSetContainedTypes. torch compares types by identity: the
+ * builtin types (Tensor, int, str...) and class types are singletons, while
+ * every list, dict, tuple, optional and type variable is a fresh object. So
+ * two `int[]` arguments never "can alias" as lists, yet both contain the one
+ * `int` and so may contain aliases of each other. */
+#include <ctype.h>
+#include <string.h>
+
+#include "alias/query_internal.h"
+
+/* Spellings torch's schema type parser maps onto a singleton. */
+static const struct { const char *name; int id; } builtin[] = {
+    {"Tensor", TA_TY_TENSOR},       {"int", TA_TY_INT},
+    {"SymInt", TA_TY_INT},          {"ScalarType", TA_TY_INT},
+    {"Layout", TA_TY_INT},          {"MemoryFormat", TA_TY_INT},
+    {"DeviceIndex", TA_TY_INT},     {"ConstQuantizerPtr", TA_TY_INT},
+    {"float", TA_TY_FLOAT},         {"SymFloat", TA_TY_FLOAT},
+    {"bool", TA_TY_BOOL},           {"SymBool", TA_TY_BOOL},
+    {"str", TA_TY_STR},             {"Dimname", TA_TY_STR},
+    {"Scalar", TA_TY_NUMBER},       {"complex", TA_TY_COMPLEX},
+    {"Device", TA_TY_DEVICE},       {"Stream", TA_TY_STREAM},
+    {"Generator", TA_TY_GENERATOR}, {"Storage", TA_TY_STORAGE},
+    {"QScheme", TA_TY_QSCHEME},     {"Quantizer", TA_TY_QUANTIZER},
+    {"None", TA_TY_NONE},           {"NoneType", TA_TY_NONE},
+    {"Capsule", TA_TY_CAPSULE},     {"Any", TA_TY_ANY},
+    {"AnyEnumType", TA_TY_ANYENUM}, {"AnyClassType", TA_TY_ANYCLASS},
+};
+static const char *const builtin_names[TA_TY_NBUILTIN] = {
+    "Tensor", "int", "float", "bool", "str", "number", "complex", "Device",
+    "Stream", "Generator", "Storage", "QScheme", "Quantizer", "NoneType",
+    "Capsule", "Any", "AnyEnumType", "AnyClassType",
+};
+
+bool ta_alias_str_is_wildcard(ta_str name)
+{
+    return name.len == 1 && name.ptr[0] == '*';
+}
+
+int ta_alias_set_index(const ta_alias_query *q, ta_str name)
+{
+    for (uint32_t k = 0; k < q->nsets; k++)
+        if (ta_str_eq_str(q->sets[k], name)) return (int)k;
+    return -1;
+}
+
+void ta_alias_type_name(const ta_alias_query *q, uint32_t k, char *buf,
+                        size_t cap)
+{
+    if (!cap) return;
+    const char *p = "";
+    size_t n = 0;
+    if (k < TA_TY_NBUILTIN) {
+        p = builtin_names[k];
+        n = strlen(p);
+    } else if (k < q->ntypes) {
+        p = q->class_names[k - TA_TY_NBUILTIN].ptr;
+        n = q->class_names[k - TA_TY_NBUILTIN].len;
+    }
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+}
+
+typedef struct builder {
+    ta_alias_query *q;
+    bool overflow_sets, overflow_types;
+} builder;
+
+/* Singleton id of a named type, -1 for a type variable (torch: an unknown
+ * lower-case name), interning class names. */
+static int name_id(builder *b, ta_str n)
+{
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (ta_str_eq(n, builtin[i].name)) return builtin[i].id;
+    if (n.len == 0 || islower((unsigned char)n.ptr[0])) return -1;
+    ta_alias_query *q = b->q;
+    for (uint32_t k = TA_TY_NBUILTIN; k < q->ntypes; k++)
+        if (ta_str_eq_str(q->class_names[k - TA_TY_NBUILTIN], n)) return (int)k;
+    if (q->ntypes >= TA_MAX_TYPES) {
+        b->overflow_types = true;
+        return TA_TY_CAPSULE; /* conservative stand-in; reported as an error */
+    }
+    q->class_names[q->ntypes - TA_TY_NBUILTIN] = n;
+    return (int)q->ntypes++;
+}
+
+static uint64_t bit(int id) { return id < 0 ? 0 : (uint64_t)1 << id; }
+
+/* Every singleton reachable from t, t included (torch's contained-types walk
+ * applied below a type). */
+static uint64_t walk(builder *b, const ta_type *t)
+{
+    if (!t) return 0;
+    uint64_t m = 0;
+    if (t->kind == TA_TYPE_NAME) {
+        int id = name_id(b, t->name);
+        m |= bit(id);
+        if (id >= TA_TY_NBUILTIN) m |= bit(TA_TY_CAPSULE); /* a class holds a Capsule */
+        return m;
+    }
+    for (uint32_t i = 0; i < t->nelems; i++) m |= walk(b, t->elems[i]);
+    return m;
+}
+
+/* torch's alias type set of t: *types gets its singletons, *contained what
+ * they contain; returns false when t has none (it cannot hold an alias). */
+static bool alias_types(builder *b, const ta_type *t, uint64_t *types,
+                        uint64_t *contained)
+{
+    *types = *contained = 0;
+    if (!t) return false;
+    switch (t->kind) {
+    case TA_TYPE_NAME: {
+        int id = name_id(b, t->name);
+        if (id == TA_TY_TENSOR || id == TA_TY_ANY) {
+            *types = bit(id);
+            return true;
+        }
+        if (id >= TA_TY_NBUILTIN) {
+            *types = bit(id);
+            *contained = bit(TA_TY_CAPSULE);
+            return true;
+        }
+        return false;
+    }
+    case TA_TYPE_OPTIONAL:
+        return alias_types(b, t->elems[0], types, contained);
+    case TA_TYPE_LIST:
+        *contained = walk(b, t->elems[0]);
+        return true;
+    case TA_TYPE_TUPLE: {
+        /* a fresh tuple of the members that can hold aliases */
+        bool any = false;
+        for (uint32_t i = 0; i < t->nelems; i++) {
+            uint64_t ty, co;
+            if (alias_types(b, t->elems[i], &ty, &co)) {
+                any = true;
+                *contained |= ty | co;
+            }
+        }
+        return any;
+    }
+    case TA_TYPE_APPLY:
+        if (ta_str_eq(t->name, "Dict")) {
+            for (uint32_t i = 0; i < t->nelems; i++) *contained |= walk(b, t->elems[i]);
+            return true;
+        }
+        if (ta_str_eq(t->name, "Union")) {
+            bool any = false;
+            for (uint32_t i = 0; i < t->nelems; i++) {
+                uint64_t ty, co;
+                if (alias_types(b, t->elems[i], &ty, &co)) {
+                    any = true;
+                    *types |= ty;
+                    *contained |= co;
+                }
+            }
+            return any;
+        }
+        if (ta_str_eq(t->name, "Optional") && t->nelems == 1)
+            return alias_types(b, t->elems[0], types, contained);
+        return false; /* Future, RRef, Await: not alias types in torch 1.13 */
+    }
+    return false;
+}
+
+const ta_alias *ta_alias_slot_annotation(const ta_type *t, bool *present,
+                                         bool *write)
+{
+    *present = *write = false;
+    if (!t) return NULL;
+    if (t->kind == TA_TYPE_OPTIONAL) {
+        const ta_alias *inner = ta_alias_slot_annotation(t->elems[0], present, write);
+        if (t->alias) {
+            *present = true;
+            *write = t->alias->write;
+            return t->alias;
+        }
+        return inner;
+    }
+    if (t->kind == TA_TYPE_LIST) {
+        bool ip, iw;
+        ta_alias_slot_annotation(t->elems[0], &ip, &iw);
+        if (t->alias) { /* t[](a!): the container's own annotation */
+            *present = true;
+            *write = t->alias->write;
+            return t->alias;
+        }
+        /* Tensor(a!)[]: torch keeps an empty annotation on the list that
+         * copies the element's write flag */
+        *present = ip;
+        *write = iw;
+        return NULL;
+    }
+    if (t->alias) {
+        *present = true;
+        *write = t->alias->write;
+    }
+    return t->alias;
+}
+
+static void intern_set(builder *b, ta_str name)
+{
+    if (ta_alias_str_is_wildcard(name) || ta_alias_set_index(b->q, name) >= 0) return;
+    if (b->q->nsets >= TA_MAX_SETS) {
+        b->overflow_sets = true;
+        return;
+    }
+    b->q->sets[b->q->nsets++] = name;
+}
+
+static uint64_t set_bits(const ta_alias_query *q, const ta_str *v, uint32_t n,
+                         bool *wild)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ta_alias_str_is_wildcard(v[i])) {
+            if (wild) *wild = true;
+            continue;
+        }
+        int k = ta_alias_set_index(q, v[i]);
+        if (k >= 0) m |= (uint64_t)1 << k;
+    }
+    return m;
+}
+
+/* Every annotation inside t: interns set names and gathers declared facts. */
+static void declared(builder *b, const ta_type *t, ta_slot_facts *f, bool intern)
+{
+    if (!t) return;
+    const ta_alias *a = t->alias;
+    if (a) {
+        if (intern) {
+            for (uint32_t i = 0; i < a->nbefore; i++) intern_set(b, a->before[i]);
+            for (uint32_t i = 0; i < a->nafter; i++) intern_set(b, a->after[i]);
+        } else {
+            f->decl_before |= set_bits(b->q, a->before, a->nbefore, NULL);
+            uint64_t after = set_bits(b->q, a->after, a->nafter, &f->decl_wild);
+            f->decl_after |= after;
+            if (a->write) f->decl_written |= set_bits(b->q, a->before, a->nbefore, NULL) | after;
+        }
+    }
+    for (uint32_t i = 0; i < t->nelems; i++) declared(b, t->elems[i], f, intern);
+}
+
+/* torch's SchemaInfo special cases: arguments that count as written when the
+ * call runs in training mode, which torch assumes when it has a training
+ * flag and no value for it. Matched by operator name and argument names. */
+static const struct training_op {
+    const char *name, *overload;
+    const char *args; /* every argument name, comma-separated */
+    const char *cond; /* the conditionally written arguments, comma-framed */
+} training_ops[] = {
+    {"aten::batch_norm", "", "input,weight,bias,running_mean,running_var,training,momentum,eps,cudnn_enabled", ",running_mean,running_var,"},
+    {"aten::instance_norm", "", "input,weight,bias,running_mean,running_var,use_input_stats,momentum,eps,cudnn_enabled", ",running_mean,running_var,"},
+    {"aten::_batch_norm_impl_index", "", "input,weight,bias,running_mean,running_var,training,momentum,eps,cudnn_enabled", ",running_mean,running_var,"},
+    {"aten::cudnn_batch_norm", "", "input,weight,bias,running_mean,running_var,training,exponential_average_factor,epsilon", ",running_mean,running_var,"},
+    {"aten::miopen_batch_norm", "", "input,weight,bias,running_mean,running_var,training,exponential_average_factor,epsilon", ",running_mean,running_var,"},
+    {"aten::native_batch_norm", "", "input,weight,bias,running_mean,running_var,training,momentum,eps", ",running_mean,running_var,"},
+    {"aten::native_batch_norm", "out", "input,weight,bias,running_mean,running_var,training,momentum,eps,out,save_mean,save_invstd", ",running_mean,running_var,"},
+    {"aten::rrelu_with_noise", "", "self,noise,lower,upper,training,generator", ",noise,"},
+    {"aten::rrelu_with_noise", "out", "self,noise,lower,upper,training,generator,out", ",noise,"},
+};
+
+static bool names_match(const ta_schema *s, const char *list)
+{
+    const char *p = list;
+    for (uint32_t i = 0; i < s->nargs; i++) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (s->args[i].name.len != n || memcmp(s->args[i].name.ptr, p, n)) return false;
+        if (!e) return i + 1 == s->nargs;
+        p = e + 1;
+    }
+    return false;
+}
+
+static bool in_list(ta_str name, const char *framed)
+{
+    for (const char *p = framed; (p = strchr(p, ',')) && p[1]; p++)
+        if (!strncmp(p + 1, name.ptr, name.len) && p[1 + name.len] == ',') return true;
+    return false;
+}
+
+static void training_special_case(ta_alias_query *q, const ta_schema *s)
+{
+    for (size_t t = 0; t < sizeof training_ops / sizeof training_ops[0]; t++) {
+        const struct training_op *op = &training_ops[t];
+        if (!ta_str_eq(s->full_name, op->name) || !ta_str_eq(s->overload, op->overload) ||
+            !names_match(s, op->args))
+            continue;
+        for (uint32_t i = 0; i < s->nargs; i++)
+            if (in_list(s->args[i].name, op->cond)) q->slot[i].mutable_ = true;
+    }
+}
+
+/* SchemaInfo's conservative wildcard set: arguments annotated "-> *", plus,
+ * within the inputs or within the outputs, every slot whose set also appears
+ * on another slot of the same list (torch warns and gives up precision),
+ * plus every output that may alias a wildcard input. */
+static void wildcard_set(ta_alias_query *q)
+{
+    for (int list = 0; list < 2; list++) {
+        ta_slot_facts *v = list ? q->slot + q->nin : q->slot;
+        uint32_t n = list ? q->nout : q->nin;
+        uint64_t seen = 0, dup = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (!v[i].has_alias) continue;
+            if (v[i].wild_after) {
+                v[i].wild = true;
+                continue;
+            }
+            dup |= seen & v[i].after;
+            seen |= v[i].after;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (v[i].after & dup) v[i].wild = true;
+    }
+    for (uint32_t i = 0; i < q->nin; i++) {
+        if (!q->slot[i].wild) continue;
+        for (uint32_t j = 0; j < q->nout; j++)
+            if (ta_facts_basic_may_alias(&q->slot[i], &q->slot[q->nin + j]))
+                q->slot[q->nin + j].wild = true;
+    }
+}
+
+ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
+                               ta_diags *diags)
+{
+    builder b = {q, false, false};
+    q->s = s;
+    q->nin = s->nargs;
+    q->nout = s->nrets;
+    q->ntypes = TA_TY_NBUILTIN;
+    uint32_t n = q->nin + q->nout;
+    for (uint32_t i = 0; i < n; i++) {
+        const ta_type *t = i < q->nin ? s->args[i].type : s->rets[i - q->nin].type;
+        declared(&b, t, NULL, true);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ta_slot_facts *f = &q->slot[i];
+        f->type = i < q->nin ? s->args[i].type : s->rets[i - q->nin].type;
+        const ta_alias *a = ta_alias_slot_annotation(f->type, &f->has_alias, &f->write);
+        if (a) {
+            f->before = set_bits(q, a->before, a->nbefore, NULL);
+            f->after = set_bits(q, a->after, a->nafter, &f->wild_after);
+        }
+        f->mutable_ = i < q->nin && f->write;
+        f->has_types = alias_types(&b, f->type, &f->types, &f->contained);
+        declared(&b, f->type, f, false);
+        /* torchgen's view op: a read-only annotated return (elements
+         * count: chunk -> Tensor(a)[]), or an input that enters a set "->" */
+        if (i >= q->nin && f->has_alias && !f->write) q->view_op = true;
+        if (i < q->nin && a && a->has_arrow) q->view_op = true;
+    }
+    training_special_case(q, s);
+    wildcard_set(q);
+    if (b.overflow_sets || b.overflow_types) {
+        if (diags) {
+            uint32_t line, col;
+            ta_schema_locate(s, s->name_span.off, &line, &col);
+            ta_diags_add(diags, TA_SEV_ERROR, "alias-limits", s->source ? s->source : "<string>",
+                         line, col, s->name_span.len, NULL, NULL,
+                         "schema has more than %d alias sets or %d class types; alias analysis skipped",
+                         TA_MAX_SETS, TA_MAX_TYPES - TA_TY_NBUILTIN);
+        }
+        return TA_ERR_UNSUPPORTED;
+    }
+    return TA_OK;
+}

@@ -1,0 +1,301 @@
+/* derived.c - kernels for operators that autogen derives, composed from an
+ * existing kernel by a plan (see ta_derived_plan in exec.h): a functional
+ * variant clones what its inplace or mutable base writes and calls the base;
+ * an out= variant calls the functional one and copies its returns into the
+ * out arguments. The derived kernel is an ordinary kernel to the verifier,
+ * so a wrong plan or a base that misbehaves shows up as a verdict. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec_internal.h"
+#include "exec/registry_internal.h"
+#include "tensoralias/schema.h"
+
+typedef struct derived {
+    ta_derived_plan p; /* arrays point into the same allocation's tail */
+    ta_registry *reg;
+    char callee[256];
+    char *callee_schema; /* for defaults; parsed on first use */
+    ta_arena *arena;
+    ta_schema *cs;
+} derived;
+
+static size_t add_size(size_t n, size_t elem) { return (n * elem + 15) & ~(size_t)15; }
+
+static derived *derived_new(ta_registry *reg, const ta_derived_plan *p)
+{
+    size_t sz = sizeof(derived) + add_size(p->ncallee_args, sizeof(int32_t)) +
+                add_size(p->nclone, sizeof(uint32_t)) + add_size(p->nrets, sizeof(ta_derived_src)) +
+                2 * add_size(p->nouts, sizeof(uint32_t)) + 2 * add_size(p->nwritten, sizeof(uint32_t));
+    derived *d = calloc(1, sz);
+    if (!d) return NULL;
+    char *tail = (char *)(d + 1);
+#define TAKE(field, n, type) \
+    do { \
+        if (n) memcpy(tail, p->field, (n) * sizeof(type)); \
+        d->p.field = (const type *)(void *)tail; \
+        tail += add_size(n, sizeof(type)); \
+    } while (0)
+    d->p = *p;
+    TAKE(arg_from, p->ncallee_args, int32_t);
+    TAKE(clone, p->nclone, uint32_t);
+    TAKE(ret_src, p->nrets, ta_derived_src);
+    TAKE(out_args, p->nouts, uint32_t);
+    TAKE(out_from, p->nouts, uint32_t);
+    TAKE(written_args, p->nwritten, uint32_t);
+    TAKE(writeback, p->nwritten, uint32_t);
+#undef TAKE
+    snprintf(d->callee, sizeof d->callee, "%s", p->callee);
+    d->p.callee = d->callee;
+    d->reg = reg;
+    return d;
+}
+
+void ta_derived_free(void *ud)
+{
+    derived *d = ud;
+    if (!d) return;
+    ta_arena_destroy(d->arena);
+    free(d);
+}
+
+/* ---- element copies ---------------------------------------------------- */
+
+static double load(const DLTensor *t, int64_t i)
+{
+    const void *p = ta_elem_ptr(t, i);
+    DLDataType dt = t->dtype;
+    if (dt.code == kDLFloat) return dt.bits == 32 ? *(const float *)p : *(const double *)p;
+    if (dt.code == TA_DL_BOOL || (dt.code == kDLUInt && dt.bits == 8)) return *(const uint8_t *)p;
+    switch (dt.bits) {
+    case 64: return (double)*(const int64_t *)p;
+    case 32: return *(const int32_t *)p;
+    case 16: return *(const int16_t *)p;
+    default: return *(const int8_t *)p;
+    }
+}
+
+static void store(const DLTensor *t, int64_t i, double v)
+{
+    void *p = ta_elem_ptr(t, i);
+    DLDataType dt = t->dtype;
+    if (dt.code == kDLFloat) {
+        if (dt.bits == 32) *(float *)p = (float)v;
+        else *(double *)p = v;
+    } else if (dt.code == TA_DL_BOOL) {
+        *(uint8_t *)p = v != 0;
+    } else if (dt.code == kDLUInt && dt.bits == 8) {
+        *(uint8_t *)p = (uint8_t)v;
+    } else if (dt.bits == 64) {
+        *(int64_t *)p = (int64_t)v;
+    } else if (dt.bits == 32) {
+        *(int32_t *)p = (int32_t)v;
+    } else if (dt.bits == 16) {
+        *(int16_t *)p = (int16_t)v;
+    } else {
+        *(int8_t *)p = (int8_t)v;
+    }
+}
+
+/* dst <- src elementwise (same element count), converting dtypes; bytes
+ * exactly when the dtypes agree (NaN payloads and -0.0 survive). */
+static void copy_elems(const DLTensor *dst, const DLTensor *src)
+{
+    int64_t n = ta_numel(src);
+    if (ta_dtype_eq(dst->dtype, src->dtype)) {
+        size_t es = ta_dtype_size(src->dtype);
+        for (int64_t i = 0; i < n; i++) memcpy(ta_elem_ptr(dst, i), ta_elem_ptr(src, i), es);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) store(dst, i, load(src, i));
+}
+
+static DLTensor *clone_tensor(ta_kernel_ctx *ctx, const DLTensor *t)
+{
+    DLTensor *c = ta_kernel_empty(ctx, t->dtype, t->ndim, t->shape);
+    if (c) copy_elems(c, t);
+    return c;
+}
+
+/* ---- defaults of the callee's arguments -------------------------------- */
+
+static ta_status push_default(derived *d, ta_stack *sub, uint32_t j)
+{
+    ta_value v = {.tag = TA_VAL_NONE};
+    if (!d->cs) {
+        const ta_registry_op *op = ta_registry_find(d->reg, d->callee);
+        if (!op || !op->schema || !(d->arena = ta_arena_create()) ||
+            ta_schema_parse(d->arena, op->schema, strlen(op->schema), NULL, &d->cs, NULL) != TA_OK)
+            return TA_ERR_INVALID;
+    }
+    if (j >= d->cs->nargs) return TA_ERR_INVALID;
+    const ta_default *df = &d->cs->args[j].def;
+    int64_t items[16];
+    switch (df->kind) {
+    case TA_DEFAULT_INT:
+        v.tag = TA_VAL_INT;
+        v.u.i = strtoll(df->text.ptr, NULL, 0);
+        break;
+    case TA_DEFAULT_FLOAT:
+        v.tag = TA_VAL_FLOAT;
+        v.u.f = strtod(df->text.ptr, NULL);
+        break;
+    case TA_DEFAULT_BOOL:
+        v.tag = TA_VAL_BOOL;
+        v.u.b = ta_str_eq(df->text, "True");
+        break;
+    case TA_DEFAULT_LIST: {
+        size_t n = 0;
+        const char *p = df->text.ptr, *e = p + df->text.len;
+        while (p < e && n < 16) {
+            while (p < e && (*p == '[' || *p == ' ' || *p == ',')) p++;
+            if (p >= e || *p == ']') break;
+            char *end;
+            items[n++] = strtoll(p, &end, 0);
+            if (end == p) break;
+            p = end;
+        }
+        v.tag = TA_VAL_INT_LIST;
+        v.u.ints.items = items;
+        v.u.ints.n = n;
+        break;
+    }
+    case TA_DEFAULT_IDENT:
+        v.tag = TA_VAL_INT; /* contiguous_format, Mean, long...: see the codes in kernel.h */
+        v.u.i = ta_str_eq(df->text, "Mean") ? 1 : ta_str_eq(df->text, "Sum") ? 2
+              : ta_str_eq(df->text, "long") ? TA_ST_LONG : 0;
+        break;
+    case TA_DEFAULT_STRING: {
+        char buf[64];
+        size_t n = df->text.len >= 2 ? df->text.len - 2 : 0;
+        if (n > sizeof buf - 1) n = sizeof buf - 1;
+        memcpy(buf, df->text.ptr + (df->text.len >= 2), n);
+        buf[n] = '\0';
+        v.tag = TA_VAL_STRING;
+        v.u.s = buf;
+        return ta_stack_push(sub, v);
+    }
+    default: break;
+    }
+    return ta_stack_push(sub, v);
+}
+
+/* ---- the kernel -------------------------------------------------------- */
+
+static bool listed(const uint32_t *a, uint32_t n, uint32_t v)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] == v) return true;
+    return false;
+}
+
+static ta_status derived_kernel(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    derived *d = ctx->user_data;
+    const ta_registry_op *op = ta_registry_find(d->reg, d->callee);
+    void *cud = NULL;
+    ta_kernel_fn fn = op ? ta_registry_kernel_for(op, ctx->x->dev->type, &cud) : NULL;
+    if (!fn) return ta_kernel_error(ctx, "derived operator: no kernel for %s", d->callee);
+    size_t nown = ta_stack_size(st);
+    ta_value own[64];
+    if (nown > 64) return ta_kernel_error(ctx, "derived operator: too many arguments");
+    for (size_t i = 0; i < nown; i++) own[i] = *ta_stack_at(st, i);
+
+    ta_stack *sub = ta_stack_create();
+    if (!sub) return ta_kernel_error(ctx, "out of memory");
+    ta_value clones[64];
+    ta_status s = TA_OK;
+    for (uint32_t j = 0; j < d->p.ncallee_args && s == TA_OK; j++) {
+        int32_t from = d->p.arg_from[j];
+        if (from < 0 || (size_t)from >= nown) {
+            s = push_default(d, sub, j);
+            continue;
+        }
+        ta_value v = own[from];
+        if (!d->p.out && listed(d->p.clone, d->p.nclone, j)) {
+            if (v.tag == TA_VAL_TENSOR && v.u.tensor) {
+                if (!(v.u.tensor = clone_tensor(ctx, v.u.tensor))) s = TA_ERR_NOMEM;
+            } else if (v.tag == TA_VAL_TENSOR_LIST) {
+                DLTensor **items = ta_kernel_tensor_array(ctx, v.u.tensors.n);
+                for (size_t k = 0; items && k < v.u.tensors.n; k++)
+                    items[k] = v.u.tensors.items[k] ? clone_tensor(ctx, v.u.tensors.items[k]) : NULL;
+                v.u.tensors.items = items;
+                if (!items) s = TA_ERR_NOMEM;
+            }
+        }
+        if (j < 64) clones[j] = v;
+        if (s == TA_OK) s = ta_stack_push(sub, v);
+    }
+    if (s != TA_OK) {
+        ta_stack_destroy(sub);
+        return ta_kernel_error(ctx, "derived operator: cannot build the call of %s", d->callee);
+    }
+    /* The callee sees its own user data. */
+    void *saved = ctx->user_data;
+    ctx->user_data = cud;
+    s = fn(ctx, sub);
+    ctx->user_data = saved;
+    if (s != TA_OK) {
+        ta_stack_destroy(sub);
+        return s;
+    }
+    if (d->p.out) {
+        for (uint32_t k = 0; k < d->p.nouts + d->p.nwritten && s == TA_OK; k++) {
+            bool is_out = k < d->p.nouts;
+            uint32_t ai = is_out ? d->p.out_args[k] : d->p.written_args[k - d->p.nouts];
+            uint32_t ri = is_out ? d->p.out_from[k] : d->p.writeback[k - d->p.nouts];
+            DLTensor *dst = ai < nown && own[ai].tag == TA_VAL_TENSOR ? own[ai].u.tensor : NULL;
+            DLTensor *src = ta_stack_tensor(sub, ri);
+            if (!dst || !src) {
+                s = ta_kernel_error(ctx, "derived out=: argument %u or callee return %u is not a tensor", ai, ri);
+                break;
+            }
+            if (ta_kernel_resize(ctx, dst, src->ndim, src->shape) != TA_OK) {
+                s = ta_kernel_error(ctx, "derived out=: cannot resize argument %u", ai);
+                break;
+            }
+            copy_elems(dst, src);
+        }
+    }
+    ta_value rets[64];
+    uint32_t nr = d->p.nrets < 64 ? d->p.nrets : 64;
+    for (uint32_t i = 0; i < nr && s == TA_OK; i++) {
+        ta_derived_src src = d->p.ret_src[i];
+        if (src.kind == TA_DSRC_CALLEE_RETURN && src.index < ta_stack_size(sub))
+            rets[i] = *ta_stack_at(sub, src.index);
+        else if (src.kind == TA_DSRC_CLONED_ARG && src.index < d->p.ncallee_args && src.index < 64)
+            rets[i] = clones[src.index];
+        else if (src.kind == TA_DSRC_OWN_ARG && src.index < nown)
+            rets[i] = own[src.index];
+        else
+            s = ta_kernel_error(ctx, "derived operator: return %u has no source", i);
+    }
+    if (s == TA_OK) {
+        ta_stack_clear(st);
+        for (uint32_t i = 0; i < nr && s == TA_OK; i++) s = ta_stack_push(st, rets[i]);
+    }
+    ta_stack_destroy(sub);
+    return s;
+}
+
+ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan)
+{
+    char name[512];
+    ta_op_name_of(schema, name, sizeof name);
+    const ta_registry_op *op = ta_registry_find(reg, name);
+    if (op && ta_registry_has_kernel(op)) return TA_OK;
+    derived *d = derived_new(reg, plan);
+    if (!d) return TA_ERR_NOMEM;
+    ta_status s = ta_register_op(reg, schema, TA_KEY_CATCHALL, derived_kernel, d);
+    if (s != TA_OK) {
+        ta_derived_free(d);
+        return s;
+    }
+    return ta_registry_adopt_(reg, d, ta_derived_free);
+}
+
+bool ta_registry_is_derived(const ta_registry_op *op)
+{
+    return op && op->kernels[TA_KEY_CATCHALL] == derived_kernel;
+}

@@ -1,0 +1,85 @@
+/* device_load.c - loading a device backend library (libtensoralias_cuda.so)
+ * and checking, in a child process, that it can be used. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exec/device.h"
+#include "tensoralias/exec.h"
+
+/* ops->available() in a child; its message comes back through a pipe. */
+static int probe_available(const ta_device_ops *ops, char *err, size_t errcap)
+{
+    int p[2];
+    if (pipe(p) != 0) return ops->available(err, errcap);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return ops->available(err, errcap);
+    }
+    if (pid == 0) {
+        char msg[512] = "";
+        close(p[0]);
+        int rc = ops->available(msg, sizeof msg);
+        if (rc != 0) {
+            ssize_t w = write(p[1], msg, strlen(msg));
+            (void)w;
+        }
+        _exit(rc != 0);
+    }
+    close(p[1]);
+    char msg[512];
+    size_t n = 0;
+    ssize_t r;
+    while (n < sizeof msg - 1 && (r = read(p[0], msg + n, sizeof msg - 1 - n)) > 0) n += (size_t)r;
+    msg[n] = '\0';
+    close(p[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    if (errcap) snprintf(err, errcap, "%s", n ? msg : "the device library's availability check failed");
+    return -1;
+}
+
+const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
+                                                size_t errcap)
+{
+    *handle = NULL;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        if (errcap) snprintf(err, errcap, "%s", dlerror());
+        return NULL;
+    }
+    ta_device_entry_fn entry;
+    void *sym = dlsym(h, TA_DEVICE_ENTRY);
+    memcpy(&entry, &sym, sizeof entry); /* object to function pointer, as POSIX allows */
+    const ta_device_ops *ops = sym ? entry() : NULL;
+    if (!ops) {
+        if (errcap) snprintf(err, errcap, "%s: no %s entry or it returned no device", path, TA_DEVICE_ENTRY);
+        dlclose(h);
+        return NULL;
+    }
+    if (ops->abi_version != TA_DEVICE_ABI_VERSION) {
+        if (errcap)
+            snprintf(err, errcap, "%s: device ABI version %u, expected %u", path, ops->abi_version,
+                     TA_DEVICE_ABI_VERSION);
+        dlclose(h);
+        return NULL;
+    }
+    if (ops->available && probe_available(ops, err, errcap) != 0) {
+        dlclose(h);
+        return NULL;
+    }
+    *handle = h;
+    return ops;
+}
+
+void ta_exec_device_unload(void *handle)
+{
+    if (handle) dlclose(handle);
+}

@@ -1,0 +1,48 @@
+/* exec_internal.h - the execution context's inner structures, shared by the
+ * files of src/exec that observe and verify what kernels do. */
+#ifndef TA_EXEC_INTERNAL_H
+#define TA_EXEC_INTERNAL_H
+
+#include "exec/device.h"
+#include "tensoralias/exec.h"
+
+/* The byte the engine fills fresh storage with (out= arguments, resize
+ * growth): a kernel that writes an element almost surely changes it. */
+#define TA_FILL_BYTE 0xA5
+
+typedef struct ta_storage_rec {
+    void *base;
+    size_t bytes;
+    bool readonly;
+} ta_storage_rec;
+
+typedef struct ta_tensor_rec {
+    DLTensor t; /* first: a DLTensor* the engine hands out is a ta_tensor_rec* */
+    uint32_t storage;
+    int cap;       /* dimensions dims can hold */
+    int64_t *dims; /* shape[cap] then strides[cap] */
+} ta_tensor_rec;
+
+struct ta_kernel_ctx {
+    ta_exec *x;
+    void *user_data;
+    bool has_error;
+    char error[1024];
+};
+
+struct ta_exec {
+    const ta_device_ops *dev;
+    ta_storage_rec *st; /* storage id i lives at st[i - 1] */
+    size_t nst, capst;
+    ta_tensor_rec **tr; /* tensors handed out; records are reused across resets */
+    size_t ntr, captr;
+    void **scratch; /* tensor arrays handed to kernels */
+    size_t nscratch, capscratch;
+    ta_kernel_ctx ctx;
+    ta_stack *stack;
+    size_t page;
+};
+
+ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
+
+#endif

@@ -1,0 +1,670 @@
+/* verify.c - running operators under verification, each in a child process.
+ *
+ * The parent forks one child per operator (not per case: a child runs many
+ * cases) and keeps up to `jobs` children at once. A child streams what it
+ * sees through a pipe, one line per event, each written with one write():
+ *   S <case>                       a case starts (its deadline starts now)
+ *   C <arguments>                  its arguments, described, before the call
+ *   F <kind>\t<arg>\t<seed>\t<msg> a finding
+ *   X <case> / R <case>\t<msg>     the case ran / was rejected
+ *   T                              a trapped write was reported; exiting
+ *   D                              all cases done
+ * A child that dies (signal, exit) before D has crashed in the last case it
+ * started; one that stays in a case past the timeout is killed. Either way
+ * the parent records the verdict, keeps everything received, and (after a
+ * crash or a trapped write) starts a new child at the next case, so one bad
+ * case neither ends the run nor hides the others. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "exec/check.h"
+#include "exec/samples.h"
+
+enum { MAX_RESTARTS = 2, LINE_MAX_BYTES = 1400 };
+
+typedef struct op_job {
+    const char *name;
+    ta_arena *arena;
+    ta_schema *schema;
+    ta_decl *decl;
+    ta_kernel_fn fn;
+    void *ud;
+    ta_op_result *res;
+    uint32_t total, next_case, nsamples;
+    int restarts;
+    bool done;
+    /* the running child */
+    pid_t pid;
+    int fd;
+    char buf[8192];
+    size_t buflen;
+    int64_t cur_case;
+    double case_start;
+    bool got_done, trapped;
+    char cur_desc[600]; /* the current case's arguments */
+    size_t capfindings;
+} op_job;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t case_seed(const ta_verify_opts *o, const char *op, uint32_t c)
+{
+    if (o->has_case_seed) return o->case_seed;
+    return ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+static void add_finding(op_job *j, const ta_finding *f)
+{
+    ta_op_result *r = j->res;
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (r->findings[i].kind == f->kind && !strcmp(r->findings[i].argument, f->argument)) return;
+    if (r->nfindings == j->capfindings) {
+        size_t cap = j->capfindings ? j->capfindings * 2 : 4;
+        ta_finding *n = realloc(r->findings, cap * sizeof *n);
+        if (!n) return;
+        r->findings = n;
+        j->capfindings = cap;
+    }
+    r->findings[r->nfindings++] = *f;
+}
+
+static void add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
+{
+    ta_finding f = {.kind = k, .severity = ta_verdict_kind_severity(k), .seed = seed};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    add_finding(j, &f);
+}
+
+static void finish_result(op_job *j)
+{
+    ta_op_result *r = j->res;
+    if (r->verdict != TA_V_NO_KERNEL) {
+        bool serious = false;
+        for (size_t i = 0; i < r->nfindings; i++)
+            if (r->findings[i].severity == TA_VSEV_ERROR) serious = true;
+        if (r->exercised == 0 && !serious)
+            add_simple(j, TA_V_NOT_EXERCISED, 0, "no case was accepted (%u tried)%s%s", r->cases,
+                       r->note[0] ? ": " : "", r->note);
+        r->verdict = TA_V_OK;
+    }
+    r->severity = ta_verdict_kind_severity(r->verdict);
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (r->findings[i].severity > r->severity) {
+            r->verdict = r->findings[i].kind;
+            r->severity = r->findings[i].severity;
+        }
+}
+
+/* ---- the child --------------------------------------------------------- */
+
+/* What the fault handler needs. A signal handler can reach nothing else, so
+ * these are process globals; they are set only in a child process, after
+ * fork, and the child never returns to the parent's code. */
+static int g_fd = -1;
+static ta_exec *g_exec;
+static ta_checker *g_checker;
+
+static void write_line(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void clean(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\n' || *s == '\t' || *s == '\r') *s = ' ';
+}
+
+static void send_finding(int fd, const ta_finding *f)
+{
+    char line[LINE_MAX_BYTES], arg[sizeof f->argument], msg[sizeof f->message];
+    snprintf(arg, sizeof arg, "%s", f->argument);
+    snprintf(msg, sizeof msg, "%s", f->message);
+    clean(arg);
+    clean(msg);
+    int n = snprintf(line, sizeof line, "F %s\t%s\t%" PRIx64 "\t%s\n", ta_verdict_kind_str(f->kind),
+                     arg, f->seed, msg);
+    if (n > (int)sizeof line - 1) {
+        n = (int)sizeof line - 1;
+        line[n - 1] = '\n';
+    }
+    write_line(fd, line, (size_t)n);
+}
+
+/* Findings are sent once per (kind, argument) per child. */
+typedef struct child_sink {
+    int fd;
+    ta_finding seen[64];
+    int nseen;
+    op_job *inproc; /* in-process mode: straight into the result */
+} child_sink;
+
+static void sink_emit(void *ud, const ta_finding *f)
+{
+    child_sink *s = ud;
+    if (s->inproc) {
+        add_finding(s->inproc, f);
+        return;
+    }
+    for (int i = 0; i < s->nseen; i++)
+        if (s->seen[i].kind == f->kind && !strcmp(s->seen[i].argument, f->argument)) return;
+    if (s->nseen < 64) s->seen[s->nseen++] = *f;
+    send_finding(s->fd, f);
+}
+
+/* Names what a faulting address hit: a read-only input (a trapped write) or
+ * the guard page after some storage (an out-of-bounds access). */
+static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
+{
+    if (!g_exec || !g_checker) return false;
+    const ta_case *c = ta_checker_case(g_checker);
+    const ta_decl *d = ta_checker_decl(g_checker);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t n = ta_exec_storage_count(g_exec);
+    f->seed = c->seed;
+    for (uint32_t id = 1; id <= n; id++) {
+        ta_storage_info si;
+        if (!ta_exec_storage_get(g_exec, id, &si)) continue;
+        uintptr_t b = (uintptr_t)si.base, e = b + si.bytes;
+        uintptr_t guard = (e + page - 1) & ~(uintptr_t)(page - 1);
+        if (si.bytes && addr >= b && addr < e && si.readonly) {
+            for (int i = 0; i < c->nslots; i++) {
+                const ta_case_slot *sl = &c->slots[i];
+                if (sl->storage != id) continue;
+                int64_t el = ta_elem_at_offset(&sl->before, (int64_t)(addr - b));
+                f->kind = TA_V_UNDECLARED_MUTATION;
+                snprintf(f->argument, sizeof f->argument, "%s", d->args[sl->arg].name);
+                if (el >= 0)
+                    snprintf(f->message, sizeof f->message,
+                             "trapped write: argument '%s' is not declared written, but the kernel "
+                             "wrote its element %lld (storage byte %zu)",
+                             d->args[sl->arg].name, (long long)el, (size_t)(addr - b));
+                else
+                    snprintf(f->message, sizeof f->message,
+                             "trapped write: argument '%s' is not declared written, but the kernel "
+                             "wrote byte %zu of its storage (outside its view)",
+                             d->args[sl->arg].name, (size_t)(addr - b));
+                return true;
+            }
+        }
+        if (addr >= (e == guard ? e : guard) && addr < guard + page) {
+            const char *who = NULL;
+            for (int i = 0; i < c->nslots; i++)
+                if (c->slots[i].storage == id) who = d->args[c->slots[i].arg].name;
+            f->kind = TA_V_OUT_OF_BOUNDS;
+            snprintf(f->argument, sizeof f->argument, "%s", who ? who : "");
+            if (who)
+                snprintf(f->message, sizeof f->message,
+                         "%s at byte %zu past the end of argument '%s' (storage of %zu bytes; "
+                         "byte 0 is the first one after it)",
+                         is_write ? "write" : "read", (size_t)(addr - e), who, si.bytes);
+            else
+                snprintf(f->message, sizeof f->message,
+                         "%s at byte %zu past the end of a tensor the kernel allocated (storage "
+                         "of %zu bytes; byte 0 is the first one after it)",
+                         is_write ? "write" : "read", (size_t)(addr - e), si.bytes);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void fault_handler(int sig, siginfo_t *si, void *uc)
+{
+    bool is_write = false;
+#if defined(__x86_64__) && defined(REG_ERR)
+    is_write = (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    (void)uc;
+#endif
+    ta_finding f = {0};
+    /* snprintf is not async-signal-safe in general; the process is about to
+     * exit and does nothing else, which is the accepted risk here. */
+    if (g_fd >= 0 && classify_fault((uintptr_t)si->si_addr, is_write, &f)) {
+        f.severity = ta_verdict_kind_severity(f.kind);
+        size_t k = strlen(f.message);
+        if (k + 20 < sizeof f.message) {
+            k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
+            ta_case_describe(ta_checker_case(g_checker), ta_checker_decl(g_checker), f.message + k,
+                             sizeof f.message - k - 1);
+            k = strlen(f.message);
+            if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
+        }
+        send_finding(g_fd, &f);
+        write_line(g_fd, "T\n", 2);
+        _exit(3);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    static char altstack[1 << 16];
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fault_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+static ta_status sample_builder(void *ud, ta_exec *x, const ta_schema *s, const ta_decl *d,
+                                uint64_t seed, ta_case *c)
+{
+    const op_job *j = ((void **)ud)[0];
+    const ta_samples *sm = ((void **)ud)[1];
+    return ta_samples_build(sm, j->name, (size_t)(seed & 0xffffffffu), x, s, d, c);
+}
+
+static void send_case(void *ud, const ta_case *c, const ta_decl *d)
+{
+    int fd = *(int *)ud;
+    char line[700];
+    line[0] = 'C';
+    line[1] = ' ';
+    ta_case_describe(c, d, line + 2, sizeof line - 4);
+    clean(line + 2);
+    size_t n = strlen(line);
+    line[n++] = '\n';
+    write_line(fd, line, n);
+}
+
+/* Runs cases [from, total) of j, reporting through fd (or into j in process). */
+static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, bool inproc)
+{
+    ta_exec *x = ta_exec_create(o->dev);
+    child_sink sink = {.fd = fd, .inproc = inproc ? j : NULL};
+    ta_checker *ck = x ? ta_checker_create(x, j->schema, j->decl, j->fn, j->ud, o->trap_writes,
+                                           sink_emit, &sink)
+                       : NULL;
+    if (!ck) {
+        ta_exec_destroy(x);
+        return;
+    }
+    if (!inproc) {
+        ta_checker_set_hook(ck, send_case, &fd);
+        ta_checker_set_protect_min(ck, 64 << 10);
+        g_fd = fd;
+        g_exec = x;
+        g_checker = ck;
+        install_handlers();
+    }
+    char msg[512], line[LINE_MAX_BYTES];
+    for (uint32_t c = from; c < j->total; c++) {
+        if (!inproc) {
+            int n = snprintf(line, sizeof line, "S %u\n", c);
+            write_line(fd, line, (size_t)n);
+        } else {
+            j->res->cases++;
+        }
+        bool sample = c < j->nsamples;
+        void *bud[2] = {j, (void *)o->samples};
+        uint64_t seed = sample ? c : case_seed(o, j->name, c - j->nsamples);
+        ta_case_outcome oc = ta_checker_run(ck, seed, sample ? sample_builder : NULL, bud, sample,
+                                            msg, sizeof msg);
+        if (inproc) {
+            if (oc == TA_CASE_RAN) j->res->exercised++;
+            else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", msg);
+            continue;
+        }
+        clean(msg);
+        int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
+                                  : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
+        write_line(fd, line, (size_t)n);
+    }
+    if (!inproc) write_line(fd, "D\n", 2);
+    g_checker = NULL;
+    g_exec = NULL;
+    ta_checker_destroy(ck);
+    ta_exec_destroy(x);
+}
+
+/* ---- the parent -------------------------------------------------------- */
+
+static bool start_child(op_job *j, const ta_verify_opts *o)
+{
+    int p[2];
+    if (pipe(p) != 0) return false;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return false;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        signal(SIGPIPE, SIG_DFL);
+        /* What a kernel prints must not end up inside the report on stdout. */
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        run_cases(j, j->next_case, o, p[1], false);
+        _exit(0);
+    }
+    close(p[1]);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    j->pid = pid;
+    j->fd = p[0];
+    j->buflen = 0;
+    j->cur_case = -1;
+    j->got_done = j->trapped = false;
+    j->case_start = now_s();
+    return true;
+}
+
+static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
+{
+    if (c < 0) return 0;
+    return (uint32_t)c < j->nsamples ? (uint64_t)c : case_seed(o, j->name, (uint32_t)c - j->nsamples);
+}
+
+static void handle_line(op_job *j, char *line)
+{
+    char *tab;
+    switch (line[0]) {
+    case 'S':
+        j->cur_case = strtoll(line + 2, NULL, 10);
+        j->cur_desc[0] = '\0';
+        j->case_start = now_s();
+        j->res->cases++;
+        break;
+    case 'X': j->res->exercised++; break;
+    case 'R':
+        if ((tab = strchr(line, '\t')) && !j->res->note[0])
+            snprintf(j->res->note, sizeof j->res->note, "%.255s", tab + 1);
+        break;
+    case 'T': j->trapped = true; break;
+    case 'C': snprintf(j->cur_desc, sizeof j->cur_desc, "%.590s", line + 2); break;
+    case 'D': j->got_done = true; break;
+    case 'F': {
+        ta_finding f = {0};
+        char *fields[4] = {line + 2, NULL, NULL, NULL};
+        for (int i = 1; i < 4; i++) {
+            if (!fields[i - 1] || !(tab = strchr(fields[i - 1], '\t'))) break;
+            *tab = '\0';
+            fields[i] = tab + 1;
+        }
+        if (!fields[3] || !ta_verdict_kind_parse(fields[0], &f.kind)) break;
+        f.severity = ta_verdict_kind_severity(f.kind);
+        snprintf(f.argument, sizeof f.argument, "%s", fields[1]);
+        f.seed = strtoull(fields[2], NULL, 16);
+        snprintf(f.message, sizeof f.message, "%s", fields[3]);
+        add_finding(j, &f);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Reads what the child sent; true at end of file. */
+static bool drain(op_job *j)
+{
+    for (;;) {
+        ssize_t n = read(j->fd, j->buf + j->buflen, sizeof j->buf - 1 - j->buflen);
+        if (n == 0) return true;
+        if (n < 0) return errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK;
+        j->buflen += (size_t)n;
+        j->buf[j->buflen] = '\0';
+        char *start = j->buf, *nl;
+        while ((nl = memchr(start, '\n', j->buflen - (size_t)(start - j->buf)))) {
+            *nl = '\0';
+            handle_line(j, start);
+            start = nl + 1;
+        }
+        size_t rest = j->buflen - (size_t)(start - j->buf);
+        memmove(j->buf, start, rest);
+        j->buflen = rest;
+        if (j->buflen == sizeof j->buf - 1) j->buflen = 0; /* an overlong line: drop it */
+    }
+}
+
+static const char *signame(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGABRT: return "SIGABRT (abort)";
+    case SIGFPE: return "SIGFPE (arithmetic exception)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGKILL: return "SIGKILL";
+    default: return strsignal(sig);
+    }
+}
+
+/* The child's pipe closed (or it timed out and was killed): collect it. */
+static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
+{
+    if (!timed_out) drain(j);
+    close(j->fd);
+    j->fd = -1;
+    int status = 0;
+    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
+    j->pid = 0;
+    if (j->got_done) {
+        j->done = true;
+        return;
+    }
+    int64_t c = j->cur_case;
+    uint64_t seed = seed_of(j, o, c);
+    if (timed_out) {
+        add_simple(j, TA_V_TIMEOUT, seed,
+                   "case %lld did not finish within %.3g s; the kernel was killed [case: %s]",
+                   (long long)c, o->timeout, j->cur_desc);
+        j->done = true; /* a hang tends to repeat: the other cases are skipped */
+        return;
+    }
+    if (!j->trapped) {
+        if (WIFSIGNALED(status))
+            add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
+                       signame(WTERMSIG(status)), (long long)c, j->cur_desc);
+        else
+            add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld [case: %s]",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, j->cur_desc);
+        if (++j->restarts > MAX_RESTARTS) {
+            j->done = true;
+            return;
+        }
+    }
+    j->next_case = (uint32_t)(c < 0 ? 0 : c + 1);
+    if (j->next_case >= j->total) j->done = true;
+}
+
+static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
+{
+    size_t next = 0, done = 0, running = 0;
+    uint32_t maxj = o->jobs ? o->jobs : 1;
+    double timeout = o->timeout > 0 ? o->timeout : 10.0;
+    struct pollfd *pfd = calloc(maxj, sizeof *pfd);
+    op_job **slots = calloc(maxj, sizeof *slots);
+    if (!pfd || !slots) {
+        free(pfd);
+        free(slots);
+        return;
+    }
+    while (done < n) {
+        /* Fill the free slots: restarted jobs first, then new ones. */
+        for (uint32_t s = 0; s < maxj; s++) {
+            if (slots[s]) continue;
+            op_job *j = NULL;
+            if (next < n) j = &jobs[next++];
+            if (!j) break;
+            if (j->done || !start_child(j, o)) {
+                if (!j->done) add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
+                j->done = true;
+                finish_result(j);
+                done++;
+                if (o->progress) o->progress(o->progress_ud, done, n, j->name);
+                s--; /* try this slot again */
+                continue;
+            }
+            slots[s] = j;
+            running++;
+        }
+        if (!running) continue;
+        double now = now_s(), wait = timeout;
+        int np = 0;
+        for (uint32_t s = 0; s < maxj; s++) {
+            if (!slots[s]) continue;
+            double left = slots[s]->case_start + timeout - now;
+            if (left < wait) wait = left;
+            pfd[np++] = (struct pollfd){.fd = slots[s]->fd, .events = POLLIN};
+        }
+        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+        poll(pfd, (nfds_t)np, ms);
+        now = now_s();
+        for (uint32_t s = 0; s < maxj; s++) {
+            op_job *j = slots[s];
+            if (!j) continue;
+            bool eof = drain(j);
+            bool timed_out = !eof && now - j->case_start > timeout;
+            if (!eof && !timed_out) continue;
+            if (timed_out) kill(j->pid, SIGKILL);
+            reap(j, o, timed_out);
+            slots[s] = NULL;
+            running--;
+            if (!j->done && start_child(j, o)) {
+                slots[s] = j;
+                running++;
+                continue;
+            }
+            j->done = true;
+            finish_result(j);
+            done++;
+            if (o->progress) o->progress(o->progress_ud, done, n, j->name);
+        }
+    }
+    free(pfd);
+    free(slots);
+}
+
+/* ---- the entry point --------------------------------------------------- */
+
+ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
+                    const ta_verify_opts *opts, ta_verify_report **out, ta_diags *diags)
+{
+    (void)diags;
+    ta_verify_opts o = *opts;
+    if (!o.cases) o.cases = 40;
+    if (o.timeout <= 0) o.timeout = 10.0;
+    if (!o.dev) o.dev = ta_exec_device_cpu();
+    ta_verify_report *rep = calloc(1, sizeof *rep);
+    op_job *jobs = calloc(nops ? nops : 1, sizeof *jobs);
+    if (rep) rep->ops = calloc(nops ? nops : 1, sizeof *rep->ops);
+    if (!rep || !jobs || !rep->ops) {
+        if (rep) free(rep->ops);
+        free(rep);
+        free(jobs);
+        return TA_ERR_NOMEM;
+    }
+    rep->nops = nops;
+    double t0 = now_s();
+    size_t nrun = 0;
+    op_job *run = jobs; /* jobs that need cases run, packed at the front */
+    for (size_t i = 0; i < nops; i++) {
+        ta_op_result *r = &rep->ops[i];
+        snprintf(r->op, sizeof r->op, "%s", ops[i]);
+        const ta_registry_op *op = ta_registry_find(reg, ops[i]);
+        op_job tmp = {.name = r->op, .res = r, .fd = -1};
+        if (!op || !ta_registry_has_kernel(op)) {
+            r->verdict = TA_V_NO_KERNEL;
+            add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", ops[i]);
+            finish_result(&tmp);
+            continue;
+        }
+        tmp.fn = ta_registry_kernel_for(op, o.dev->type, &tmp.ud);
+        r->derived = ta_registry_is_derived(op);
+        if (!tmp.fn) {
+            r->verdict = TA_V_NO_KERNEL;
+            add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s",
+                       o.dev->name, ops[i]);
+            finish_result(&tmp);
+            continue;
+        }
+        tmp.arena = ta_arena_create();
+        ta_diags *pd = ta_diags_create();
+        if (!op->schema) {
+            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", ops[i]);
+        } else if (!tmp.arena || !pd ||
+                   ta_schema_parse(tmp.arena, op->schema, strlen(op->schema), NULL, &tmp.schema, pd) != TA_OK) {
+            const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
+            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", ops[i],
+                       g ? g->message : "out of memory");
+        } else if (ta_decl_build(tmp.arena, tmp.schema, &tmp.decl) != TA_OK) {
+            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "out of memory");
+        }
+        ta_diags_destroy(pd);
+        if (!tmp.decl) {
+            ta_arena_destroy(tmp.arena);
+            finish_result(&tmp);
+            continue;
+        }
+        tmp.nsamples = o.samples && !o.has_case_seed ? (uint32_t)ta_samples_count(o.samples, ops[i]) : 0;
+        tmp.total = o.has_case_seed ? 1 : tmp.nsamples + o.cases;
+        run[nrun++] = tmp;
+    }
+    if (o.in_process) {
+        for (size_t i = 0; i < nrun; i++) {
+            run_cases(&run[i], 0, &o, -1, true);
+            finish_result(&run[i]);
+            if (o.progress) o.progress(o.progress_ud, i + 1, nrun, run[i].name);
+        }
+    } else {
+        run_parallel(run, nrun, &o);
+    }
+    for (size_t i = 0; i < nrun; i++) {
+        rep->total_cases += run[i].res->cases;
+        ta_arena_destroy(run[i].arena);
+    }
+    free(jobs);
+    rep->seconds = now_s() - t0;
+    *out = rep;
+    return TA_OK;
+}
+
+void ta_verify_report_destroy(ta_verify_report *r)
+{
+    if (!r) return;
+    for (size_t i = 0; i < r->nops; i++) free(r->ops[i].findings);
+    free(r->ops);
+    free(r);
+}

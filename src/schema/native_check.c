@@ -1,0 +1,212 @@
+/* native_check.c - the rule passes over a loaded native_functions.yaml:
+ * what torchgen asserts across fields and entries (tags, dispatch keys,
+ * composite keys, manual registration, overload names, structured
+ * delegates). Each pass is a function in the table at the bottom; more rule
+ * passes (alias annotations, autogen) plug in through ta_native_check_with. */
+#include <string.h>
+
+#include "schema/native_internal.h"
+
+static ta_status tags_pass(const ta_native_file *f, ta_diags *d)
+{
+    if (!f->has_tags) return TA_OK; /* no tags.yaml: nothing to check against */
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        for (uint32_t t = 0; t < fn->ntags && st == TA_OK; t++) {
+            const ta_native_str *tag = &fn->tags[t];
+            if (ta_native_tag_known(f, tag->s)) continue;
+            const char *near = ta_native_closest(tag->s, tag->len, f->tags, f->ntags);
+            char hint[160];
+            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
+            else snprintf(hint, sizeof hint, "declare it in %s", f->tags_src.source);
+            st = ta_native_report(f, d, TA_SEV_ERROR, "tag-unknown", tag->pos, hint,
+                                  "illegal tag '%s' (not in tags.yaml)", tag->s);
+        }
+    }
+    return st;
+}
+
+static ta_status dispatch_key_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        for (uint32_t k = 0; k < fn->ndispatch && st == TA_OK; k++) {
+            const ta_native_dispatch *e = &fn->dispatch[k];
+            if (e->known) continue;
+            const char *near = ta_native_closest_dispatch_key(e->key.s, e->key.len);
+            char hint[96];
+            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
+            st = ta_native_report(f, d, TA_SEV_ERROR, "dispatch-unknown-key", e->key.pos,
+                                  near ? hint : NULL, "unknown dispatch key '%s'", e->key.s);
+        }
+    }
+    return st;
+}
+
+/* torchgen allows one composite key, or CompositeImplicitAutogradNestedTensor
+ * next to CompositeImplicitAutograd or CompositeExplicitAutograd. */
+static ta_status composite_pass(const ta_native_file *f, ta_diags *d)
+{
+    static const char *const composites[] = {
+        "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
+        "CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor"};
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        const ta_native_dispatch *seen[4] = {0};
+        const ta_native_dispatch *last = NULL;
+        int n = 0;
+        for (uint32_t k = 0; k < fn->ndispatch; k++)
+            for (int c = 0; c < 4; c++)
+                if (!strcmp(fn->dispatch[k].key.s, composites[c]) && !seen[c]) {
+                    seen[c] = last = &fn->dispatch[k];
+                    n++;
+                }
+        if (n <= 1 || (n == 2 && !seen[1] && seen[3])) continue;
+        const ta_native_dispatch *first = NULL;
+        for (int c = 0; c < 4 && !first; c++)
+            if (seen[c] && seen[c] != last) first = seen[c];
+        st = ta_native_report(
+            f, d, TA_SEV_ERROR, "dispatch-both-composite", last->key.pos,
+            "keep one: CompositeExplicitAutograd for an explicit autograd "
+            "formula, CompositeImplicitAutograd otherwise",
+            "dispatch table names both %s and %s; each subsumes the other",
+            first->key.s, last->key.s);
+    }
+    return st;
+}
+
+static ta_status manual_registration_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        if (!fn->has_dispatch || !fn->manual_kernel_registration) continue;
+        st = ta_native_report(f, d, TA_SEV_ERROR, "dispatch-with-manual-registration",
+                              fn->key_pos[TA_NK_DISPATCH],
+                              "remove the dispatch table or manual_kernel_registration",
+                              "dispatch table with manual_kernel_registration: True has no effect");
+    }
+    return st;
+}
+
+static ta_status overload_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        const ta_native_func *first =
+            ta_native_find_in(f, fn->ns, strlen(fn->ns), fn->name, strlen(fn->name));
+        if (!first || first == fn) continue;
+        char hint[96];
+        snprintf(hint, sizeof hint, "the first is on line %u; give this one another overload name",
+                 first->pos.line);
+        bool empty = !strchr(fn->name, '.');
+        st = ta_native_report(f, d, TA_SEV_ERROR,
+                              empty ? "overload-empty-twice" : "overload-duplicate",
+                              fn->func.pos, hint,
+                              empty ? "'%s' has more than one overload with an empty overload name"
+                                    : "'%s' is defined twice",
+                              fn->name);
+    }
+    return st;
+}
+
+static bool dispatches_to(const ta_native_func *fn, const char *key)
+{
+    for (uint32_t k = 0; k < fn->ndispatch; k++)
+        if (!strcmp(fn->dispatch[k].key.s, key)) return true;
+    return false;
+}
+
+static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        const ta_native_str *del = &fn->structured_delegate;
+        if (del->s && strstr(del->s, "::")) {
+            st = ta_native_report(f, d, TA_SEV_ERROR, "entry-bad-value", del->pos,
+                                  "drop the namespace: the delegate is in the same one",
+                                  "structured_delegate may not name a namespace");
+        } else if (del->s) {
+            const ta_native_func *to = ta_native_find_in(f, fn->ns, strlen(fn->ns), del->s, del->len);
+            if (!to)
+                st = ta_native_report(f, d, TA_SEV_ERROR, "delegate-unknown", del->pos, NULL,
+                                      "structured_delegate '%s' names no function of this file",
+                                      del->s);
+            else if (!to->structured)
+                st = ta_native_report(f, d, TA_SEV_ERROR, "delegate-not-structured", del->pos,
+                                      "add 'structured: True' to the delegate",
+                                      "structured_delegate '%s' is not structured", del->s);
+            static const char *const backends[] = {"CPU", "CUDA", "MPS"};
+            for (int b = 0; b < 3 && st == TA_OK; b++)
+                if (dispatches_to(fn, backends[b]))
+                    st = ta_native_report(f, d, TA_SEV_ERROR, "delegate-with-backend",
+                                          fn->key_pos[TA_NK_DISPATCH],
+                                          "the delegate's kernel serves this function; drop the key",
+                                          "a structured delegate may not dispatch to %s", backends[b]);
+        }
+        if (st == TA_OK && fn->structured_inherits.s && strstr(fn->structured_inherits.s, "::"))
+            st = ta_native_report(f, d, TA_SEV_ERROR, "entry-bad-value", fn->structured_inherits.pos,
+                                  NULL, "structured_inherits may not name a namespace");
+        if (st == TA_OK && fn->key_pos[TA_NK_PRECOMPUTED].line && fn->nprecomputed && !fn->structured)
+            st = ta_native_report(f, d, TA_SEV_ERROR, "precomputed-not-structured",
+                                  fn->key_pos[TA_NK_PRECOMPUTED], "add 'structured: True'",
+                                  "precomputed is only allowed on a structured function");
+        if (st == TA_OK && fn->nufunc_inner_loop && !fn->structured)
+            st = ta_native_report(f, d, TA_SEV_ERROR, "ufunc-not-structured",
+                                  fn->key_pos[TA_NK_UFUNC_INNER_LOOP], "add 'structured: True'",
+                                  "ufunc_inner_loop is only allowed on a structured function");
+        /* A ufunc's CPU and CUDA kernels come from its inner loops. */
+        static const char *const ufunc_keys[] = {"CPU", "CUDA"};
+        for (int b = 0; b < 2 && st == TA_OK && fn->nufunc_inner_loop; b++)
+            if (dispatches_to(fn, ufunc_keys[b]))
+                st = ta_native_report(f, d, TA_SEV_ERROR, "ufunc-with-backend",
+                                      fn->key_pos[TA_NK_DISPATCH],
+                                      "the ufunc_inner_loop generates this kernel; drop the key",
+                                      "a ufunc may not dispatch to %s explicitly", ufunc_keys[b]);
+        if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD))
+            st = ta_native_report(f, d, TA_SEV_ERROR, "python-module-method",
+                                  fn->key_pos[TA_NK_PYTHON_MODULE], "drop 'method' from variants",
+                                  "a function in python_module '%s' cannot be a method",
+                                  fn->python_module.s);
+    }
+    return st;
+}
+
+static const ta_native_pass builtin[] = {
+    {"tags", tags_pass},
+    {"dispatch-keys", dispatch_key_pass},
+    {"composite", composite_pass},
+    {"manual-registration", manual_registration_pass},
+    {"overloads", overload_pass},
+    {"structured", structured_pass},
+};
+
+const ta_native_pass *ta_native_builtin_passes(size_t *n)
+{
+    *n = sizeof builtin / sizeof builtin[0];
+    return builtin;
+}
+
+ta_status ta_native_check_with(const ta_native_file *f,
+                               const ta_native_pass *passes, size_t n,
+                               ta_diags *diags)
+{
+    size_t before = ta_diags_count_severity(diags, TA_SEV_ERROR);
+    for (size_t i = 0; i < n; i++) {
+        ta_status st = passes[i].run(f, diags);
+        if (st != TA_OK) return st;
+    }
+    return ta_diags_count_severity(diags, TA_SEV_ERROR) > before ? TA_ERR_PARSE : TA_OK;
+}
+
+ta_status ta_native_check(const ta_native_file *f, ta_diags *diags)
+{
+    size_t n;
+    const ta_native_pass *p = ta_native_builtin_passes(&n);
+    return ta_native_check_with(f, p, n, diags);
+}

@@ -1,0 +1,98 @@
+/* native_internal.h - what the native_functions.yaml loader's files share:
+ * the loaded file, the small yaml node tree the reader builds, and the
+ * position helpers. Not public. */
+#ifndef TA_NATIVE_INTERNAL_H
+#define TA_NATIVE_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "tensoralias/native.h"
+
+/* ---- yaml nodes (native_yaml.c) ---------------------------------------- */
+
+typedef enum yn_kind { YN_SCALAR, YN_SEQ, YN_MAP, YN_ALIAS } yn_kind;
+
+/* A plain scalar resolves to one of these, as PyYAML's (YAML 1.1) resolver
+ * does; a quoted or block scalar is always a string. */
+typedef enum yn_type { YT_STR, YT_NULL, YT_BOOL, YT_INT, YT_FLOAT } yn_type;
+
+typedef struct ynode ynode;
+struct ynode {
+    yn_kind kind;
+    yn_type type;       /* scalars */
+    bool bval;          /* YT_BOOL */
+    bool plain;         /* plain scalar: its text is the bytes at pos */
+    const char *text;   /* scalars: NUL-terminated (reader's memory) */
+    uint32_t len;
+    ta_native_pos pos;  /* start; len covers the node when on one line */
+    ynode *first;       /* SEQ: items; MAP: key, value, key, value ... */
+    ynode *next;
+    uint32_t n;         /* SEQ: items; MAP: pairs */
+};
+
+typedef struct ta_yaml_src {
+    const char *text;   /* the file text (NUL-terminated) */
+    size_t len;
+    const char *source; /* name for diagnostics */
+} ta_yaml_src;
+
+/* What ta_yaml_read calls. A node (and its scalars' text) lives only until
+ * the call returns: the reader reuses the memory for the next item, so
+ * loading a large file needs memory for one entry's tree only. A non-OK
+ * return stops the reading and is returned by ta_yaml_read. */
+typedef struct ta_yaml_handler {
+    void *ctx;
+    /* The root is a sequence: once, with the sequence node (no children). */
+    ta_status (*begin_seq)(void *ctx, const ynode *seq);
+    /* Each item of the root sequence, in order. */
+    ta_status (*item)(void *ctx, const ynode *item);
+    /* The root is not a sequence (whole tree), or NULL when there is none. */
+    ta_status (*other_root)(void *ctx, const ynode *root);
+} ta_yaml_handler;
+
+/* Reads the one document of src and calls h. On a yaml syntax error adds a
+ * "yaml-syntax" diagnostic and returns TA_ERR_PARSE (items before the error
+ * have been seen). Nesting deeper than a fixed limit is reported
+ * ("yaml-too-deep") and the subtree dropped. */
+ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
+                       ta_diags *diags);
+
+const char *ta_yaml_type_name(const ynode *n); /* "a string", "a list" ... */
+
+/* Appends a diagnostic at pos in src, with the source line for a caret. */
+ta_status ta_yaml_report(const ta_yaml_src *src, ta_diags *diags,
+                         ta_severity sev, const char *rule, ta_native_pos pos,
+                         const char *hint, const char *fmt, va_list ap);
+
+/* ---- the loaded file --------------------------------------------------- */
+
+struct ta_native_file {
+    ta_arena *arena;
+    ta_yaml_src src;       /* text is the arena copy */
+    ta_yaml_src tags_src;
+    ta_native_func *funcs; /* malloc'd, grown while loading */
+    uint32_t nfuncs, funcs_cap;
+    bool has_tags;
+    const char **tags;     /* from tags.yaml */
+    uint32_t ntags, tags_cap;
+    /* Open-addressing table over funcs by "ns::name.overload" (malloc'd). */
+    struct ta_native_slot *table;
+    uint32_t table_cap, table_used;
+};
+
+/* native_names.c: "did you mean" helpers (NULL when nothing is close). */
+const char *ta_native_closest(const char *s, size_t len,
+                              const char *const *names, size_t n);
+const char *ta_native_closest_key(const char *s, size_t len);
+const char *ta_native_closest_dispatch_key(const char *s, size_t len);
+
+/* native_lookup.c: the name index, filled as entries are read. */
+typedef struct ta_native_slot {
+    uint32_t hash, index; /* index + 1; 0: empty */
+} ta_native_slot;
+ta_status ta_native_index_reserve(ta_native_file *f, size_t n);
+ta_status ta_native_index_add(ta_native_file *f, uint32_t i);
+const ta_native_func *ta_native_find_in(const ta_native_file *f, const char *ns,
+                                        size_t nslen, const char *name, size_t len);
+
+#endif

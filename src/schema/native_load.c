@@ -1,0 +1,682 @@
+/* native_load.c - turns the yaml node tree of native_functions.yaml into
+ * typed ta_native_func entries, as torchgen's NativeFunction.from_yaml reads
+ * them: every key, its type, its default, and the derived composite-kernel
+ * flags. Problems that make an entry unreadable are reported here (shape,
+ * unknown keys, wrong types, illegal values, schema syntax); cross-entry and
+ * policy rules are check passes (native_check.c). Also reads tags.yaml. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/native_internal.h"
+
+typedef struct loader {
+    ta_native_file *f;
+    const ta_yaml_src *src; /* the file being interpreted */
+    ta_diags *diags;
+    ta_status st;           /* TA_ERR_NOMEM sticks */
+    size_t errors;
+    ta_diags *tmp;          /* the parser's diagnostics, before re-homing */
+} loader;
+
+static void lreport(loader *L, ta_severity sev, const char *rule,
+                    ta_native_pos pos, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void lreport(loader *L, ta_severity sev, const char *rule,
+                    ta_native_pos pos, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status st = ta_yaml_report(L->src, L->diags, sev, rule, pos, hint, fmt, ap);
+    va_end(ap);
+    if (st != TA_OK) L->st = st;
+    if (sev == TA_SEV_ERROR) L->errors++;
+}
+
+static void *lalloc(loader *L, size_t size)
+{
+    void *p = ta_arena_alloc(L->f->arena, size ? size : 1);
+    if (!p) L->st = TA_ERR_NOMEM;
+    return p;
+}
+
+/* A scalar kept in the file: the reader's text only lives for one entry. */
+static ta_native_str node_str(loader *L, const ynode *n)
+{
+    ta_native_str s = {ta_arena_strndup(L->f->arena, n->text, n->len), n->len, n->pos};
+    if (!s.s) L->st = TA_ERR_NOMEM;
+    return s;
+}
+
+/* Position of text[from, from+len) inside a scalar, when it can be known
+ * (a one-line scalar); the scalar's own position otherwise. */
+static ta_native_pos sub_pos(const ynode *n, uint32_t from, uint32_t len)
+{
+    ta_native_pos p = n->pos;
+    uint32_t quote = n->plain ? 0 : 1;
+    /* Only a one-line scalar whose bytes are the value (plus quotes). */
+    if (p.len && p.len == n->len + 2 * quote && !memchr(n->text, '\\', n->len)) {
+        p.col += from + quote;
+        p.off += from + quote;
+        p.len = len;
+    } else if (n->plain && p.len == n->len) {
+        p.col += from;
+        p.off += from;
+        p.len = len;
+    }
+    return p;
+}
+
+static void wrong_type(loader *L, const char *key, const ynode *v,
+                       const char *want, const char *hint)
+{
+    lreport(L, TA_SEV_ERROR, "entry-wrong-type", v->pos, hint,
+            "'%s' must be %s, not %s", key, want, ta_yaml_type_name(v));
+}
+
+static bool is_str(const ynode *v)
+{
+    return v->kind == YN_SCALAR && v->type == YT_STR;
+}
+
+static bool is_null(const ynode *v)
+{
+    return v->kind == YN_SCALAR && v->type == YT_NULL;
+}
+
+/* A string value; null reads as absent when the key's default is None. */
+static void get_str(loader *L, const char *key, const ynode *v, bool null_ok,
+                    ta_native_str *out)
+{
+    if (is_str(v)) *out = node_str(L, v);
+    else if (null_ok && is_null(v)) memset(out, 0, sizeof *out);
+    else wrong_type(L, key, v, "a string", NULL);
+}
+
+static void get_bool(loader *L, const char *key, const ynode *v, bool *out)
+{
+    if (v->kind == YN_SCALAR && v->type == YT_BOOL) *out = v->bval;
+    else wrong_type(L, key, v, "True or False", "write True or False");
+}
+
+/* Splits a string at ", " the way torchgen's str.split(", ") does. */
+static ta_native_str *split_list(loader *L, const ynode *v, uint32_t *n)
+{
+    uint32_t count = 1;
+    for (const char *p = v->text; (p = strstr(p, ", ")); p += 2) count++;
+    ta_native_str *out = lalloc(L, count * sizeof *out);
+    if (!out) return NULL;
+    const char *s = v->text, *end = v->text + v->len;
+    for (uint32_t i = 0; i < count; i++) {
+        const char *e = strstr(s, ", ");
+        if (!e || e > end) e = end;
+        uint32_t len = (uint32_t)(e - s);
+        out[i].s = ta_arena_strndup(L->f->arena, s, len);
+        if (!out[i].s) L->st = TA_ERR_NOMEM;
+        out[i].len = len;
+        out[i].pos = sub_pos(v, (uint32_t)(s - v->text), len);
+        s = e + 2;
+    }
+    *n = count;
+    return out;
+}
+
+/* A list of strings (precomputed, cpp_no_default_args). */
+static ta_native_str *get_str_seq(loader *L, const char *key, const ynode *v,
+                                  uint32_t *n)
+{
+    *n = 0;
+    if (v->kind != YN_SEQ) {
+        wrong_type(L, key, v, "a list of strings", NULL);
+        return NULL;
+    }
+    ta_native_str *out = lalloc(L, v->n * sizeof *out);
+    if (!out) return NULL;
+    for (const ynode *c = v->first; c; c = c->next) {
+        if (!is_str(c)) {
+            wrong_type(L, key, c, "a list of strings", NULL);
+            continue;
+        }
+        out[(*n)++] = node_str(L, c);
+    }
+    return out;
+}
+
+static void read_variants(loader *L, ta_native_func *fn, const ynode *v)
+{
+    if (!is_str(v)) {
+        wrong_type(L, "variants", v, "a string", "write 'function', 'method' or 'function, method'");
+        return;
+    }
+    uint32_t n = 0;
+    ta_native_str *parts = split_list(L, v, &n);
+    if (!parts) return;
+    fn->variants = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!strcmp(parts[i].s, "function")) fn->variants |= TA_VARIANT_FUNCTION;
+        else if (!strcmp(parts[i].s, "method")) fn->variants |= TA_VARIANT_METHOD;
+        else
+            lreport(L, TA_SEV_ERROR, "entry-bad-value", parts[i].pos,
+                    "variants are 'function' and 'method', separated by ', '",
+                    "illegal variant '%s'", parts[i].s);
+    }
+}
+
+static void read_tags(loader *L, ta_native_func *fn, const ynode *v)
+{
+    fn->tags = NULL;
+    fn->ntags = 0;
+    if (is_str(v)) {
+        if (v->len) fn->tags = split_list(L, v, &fn->ntags);
+        return;
+    }
+    if (v->kind == YN_SEQ) {
+        fn->tags = get_str_seq(L, "tags", v, &fn->ntags);
+        return;
+    }
+    wrong_type(L, "tags", v, "a string or a list of strings", NULL);
+}
+
+/* A key written twice: the last value wins (as in PyYAML), so each reader
+ * starts from an empty field. */
+static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
+{
+    fn->dispatch = NULL;
+    fn->ndispatch = 0;
+    fn->has_dispatch = false;
+    if (is_null(v)) return; /* torchgen: same as no dispatch table */
+    if (v->kind != YN_MAP) {
+        wrong_type(L, "dispatch", v, "a mapping of dispatch keys to kernels", NULL);
+        return;
+    }
+    fn->has_dispatch = true;
+    uint32_t count = 0;
+    for (const ynode *k = v->first; k && k->next; k = k->next->next)
+        if (is_str(k)) {
+            count++;
+            for (uint32_t i = 0; i < k->len; i++) count += k->text[i] == ',';
+        }
+    fn->dispatch = lalloc(L, count * sizeof *fn->dispatch);
+    if (!fn->dispatch) return;
+    for (const ynode *k = v->first; k && k->next; k = k->next->next) {
+        const ynode *val = k->next;
+        if (!is_str(k)) {
+            wrong_type(L, "dispatch", k, "keyed by dispatch key names", NULL);
+            continue;
+        }
+        if (!is_str(val)) {
+            wrong_type(L, "dispatch", val, "a kernel name for each key", NULL);
+            continue;
+        }
+        /* "CPU, CUDA: f" is one kernel for each key. */
+        const char *end = k->text + k->len;
+        for (const char *s = k->text;;) {
+            const char *e = memchr(s, ',', (size_t)(end - s));
+            if (!e) e = end;
+            const char *a = s, *b = e;
+            while (a < b && (*a == ' ' || *a == '\t')) a++;
+            while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+            ta_native_dispatch *d = &fn->dispatch[fn->ndispatch++];
+            d->key.s = ta_arena_strndup(L->f->arena, a, (size_t)(b - a));
+            if (!d->key.s) L->st = TA_ERR_NOMEM;
+            d->key.len = (uint32_t)(b - a);
+            d->key.pos = sub_pos(k, (uint32_t)(a - k->text), d->key.len);
+            d->kernel = node_str(L, val);
+            d->known = ta_dispatch_key_known(a, (size_t)(b - a));
+            if (e == end) break;
+            s = e + 1;
+        }
+    }
+}
+
+static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
+{
+    fn->ufunc_inner_loop = NULL;
+    fn->nufunc_inner_loop = 0;
+    if (is_str(v)) {
+        fn->ufunc_inner_loop = lalloc(L, sizeof *fn->ufunc_inner_loop);
+        if (!fn->ufunc_inner_loop) return;
+        fn->ufunc_inner_loop[0].key.s = "Generic";
+        fn->ufunc_inner_loop[0].key.len = 7;
+        fn->ufunc_inner_loop[0].key.pos = v->pos;
+        fn->ufunc_inner_loop[0].value = node_str(L, v);
+        fn->nufunc_inner_loop = 1;
+        return;
+    }
+    if (v->kind != YN_MAP) {
+        wrong_type(L, "ufunc_inner_loop", v, "a string or a mapping", NULL);
+        return;
+    }
+    fn->ufunc_inner_loop = lalloc(L, v->n * sizeof *fn->ufunc_inner_loop);
+    if (!fn->ufunc_inner_loop) return;
+    for (const ynode *k = v->first; k && k->next; k = k->next->next) {
+        if (!is_str(k) || !is_str(k->next)) {
+            wrong_type(L, "ufunc_inner_loop", is_str(k) ? k->next : k,
+                       "a mapping of strings to strings", NULL);
+            continue;
+        }
+        ta_native_ufunc *u = &fn->ufunc_inner_loop[fn->nufunc_inner_loop++];
+        u->key = node_str(L, k);
+        u->value = node_str(L, k->next);
+    }
+}
+
+/* The name without a namespace, when the schema did not parse: what stands
+ * before the "(", which is what torchgen's name would be. */
+static void lexical_name(loader *L, ta_native_func *fn)
+{
+    const char *t = fn->func.s, *e = strchr(t, '(');
+    if (!e) e = t + fn->func.len;
+    while (t < e && *t == ' ') t++;
+    while (e > t && e[-1] == ' ') e--;
+    const char *sep = NULL;
+    for (const char *p = t; p + 1 < e; p++)
+        if (p[0] == ':' && p[1] == ':') sep = p;
+    fn->ns = sep ? ta_arena_strndup(L->f->arena, t, (size_t)(sep - t)) : "aten";
+    if (sep) t = sep + 2;
+    fn->name = ta_arena_strndup(L->f->arena, t, (size_t)(e - t));
+    if (!fn->name || !fn->ns) L->st = TA_ERR_NOMEM;
+}
+
+static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
+{
+    ta_parse_opts opts = {L->src->source, v->pos.line, v->pos.col + (v->plain ? 0 : 1)};
+    if (!L->tmp && !(L->tmp = ta_diags_create())) {
+        L->st = TA_ERR_NOMEM;
+        return;
+    }
+    ta_diags *tmp = L->tmp;
+    ta_status st = ta_schema_parse(L->f->arena, fn->func.s, fn->func.len,
+                                   &opts, &fn->schema, tmp);
+    if (st == TA_ERR_NOMEM) L->st = st;
+    if (st != TA_OK) fn->schema = NULL;
+    /* Re-home the parser's diagnostics on the yaml's own line, so the caret
+     * is drawn under the yaml text (the parser only saw the schema). */
+    for (size_t i = 0; i < ta_diags_count(tmp); i++) {
+        const ta_diag *g = ta_diags_get(tmp, i);
+        ta_native_pos pos = {g->line, g->col, 0, g->length};
+        if (g->line == v->pos.line && g->col >= v->pos.col) {
+            pos.off = v->pos.off + (g->col - v->pos.col);
+            if (pos.off > L->src->len) pos.off = (uint32_t)L->src->len;
+            lreport(L, g->severity, g->rule, pos, g->hint, "%s", g->message);
+        } else {
+            ta_status s2 = ta_diags_add(L->diags, g->severity, g->rule, g->source,
+                                        g->line, g->col, g->length, g->source_line,
+                                        g->hint, "%s", g->message);
+            if (s2 != TA_OK) L->st = s2;
+            if (g->severity == TA_SEV_ERROR) L->errors++;
+        }
+    }
+    ta_diags_clear(tmp);
+    if (!fn->schema) {
+        lexical_name(L, fn);
+        return;
+    }
+    const ta_schema *s = fn->schema;
+    size_t n = s->name.len + 1 + s->overload.len;
+    char *name = lalloc(L, n + 1);
+    if (!name) return;
+    memcpy(name, s->name.ptr, s->name.len);
+    if (s->overload.len) {
+        name[s->name.len] = '.';
+        memcpy(name + s->name.len + 1, s->overload.ptr, s->overload.len);
+    }
+    fn->name = name;
+    fn->ns = s->ns.len ? ta_arena_strndup(L->f->arena, s->ns.ptr, s->ns.len) : "aten";
+    if (!fn->ns) L->st = TA_ERR_NOMEM;
+}
+
+static int key_id(const char *k)
+{
+    for (int i = 0; i < TA_NK_COUNT; i++) {
+        const char *name = ta_native_key_name((ta_native_key)i);
+        if (name[0] == k[0] && !strcmp(k, name)) return i;
+    }
+    return -1;
+}
+
+/* torchgen: the dispatch keys an entry ends up with, and what follows. */
+static void derive(ta_native_func *fn)
+{
+    bool cia = false, ciant = false, cea = false, ceanf = false;
+    size_t other = fn->nufunc_inner_loop ? 1 : 0; /* a ufunc adds CPU and CUDA */
+    for (uint32_t i = 0; i < fn->ndispatch; i++) {
+        const char *k = fn->dispatch[i].key.s;
+        if (!k) continue;
+        if (k[0] != 'C' || strncmp(k, "Composite", 9)) {
+            other++;
+            continue;
+        }
+        k += 9;
+        if (!strcmp(k, "ImplicitAutograd")) cia = true;
+        else if (!strcmp(k, "ImplicitAutogradNestedTensor")) ciant = true;
+        else if (!strcmp(k, "ExplicitAutograd")) cea = true, other++;
+        else if (!strcmp(k, "ExplicitAutogradNonFunctional")) ceanf = true, other++;
+        else other++;
+    }
+    /* No dispatch table, not structured, no delegate: an implicit composite. */
+    if (!fn->has_dispatch && !fn->structured && !fn->structured_delegate.s) cia = true;
+    fn->has_composite_implicit_autograd_kernel = cia;
+    fn->has_composite_implicit_autograd_nested_tensor_kernel = ciant;
+    fn->has_composite_explicit_autograd_kernel = cea;
+    fn->has_composite_explicit_autograd_non_functional_kernel = ceanf;
+    /* Abstract unless its only kernels are implicit composites. */
+    fn->is_abstract = fn->structured_delegate.s || other || (!cia && !ciant);
+}
+
+static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
+{
+    fn->pos = m->pos;
+    fn->pos.len = 1;
+    fn->variants = TA_VARIANT_FUNCTION;
+    fn->device_guard = true;
+    const ynode *func = NULL;
+    for (const ynode *k = m->first; k && k->next; k = k->next->next) {
+        const ynode *v = k->next;
+        if (!is_str(k)) {
+            lreport(L, TA_SEV_ERROR, "entry-wrong-type", k->pos, NULL,
+                    "an entry's keys must be strings, not %s", ta_yaml_type_name(k));
+            continue;
+        }
+        int id = key_id(k->text);
+        if (id < 0) {
+            const char *near = ta_native_closest_key(k->text, k->len);
+            char hint[96];
+            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
+            lreport(L, TA_SEV_ERROR, "entry-unknown-key", k->pos,
+                    near ? hint : NULL, "unknown key '%s'", k->text);
+            continue;
+        }
+        if (fn->key_pos[id].line) {
+            char hint[64];
+            snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
+            lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
+                    "'%s' is written twice; the last one wins", k->text);
+        }
+        fn->key_pos[id] = k->pos;
+        fn->val_pos[id] = v->pos;
+        const char *key = k->text;
+        switch ((ta_native_key)id) {
+        case TA_NK_FUNC:
+            if (is_str(v)) func = v;
+            else wrong_type(L, key, v, "a string", "write the operator schema");
+            break;
+        case TA_NK_VARIANTS: read_variants(L, fn, v); break;
+        case TA_NK_DISPATCH: read_dispatch(L, fn, v); break;
+        case TA_NK_AUTOGEN:
+            fn->autogen = NULL;
+            fn->nautogen = 0;
+            if (!is_str(v)) wrong_type(L, key, v, "a string", "separate operator names with ', '");
+            else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
+            break;
+        case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
+        case TA_NK_STRUCTURED_DELEGATE: get_str(L, key, v, true, &fn->structured_delegate); break;
+        case TA_NK_STRUCTURED_INHERITS: get_str(L, key, v, true, &fn->structured_inherits); break;
+        case TA_NK_PRECOMPUTED:
+            fn->precomputed = NULL;
+            fn->nprecomputed = 0;
+            if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
+            break;
+        case TA_NK_TAGS: read_tags(L, fn, v); break;
+        case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
+        case TA_NK_DEVICE_CHECK:
+            get_str(L, key, v, true, &fn->device_check);
+            if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
+                strcmp(fn->device_check.s, "ExactSame"))
+                lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos,
+                        "write NoCheck or ExactSame",
+                        "illegal device_check '%s'", fn->device_check.s);
+            break;
+        case TA_NK_PYTHON_MODULE: get_str(L, key, v, true, &fn->python_module); break;
+        case TA_NK_CATEGORY_OVERRIDE: get_str(L, key, v, true, &fn->category_override); break;
+        case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
+        case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
+        case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
+            get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
+            break;
+        case TA_NK_CPP_NO_DEFAULT_ARGS:
+            fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
+            break;
+        case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
+        case TA_NK_COUNT: break;
+        }
+    }
+    if (func) {
+        /* Parse from the reader's text; keep the parser's copy of it. */
+        fn->func = (ta_native_str){func->text, func->len, func->pos};
+        parse_func(L, fn, func);
+        if (fn->schema && fn->schema->text_len == func->len)
+            fn->func.s = fn->schema->text;
+        else
+            fn->func = node_str(L, func);
+    }
+    derive(fn);
+}
+
+static ta_status funcs_other_root(void *ctx, const ynode *root)
+{
+    loader *L = ctx;
+    ta_native_pos pos = root ? root->pos : (ta_native_pos){1, 1, 0, 1};
+    lreport(L, TA_SEV_ERROR, "yaml-not-sequence", pos,
+            "native_functions.yaml is a list of '- func: ...' entries",
+            "the document must be a list of mappings, not %s",
+            root ? ta_yaml_type_name(root) : "empty");
+    return L->st;
+}
+
+/* Room for about as many entries as lines that start with "- ". */
+static ta_status funcs_begin(void *ctx, const ynode *seq)
+{
+    (void)seq;
+    loader *L = ctx;
+    ta_native_file *f = L->f;
+    size_t guess = 16;
+    for (const char *p = f->src.text; (p = strstr(p, "\n- ")); p += 3) guess++;
+    if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
+    f->funcs = malloc(guess * sizeof *f->funcs); /* each is cleared when read */
+    if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
+    f->funcs_cap = (uint32_t)guess;
+    return TA_OK;
+}
+
+static ta_status funcs_item(void *ctx, const ynode *e)
+{
+    loader *L = ctx;
+    ta_native_file *f = L->f;
+    if (e->kind != YN_MAP) {
+        lreport(L, TA_SEV_ERROR, "yaml-not-sequence", e->pos,
+                "each entry is a mapping that starts with 'func:'",
+                "an entry must be a mapping, not %s", ta_yaml_type_name(e));
+        return L->st;
+    }
+    if (f->nfuncs == f->funcs_cap) {
+        uint32_t cap = f->funcs_cap * 2;
+        ta_native_func *v = realloc(f->funcs, cap * sizeof *v);
+        if (!v) return L->st = TA_ERR_NOMEM;
+        f->funcs = v;
+        f->funcs_cap = cap;
+    }
+    ta_native_func *fn = &f->funcs[f->nfuncs];
+    memset(fn, 0, sizeof *fn);
+    read_entry(L, fn, e);
+    if (!fn->func.s) {
+        /* Without func there is no function: report it and drop it. */
+        if (!fn->key_pos[TA_NK_FUNC].line)
+            lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
+                    "add 'func: name.overload(args) -> returns'",
+                    "entry has no 'func' key");
+        return L->st;
+    }
+    fn->index = f->nfuncs++;
+    if (ta_native_index_add(f, fn->index) != TA_OK) L->st = TA_ERR_NOMEM;
+    return L->st;
+}
+
+/* tags.yaml: a list of {tag: name, desc: text}; torchgen wants both. */
+static ta_status tags_other_root(void *ctx, const ynode *root)
+{
+    loader *L = ctx;
+    ta_native_pos pos = root ? root->pos : (ta_native_pos){1, 1, 0, 1};
+    lreport(L, TA_SEV_ERROR, "yaml-not-sequence", pos, NULL,
+            "tags.yaml must be a list of mappings, not %s",
+            root ? ta_yaml_type_name(root) : "empty");
+    return L->st;
+}
+
+static ta_status tags_begin(void *ctx, const ynode *seq)
+{
+    (void)seq;
+    (void)ctx;
+    return TA_OK;
+}
+
+static ta_status tags_item(void *ctx, const ynode *e)
+{
+    loader *L = ctx;
+    ta_native_file *f = L->f;
+    if (e->kind != YN_MAP) {
+        lreport(L, TA_SEV_ERROR, "yaml-not-sequence", e->pos, NULL,
+                "a tags.yaml entry must be a mapping, not %s", ta_yaml_type_name(e));
+        return L->st;
+    }
+    const ynode *tag = NULL, *desc = NULL;
+    for (const ynode *k = e->first; k && k->next; k = k->next->next) {
+        if (!is_str(k)) continue;
+        if (!strcmp(k->text, "tag")) tag = k->next;
+        else if (!strcmp(k->text, "desc")) desc = k->next;
+    }
+    if (!tag || !is_str(tag) || !tag->len) {
+        lreport(L, TA_SEV_ERROR, "tag-no-name", tag ? tag->pos : e->pos,
+                "write 'tag: name'", "tags.yaml entry without a tag name");
+        return L->st;
+    }
+    if (!desc || !is_str(desc) || !desc->len)
+        lreport(L, TA_SEV_ERROR, "tag-no-desc", desc ? desc->pos : e->pos,
+                "add 'desc: what the tag means'", "tag '%s' has no description",
+                tag->text);
+    if (f->ntags == f->tags_cap) {
+        uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
+        const char **v = ta_arena_alloc(f->arena, cap * sizeof *v);
+        if (!v) return L->st = TA_ERR_NOMEM;
+        if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
+        f->tags = v;
+        f->tags_cap = cap;
+    }
+    f->tags[f->ntags] = ta_arena_strndup(f->arena, tag->text, tag->len);
+    if (!f->tags[f->ntags++]) L->st = TA_ERR_NOMEM;
+    return L->st;
+}
+
+static ta_status load_one(loader *L, const ta_yaml_src *src, bool tags)
+{
+    L->src = src;
+    ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
+                         tags ? tags_other_root : funcs_other_root};
+    ta_status st = ta_yaml_read(src, &h, L->diags);
+    if (st == TA_ERR_PARSE) L->errors++;
+    return st == TA_ERR_PARSE ? TA_OK : st;
+}
+
+static const char *copy_text(ta_arena *a, const char *text, size_t len)
+{
+    return ta_arena_strndup(a, text ? text : "", text ? len : 0);
+}
+
+ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
+                                const char *tags_text, size_t tags_len,
+                                const char *tags_source, ta_native_file **out,
+                                ta_diags *diags)
+{
+    *out = NULL;
+    if (len > UINT32_MAX || tags_len > UINT32_MAX) return TA_ERR_INVALID;
+    ta_native_file *f = calloc(1, sizeof *f);
+    if (!f || !(f->arena = ta_arena_create())) {
+        free(f);
+        return TA_ERR_NOMEM;
+    }
+    ta_arena *a = f->arena;
+    f->src.text = copy_text(a, text, len);
+    f->src.len = text ? len : 0;
+    f->src.source = ta_arena_strndup(a, source ? source : "<string>",
+                                     strlen(source ? source : "<string>"));
+    if (!f->src.text || !f->src.source) {
+        ta_native_destroy(f);
+        return TA_ERR_NOMEM;
+    }
+    loader L = {.f = f, .diags = diags};
+    ta_status st = TA_OK;
+    if (tags_text) {
+        const char *ts = tags_source ? tags_source : "<tags>";
+        f->tags_src.text = copy_text(a, tags_text, tags_len);
+        f->tags_src.len = tags_len;
+        f->tags_src.source = ta_arena_strndup(a, ts, strlen(ts));
+        if (!f->tags_src.text || !f->tags_src.source) st = TA_ERR_NOMEM;
+        else st = load_one(&L, &f->tags_src, true);
+        f->has_tags = true;
+    }
+    if (st == TA_OK) st = load_one(&L, &f->src, false);
+    ta_diags_destroy(L.tmp);
+    if (st != TA_OK) {
+        ta_native_destroy(f);
+        return st;
+    }
+    *out = f;
+    return L.errors ? TA_ERR_PARSE : TA_OK;
+}
+
+static ta_status read_path(const char *path, char **buf, size_t *len, ta_diags *diags)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) goto fail;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    for (;;) {
+        if (!b) {
+            fclose(fp);
+            return TA_ERR_NOMEM;
+        }
+        n += fread(b + n, 1, cap - n, fp);
+        if (n < cap) break;
+        char *nb = realloc(b, cap * 2);
+        if (!nb) free(b);
+        b = nb;
+        cap *= 2;
+    }
+    bool bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(b);
+        goto fail;
+    }
+    *buf = b;
+    *len = n;
+    return TA_OK;
+fail:
+    ta_diags_add(diags, TA_SEV_ERROR, "io", path, 0, 0, 0, NULL, NULL,
+                 "cannot read %s: %s", path, strerror(errno));
+    return TA_ERR_IO;
+}
+
+ta_status ta_native_load_path(const char *path, const char *tags_path,
+                              ta_native_file **out, ta_diags *diags)
+{
+    *out = NULL;
+    char *text = NULL, *tags = NULL;
+    size_t len = 0, tags_len = 0;
+    ta_status st = read_path(path, &text, &len, diags);
+    if (st == TA_OK && tags_path) st = read_path(tags_path, &tags, &tags_len, diags);
+    if (st == TA_OK)
+        st = ta_native_load_buffer(text, len, path, tags, tags_len, tags_path, out, diags);
+    free(text);
+    free(tags);
+    return st;
+}
+
+void ta_native_destroy(ta_native_file *f)
+{
+    if (!f) return;
+    free(f->funcs);
+    free(f->table);
+    ta_arena_destroy(f->arena);
+    free(f);
+}

@@ -1,0 +1,169 @@
+/* native_names.c - the fixed vocabularies of native_functions.yaml: the keys
+ * an entry may have, the dispatch keys torchgen knows, and the catalogue of
+ * rule ids the loader and its checks report. */
+#include <string.h>
+
+#include "schema/native_internal.h"
+
+static const char *const key_names[TA_NK_COUNT] = {
+    [TA_NK_FUNC] = "func",
+    [TA_NK_VARIANTS] = "variants",
+    [TA_NK_DISPATCH] = "dispatch",
+    [TA_NK_AUTOGEN] = "autogen",
+    [TA_NK_STRUCTURED] = "structured",
+    [TA_NK_STRUCTURED_DELEGATE] = "structured_delegate",
+    [TA_NK_STRUCTURED_INHERITS] = "structured_inherits",
+    [TA_NK_PRECOMPUTED] = "precomputed",
+    [TA_NK_TAGS] = "tags",
+    [TA_NK_DEVICE_GUARD] = "device_guard",
+    [TA_NK_DEVICE_CHECK] = "device_check",
+    [TA_NK_PYTHON_MODULE] = "python_module",
+    [TA_NK_CATEGORY_OVERRIDE] = "category_override",
+    [TA_NK_MANUAL_KERNEL_REGISTRATION] = "manual_kernel_registration",
+    [TA_NK_MANUAL_CPP_BINDING] = "manual_cpp_binding",
+    [TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS] = "use_const_ref_for_mutable_tensors",
+    [TA_NK_CPP_NO_DEFAULT_ARGS] = "cpp_no_default_args",
+    [TA_NK_UFUNC_INNER_LOOP] = "ufunc_inner_loop",
+};
+
+const char *ta_native_key_name(ta_native_key k)
+{
+    return (unsigned)k < TA_NK_COUNT ? key_names[k] : NULL;
+}
+
+/* torchgen 1.13.1's DispatchKey enum, plus the keys PyTorch main's yaml
+ * dispatches to that 1.13.1 did not have (MTIA, SparseCsrMPS, ...). Sorted
+ * for bsearch. */
+static const char *const dispatch_keys[] = {
+    "Autocast", "Autograd", "AutogradCPU", "AutogradCUDA", "AutogradFunctionality",
+    "AutogradHIP", "AutogradHPU", "AutogradIPU", "AutogradLazy", "AutogradMPS",
+    "AutogradMTIA", "AutogradMeta", "AutogradNestedTensor", "AutogradOther",
+    "AutogradPrivateUse1", "AutogradPrivateUse2", "AutogradPrivateUse3",
+    "AutogradVE", "AutogradXLA", "AutogradXPU", "BackendSelect", "Batched",
+    "CPU", "CUDA", "CatchAll", "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional", "CompositeImplicitAutograd",
+    "CompositeImplicitAutogradNestedTensor", "CustomRNGKeyId", "FPGA", "HIP",
+    "HPU", "IDEEP", "IPU", "Lazy", "MKLDNN", "MPS", "MTIA", "Meta", "Metal",
+    "MkldnnCPU", "Named", "NestedTensorCPU", "NestedTensorCUDA",
+    "NestedTensorHIP", "NestedTensorHPU", "NestedTensorIPU", "NestedTensorLazy",
+    "NestedTensorMPS", "NestedTensorMTIA", "NestedTensorMeta",
+    "NestedTensorPrivateUse1", "NestedTensorPrivateUse2",
+    "NestedTensorPrivateUse3", "NestedTensorVE", "NestedTensorXLA",
+    "NestedTensorXPU", "ORT", "OpenCL", "OpenGL", "PrivateUse1", "PrivateUse2",
+    "PrivateUse3", "Python", "QuantizedCPU", "QuantizedCUDA", "QuantizedHIP",
+    "QuantizedHPU", "QuantizedIPU", "QuantizedLazy", "QuantizedMPS",
+    "QuantizedMTIA", "QuantizedMeta", "QuantizedPrivateUse1",
+    "QuantizedPrivateUse2", "QuantizedPrivateUse3", "QuantizedVE",
+    "QuantizedXLA", "QuantizedXPU", "Sparse", "SparseCPU", "SparseCUDA",
+    "SparseCsrCPU", "SparseCsrCUDA", "SparseCsrHIP", "SparseCsrHPU",
+    "SparseCsrIPU", "SparseCsrLazy", "SparseCsrMPS", "SparseCsrMTIA",
+    "SparseCsrMeta", "SparseCsrPrivateUse1", "SparseCsrPrivateUse2",
+    "SparseCsrPrivateUse3", "SparseCsrVE", "SparseCsrXLA", "SparseCsrXPU",
+    "SparseHIP", "SparseHPU", "SparseIPU", "SparseLazy", "SparseMPS",
+    "SparseMTIA", "SparseMeta", "SparsePrivateUse1", "SparsePrivateUse2",
+    "SparsePrivateUse3", "SparseVE", "SparseXLA", "SparseXPU",
+    "TESTING_ONLY_GenericMode", "TESTING_ONLY_GenericWrapper", "Tracer",
+    "Undefined", "VE", "VmapMode", "Vulkan", "XLA", "XPU", "ZeroTensor",
+};
+enum { NDISPATCH_KEYS = sizeof dispatch_keys / sizeof dispatch_keys[0] };
+
+static int cmp_key(const char *key, size_t len, const char *name)
+{
+    int c = strncmp(key, name, len);
+    if (c) return c;
+    return name[len] ? -1 : 0;
+}
+
+bool ta_dispatch_key_known(const char *key, size_t len)
+{
+    size_t lo = 0, hi = NDISPATCH_KEYS;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = cmp_key(key, len, dispatch_keys[mid]);
+        if (c == 0) return true;
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return false;
+}
+
+/* Edit distance with a cap, for "did you mean" hints. */
+static unsigned distance(const char *a, size_t na, const char *b)
+{
+    size_t nb = strlen(b);
+    if (na > 64 || nb > 64) return 99;
+    unsigned row[65];
+    for (size_t j = 0; j <= nb; j++) row[j] = (unsigned)j;
+    for (size_t i = 1; i <= na; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= nb; j++) {
+            unsigned up = row[j];
+            unsigned sub = diag + (a[i - 1] != b[j - 1]);
+            unsigned best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+const char *ta_native_closest(const char *s, size_t len,
+                              const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    unsigned bd = len / 3 + 1; /* accept about a third of the word wrong */
+    if (bd > 3) bd = 3;
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = distance(s, len, names[i]);
+        if (d <= bd && (!best || d < bd)) {
+            best = names[i];
+            bd = d;
+        }
+    }
+    return best;
+}
+
+const char *ta_native_closest_key(const char *s, size_t len)
+{
+    return ta_native_closest(s, len, key_names, TA_NK_COUNT);
+}
+
+const char *ta_native_closest_dispatch_key(const char *s, size_t len)
+{
+    return ta_native_closest(s, len, dispatch_keys, NDISPATCH_KEYS);
+}
+
+static const ta_rule_info rules[] = {
+    {"io", TA_SEV_ERROR, "A file could not be read."},
+    {"yaml-syntax", TA_SEV_ERROR, "The file is not valid yaml."},
+    {"yaml-too-deep", TA_SEV_ERROR, "The yaml nests deeper than the loader reads."},
+    {"yaml-not-sequence", TA_SEV_ERROR, "The document is not a list of mappings."},
+    {"entry-no-func", TA_SEV_ERROR, "An entry has no func key."},
+    {"entry-unknown-key", TA_SEV_ERROR, "An entry has a key torchgen does not know."},
+    {"entry-duplicate-key", TA_SEV_WARNING, "An entry writes the same key twice; the last one wins."},
+    {"entry-wrong-type", TA_SEV_ERROR, "A value has the wrong yaml type for its key."},
+    {"entry-bad-value", TA_SEV_ERROR, "A value is not one torchgen accepts for its key."},
+    {"schema-syntax", TA_SEV_ERROR, "The func schema does not parse."},
+    {"tag-unknown", TA_SEV_ERROR, "A tag is not declared in tags.yaml."},
+    {"tag-no-name", TA_SEV_ERROR, "A tags.yaml entry has no tag name."},
+    {"tag-no-desc", TA_SEV_ERROR, "A tags.yaml entry has no description."},
+    {"dispatch-unknown-key", TA_SEV_ERROR, "A dispatch table names an unknown dispatch key."},
+    {"dispatch-both-composite", TA_SEV_ERROR, "A dispatch table names more than one composite key."},
+    {"dispatch-with-manual-registration", TA_SEV_ERROR, "A dispatch table together with manual_kernel_registration."},
+    {"overload-duplicate", TA_SEV_ERROR, "The same operator name and overload are defined twice."},
+    {"overload-empty-twice", TA_SEV_ERROR, "More than one overload of a function has an empty overload name."},
+    {"delegate-unknown", TA_SEV_ERROR, "structured_delegate names no function of the file."},
+    {"delegate-not-structured", TA_SEV_ERROR, "structured_delegate names a function that is not structured."},
+    {"delegate-with-backend", TA_SEV_ERROR, "A structured delegate also dispatches to CPU, CUDA or MPS."},
+    {"precomputed-not-structured", TA_SEV_ERROR, "precomputed on a function that is not structured."},
+    {"ufunc-not-structured", TA_SEV_ERROR, "ufunc_inner_loop on a function that is not structured."},
+    {"ufunc-with-backend", TA_SEV_ERROR, "A ufunc also dispatches to CPU or CUDA explicitly."},
+    {"python-module-method", TA_SEV_ERROR, "A function in a python_module is also a method."},
+};
+
+const ta_rule_info *ta_native_rules(size_t *n)
+{
+    *n = sizeof rules / sizeof rules[0];
+    return rules;
+}

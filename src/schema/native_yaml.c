@@ -1,0 +1,516 @@
+/* native_yaml.c - reads one yaml document into a small node tree with
+ * libyaml's event API, resolving plain scalars the way PyYAML does (so
+ * `structured: True` is a bool and `structured: maybe` a string, as torchgen
+ * sees them), and turns libyaml's positions into 1-based lines and byte
+ * columns. Knows nothing about native_functions.yaml. */
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "schema/native_internal.h"
+
+enum { MAX_DEPTH = 64, POOL_CHUNK = 64 * 1024 };
+
+/* A bump allocator the reader empties after each item, keeping its chunks:
+ * one entry's tree at a time, in memory that stays warm. */
+typedef struct pool_chunk {
+    struct pool_chunk *next;
+    size_t cap, used;
+    _Alignas(16) unsigned char data[];
+} pool_chunk;
+
+typedef struct pool {
+    pool_chunk *head, *cur;
+} pool;
+
+static void *pool_alloc(pool *p, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    while (p->cur && p->cur->cap - p->cur->used < size) p->cur = p->cur->next;
+    if (!p->cur) {
+        size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
+        pool_chunk *c = malloc(sizeof *c + cap);
+        if (!c) return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = p->head; /* new chunks go first; reset walks them all */
+        p->head = p->cur = c;
+    }
+    void *r = p->cur->data + p->cur->used;
+    p->cur->used += size;
+    return r;
+}
+
+static void pool_reset(pool *p)
+{
+    for (pool_chunk *c = p->head; c; c = c->next) c->used = 0;
+    p->cur = p->head;
+}
+
+static void pool_free(pool *p)
+{
+    for (pool_chunk *c = p->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+}
+
+typedef struct reader {
+    yaml_parser_t p;
+    const ta_yaml_src *src;
+    pool scratch;
+    ta_diags *diags;
+    size_t base;              /* bytes of a UTF-8 BOM libyaml skipped */
+    bool ascii;               /* then libyaml's char index is a byte offset */
+    size_t cur_idx, cur_off;  /* char index -> byte offset cursor */
+    bool too_deep_reported;
+    ta_status st;
+} reader;
+
+/* libyaml counts characters; diagnostics want bytes. Marks come in almost
+ * monotonic order, so a cursor that restarts when it must go back is linear. */
+static size_t idx_to_off(reader *r, size_t idx)
+{
+    if (r->ascii) {
+        size_t off = r->base + idx;
+        return off > r->src->len ? r->src->len : off;
+    }
+    if (idx < r->cur_idx) {
+        r->cur_idx = 0;
+        r->cur_off = r->base;
+    }
+    const unsigned char *t = (const unsigned char *)r->src->text;
+    while (r->cur_idx < idx && r->cur_off < r->src->len) {
+        unsigned char c = t[r->cur_off];
+        size_t w = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        r->cur_off += w;
+        r->cur_idx++;
+    }
+    if (r->cur_off > r->src->len) r->cur_off = r->src->len;
+    return r->cur_off;
+}
+
+static ta_native_pos off_pos(const ta_yaml_src *src, size_t off, uint32_t line)
+{
+    size_t s = off;
+    while (s > 0 && src->text[s - 1] != '\n' && src->text[s - 1] != '\r') s--;
+    ta_native_pos p = {line, (uint32_t)(off - s + 1), (uint32_t)off, 0};
+    return p;
+}
+
+static ta_native_pos mark_pos(reader *r, yaml_mark_t start, yaml_mark_t end)
+{
+    size_t off = idx_to_off(r, start.index);
+    ta_native_pos p = off_pos(r->src, off, (uint32_t)start.line + 1);
+    if (end.line == start.line && end.index >= start.index) {
+        size_t eoff = idx_to_off(r, end.index);
+        p.len = (uint32_t)(eoff - off);
+    }
+    return p;
+}
+
+ta_status ta_yaml_report(const ta_yaml_src *src, ta_diags *diags,
+                         ta_severity sev, const char *rule, ta_native_pos pos,
+                         const char *hint, const char *fmt, va_list ap)
+{
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) return TA_ERR_NOMEM;
+    /* The source line, so the renderer can draw a caret under pos. */
+    char *line = NULL;
+    if (pos.line && src->text && pos.off <= src->len) {
+        size_t back = pos.col ? pos.col - 1 : 0;
+        size_t s = back <= pos.off ? pos.off - back : 0, e = pos.off;
+        while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r') e++;
+        line = strndup(src->text + s, e - s);
+    }
+    uint32_t len = pos.len ? pos.len : 1;
+    ta_status st = ta_diags_add(diags, sev, rule, src->source, pos.line,
+                                pos.col, len, line, hint, "%s", msg);
+    free(line);
+    free(msg);
+    return st;
+}
+
+static void report(reader *r, const char *rule, ta_native_pos pos,
+                   const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void report(reader *r, const char *rule, ta_native_pos pos,
+                   const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status st = ta_yaml_report(r->src, r->diags, TA_SEV_ERROR, rule, pos,
+                                  hint, fmt, ap);
+    va_end(ap);
+    if (st != TA_OK) r->st = st;
+}
+
+static bool next_event(reader *r, yaml_event_t *ev)
+{
+    if (yaml_parser_parse(&r->p, ev)) return true;
+    ta_native_pos pos;
+    if (r->p.error == YAML_READER_ERROR) {
+        /* Encoding problems carry a byte offset, not a mark. */
+        size_t off = r->p.problem_offset > r->src->len ? r->src->len
+                                                       : r->p.problem_offset;
+        uint32_t line = 1;
+        for (size_t i = 0; i < off; i++)
+            line += r->src->text[i] == '\n';
+        pos = off_pos(r->src, off, line);
+    } else {
+        pos = mark_pos(r, r->p.problem_mark, r->p.problem_mark);
+    }
+    const char *problem = r->p.problem ? r->p.problem : "invalid yaml";
+    if (r->p.context && r->p.error != YAML_READER_ERROR) {
+        /* Point at the problem; say in the hint where the construct began. */
+        ta_native_pos at = mark_pos(r, r->p.context_mark, r->p.context_mark);
+        char hint[160];
+        snprintf(hint, sizeof hint, "%s that starts at line %u, column %u",
+                 r->p.context, at.line, at.col);
+        report(r, "yaml-syntax", pos, hint, "%s %s", problem, r->p.context);
+    } else {
+        report(r, "yaml-syntax", pos, NULL, "%s", problem);
+    }
+    if (r->st == TA_OK) r->st = TA_ERR_PARSE;
+    return false;
+}
+
+/* ---- PyYAML's implicit resolution of plain scalars --------------------- */
+
+static bool one_of(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(s, *list)) return true;
+    return false;
+}
+
+static bool digits(const char **p, const char *set)
+{
+    const char *s = *p;
+    while (**p && strchr(set, **p)) (*p)++;
+    return *p > s;
+}
+
+static bool is_int(const char *s)
+{
+    const char *p = s;
+    if (*p == '-' || *p == '+') p++;
+    if (p[0] == '0' && p[1] == 'b') {
+        p += 2;
+        return digits(&p, "01_") && !*p;
+    }
+    if (p[0] == '0' && p[1] == 'x') {
+        p += 2;
+        return digits(&p, "0123456789abcdefABCDEF_") && !*p;
+    }
+    if (p[0] == '0') {
+        p++;
+        digits(&p, "01234567_");
+        return !*p;
+    }
+    if (*p < '1' || *p > '9') return false;
+    digits(&p, "0123456789_");
+    /* base 60: 1:30 */
+    while (*p == ':') {
+        p++;
+        const char *q = p;
+        digits(&p, "0123456789");
+        if (p == q || p - q > 2 || (p - q == 2 && q[0] > '5')) return false;
+    }
+    return !*p;
+}
+
+static bool exponent(const char **p)
+{
+    if (**p != 'e' && **p != 'E') return true;
+    (*p)++;
+    if (**p != '-' && **p != '+') return false;
+    (*p)++;
+    return digits(p, "0123456789");
+}
+
+static bool is_float(const char *s)
+{
+    static const char *const special[] = {".nan", ".NaN", ".NAN", NULL};
+    if (one_of(s, special)) return true;
+    const char *p = s;
+    if (*p == '-' || *p == '+') p++;
+    if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF"))
+        return true;
+    if (*p == '.') {
+        if (p != s) return false; /* "+.5" is not a float in YAML 1.1 */
+        p++;
+        return digits(&p, "0123456789_") && exponent(&p) && !*p;
+    }
+    if (*p < '0' || *p > '9') return false;
+    digits(&p, "0123456789_");
+    while (*p == ':') {
+        p++;
+        digits(&p, "0123456789");
+    }
+    if (*p != '.') return false;
+    p++;
+    digits(&p, "0123456789_");
+    return exponent(&p) && !*p;
+}
+
+/* The YAML 1.1 words PyYAML reads as bools and nulls. */
+static int word_type(const char *s, size_t len, bool *bval)
+{
+    static const struct {
+        unsigned char len;
+        char word[6];
+        unsigned char type;
+        bool val;
+    } words[] = {
+        {0, "", YT_NULL, 0},      {1, "~", YT_NULL, 0},     {2, "no", YT_BOOL, 0},
+        {2, "No", YT_BOOL, 0},    {2, "NO", YT_BOOL, 0},    {2, "on", YT_BOOL, 1},
+        {2, "On", YT_BOOL, 1},    {2, "ON", YT_BOOL, 1},    {3, "yes", YT_BOOL, 1},
+        {3, "Yes", YT_BOOL, 1},   {3, "YES", YT_BOOL, 1},   {3, "off", YT_BOOL, 0},
+        {3, "Off", YT_BOOL, 0},   {3, "OFF", YT_BOOL, 0},   {4, "true", YT_BOOL, 1},
+        {4, "True", YT_BOOL, 1},  {4, "TRUE", YT_BOOL, 1},  {4, "null", YT_NULL, 0},
+        {4, "Null", YT_NULL, 0},  {4, "NULL", YT_NULL, 0},  {5, "false", YT_BOOL, 0},
+        {5, "False", YT_BOOL, 0}, {5, "FALSE", YT_BOOL, 0},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (words[i].len == len && !memcmp(s, words[i].word, len)) {
+            *bval = words[i].val;
+            return words[i].type;
+        }
+    return -1;
+}
+
+static void resolve(ynode *n, const yaml_event_t *ev)
+{
+    static const char *const yes[] = {"yes", "Yes", "YES", "true", "True",
+                                      "TRUE", "on", "On", "ON", NULL};
+    const char *tag = (const char *)ev->data.scalar.tag;
+    n->type = YT_STR;
+    if (tag) {
+        if (!strcmp(tag, YAML_BOOL_TAG)) n->type = YT_BOOL;
+        else if (!strcmp(tag, YAML_NULL_TAG)) n->type = YT_NULL;
+        else if (!strcmp(tag, YAML_INT_TAG)) n->type = YT_INT;
+        else if (!strcmp(tag, YAML_FLOAT_TAG)) n->type = YT_FLOAT;
+        n->bval = n->type == YT_BOOL && one_of(n->text, yes);
+        return;
+    }
+    if (!n->plain) return;
+    const char *s = n->text;
+    /* Most scalars are names and schemas: rule them out by their first byte
+     * and length before comparing words. */
+    char c = s[0];
+    bool word = n->len <= 5 && (c == '\0' || strchr("yYnNtTfFoO~", c));
+    bool number = c && strchr("0123456789+-.", c);
+    if ((word || number) && memchr(s, '\0', n->len)) return; /* an embedded NUL */
+    int t;
+    if (word && (t = word_type(s, n->len, &n->bval)) >= 0) n->type = (yn_type)t;
+    else if (number && is_int(s)) n->type = YT_INT;
+    else if (number && is_float(s)) n->type = YT_FLOAT;
+}
+
+const char *ta_yaml_type_name(const ynode *n)
+{
+    switch (n->kind) {
+    case YN_SEQ: return "a list";
+    case YN_MAP: return "a mapping";
+    case YN_ALIAS: return "an alias";
+    case YN_SCALAR: break;
+    }
+    switch (n->type) {
+    case YT_STR: return "a string";
+    case YT_NULL: return "null";
+    case YT_BOOL: return "a bool";
+    case YT_INT: return "an integer";
+    case YT_FLOAT: return "a float";
+    }
+    return "a value";
+}
+
+/* ---- the tree ---------------------------------------------------------- */
+
+static ynode *new_node(reader *r, yn_kind kind, const yaml_event_t *ev)
+{
+    ynode *n = pool_alloc(&r->scratch, sizeof *n);
+    if (!n) {
+        r->st = TA_ERR_NOMEM;
+        return NULL;
+    }
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->pos = mark_pos(r, ev->start_mark, ev->end_mark);
+    return n;
+}
+
+/* Drops the rest of a node whose start event was just read. */
+static bool skip_rest(reader *r)
+{
+    size_t depth = 1;
+    yaml_event_t ev;
+    while (depth) {
+        if (!next_event(r, &ev)) return false;
+        switch (ev.type) {
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT: depth++; break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: depth--; break;
+        default: break;
+        }
+        yaml_event_delete(&ev);
+    }
+    return true;
+}
+
+/* Builds the node that starts with *ev (which it deletes). NULL on a yaml
+ * error or allocation failure (r->st says which). */
+static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
+{
+    ynode *n = NULL;
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        n = new_node(r, YN_SCALAR, ev);
+        if (!n) break;
+        n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        n->len = (uint32_t)ev->data.scalar.length;
+        {
+            char *t = pool_alloc(&r->scratch, n->len + 1);
+            if (!t) {
+                r->st = TA_ERR_NOMEM;
+                n = NULL;
+                break;
+            }
+            memcpy(t, ev->data.scalar.value, n->len);
+            t[n->len] = '\0';
+            n->text = t;
+        }
+        resolve(n, ev);
+        break;
+    case YAML_ALIAS_EVENT:
+        n = new_node(r, YN_ALIAS, ev);
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+        bool map = ev->type == YAML_MAPPING_START_EVENT;
+        n = new_node(r, map ? YN_MAP : YN_SEQ, ev);
+        if (!n) break;
+        if (depth >= MAX_DEPTH) {
+            if (!r->too_deep_reported)
+                report(r, "yaml-too-deep", n->pos, NULL,
+                       "yaml nested more than %d levels deep", MAX_DEPTH);
+            r->too_deep_reported = true;
+            yaml_event_delete(ev);
+            if (!skip_rest(r)) return NULL;
+            n->n = 0;
+            return n;
+        }
+        yaml_event_delete(ev);
+        ynode **tail = &n->first;
+        uint32_t count = 0;
+        for (;;) {
+            yaml_event_t c;
+            if (!next_event(r, &c)) return NULL;
+            if (c.type == YAML_SEQUENCE_END_EVENT || c.type == YAML_MAPPING_END_EVENT) {
+                yaml_event_delete(&c);
+                break;
+            }
+            ynode *k = read_node(r, &c, depth + 1);
+            if (!k) return NULL;
+            *tail = k;
+            tail = &k->next;
+            count++;
+        }
+        n->n = map ? count / 2 : count;
+        return n;
+    }
+    default:
+        /* Not a node event: libyaml never produces one here. */
+        break;
+    }
+    yaml_event_delete(ev);
+    return n;
+}
+
+/* The root: a sequence is read one item at a time; anything else whole. */
+static void read_root(reader *r, yaml_event_t *ev, const ta_yaml_handler *h)
+{
+    if (ev->type != YAML_SEQUENCE_START_EVENT) {
+        ynode *n = read_node(r, ev, 0);
+        if (n && r->st == TA_OK) r->st = h->other_root(h->ctx, n);
+        return;
+    }
+    ynode seq = {.kind = YN_SEQ};
+    seq.pos = mark_pos(r, ev->start_mark, ev->end_mark);
+    yaml_event_delete(ev);
+    r->st = h->begin_seq(h->ctx, &seq);
+    while (r->st == TA_OK) {
+        yaml_event_t c;
+        if (!next_event(r, &c)) return;
+        if (c.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&c);
+            return;
+        }
+        ynode *item = read_node(r, &c, 1);
+        if (!item) return;
+        r->st = h->item(h->ctx, item);
+        pool_reset(&r->scratch);
+    }
+}
+
+ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
+                       ta_diags *diags)
+{
+    reader r = {0};
+    r.src = src;
+    r.diags = diags;
+    const unsigned char *t = (const unsigned char *)src->text;
+    if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r.base = 3;
+    r.ascii = true;
+    for (size_t i = 0; i < src->len; i++)
+        if (t[i] >= 0x80) {
+            r.ascii = false;
+            break;
+        }
+    r.cur_off = r.base;
+    if (!yaml_parser_initialize(&r.p)) return TA_ERR_NOMEM;
+    yaml_parser_set_input_string(&r.p, t, src->len);
+
+    yaml_event_t ev;
+    bool in_doc = false, seen_doc = false, seen_root = false;
+    while (r.st == TA_OK && next_event(&r, &ev)) {
+        yaml_event_type_t type = ev.type;
+        if (type == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        if (type == YAML_DOCUMENT_START_EVENT) {
+            if (seen_doc) {
+                /* PyYAML's yaml.load: "expected a single document". */
+                report(&r, "yaml-syntax", mark_pos(&r, ev.start_mark, ev.start_mark),
+                       "split the stream or remove the second document",
+                       "expected a single document in the stream, but found another");
+                if (r.st == TA_OK) r.st = TA_ERR_PARSE;
+                yaml_event_delete(&ev);
+                break;
+            }
+            seen_doc = in_doc = true;
+            yaml_event_delete(&ev);
+            continue;
+        }
+        if (type == YAML_DOCUMENT_END_EVENT) {
+            in_doc = false;
+            yaml_event_delete(&ev);
+            continue;
+        }
+        if (in_doc && (type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT ||
+                       type == YAML_SEQUENCE_START_EVENT ||
+                       type == YAML_MAPPING_START_EVENT)) {
+            seen_root = true;
+            read_root(&r, &ev, h);
+            continue;
+        }
+        yaml_event_delete(&ev);
+    }
+    if (r.st == TA_OK && !seen_root) r.st = h->other_root(h->ctx, NULL);
+    yaml_parser_delete(&r.p);
+    pool_free(&r.scratch);
+    return r.st;
+}

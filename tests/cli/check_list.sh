@@ -1,0 +1,92 @@
+#!/bin/sh
+# tensoralias check and list from the command line: exit codes (0 clean, 1
+# findings, 2 usage or I/O), the text format's caret and summary, JSON lines,
+# SARIF basics (its full structure is checked in test_cli_report), list rows.
+set -u
+: "${TA:?}" "${BUILD:?}"
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad() { echo "FAIL: $*"; fail=1; }
+expect_rc() { # expected-code description command...
+    want=$1; what=$2; shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq "$want" ] || { bad "$what: exit $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -5; }
+}
+Y113=$BUILD/data/corpus/pytorch-1.13.1/native_functions.yaml
+T113=tests/data/corpus/pytorch-1.13.1/tags.yaml
+YMAIN=$BUILD/data/corpus/pytorch-main/native_functions.yaml
+TMAIN=tests/data/corpus/pytorch-main/tags.yaml
+BROKEN=tests/data/broken-yaml
+
+# -- check: exit codes
+expect_rc 0 "check bundled" "$TA" check
+# (the alias pass reports a few warnings on PyTorch's own yaml; see tests/cli/check_alias.sh)
+grep -q '^0 errors, [0-9]* warnings in .*native_functions.yaml$' "$tmp/out" || bad "bundled summary line"
+expect_rc 0 "check 1.13.1" "$TA" check --tags "$T113" "$Y113"
+expect_rc 0 "check main" "$TA" check --tags="$TMAIN" "$YMAIN"
+expect_rc 1 "check broken" "$TA" check --tags "$TMAIN" "$BROKEN/dispatch-unknown-key.yaml"
+expect_rc 0 "check warnings only" "$TA" check "$BROKEN/entry-duplicate-key.yaml"
+grep -q '^0 errors, 1 warnings in ' "$tmp/out" || bad "warning-only summary"
+expect_rc 2 "check missing file" "$TA" check "$tmp/nope.yaml"
+grep -q 'nope.yaml' "$tmp/err" || bad "missing file not named on stderr"
+expect_rc 2 "check missing tags" "$TA" check --tags "$tmp/nope-tags.yaml" "$Y113"
+expect_rc 2 "check bad option" "$TA" check --frobnicate
+expect_rc 2 "check bad format" "$TA" check --format xml "$Y113"
+expect_rc 2 "check --tags without value" "$TA" check --tags
+expect_rc 0 "check --help" "$TA" check --help
+grep -q 'usage: tensoralias check' "$tmp/out" || bad "check --help text"
+
+# -- check: text format with a caret under the bad key, and a hint
+"$TA" check --tags "$TMAIN" "$BROKEN/dispatch-unknown-key.yaml" >"$tmp/out"
+grep -q "dispatch-unknown-key.yaml:5:10: error: unknown dispatch key 'CUDAA' \[dispatch-unknown-key\]" "$tmp/out" ||
+    bad "text diagnostic line"
+grep -q '^           ^~~~~$' "$tmp/out" || bad "caret under CUDAA"
+grep -q "hint: did you mean 'CUDA'?" "$tmp/out" || bad "hint"
+grep -q '^1 errors, 0 warnings in ' "$tmp/out" || bad "summary"
+
+# -- tags.yaml beside the file is used when --tags is not given
+mkdir "$tmp/beside"
+cp "$BROKEN/tag-unknown.yaml" "$tmp/beside/native_functions.yaml"
+expect_rc 0 "no tags.yaml: tags unchecked" "$TA" check "$tmp/beside/native_functions.yaml"
+cp "$TMAIN" "$tmp/beside/tags.yaml"
+expect_rc 1 "tags.yaml beside" "$TA" check "$tmp/beside/native_functions.yaml"
+[ "$(grep -c '\[tag-unknown\]' "$tmp/out")" -eq 2 ] || bad "two tag-unknown with tags.yaml beside"
+
+# -- stdin
+"$TA" check - <"$BROKEN/overload-duplicate.yaml" >"$tmp/out"
+[ $? -eq 1 ] || bad "check - exit"
+grep -q '^<stdin>:7:9: error: .*\[overload-duplicate\]' "$tmp/out" || bad "check - diagnostics"
+
+# -- JSON lines: one object per diagnostic
+expect_rc 1 "check json" "$TA" check --format json --tags "$TMAIN" "$BROKEN/structured-misc.yaml"
+[ "$(wc -l <"$tmp/out")" -eq 3 ] || bad "json: 3 lines"
+n=$(grep -c '^{"file":"tests/data/broken-yaml/structured-misc.yaml","line":[0-9]*,"col":[0-9]*,"severity":"error","rule":"[a-z-]*","message":".*","hint":.*}$' "$tmp/out")
+[ "$n" -eq 3 ] || bad "json: object shape ($n of 3)"
+
+# -- SARIF
+expect_rc 1 "check sarif" "$TA" check --format sarif --tags "$TMAIN" "$BROKEN/tag-unknown.yaml"
+grep -q '"version": "2.1.0"' "$tmp/out" || bad "sarif version"
+[ "$(grep -c '"ruleId": "tag-unknown"' "$tmp/out")" -eq 2 ] || bad "sarif results"
+grep -q '"startLine": 7' "$tmp/out" || bad "sarif region"
+expect_rc 0 "check sarif clean" "$TA" check --format sarif --tags "$T113" "$Y113"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["results"]; sys.exit(any(x.get("level") == "error" for x in r))' "$tmp/out" || bad "sarif clean results"
+
+# -- list
+expect_rc 0 "list 1.13.1 json" "$TA" list --format json "$Y113"
+[ "$(wc -l <"$tmp/out")" -eq 2493 ] || bad "list json: 2493 rows"
+head -n 1 "$tmp/out" | grep -q '^{"func": "_cast_Byte(Tensor self, bool non_blocking=False) -> Tensor", "name": "_cast_Byte", "line": 9, ' ||
+    bad "list json first row"
+grep -q '"name": "abs.out", "line": 308, ' "$tmp/out" || bad "list json abs.out"
+expect_rc 0 "list bundled text" "$TA" list
+[ "$(wc -l <"$tmp/out")" -eq 2675 ] || bad "list text: 2675 rows of main"
+grep -q "^[0-9]*	abs.out	abs.out(Tensor self, \*, Tensor(a!) out) -> Tensor(a!)	" "$tmp/out" || bad "list text row"
+expect_rc 1 "list broken" "$TA" list "$BROKEN/entry-no-func.yaml"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] || bad "list broken: the readable entry is listed"
+grep -q 'entry-no-func' "$tmp/err" || bad "list broken: diagnostic on stderr"
+expect_rc 2 "list missing" "$TA" list "$tmp/nope.yaml"
+expect_rc 2 "list bad format" "$TA" list --format sarif "$Y113"
+expect_rc 0 "list --help" "$TA" list --help
+
+exit $fail

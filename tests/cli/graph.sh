@@ -1,0 +1,67 @@
+#!/bin/sh
+# tensoralias graph: dot renders with Graphviz (when installed), GraphML is
+# well-formed XML, JSON has the vertices and edges a known schema implies,
+# and bad usage exits 2.
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+CHUNK='aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]'
+MAXO='aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)'
+SETI='aten::_set_item.str(Dict(str, t)(a!) l, str(b -> *) idx, t(c -> *) v) -> ()'
+
+for s in "$CHUNK" "$MAXO" "$SETI"; do
+    "$TA" graph --schema "$s" > "$tmp/g.dot" || fail "graph --schema '$s' exited $?"
+    grep -q '^digraph' "$tmp/g.dot" || fail "no digraph for '$s'"
+    "$TA" graph --schema "$s" --format graphml > "$tmp/g.graphml" || fail "graphml exited $?"
+    python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/g.graphml" \
+        || fail "graphml not well-formed for '$s'"
+    grep -q '<graphml' "$tmp/g.graphml" || fail "no <graphml> root"
+done
+
+if command -v dot >/dev/null 2>&1; then
+    for s in "$CHUNK" "$MAXO" "$SETI"; do
+        "$TA" graph --schema "$s" | dot -Tsvg > "$tmp/g.svg" 2> "$tmp/dot.err" || { cat "$tmp/dot.err"; fail "dot rejected the graph of '$s'"; }
+        [ -s "$tmp/dot.err" ] && { cat "$tmp/dot.err"; fail "dot warned on '$s'"; }
+        grep -q '<svg' "$tmp/g.svg" || fail "no svg"
+    done
+else
+    echo "note: Graphviz 'dot' not installed; skipped rendering the dot output"
+fi
+
+# chunk: 3 inputs + 1 output + the list's elements + set a + wildcard = 7
+# vertices; self->a (before), self->* (after), out0->elements, elements->a = 4 edges
+"$TA" graph --schema "$CHUNK" --format json > "$tmp/g.json" || fail "json exited $?"
+python3 - "$tmp/g.json" <<'PY' || fail "json content of chunk"
+import json, sys
+g = json.load(open(sys.argv[1]))
+assert len(g["vertices"]) == 7, len(g["vertices"])
+assert len(g["edges"]) == 4, len(g["edges"])
+kinds = sorted(v["kind"] for v in g["vertices"])
+assert kinds == ["contents", "input", "input", "input", "output", "set", "wildcard"], kinds
+wild = [v["id"] for v in g["vertices"] if v["kind"] == "wildcard"][0]
+assert any(e["from"] == 0 and e["to"] == wild and e["after"] and not e["before"] for e in g["edges"])
+PY
+# max.dim_max: 5 inputs + 2 outputs + sets a, b + wildcard = 10; 4 written memberships
+"$TA" graph --schema "$MAXO" --format=json > "$tmp/m.json" || fail "json exited $?"
+python3 - "$tmp/m.json" <<'PY' || fail "json content of max.dim_max"
+import json, sys
+g = json.load(open(sys.argv[1]))
+assert len(g["vertices"]) == 10, len(g["vertices"])
+assert len(g["edges"]) == 4 and all(e["write"] for e in g["edges"]), g["edges"]
+PY
+
+# by operator name: from a yaml file, and from the bundled yaml
+Y=$BUILD/data/corpus/pytorch-1.13.1/native_functions.yaml
+"$TA" graph "$Y" max.dim_max --format json > "$tmp/y.json" || fail "graph FILE OPNAME exited $?"
+python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); assert len(g["vertices"]) == 10, len(g["vertices"])' "$tmp/y.json" \
+    || fail "yaml max.dim_max vertex count"
+"$TA" graph aten::chunk --format json > "$tmp/b.json" || fail "graph OPNAME (bundled) exited $?"
+python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); assert len(g["vertices"]) == 7' "$tmp/b.json" || fail "bundled chunk"
+"$TA" graph "$Y" no_such_operator > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown operator should exit 2"
+
+"$TA" graph --help > /dev/null || fail "--help"
+"$TA" graph > /dev/null 2>&1; [ $? -eq 2 ] || fail "no schema should exit 2"
+"$TA" graph --schema "$CHUNK" --format png > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad format should exit 2"
+"$TA" graph --schema 'aten::bad(Tensor(a' > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad schema should exit 2"
+echo ok

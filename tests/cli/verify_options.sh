@@ -1,0 +1,55 @@
+#!/bin/sh
+# verify's inputs and outputs: --schemas, --samples (exact cases, a rejected
+# sample is a kernel error), --ops selecting operators without kernels, -o,
+# --device cuda without a CUDA library, and registration-rule breaches.
+set -u
+: "${TA:?}" "${BUILD:?}"
+PLUGIN=$BUILD/tests/plugins/libwrongkernels.so
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# --schemas: schema-only operators, selected by --ops, give no-kernel (info): exit 0.
+cat >"$tmp/s.yaml" <<'YAML'
+# custom operators without kernels
+- func: extra::one(Tensor self) -> Tensor
+- "extra::two(Tensor(a!) self) -> Tensor(a!)"
+YAML
+"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --ops 'extra::*' --format json -o "$tmp/r.json" ||
+    fail "schema-only operators must not fail the run"
+grep -q '"op":"extra::one","verdict":"no-kernel","severity":"info"' "$tmp/r.json" || { cat "$tmp/r.json"; fail "extra::one no-kernel"; }
+grep -q '"op":"extra::two","verdict":"no-kernel"' "$tmp/r.json" || fail "extra::two no-kernel"
+# Without --ops, operators without a kernel are not run at all.
+"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --format json >"$tmp/none.json" || fail "empty run"
+[ ! -s "$tmp/none.json" ] || fail "no operator should have been verified"
+
+# --samples: exact arguments; a sample the kernel rejects is a kernel error.
+cat >"$tmp/samples.json" <<'JSON'
+{"mylib::good": [{"self": {"shape": [2, 5], "dtype": "float64", "values": [1, -0.0, 2.5]}}],
+ "mylib::rejects": [{"self": {"shape": [3]}}]}
+JSON
+"$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::good' --ops 'mylib::rejects' \
+    --samples "$tmp/samples.json" --cases 2 --format json >"$tmp/s.json"
+[ $? -eq 1 ] || fail "a rejected sample fails the run"
+grep -q '"op":"mylib::good","verdict":"ok","severity":"none","cases":3,"exercised":3' "$tmp/s.json" ||
+    { cat "$tmp/s.json"; fail "sample + 2 synthesized cases for mylib::good"; }
+grep '"op":"mylib::rejects"' "$tmp/s.json" | grep -q '"kind":"kernel-error".*rejected a sample' ||
+    fail "rejected sample reported"
+echo '{"x": 1}' >"$tmp/bad.json"
+"$TA" verify --no-default-kernels --samples "$tmp/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "malformed samples exit 2"
+
+# --device cuda without the library (or without a GPU): exit 2 with the message.
+if [ ! -f "$BUILD/libtensoralias_cuda.so" ]; then
+    "$TA" verify --device cuda >/dev/null 2>"$tmp/cuda.err"
+    [ $? -eq 2 ] || fail "--device cuda without the library exits 2"
+    grep -q 'no CUDA device is available' "$tmp/cuda.err" || fail "the CUDA message"
+fi
+
+# A plugin whose schemas break the rules: exit 2 and a clear message.
+cat >"$tmp/clash.yaml" <<'YAML'
+- mylib::good(Tensor self, int k=1) -> Tensor
+YAML
+"$TA" verify --no-default-kernels --schemas "$tmp/clash.yaml" --kernels "$PLUGIN" >/dev/null 2>"$tmp/clash.err"
+[ $? -eq 2 ] || fail "schema clash exits 2"
+grep -q 'must carry exactly the same schema' "$tmp/clash.err" || { cat "$tmp/clash.err"; fail "schema clash message"; }
+echo "verify_options: ok"

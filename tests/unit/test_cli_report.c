@@ -1,0 +1,212 @@
+/* test_cli_report.c - the command's report writers and list rows, compiled
+ * in from tools/tensoralias: the SARIF log is structurally valid SARIF 2.1.0
+ * as GitHub code scanning reads it, JSON lines parse with the promised keys,
+ * and every "tensoralias list" row of the 1.13.1 yaml equals torchgen's
+ * (torchgen-functions.jsonl, non-generated rows) in each field it has. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../tools/tensoralias/list_row.c"
+#include "../../tools/tensoralias/report.c"
+
+static const char *build_dir(void)
+{
+    const char *b = getenv("BUILD");
+    return b && *b ? b : "build";
+}
+
+/* Diagnostics of a few broken files (and an absolute path, for the URI). */
+static ta_diags *some_diags(void)
+{
+    static const char *const files[] = {
+        "tests/data/broken-yaml/tag-unknown.yaml",
+        "tests/data/broken-yaml/entry-duplicate-key.yaml",
+        "tests/data/broken-yaml/structured-misc.yaml",
+    };
+    ta_diags *d = ta_diags_create();
+    for (size_t i = 0; i < 3; i++) {
+        ta_native_file *f = NULL;
+        ta_native_load_path(files[i], "tests/data/corpus/pytorch-main/tags.yaml", &f, d);
+        assert_non_null(f);
+        ta_native_check(f, d);
+        ta_native_destroy(f);
+    }
+    ta_diags_add(d, TA_SEV_ERROR, "custom-rule", "/tmp/a b.yaml", 3, 4, 2, NULL, NULL, "x");
+    ta_diags_add(d, TA_SEV_NOTE, "io", "nowhere.yaml", 0, 0, 0, NULL, NULL, "no line");
+    return d;
+}
+
+static const char *get_s(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    assert_true(json_is_string(v));
+    return json_string_value(v);
+}
+
+static bool level_ok(const char *l)
+{
+    return !strcmp(l, "error") || !strcmp(l, "warning") || !strcmp(l, "note") ||
+           !strcmp(l, "none");
+}
+
+static void sarif_valid(void **state)
+{
+    (void)state;
+    ta_diags *d = some_diags();
+    size_t nrules;
+    const ta_rule_info *rules = ta_native_rules(&nrules);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(ta_report_sarif(d, rules, nrules, out), 0);
+    fclose(out);
+    json_error_t err;
+    json_t *log = json_loads(buf, 0, &err);
+    assert_non_null(log);
+    assert_string_equal(get_s(log, "version"), "2.1.0");
+    assert_non_null(strstr(get_s(log, "$schema"), "sarif"));
+    json_t *runs = json_object_get(log, "runs");
+    assert_int_equal(json_array_size(runs), 1);
+    json_t *run = json_array_get(runs, 0);
+    json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
+    assert_string_equal(get_s(driver, "name"), "tensoralias");
+    assert_true(strlen(get_s(driver, "version")) > 0);
+    assert_true(!strncmp(get_s(driver, "informationUri"), "https://", 8));
+    json_t *jr = json_object_get(driver, "rules");
+    assert_true(json_array_size(jr) >= nrules + 1); /* + custom-rule */
+    for (size_t i = 0; i < json_array_size(jr); i++) {
+        json_t *r = json_array_get(jr, i);
+        const char *id = get_s(r, "id");
+        for (size_t k = 0; k < i; k++)
+            assert_string_not_equal(id, get_s(json_array_get(jr, k), "id"));
+        assert_true(strlen(get_s(json_object_get(r, "shortDescription"), "text")) > 0);
+        assert_true(level_ok(get_s(json_object_get(r, "defaultConfiguration"), "level")));
+    }
+    json_t *results = json_object_get(run, "results");
+    assert_int_equal(json_array_size(results), ta_diags_count(d));
+    for (size_t i = 0; i < json_array_size(results); i++) {
+        json_t *r = json_array_get(results, i);
+        const ta_diag *g = ta_diags_get(d, i);
+        assert_string_equal(get_s(r, "ruleId"), g->rule);
+        json_t *idx = json_object_get(r, "ruleIndex");
+        assert_true(json_is_integer(idx));
+        assert_string_equal(get_s(json_array_get(jr, (size_t)json_integer_value(idx)), "id"), g->rule);
+        assert_true(level_ok(get_s(r, "level")));
+        assert_true(strlen(get_s(json_object_get(r, "message"), "text")) > 0);
+        json_t *loc = json_array_get(json_object_get(r, "locations"), 0);
+        json_t *phys = json_object_get(loc, "physicalLocation");
+        const char *uri = get_s(json_object_get(phys, "artifactLocation"), "uri");
+        assert_null(strchr(uri, ' '));
+        json_t *region = json_object_get(phys, "region");
+        if (g->line) {
+            assert_int_equal(json_integer_value(json_object_get(region, "startLine")), g->line);
+            assert_true(json_integer_value(json_object_get(region, "startColumn")) >= 1);
+        } else {
+            assert_null(region);
+        }
+    }
+    /* Relative paths hang off %SRCROOT%; absolute ones are file:// URIs. */
+    json_t *first = json_object_get(json_object_get(json_array_get(json_object_get(
+                        json_array_get(results, 0), "locations"), 0), "physicalLocation"),
+                        "artifactLocation");
+    assert_string_equal(get_s(first, "uri"), "tests/data/broken-yaml/tag-unknown.yaml");
+    assert_string_equal(get_s(first, "uriBaseId"), "%SRCROOT%");
+    size_t n = json_array_size(results);
+    json_t *abs = json_object_get(json_object_get(json_array_get(json_object_get(
+                      json_array_get(results, n - 2), "locations"), 0), "physicalLocation"),
+                      "artifactLocation");
+    assert_string_equal(get_s(abs, "uri"), "file:///tmp/a%20b.yaml");
+    json_decref(log);
+    free(buf);
+    ta_diags_destroy(d);
+}
+
+static void json_lines(void **state)
+{
+    (void)state;
+    ta_diags *d = some_diags();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(ta_report_json(d, out), 0);
+    fclose(out);
+    size_t lines = 0;
+    for (char *s = buf, *e; *s; s = e + 1) {
+        e = strchr(s, '\n');
+        assert_non_null(e);
+        *e = '\0';
+        json_error_t err;
+        json_t *o = json_loads(s, 0, &err);
+        assert_non_null(o);
+        static const char *const keys[] = {"file", "line", "col", "severity", "rule", "message", "hint"};
+        for (size_t k = 0; k < 7; k++) assert_non_null(json_object_get(o, keys[k]));
+        assert_int_equal(json_object_size(o), 7);
+        assert_string_equal(json_string_value(json_object_get(o, "rule")), ta_diags_get(d, lines)->rule);
+        json_decref(o);
+        lines++;
+    }
+    assert_int_equal(lines, ta_diags_count(d));
+    free(buf);
+    ta_diags_destroy(d);
+}
+
+static void list_rows_golden(void **state)
+{
+    (void)state;
+    char yaml[512], golden[512];
+    snprintf(yaml, sizeof yaml, "%s/data/corpus/pytorch-1.13.1/native_functions.yaml", build_dir());
+    snprintf(golden, sizeof golden, "%s/data/golden/torch-1.13.1/torchgen-functions.jsonl", build_dir());
+    ta_native_file *f = NULL;
+    assert_int_equal(ta_native_load_path(yaml, "tests/data/corpus/pytorch-1.13.1/tags.yaml", &f, NULL), TA_OK);
+    FILE *g = fopen(golden, "r");
+    assert_non_null(g);
+    char *line = NULL;
+    size_t cap = 0, pos = 0, compared = 0;
+    int mismatches = 0;
+    while (getline(&line, &cap, g) > 0) {
+        json_error_t err;
+        json_t *want = json_loads(line, 0, &err);
+        assert_non_null(want);
+        if (json_is_true(json_object_get(want, "generated"))) {
+            json_decref(want);
+            continue;
+        }
+        json_t *row = ta_list_row(f, ta_native_get(f, pos++));
+        assert_non_null(row);
+        const char *key;
+        json_t *v;
+        json_object_foreach(row, key, v)
+        {
+            compared++;
+            if (json_equal(v, json_object_get(want, key))) continue;
+            if (mismatches++ < 10) {
+                char *a = json_dumps(v, JSON_ENCODE_ANY), *b = json_dumps(json_object_get(want, key), JSON_ENCODE_ANY);
+                fprintf(stderr, "row %zu %s: ours %s, torchgen %s\n", pos, key, a, b ? b : "(missing)");
+                free(a);
+                free(b);
+            }
+        }
+        json_decref(row);
+        json_decref(want);
+    }
+    free(line);
+    fclose(g);
+    fprintf(stderr, "%zu rows, %zu fields compared, %d mismatches\n", pos, compared, mismatches);
+    assert_int_equal(pos, 2493);
+    assert_int_equal(mismatches, 0);
+    ta_native_destroy(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sarif_valid),
+        cmocka_unit_test(json_lines),
+        cmocka_unit_test(list_rows_golden),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,97 @@
+/* cmd_list.c - "tensoralias list": one line (or one JSON object) per native
+ * function of native_functions.yaml, in yaml order. The row itself is built
+ * by ta_list_row (list_row.c). Exit 0, 1 when the yaml has errors (what
+ * could be read is still listed), 2 on a usage or I/O problem. */
+#include <string.h>
+
+#include "cli.h"
+#include "list_row.h"
+#include "native_cli.h"
+#include "report.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tensoralias list [--tags FILE] [--format text|json] [FILE.yaml]\n"
+            "\n"
+            "Lists every native function of native_functions.yaml in yaml order, as\n"
+            "torchgen reads it. Without FILE, lists the PyTorch main yaml bundled with\n"
+            "tensoralias.\n"
+            "\n"
+            "  text: LINE<TAB>NAME<TAB>FUNC<TAB>key=value ... (fields that differ from\n"
+            "        their defaults)\n"
+            "  json: one object per line: func, name (name.overload), line, variants,\n"
+            "        tags, autogen, structured, structured_delegate, manual_cpp_binding,\n"
+            "        has_composite_implicit_autograd_kernel,\n"
+            "        has_composite_explicit_autograd_kernel, generated\n"
+            "\n"
+            "options:\n"
+            "  --tags FILE      tags.yaml (default: the one beside FILE, if any)\n"
+            "  --format FMT     text (default) or json\n"
+            "  -h, --help       this help\n"
+            "\n"
+            "Exit status: 0 listed, 1 the yaml has errors (shown on stderr), 2 usage or I/O error.\n");
+}
+
+int ta_cmd_list(int argc, char **argv)
+{
+    const char *tags = NULL, *file = NULL, *fmt = "text";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return TA_EXIT_CLEAN;
+        } else if (!strcmp(a, "--tags") || !strcmp(a, "--format")) {
+            if (i + 1 >= argc) return ta_cli_usage_error("list", "%s needs a value", a);
+            *(a[2] == 't' ? &tags : &fmt) = argv[++i];
+        } else if (!strncmp(a, "--tags=", 7)) {
+            tags = a + 7;
+        } else if (!strncmp(a, "--format=", 9)) {
+            fmt = a + 9;
+        } else if (a[0] == '-' && a[1]) {
+            return ta_cli_usage_error("list", "unknown option '%s'", a);
+        } else if (file) {
+            return ta_cli_usage_error("list", "one FILE at most");
+        } else {
+            file = a;
+        }
+    }
+    bool json = !strcmp(fmt, "json");
+    if (!json && strcmp(fmt, "text"))
+        return ta_cli_usage_error("list", "unknown format '%s' (text or json)", fmt);
+
+    ta_diags *d = ta_diags_create();
+    ta_native_file *f = NULL;
+    const char *name = file;
+    ta_status st = d ? ta_cli_load_native(file, tags, &f, d, &name) : TA_ERR_NOMEM;
+    int rc = TA_EXIT_CLEAN;
+    if (!f) {
+        ta_report_text(d, stderr);
+        if (st != TA_ERR_IO) fprintf(stderr, "tensoralias list: %s\n", ta_status_str(st));
+        ta_diags_destroy(d);
+        return TA_EXIT_USAGE;
+    }
+    if (ta_diags_count_severity(d, TA_SEV_ERROR)) {
+        ta_report_text(d, stderr);
+        ta_report_summary(d, name, stderr);
+        rc = TA_EXIT_FINDINGS;
+    }
+    for (size_t i = 0; i < ta_native_count(f) && rc != TA_EXIT_USAGE; i++) {
+        json_t *row = ta_list_row(f, ta_native_get(f, i));
+        if (!row) {
+            rc = TA_EXIT_USAGE;
+            break;
+        }
+        if (json) {
+            json_dumpf(row, stdout, JSON_PRESERVE_ORDER);
+            fputc('\n', stdout);
+        } else {
+            ta_list_row_text(row, stdout);
+        }
+        json_decref(row);
+    }
+    if (fflush(stdout)) rc = TA_EXIT_USAGE;
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+    return rc;
+}

@@ -1,0 +1,304 @@
+/* report_verify.c - verification reports: text for people, JSON lines for
+ * tools and baselines, SARIF 2.1.0 for code-scanning UIs, JUnit XML for CI
+ * test dashboards (one testcase per operator, a failure per error finding).
+ * JSON is built with jansson so every string is escaped correctly. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report_verify.h"
+
+/* ---- baseline ---------------------------------------------------------- */
+
+typedef struct known {
+    char *op, *kind, *arg;
+} known;
+
+struct ta_vbaseline {
+    known *v;
+    size_t n, cap;
+};
+
+static void add_known(ta_vbaseline *b, const char *op, const char *kind, const char *arg)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        known *nv = realloc(b->v, cap * sizeof *nv);
+        if (!nv) return;
+        b->v = nv;
+        b->cap = cap;
+    }
+    b->v[b->n++] = (known){strdup(op), strdup(kind), strdup(arg ? arg : "")};
+}
+
+static void take_object(ta_vbaseline *b, json_t *o)
+{
+    const char *op = json_string_value(json_object_get(o, "op"));
+    json_t *fs = json_object_get(o, "findings");
+    if (!op || !json_is_array(fs)) return;
+    size_t i;
+    json_t *f;
+    json_array_foreach(fs, i, f) {
+        const char *kind = json_string_value(json_object_get(f, "kind"));
+        const char *arg = json_string_value(json_object_get(f, "argument"));
+        if (kind) add_known(b, op, kind, arg);
+    }
+}
+
+ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "%s: cannot open", path);
+        return NULL;
+    }
+    ta_vbaseline *b = calloc(1, sizeof *b);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    bool bad = false;
+    /* JSON lines (what --format json writes); a single JSON array is accepted too. */
+    while (b && (n = getline(&line, &cap, f)) > 0) {
+        if (strspn(line, " \t\r\n") == (size_t)n) continue;
+        json_error_t e;
+        json_t *v = json_loadb(line, (size_t)n, JSON_DISABLE_EOF_CHECK, &e);
+        if (!v) {
+            bad = true;
+            break;
+        }
+        if (json_is_array(v)) {
+            size_t i;
+            json_t *o;
+            json_array_foreach(v, i, o) take_object(b, o);
+        } else {
+            take_object(b, v);
+        }
+        json_decref(v);
+    }
+    free(line);
+    if (bad && b) {
+        /* Maybe one pretty-printed document. */
+        rewind(f);
+        json_error_t e;
+        json_t *v = json_loadf(f, 0, &e);
+        if (!v) {
+            snprintf(err, errcap, "%s:%d: not a JSON report: %s", path, e.line, e.text);
+            fclose(f);
+            ta_vbaseline_destroy(b);
+            return NULL;
+        }
+        if (json_is_array(v)) {
+            size_t i;
+            json_t *o;
+            json_array_foreach(v, i, o) take_object(b, o);
+        } else {
+            take_object(b, v);
+        }
+        json_decref(v);
+    }
+    fclose(f);
+    return b;
+}
+
+void ta_vbaseline_destroy(ta_vbaseline *b)
+{
+    if (!b) return;
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->v[i].op);
+        free(b->v[i].kind);
+        free(b->v[i].arg);
+    }
+    free(b->v);
+    free(b);
+}
+
+bool ta_vbaseline_has(const ta_vbaseline *b, const char *op, const char *kind, const char *arg)
+{
+    if (!b) return false;
+    for (size_t i = 0; i < b->n; i++)
+        if (!strcmp(b->v[i].op, op) && !strcmp(b->v[i].kind, kind) && !strcmp(b->v[i].arg, arg))
+            return true;
+    return false;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
+{
+    size_t counts[TA_V_NKINDS] = {0};
+    for (size_t i = 0; i < r->nops; i++) {
+        const ta_op_result *o = &r->ops[i];
+        counts[o->verdict]++;
+        fprintf(out, "%s%s: %s (%u cases, %u exercised)\n", o->op, o->derived ? " (derived)" : "",
+                ta_verdict_kind_str(o->verdict), o->cases, o->exercised);
+        for (size_t k = 0; k < o->nfindings; k++) {
+            const ta_finding *f = &o->findings[k];
+            bool old = ta_vbaseline_has(bl, o->op, ta_verdict_kind_str(f->kind), f->argument);
+            fprintf(out, "  %s: %s%s%s%s: %s [seed 0x%llx]%s\n", ta_vseverity_str(f->severity),
+                    ta_verdict_kind_str(f->kind), f->argument[0] ? " (" : "", f->argument,
+                    f->argument[0] ? ")" : "", f->message, (unsigned long long)f->seed,
+                    old ? " (in baseline)" : "");
+        }
+    }
+    fprintf(out, "%zu operators, %llu cases in %.2f s:", r->nops,
+            (unsigned long long)r->total_cases, r->seconds);
+    for (int k = 0; k < TA_V_NKINDS; k++)
+        if (counts[k]) fprintf(out, " %zu %s", counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
+    fprintf(out, "\n");
+}
+
+/* ---- JSON lines -------------------------------------------------------- */
+
+static json_t *op_json(const ta_op_result *o)
+{
+    json_t *fs = json_array();
+    for (size_t k = 0; k < o->nfindings; k++) {
+        const ta_finding *f = &o->findings[k];
+        char seed[32];
+        snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
+        json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:s, s:s}", "kind",
+                                            ta_verdict_kind_str(f->kind), "severity",
+                                            ta_vseverity_str(f->severity), "argument", f->argument,
+                                            "seed", seed, "message", f->message));
+    }
+    json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "op", o->op, "verdict",
+                          ta_verdict_kind_str(o->verdict), "severity", ta_vseverity_str(o->severity),
+                          "cases", (json_int_t)o->cases, "exercised", (json_int_t)o->exercised,
+                          "findings", fs);
+    if (j && o->derived) json_object_set_new(j, "derived", json_true());
+    return j;
+}
+
+static void write_json(FILE *out, const ta_verify_report *r)
+{
+    for (size_t i = 0; i < r->nops; i++) {
+        json_t *o = op_json(&r->ops[i]);
+        json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        fputc('\n', out);
+        json_decref(o);
+    }
+}
+
+/* ---- SARIF ------------------------------------------------------------- */
+
+static const char *sarif_level(ta_vseverity s)
+{
+    return s == TA_VSEV_ERROR ? "error" : s == TA_VSEV_WARNING ? "warning" : "note";
+}
+
+static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
+{
+    json_t *rules = json_array();
+    for (int k = 1; k < TA_V_NKINDS; k++)
+        json_array_append_new(
+            rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", ta_verdict_kind_str((ta_verdict_kind)k),
+                             "shortDescription", "text", ta_verdict_kind_str((ta_verdict_kind)k),
+                             "defaultConfiguration", "level",
+                             sarif_level(ta_verdict_kind_severity((ta_verdict_kind)k))));
+    json_t *results = json_array();
+    for (size_t i = 0; i < r->nops; i++) {
+        const ta_op_result *o = &r->ops[i];
+        for (size_t k = 0; k < o->nfindings; k++) {
+            const ta_finding *f = &o->findings[k];
+            char text[1400], seed[32];
+            snprintf(text, sizeof text, "%s: %s", o->op, f->message);
+            snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
+            const char *kind = ta_verdict_kind_str(f->kind);
+            json_t *res = json_pack(
+                "{s:s, s:s, s:{s:s}, s:[{s:[{s:s, s:s}]}], s:{s:s, s:s, s:s}}", "ruleId", kind,
+                "level", sarif_level(f->severity), "message", "text", text, "locations",
+                "logicalLocations", "fullyQualifiedName", o->op, "kind", "function", "properties",
+                "argument", f->argument, "seed", seed, "operator", o->op);
+            if (ta_vbaseline_has(bl, o->op, kind, f->argument))
+                json_object_set_new(res, "baselineState", json_string("unchanged"));
+            json_array_append_new(results, res);
+        }
+    }
+    json_t *doc = json_pack(
+        "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o}]}", "$schema",
+        "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
+        "driver", "name", "tensoralias", "version", TA_VERSION, "informationUri",
+        "https://github.com/tensoralias/tensoralias", "rules", rules, "results", results);
+    json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(doc);
+}
+
+/* ---- JUnit ------------------------------------------------------------- */
+
+static void xml_escape(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default:
+            if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') fputc(' ', out);
+            else fputc(*s, out);
+        }
+    }
+}
+
+static void write_junit(FILE *out, const ta_verify_report *r)
+{
+    size_t failures = 0, skipped = 0;
+    for (size_t i = 0; i < r->nops; i++) {
+        if (r->ops[i].severity == TA_VSEV_ERROR) failures++;
+        else if (r->ops[i].verdict == TA_V_NO_KERNEL || r->ops[i].verdict == TA_V_NOT_EXERCISED) skipped++;
+    }
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(out, "<testsuites name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n",
+            r->nops, failures, r->seconds);
+    fprintf(out, "  <testsuite name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
+            r->nops, failures, skipped, r->seconds);
+    for (size_t i = 0; i < r->nops; i++) {
+        const ta_op_result *o = &r->ops[i];
+        char cls[256];
+        snprintf(cls, sizeof cls, "%s", o->op);
+        char *colon = strstr(cls, "::");
+        if (colon) *colon = '\0';
+        fprintf(out, "    <testcase classname=\"");
+        xml_escape(out, cls);
+        fprintf(out, "\" name=\"");
+        xml_escape(out, o->op);
+        fprintf(out, "\">\n");
+        if (o->verdict == TA_V_NO_KERNEL || (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_VSEV_ERROR)) {
+            fprintf(out, "      <skipped message=\"");
+            xml_escape(out, o->nfindings ? o->findings[0].message : ta_verdict_kind_str(o->verdict));
+            fprintf(out, "\"/>\n");
+        }
+        for (size_t k = 0; k < o->nfindings; k++) {
+            const ta_finding *f = &o->findings[k];
+            if (f->severity != TA_VSEV_ERROR) continue;
+            fprintf(out, "      <failure type=\"%s\" message=\"", ta_verdict_kind_str(f->kind));
+            xml_escape(out, f->message);
+            fprintf(out, "\">");
+            fprintf(out, "%s", ta_verdict_kind_str(f->kind));
+            if (f->argument[0]) {
+                fprintf(out, " (");
+                xml_escape(out, f->argument);
+                fprintf(out, ")");
+            }
+            fprintf(out, " seed 0x%llx: ", (unsigned long long)f->seed);
+            xml_escape(out, f->message);
+            fprintf(out, "</failure>\n");
+        }
+        fprintf(out, "    </testcase>\n");
+    }
+    fprintf(out, "  </testsuite>\n</testsuites>\n");
+}
+
+void ta_vreport_write(FILE *out, ta_vformat fmt, const ta_verify_report *r,
+                      const ta_vbaseline *baseline)
+{
+    switch (fmt) {
+    case TA_VFMT_TEXT: write_text(out, r, baseline); break;
+    case TA_VFMT_JSON: write_json(out, r); break;
+    case TA_VFMT_SARIF: write_sarif(out, r, baseline); break;
+    case TA_VFMT_JUNIT: write_junit(out, r); break;
+    }
+}
