@@ -324,10 +324,12 @@ static bool known_base_type(const char *s, uint32_t n)
         /* added after torch 1.13.1; used by PyTorch main's native_functions.yaml */
         "DeviceIndex", "SymBool", "SymFloat",
     };
+    /* torch takes any lower-case name it does not know as a type variable
+     * (t, t1, ...), so only capitalised names need the table. */
+    if (s[0] >= 'a' && s[0] <= 'z') return true;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
-    /* torch takes any other lower-case name as a type variable (t, t1, ...) */
-    return s[0] >= 'a' && s[0] <= 'z';
+        if (names[i][0] == s[0] && strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    return false;
 }
 
 static ta_type *parse_type(parser *p);
