@@ -37,15 +37,15 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
     size_t np = 0;
     for (size_t i = 0; i < n; i++) {
         const ta_tg_function *f = tg->fns[i];
-        int32_t g = tg_map_get(&idx, f->signature);
-        if (g < 0) {
-            g = (int32_t)np++;
+        int32_t g;
+        if (!tg_map_add_h(&idx, f->signature, tg->sig_hash[i], (int32_t)np, &g)) {
+            free(pg);
+            tg_map_free(&idx);
+            return TA_ERR_NOMEM;
+        }
+        if (g == (int32_t)np) { /* a new signature */
+            np++;
             for (int k = 0; k < 5; k++) pg[g].m[k] = -1;
-            if (!tg_map_put(&idx, f->signature, g)) {
-                free(pg);
-                tg_map_free(&idx);
-                return TA_ERR_NOMEM;
-            }
         }
         if (pg[g].m[f->kind] >= 0) {
             tg_diag(diags, TA_SEV_WARNING, "group-duplicate-kind", f, NULL,
@@ -152,22 +152,28 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         const ta_tg_function *f = tg->fns[i];
         /* only a base name ending in "_copy" or "_scatter" changes the signature */
         const char *key = f->signature;
+        uint64_t h = tg->sig_hash[i];
         tg_opname op = tg_opname_parse(f->schema->name);
         if ((op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) ||
             (op.base.len >= 8 && memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0)) {
-            ta_schema *vs;
-            st = ta_schema_signature(scratch, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME, &vs);
-            if (st != TA_OK) goto done;
-            key = vs->text;
-        }
-        int32_t g = tg_map_get(&idx, key);
-        if (g < 0) {
-            g = (int32_t)ns++;
-            for (int k = 0; k < NSLOTS; k++) slots[g][k] = -1;
-            if (!tg_map_put(&idx, key, g)) {
+            tg_buf b = {0};
+            tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
+            key = b.failed ? NULL : ta_arena_strndup(scratch, b.p ? b.p : "", b.len);
+            tg_buf_free(&b);
+            if (!key) {
                 st = TA_ERR_NOMEM;
                 goto done;
             }
+            h = tg_hash(key, strlen(key));
+        }
+        int32_t g;
+        if (!tg_map_add_h(&idx, key, h, (int32_t)ns, &g)) {
+            st = TA_ERR_NOMEM;
+            goto done;
+        }
+        if (g == (int32_t)ns) { /* a new view signature */
+            ns++;
+            for (int k = 0; k < NSLOTS; k++) slots[g][k] = -1;
         }
         int slot = (int)f->kind;
         if (f->is_view_op)

@@ -72,6 +72,9 @@ void tg_buf_free(tg_buf *b);
 /* Prints into b as ta_schema_print_torchgen does. */
 void tg_print_schema(tg_buf *b, const ta_schema *s);
 void tg_print_name(tg_buf *b, const ta_schema *s); /* "name.overload" */
+/* Prints tg_print_schema(ta_schema_signature(s, flags)) without building the
+ * signature schema. */
+void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags);
 
 /* String -> int32 index (open addressing; keys are not copied, their hashes
  * are kept so growing never rehashes a string). */
@@ -84,8 +87,16 @@ typedef struct tg_map {
 
 bool tg_map_reserve(tg_map *m, size_t n); /* room for n keys; false on OOM */
 
+/* The hash the map uses (never 0). Callers that look a key up more than once
+ * (signatures: derive, then grouping) compute it once and use the _h forms. */
+uint64_t tg_hash(const char *key, size_t len);
 bool tg_map_put(tg_map *m, const char *key, int32_t val); /* false on OOM */
 int32_t tg_map_get(const tg_map *m, const char *key);    /* -1 if absent */
+bool tg_map_put_h(tg_map *m, const char *key, uint64_t h, int32_t val);
+int32_t tg_map_get_h(const tg_map *m, const char *key, uint64_t h);
+/* Inserts key -> val unless key is there; *val_out gets the value now stored.
+ * false on OOM. */
+bool tg_map_add_h(tg_map *m, const char *key, uint64_t h, int32_t val, int32_t *val_out);
 void tg_map_free(tg_map *m);
 
 /* Schema-building helpers (arena-allocated). */
@@ -105,10 +116,15 @@ struct ta_torchgen {
     size_t nyaml;
     bool derived;
     tg_map by_name;
+    uint64_t *sig_hash; /* per function: tg_hash of its signature (cap entries) */
     ta_tg_group *groups;
     size_t ngroups;
 };
 
+/* ta_torchgen_add; with `borrow` the entry's strings are kept, not copied
+ * (ta_torchgen_add_native: the file outlives the context anyway, since its
+ * schemas are never copied). */
+ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags. */

@@ -49,7 +49,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
             .has_composite_explicit_autograd_kernel = fn->has_composite_explicit_autograd_kernel,
             .id = (int32_t)fn->index,
         };
-        st = ta_torchgen_add(tg, &e);
+        st = tg_add(tg, &e, true); /* the file's strings outlive tg */
     }
     free(buf);
     return st;

@@ -21,6 +21,7 @@ void ta_torchgen_destroy(ta_torchgen *tg)
 {
     if (!tg) return;
     free(tg->fns);
+    free(tg->sig_hash);
     free(tg->groups);
     tg_map_free(&tg->by_name);
     ta_arena_destroy(tg->arena);
@@ -32,9 +33,11 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A sorted arena copy of a string list. */
+/* An arena copy of a string list, sorted when asked; with `borrow` only the
+ * array is copied and the strings are the caller's (which must then outlive
+ * the context). */
 static const char **copy_list(ta_arena *a, const char *const *src, uint32_t n,
-                              bool sort, bool *ok)
+                              bool sort, bool borrow, bool *ok)
 {
     if (n == 0) return NULL;
     const char **dst = ta_arena_alloc(a, n * sizeof *dst);
@@ -43,8 +46,8 @@ static const char **copy_list(ta_arena *a, const char *const *src, uint32_t n,
         return NULL;
     }
     for (uint32_t i = 0; i < n; i++)
-        if (!(dst[i] = ta_arena_strndup(a, src[i], strlen(src[i])))) *ok = false;
-    if (*ok && sort) qsort(dst, n, sizeof *dst, cmp_str);
+        if (!(dst[i] = borrow ? src[i] : ta_arena_strndup(a, src[i], strlen(src[i])))) *ok = false;
+    if (*ok && sort && n > 1) qsort(dst, n, sizeof *dst, cmp_str);
     return dst;
 }
 
@@ -64,17 +67,29 @@ static const char *arena_print(ta_arena *a, tg_buf *b)
 
 ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
 {
+    const ta_schema *s = f->schema;
     tg_buf b = {0};
-    tg_print_schema(&b, f->schema);
-    if (!(f->func = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
-    tg_print_name(&b, f->schema);
+    if (f->generated) {
+        /* a derived schema's text is torchgen's spelling (tg_schema_finish) */
+        f->func = s->text;
+    } else {
+        tg_print_schema(&b, s);
+        /* most yaml schemas are written as torchgen spells them: then share
+         * the schema's text (the schema outlives the context) */
+        if (!b.failed && b.len == s->text_len && (!b.len || !memcmp(b.p, s->text, b.len))) {
+            f->func = s->text;
+            tg_buf_free(&b);
+        } else if (!(f->func = arena_print(tg->arena, &b))) {
+            return TA_ERR_NOMEM;
+        }
+    }
+    tg_print_name(&b, s);
     if (!(f->name = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
-    f->kind = ta_schema_kind_of(f->schema);
-    f->is_view_op = ta_schema_is_view_op(f->schema, tg_has_tag(f, "inplace_view"));
-    ta_schema *sig;
-    ta_status st = ta_schema_signature(tg->arena, f->schema, 0, &sig);
-    if (st != TA_OK) return st;
-    f->signature = sig->text;
+    f->kind = ta_schema_kind_of(s);
+    f->is_view_op = ta_schema_is_view_op(s, tg_has_tag(f, "inplace_view"));
+    /* only the signature's text is kept: print it without building it */
+    tg_print_signature(&b, s, 0);
+    if (!(f->signature = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
     return TA_OK;
 }
 
@@ -85,37 +100,46 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
         ta_tg_function **p = realloc(tg->fns, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->fns = p;
+        uint64_t *h = realloc(tg->sig_hash, cap * sizeof *h);
+        if (!h) return TA_ERR_NOMEM;
+        tg->sig_hash = h;
         tg->cap = cap;
     }
     f->index = (uint32_t)tg->nfns;
-    tg->fns[tg->nfns++] = f;
+    tg->fns[tg->nfns] = f;
+    tg->sig_hash[tg->nfns++] = tg_hash(f->signature, strlen(f->signature));
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
-    if (tg_map_get(&tg->by_name, f->name) < 0 &&
-        !tg_map_put(&tg->by_name, f->name, (int32_t)f->index))
+    int32_t first;
+    if (!tg_map_add_h(&tg->by_name, f->name, tg_hash(f->name, strlen(f->name)),
+                      (int32_t)f->index, &first))
         return TA_ERR_NOMEM;
     return TA_OK;
 }
 
-ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e)
+ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow)
 {
     if (!tg || !e || !e->schema || tg->derived) return TA_ERR_INVALID;
     ta_tg_function *f = ta_arena_alloc(tg->arena, sizeof *f);
     if (!f) return TA_ERR_NOMEM;
     bool ok = true;
     f->schema = e->schema;
-    f->source = e->source ? ta_arena_strndup(tg->arena, e->source, strlen(e->source)) : NULL;
+    f->source = e->source && !borrow ? ta_arena_strndup(tg->arena, e->source, strlen(e->source))
+                                     : e->source;
+    if (e->source && !f->source) ok = false;
     f->line = e->line;
-    f->tags = copy_list(tg->arena, e->tags, e->ntags, true, &ok);
+    f->tags = copy_list(tg->arena, e->tags, e->ntags, true, borrow, &ok);
     f->ntags = e->ntags;
-    f->autogen = copy_list(tg->arena, e->autogen, e->nautogen, false, &ok);
+    f->autogen = copy_list(tg->arena, e->autogen, e->nautogen, false, borrow, &ok);
     f->nautogen = e->nautogen;
-    f->variants = copy_list(tg->arena, e->variants, e->nvariants, true, &ok);
+    f->variants = copy_list(tg->arena, e->variants, e->nvariants, true, borrow, &ok);
     f->nvariants = e->nvariants;
     f->manual_cpp_binding = e->manual_cpp_binding;
     f->structured = e->structured;
     if (e->structured_delegate &&
-        !(f->structured_delegate = ta_arena_strndup(tg->arena, e->structured_delegate,
-                                                    strlen(e->structured_delegate))))
+        !(f->structured_delegate =
+              borrow ? e->structured_delegate
+                     : ta_arena_strndup(tg->arena, e->structured_delegate,
+                                        strlen(e->structured_delegate))))
         ok = false;
     f->has_composite_implicit_autograd_kernel = e->has_composite_implicit_autograd_kernel;
     f->has_composite_explicit_autograd_kernel = e->has_composite_explicit_autograd_kernel;
@@ -127,6 +151,8 @@ ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e)
     if (st == TA_OK) tg->nyaml = tg->nfns;
     return st;
 }
+
+ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e) { return tg_add(tg, e, false); }
 
 size_t ta_torchgen_count(const ta_torchgen *tg) { return tg ? tg->nfns : 0; }
 

@@ -75,40 +75,45 @@ static void print_alias(tg_buf *b, const ta_alias *a)
 
 /* The annotation follows the type it is written on: Tensor(a!)? keeps it on
  * Tensor, t[](a!) on the list, exactly as torchgen and the schema language
- * spell them. */
-static void print_type(tg_buf *b, const ta_type *t)
+ * spell them. Without `annotations` the type prints as signature() strips
+ * it (every level). */
+static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
 {
-    char num[16];
     switch (t->kind) {
     case TA_TYPE_NAME:
         tg_buf_str(b, t->name);
         break;
     case TA_TYPE_OPTIONAL:
-        print_type(b, t->elems[0]);
-        tg_buf_puts(b, "?");
+        print_type_as(b, t->elems[0], annotations);
+        tg_buf_put(b, "?", 1);
         break;
     case TA_TYPE_LIST:
-        print_type(b, t->elems[0]);
-        tg_buf_puts(b, "[");
+        print_type_as(b, t->elems[0], annotations);
+        tg_buf_put(b, "[", 1);
         if (t->fixed_size > 0) {
-            snprintf(num, sizeof num, "%d", (int)t->fixed_size);
-            tg_buf_puts(b, num);
+            /* "%d" by hand: this runs for every int[2] of every schema */
+            char num[12];
+            size_t k = sizeof num;
+            for (uint32_t v = (uint32_t)t->fixed_size; v; v /= 10) num[--k] = (char)('0' + v % 10);
+            tg_buf_put(b, num + k, sizeof num - k);
         }
-        tg_buf_puts(b, "]");
+        tg_buf_put(b, "]", 1);
         break;
     case TA_TYPE_TUPLE:
     case TA_TYPE_APPLY:
         if (t->kind == TA_TYPE_APPLY) tg_buf_str(b, t->name);
-        tg_buf_puts(b, "(");
+        tg_buf_put(b, "(", 1);
         for (uint32_t i = 0; i < t->nelems; i++) {
-            if (i) tg_buf_puts(b, ", ");
-            print_type(b, t->elems[i]);
+            if (i) tg_buf_put(b, ", ", 2);
+            print_type_as(b, t->elems[i], annotations);
         }
-        tg_buf_puts(b, ")");
+        tg_buf_put(b, ")", 1);
         break;
     }
-    if (t->alias) print_alias(b, t->alias);
+    if (annotations && t->alias) print_alias(b, t->alias);
 }
+
+static void print_type(tg_buf *b, const ta_type *t) { print_type_as(b, t, true); }
 
 void tg_print_name(tg_buf *b, const ta_schema *s)
 {
@@ -260,6 +265,41 @@ bool tg_schema_finish(ta_arena *a, ta_schema *s)
 
 /* ---- signature() ------------------------------------------------------ */
 
+/* signature()'s operator name: the base name (no overload, no inplace "_",
+ * no "_functional"), dunders kept, view-copy names stripped on request. */
+static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
+{
+    if (op->dunder) tg_buf_puts(b, "__");
+    if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op->base.len >= 5 &&
+        memcmp(op->base.ptr + op->base.len - 5, "_copy", 5) == 0) {
+        /* torchgen uses str.replace: every "_copy" goes, not only the last */
+        for (uint32_t i = 0; i < op->base.len;) {
+            if (i + 5 <= op->base.len && memcmp(op->base.ptr + i, "_copy", 5) == 0) {
+                i += 5;
+            } else {
+                tg_buf_put(b, op->base.ptr + i, 1);
+                i++;
+            }
+        }
+    } else if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op->base.len >= 8 &&
+               memcmp(op->base.ptr + op->base.len - 8, "_scatter", 8) == 0) {
+        /* later torchgen pairs x_scatter with the view x_inverse (every
+         * "scatter" becomes "inverse"); 1.13.1 has no *_inverse views */
+        for (uint32_t i = 0; i < op->base.len;) {
+            if (i + 7 <= op->base.len && memcmp(op->base.ptr + i, "scatter", 7) == 0) {
+                tg_buf_puts(b, "inverse");
+                i += 7;
+            } else {
+                tg_buf_put(b, op->base.ptr + i, 1);
+                i++;
+            }
+        }
+    } else {
+        tg_buf_str(b, op->base);
+    }
+    if (op->dunder) tg_buf_puts(b, "__");
+}
+
 ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                               unsigned flags, ta_schema **out)
 {
@@ -270,35 +310,7 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
     bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
 
     tg_buf name = {0};
-    if (op.dunder) tg_buf_puts(&name, "__");
-    if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op.base.len >= 5 &&
-        memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) {
-        /* torchgen uses str.replace: every "_copy" goes, not only the last */
-        for (uint32_t i = 0; i < op.base.len;) {
-            if (i + 5 <= op.base.len && memcmp(op.base.ptr + i, "_copy", 5) == 0) {
-                i += 5;
-            } else {
-                tg_buf_put(&name, op.base.ptr + i, 1);
-                i++;
-            }
-        }
-    } else if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op.base.len >= 8 &&
-               memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0) {
-        /* later torchgen pairs x_scatter with the view x_inverse (every
-         * "scatter" becomes "inverse"); 1.13.1 has no *_inverse views */
-        for (uint32_t i = 0; i < op.base.len;) {
-            if (i + 7 <= op.base.len && memcmp(op.base.ptr + i, "scatter", 7) == 0) {
-                tg_buf_puts(&name, "inverse");
-                i += 7;
-            } else {
-                tg_buf_put(&name, op.base.ptr + i, 1);
-                i++;
-            }
-        }
-    } else {
-        tg_buf_str(&name, op.base);
-    }
-    if (op.dunder) tg_buf_puts(&name, "__");
+    signature_name(&name, &op, flags);
     if (name.failed) {
         tg_buf_free(&name);
         return TA_ERR_NOMEM;
@@ -373,4 +385,89 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
 done:
     tg_buf_free(&name);
     return st;
+}
+
+/* ---- signature() printed directly ---------------------------------------
+ * The family model needs only the text of a signature (to group by it), for
+ * every function of a yaml: printing it straight from the schema, without
+ * building the signature schema in an arena first, is what keeps the model
+ * cheap. The text is byte for byte tg_print_schema of ta_schema_signature
+ * (tests/unit/test_tg_signature_text.c compares the two on both corpora). */
+
+/* A written input signature() adds as a return: its annotation is written and
+ * no return carries the same one. */
+static bool extra_return(const ta_schema *s, uint32_t i)
+{
+    const ta_alias *ann = tg_annotation(s->args[i].type);
+    if (!tg_alias_is_write(ann)) return false;
+    for (uint32_t j = 0; j < s->nrets; j++)
+        if (tg_alias_eq(ann, tg_annotation(s->rets[j].type))) return false;
+    return true;
+}
+
+void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
+{
+    tg_args sp;
+    tg_args_split(s, &sp);
+    tg_opname op = tg_opname_parse(s->name);
+    bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
+    signature_name(b, &op, flags);
+    tg_buf_put(b, "(", 1);
+    bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
+    bool star = false;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sp.first_out; i++) {
+        if (sp.tensor_options >= 0 && i >= (uint32_t)sp.tensor_options &&
+            i < (uint32_t)sp.tensor_options + 4)
+            continue;
+        const ta_arg *a = &s->args[i];
+        if (n++) tg_buf_put(b, ", ", 2);
+        if (a->kwarg_only && !star) {
+            tg_buf_put(b, "*, ", 3);
+            star = true;
+        }
+        print_type_as(b, a->type, false);
+        tg_buf_put(b, " ", 1);
+        tg_buf_str(b, a->name);
+        bool has_def = !(flags & TA_SIG_STRIP_DEFAULT) && a->def.kind != TA_DEFAULT_NONE_GIVEN;
+        if (has_def) {
+            tg_buf_put(b, "=", 1);
+            tg_buf_str(b, a->def.text);
+        } else if (bernoulli_p && ta_str_eq(a->name, "p") && a->type->kind == TA_TYPE_NAME &&
+                   ta_str_eq(a->type->name, "float")) {
+            tg_buf_put(b, "=0.5", 4); /* Note [bernoulli.p schema], as ta_schema_signature */
+        }
+    }
+    /* returns: the original ones, then written inputs not returned, in the
+     * order self, the out arguments, the positional ones after self */
+    uint32_t order[3][2] = {
+        {sp.self >= 0 ? (uint32_t)sp.self : 0, sp.self >= 0 ? (uint32_t)sp.self + 1 : 0},
+        {sp.first_out, s->nargs},
+        {(uint32_t)(sp.self + 1), sp.npos}};
+    uint32_t nrets = s->nrets;
+    for (int k = 0; k < 3; k++)
+        for (uint32_t i = order[k][0]; i < order[k][1]; i++) nrets += extra_return(s, i);
+    tg_buf_put(b, ") -> ", 5);
+    if (nrets != 1) tg_buf_put(b, "(", 1);
+    for (uint32_t i = 0; i < s->nrets; i++) {
+        if (i) tg_buf_put(b, ", ", 2);
+        print_type_as(b, s->rets[i].type, false);
+        if (keep_names && s->rets[i].name.len) {
+            tg_buf_put(b, " ", 1);
+            tg_buf_str(b, s->rets[i].name);
+        }
+    }
+    uint32_t r = s->nrets;
+    for (int k = 0; k < 3; k++)
+        for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
+            if (!extra_return(s, i)) continue;
+            if (r++) tg_buf_put(b, ", ", 2);
+            print_type_as(b, s->args[i].type, false);
+            if (keep_names) {
+                tg_buf_put(b, " ", 1);
+                tg_buf_str(b, s->args[i].name);
+                tg_buf_put(b, "_out", 4);
+            }
+        }
+    if (nrets != 1) tg_buf_put(b, ")", 1);
 }

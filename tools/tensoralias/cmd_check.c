@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alias/check_all.h"
 #include "cli.h"
 #include "tensoralias/alias.h"
 #include "native_cli.h"
@@ -46,21 +47,6 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
         return NULL;
     }
     return argv[++*i];
-}
-
-/* The loader's built-in passes, then the alias rules (src/alias), then
- * torchgen's autogen derivation (src/alias/autogen*). */
-static ta_status check_all(const ta_native_file *f, ta_diags *d)
-{
-    size_t nb, na;
-    const ta_native_pass *b = ta_native_builtin_passes(&nb);
-    const ta_native_pass *a = ta_alias_native_passes(&na);
-    ta_native_pass passes[32];
-    if (nb + na + 1 > sizeof passes / sizeof passes[0]) return TA_ERR_INVALID;
-    memcpy(passes, b, nb * sizeof *b);
-    memcpy(passes + nb, a, na * sizeof *a);
-    passes[nb + na] = ta_torchgen_pass;
-    return ta_native_check_with(f, passes, nb + na + 1, d);
 }
 
 /* Every rule check can report, for SARIF: the loader's, the alias ones and
@@ -138,7 +124,7 @@ int ta_cmd_check(int argc, char **argv)
             ta_diags_destroy(d);
             break;
         }
-        st = check_all(f, d);
+        st = ta_check_all(f, d); /* the passes: src/alias/check_all.c */
         if (st != TA_OK && st != TA_ERR_PARSE) {
             fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
             rc = TA_EXIT_USAGE;
