@@ -21,12 +21,12 @@ bool ag_type_is_tensor_like(const ta_type *t)
 {
     while ((t->kind == TA_TYPE_OPTIONAL || t->kind == TA_TYPE_LIST) && t->nelems == 1)
         t = t->elems[0];
-    return t->kind == TA_TYPE_NAME && ta_str_eq(t->name, "Tensor");
+    return t->kind == TA_TYPE_NAME && TA_STR_IS(t->name, "Tensor");
 }
 
 static bool type_is_plain_tensor(const ta_type *t)
 {
-    return t->kind == TA_TYPE_NAME && ta_str_eq(t->name, "Tensor");
+    return t->kind == TA_TYPE_NAME && TA_STR_IS(t->name, "Tensor");
 }
 
 bool ag_has_tensor_like_return(const ta_schema *s)

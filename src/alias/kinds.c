@@ -119,7 +119,7 @@ void tg_args_split(const ta_schema *s, tg_args *out)
             break;
         }
     for (uint32_t i = 0; i < out->npos; i++)
-        if (ta_str_eq(s->args[i].name, "self")) {
+        if (TA_STR_IS(s->args[i].name, "self")) {
             out->self = (int32_t)i;
             break;
         }
@@ -173,7 +173,7 @@ bool ta_schema_is_view_op(const ta_schema *s, bool tagged_inplace_view)
         const ta_alias *a = tg_annotation(s->args[i].type);
         if (!a || !a->has_arrow) continue;
         for (uint32_t k = 0; k < a->nafter; k++)
-            if (ta_str_eq(a->after[k], "*")) return true;
+            if (TA_STR_IS(a->after[k], "*")) return true;
     }
     return false;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "alias/str_lit.h"
 #include "tensoralias/torchgen.h"
 
 /* torchgen's BaseOperatorName: "add_" is base "add" inplace; "__iand__" is

@@ -12,6 +12,7 @@
  *       container holding the other's type while the other is in the
  *       wildcard set. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "alias/query_internal.h"
 
@@ -39,6 +40,19 @@ bool ta_facts_may_contain_alias(const ta_slot_facts *a, const ta_slot_facts *b)
     if (b->wild_after && (b->types & a->contained)) return true;
     if (a->contained & b->contained) return true;
     return holds_wildcard(a, b) || holds_wildcard(b, a);
+}
+
+ta_status ta_alias_query_build(ta_alias_query *q, ta_slot_facts *slots, const ta_schema *s,
+                               ta_diags *diags)
+{
+    /* Only the counts need clearing: sets[] and class_names[] are read below
+     * nsets and ntypes only, and together they are most of the struct. */
+    q->s = NULL;
+    q->nin = q->nout = q->nsets = q->ntypes = 0;
+    q->view_op = false;
+    q->slot = slots;
+    memset(slots, 0, ((size_t)s->nargs + s->nrets) * sizeof *slots);
+    return ta_alias_facts_build(q, s, diags);
 }
 
 ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,

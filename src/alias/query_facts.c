@@ -15,22 +15,24 @@
 #include "alias/query_internal.h"
 
 /* Spellings torch's schema type parser maps onto a singleton. */
-static const struct { const char *name; int id; } builtin[] = {
-    {"Tensor", TA_TY_TENSOR},       {"int", TA_TY_INT},
-    {"SymInt", TA_TY_INT},          {"ScalarType", TA_TY_INT},
-    {"Layout", TA_TY_INT},          {"MemoryFormat", TA_TY_INT},
-    {"DeviceIndex", TA_TY_INT},     {"ConstQuantizerPtr", TA_TY_INT},
-    {"float", TA_TY_FLOAT},         {"SymFloat", TA_TY_FLOAT},
-    {"bool", TA_TY_BOOL},           {"SymBool", TA_TY_BOOL},
-    {"str", TA_TY_STR},             {"Dimname", TA_TY_STR},
-    {"Scalar", TA_TY_NUMBER},       {"complex", TA_TY_COMPLEX},
-    {"Device", TA_TY_DEVICE},       {"Stream", TA_TY_STREAM},
-    {"Generator", TA_TY_GENERATOR}, {"Storage", TA_TY_STORAGE},
-    {"QScheme", TA_TY_QSCHEME},     {"Quantizer", TA_TY_QUANTIZER},
-    {"None", TA_TY_NONE},           {"NoneType", TA_TY_NONE},
-    {"Capsule", TA_TY_CAPSULE},     {"Any", TA_TY_ANY},
-    {"AnyEnumType", TA_TY_ANYENUM}, {"AnyClassType", TA_TY_ANYCLASS},
+#define B(name, id) {name, sizeof(name) - 1, id}
+static const struct { const char *name; uint32_t len; int id; } builtin[] = {
+    B("Tensor", TA_TY_TENSOR),       B("int", TA_TY_INT),
+    B("SymInt", TA_TY_INT),          B("ScalarType", TA_TY_INT),
+    B("Layout", TA_TY_INT),          B("MemoryFormat", TA_TY_INT),
+    B("DeviceIndex", TA_TY_INT),     B("ConstQuantizerPtr", TA_TY_INT),
+    B("float", TA_TY_FLOAT),         B("SymFloat", TA_TY_FLOAT),
+    B("bool", TA_TY_BOOL),           B("SymBool", TA_TY_BOOL),
+    B("str", TA_TY_STR),             B("Dimname", TA_TY_STR),
+    B("Scalar", TA_TY_NUMBER),       B("complex", TA_TY_COMPLEX),
+    B("Device", TA_TY_DEVICE),       B("Stream", TA_TY_STREAM),
+    B("Generator", TA_TY_GENERATOR), B("Storage", TA_TY_STORAGE),
+    B("QScheme", TA_TY_QSCHEME),     B("Quantizer", TA_TY_QUANTIZER),
+    B("None", TA_TY_NONE),           B("NoneType", TA_TY_NONE),
+    B("Capsule", TA_TY_CAPSULE),     B("Any", TA_TY_ANY),
+    B("AnyEnumType", TA_TY_ANYENUM), B("AnyClassType", TA_TY_ANYCLASS),
 };
+#undef B
 static const char *const builtin_names[TA_TY_NBUILTIN] = {
     "Tensor", "int", "float", "bool", "str", "number", "complex", "Device",
     "Stream", "Generator", "Storage", "QScheme", "Quantizer", "NoneType",
@@ -77,7 +79,8 @@ typedef struct builder {
 static int name_id(builder *b, ta_str n)
 {
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (ta_str_eq(n, builtin[i].name)) return builtin[i].id;
+        if (n.len == builtin[i].len && !memcmp(n.ptr, builtin[i].name, n.len))
+            return builtin[i].id;
     if (n.len == 0 || islower((unsigned char)n.ptr[0])) return -1;
     ta_alias_query *q = b->q;
     for (uint32_t k = TA_TY_NBUILTIN; k < q->ntypes; k++)
@@ -147,11 +150,11 @@ static bool alias_types(builder *b, const ta_type *t, uint64_t *types,
         return any;
     }
     case TA_TYPE_APPLY:
-        if (ta_str_eq(t->name, "Dict")) {
+        if (TA_STR_IS(t->name, "Dict")) {
             for (uint32_t i = 0; i < t->nelems; i++) *contained |= walk(b, t->elems[i]);
             return true;
         }
-        if (ta_str_eq(t->name, "Union")) {
+        if (TA_STR_IS(t->name, "Union")) {
             bool any = false;
             for (uint32_t i = 0; i < t->nelems; i++) {
                 uint64_t ty, co;
@@ -163,7 +166,7 @@ static bool alias_types(builder *b, const ta_type *t, uint64_t *types,
             }
             return any;
         }
-        if (ta_str_eq(t->name, "Optional") && t->nelems == 1)
+        if (TA_STR_IS(t->name, "Optional") && t->nelems == 1)
             return alias_types(b, t->elems[0], types, contained);
         return false; /* Future, RRef, Await: not alias types in torch 1.13 */
     }

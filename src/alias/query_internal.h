@@ -4,6 +4,7 @@
 #ifndef TA_ALIAS_QUERY_INTERNAL_H
 #define TA_ALIAS_QUERY_INTERNAL_H
 
+#include "alias/str_lit.h"
 #include "tensoralias/alias.h"
 
 enum { TA_MAX_SETS = 64, TA_MAX_TYPES = 64 };
@@ -47,6 +48,13 @@ struct ta_alias_query {
     ta_str class_names[TA_MAX_TYPES - TA_TY_NBUILTIN];
     bool view_op;
 };
+
+/* Builds the summary of s into q, whose slot array (room for nargs + nrets,
+ * not necessarily zeroed) the caller owns: ta_alias_query_create without the
+ * allocations, for passes that query every schema of a file in turn.
+ * TA_ERR_UNSUPPORTED past the set and type limits (reported to diags). */
+ta_status ta_alias_query_build(ta_alias_query *q, ta_slot_facts *slots, const ta_schema *s,
+                               ta_diags *diags);
 
 /* Fills q (zeroed by the caller, q->slot allocated for nin+nout). */
 ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,

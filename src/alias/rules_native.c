@@ -3,6 +3,7 @@
  * column, and the rules that need the entry's other fields (autogen on
  * operators torchgen will not generate variants for). Plugs into the
  * loader's ta_native_check_with as one pass. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "alias/rules_internal.h"
@@ -96,11 +97,26 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
 ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags)
 {
     ta_status st = TA_OK;
+    /* One query and its slots, reused for every entry: a whole yaml's worth
+     * of allocations (about 2 KiB each) was most of this pass. */
+    ta_alias_query q;
+    ta_slot_facts small[64], *slots = small;
+    size_t cap = sizeof small / sizeof small[0];
     for (size_t i = 0; i < ta_native_count(f) && st == TA_OK; i++) {
         const ta_native_func *fn = ta_native_get(f, i);
         if (!fn->schema) continue; /* the loader reported why */
-        ta_alias_query *q = NULL;
-        st = ta_alias_query_create(fn->schema, &q, diags);
+        size_t n = (size_t)fn->schema->nargs + fn->schema->nrets;
+        if (n > cap) {
+            ta_slot_facts *big = malloc(n * sizeof *big);
+            if (!big) {
+                st = TA_ERR_NOMEM;
+                break;
+            }
+            if (slots != small) free(slots);
+            slots = big;
+            cap = n;
+        }
+        st = ta_alias_query_build(&q, slots, fn->schema, diags);
         if (st == TA_ERR_UNSUPPORTED) {
             st = TA_OK;
             continue;
@@ -108,10 +124,10 @@ ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags)
         if (st != TA_OK) break;
         native_ctx c = {f, fn};
         ta_rule_sink k = {native_emit, fn->schema, diags, &c};
-        st = ta_alias_rules_schema(fn->schema, q, &k);
-        ta_alias_query_destroy(q);
+        st = ta_alias_rules_schema(fn->schema, &q, &k);
         if (st == TA_OK) st = entry_rules(f, fn, diags);
     }
+    if (slots != small) free(slots);
     return st;
 }
 

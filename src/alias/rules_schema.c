@@ -97,12 +97,12 @@ static bool is_out_name(ta_str n, int *num)
 /* torchgen's out= overload names: "out", "<something>_out" */
 static bool out_overload(ta_str o)
 {
-    return ta_str_eq(o, "out") || (o.len > 4 && !memcmp(o.ptr + o.len - 4, "_out", 4));
+    return TA_STR_IS(o, "out") || (o.len > 4 && !memcmp(o.ptr + o.len - 4, "_out", 4));
 }
 
 static bool plain_tensor(const ta_type *t)
 {
-    return t && t->kind == TA_TYPE_NAME && ta_str_eq(t->name, "Tensor");
+    return t && t->kind == TA_TYPE_NAME && TA_STR_IS(t->name, "Tensor");
 }
 
 static bool written(const ta_type *t)
@@ -371,7 +371,7 @@ static void rule_sets(rc *c)
 {
     const ta_schema *s = c->s;
     set_use u[TA_MAX_SETS];
-    memset(u, 0, sizeof u);
+    memset(u, 0, c->q->nsets * sizeof *u); /* note_set_uses touches no other */
     for (uint32_t i = 0; i < s->nargs + s->nrets; i++) {
         bool input = i < s->nargs;
         uint64_t seen = 0;
@@ -438,7 +438,7 @@ ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q, ta_
 {
     rc c = {s, q, k, TA_OK, -1};
     for (uint32_t i = 0; i < s->nargs; i++)
-        if (!s->args[i].kwarg_only && ta_str_eq(s->args[i].name, "self")) {
+        if (!s->args[i].kwarg_only && TA_STR_IS(s->args[i].name, "self")) {
             c.self_ix = (int)i;
             break;
         }
