@@ -471,7 +471,9 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
     loader *L = ctx;
     ta_native_file *f = L->f;
     size_t guess = 16;
-    for (const char *p = f->src.text; (p = strstr(p, "\n- ")); p += 3) guess++;
+    const char *end = f->src.text + f->src.len;
+    for (const char *p = f->src.text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        guess += end - p >= 3 && p[1] == '-' && p[2] == ' ';
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
     f->funcs = malloc(guess * sizeof *f->funcs); /* each is cleared when read */
     if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;

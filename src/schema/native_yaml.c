@@ -101,7 +101,19 @@ static ta_native_pos off_pos(const ta_yaml_src *src, size_t off, uint32_t line)
 static ta_native_pos mark_pos(reader *r, yaml_mark_t start, yaml_mark_t end)
 {
     size_t off = idx_to_off(r, start.index);
-    ta_native_pos p = off_pos(r->src, off, (uint32_t)start.line + 1);
+    ta_native_pos p;
+    if (r->ascii && start.column < off + 1 && off == r->base + start.index) {
+        /* In ASCII text libyaml's column counts the bytes since the last line
+         * break ("\n", "\r" or "\r\n"), which is what off_pos walks back
+         * to find: take it rather than walk back for every node. */
+        p = (ta_native_pos){(uint32_t)start.line + 1, (uint32_t)start.column + 1, (uint32_t)off, 0};
+#ifdef TA_CHECK_COLUMNS
+        ta_native_pos q = off_pos(r->src, off, (uint32_t)start.line + 1);
+        if (q.col != p.col || q.off != p.off) abort();
+#endif
+    } else {
+        p = off_pos(r->src, off, (uint32_t)start.line + 1);
+    }
     if (end.line == start.line && end.index >= start.index) {
         size_t eoff = idx_to_off(r, end.index);
         p.len = (uint32_t)(eoff - off);
@@ -463,12 +475,15 @@ ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
     r.diags = diags;
     const unsigned char *t = (const unsigned char *)src->text;
     if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r.base = 3;
-    r.ascii = true;
-    for (size_t i = 0; i < src->len; i++)
-        if (t[i] >= 0x80) {
-            r.ascii = false;
-            break;
-        }
+    /* ASCII text (PyTorch's is) makes positions cheap; test 8 bytes a step */
+    size_t i = 0;
+    for (; i + 8 <= src->len; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (w & 0x8080808080808080ull) break;
+    }
+    while (i < src->len && t[i] < 0x80) i++;
+    r.ascii = i == src->len;
     r.cur_off = r.base;
     if (!yaml_parser_initialize(&r.p)) return TA_ERR_NOMEM;
     yaml_parser_set_input_string(&r.p, t, src->len);

@@ -215,13 +215,28 @@ static void *grow(parser *p, void *v, uint32_t n, uint32_t *cap, size_t elsz)
     return nv;
 }
 
+/* Lists are collected in a caller's stack array (grow moves one that
+ * outgrows it to the arena) and copied to the arena at their exact size
+ * once complete: doubling arena arrays left most of a file's schema memory
+ * unused, and every byte of it was cleared and paged in. Returns the final
+ * array (NULL when empty, or on OOM, which sets p->failed). */
+static void *settle(parser *p, void *v, const void *local, uint32_t n, size_t elsz)
+{
+    if (v != local) return v; /* already in the arena */
+    if (n == 0) return NULL;
+    void *a = alloc(p, (size_t)n * elsz); /* NULL: alloc reported it (p->failed) */
+    if (a) memcpy(a, local, (size_t)n * elsz);
+    return a;
+}
+
 /* ---- alias annotations ------------------------------------------------ */
 
 /* sets := ( '*' | IDENT ) { '|' ( '*' | IDENT ) }, stopping at a wildcard's
  * first follower the way torch does. */
 static bool parse_sets(parser *p, ta_str **v, uint32_t *n)
 {
-    uint32_t cap = 0;
+    ta_str local[8], *sets = local;
+    uint32_t cap = 8, count = 0;
     bool wildcard = false;
     do {
         if (p->cur.kind == '*') {
@@ -232,13 +247,15 @@ static bool parse_sets(parser *p, ta_str **v, uint32_t *n)
             expected(p, "an alias set name or '*'");
             return false;
         }
-        ta_str *nv = grow(p, *v, *n, &cap, sizeof **v);
+        ta_str *nv = grow(p, sets, count, &cap, sizeof *sets);
         if (!nv) return false;
-        *v = nv;
-        (*v)[(*n)++] = view(p, p->cur.off, p->cur.len);
+        sets = nv;
+        sets[count++] = view(p, p->cur.off, p->cur.len);
         next(p);
     } while (p->cur.kind == '|' && (next(p), true));
-    return true;
+    *v = settle(p, sets, local, count, sizeof *sets);
+    *n = count;
+    return !p->failed;
 }
 
 /* Parses an annotation if one starts here; *out stays NULL otherwise. */
@@ -351,7 +368,8 @@ static bool valid_dict_key(const ta_type *t)
  * allow_empty (a tuple "()"). */
 static bool parse_type_list(parser *p, ta_type *t, bool allow_empty, const char *ctx)
 {
-    uint32_t cap = 0;
+    ta_type *local[8], **elems = local;
+    uint32_t cap = 8, count = 0;
     if (!expect(p, '(', ctx)) return false;
     if (p->cur.kind == ')' && allow_empty) {
         next(p);
@@ -360,17 +378,19 @@ static bool parse_type_list(parser *p, ta_type *t, bool allow_empty, const char 
     for (;;) {
         ta_type *e = parse_type(p);
         if (!e) return false;
-        ta_type **nv = grow(p, t->elems, t->nelems, &cap, sizeof *nv);
+        ta_type **nv = grow(p, elems, count, &cap, sizeof *nv);
         if (!nv) return false;
-        t->elems = nv;
-        t->elems[t->nelems++] = e;
+        elems = nv;
+        elems[count++] = e;
         if (p->cur.kind == ',') {
             next(p);
             continue;
         }
         if (p->cur.kind == ')') {
             next(p);
-            return true;
+            t->elems = settle(p, elems, local, count, sizeof *elems);
+            t->nelems = count;
+            return !p->failed;
         }
         expected(p, "',' or ')' in the type's parameter list");
         return false;
@@ -696,7 +716,8 @@ static bool parse_name(parser *p, ta_schema *s)
 
 static bool parse_args(parser *p, ta_schema *s)
 {
-    uint32_t start = p->cur.off, cap = 0;
+    ta_arg local[32], *args = local;
+    uint32_t start = p->cur.off, cap = 32, nargs = 0;
     if (p->cur.kind != '(') {
         expected(p, "'(' after the operator name");
         return false;
@@ -713,25 +734,25 @@ static bool parse_args(parser *p, ta_schema *s)
             }
             if (p->cur.kind == '*') {
                 kwarg_only = true;
-                if (s->kwarg_marker < 0) s->kwarg_marker = (int32_t)s->nargs;
+                if (s->kwarg_marker < 0) s->kwarg_marker = (int32_t)nargs;
                 next(p);
             } else if (p->cur.kind == TK_DOTS) {
                 s->vararg = true;
                 next(p);
             } else {
-                ta_arg *nv = grow(p, s->args, s->nargs, &cap, sizeof *nv);
+                ta_arg *nv = grow(p, args, nargs, &cap, sizeof *nv);
                 if (!nv) return false;
-                s->args = nv;
-                ta_arg *a = &s->args[s->nargs];
+                args = nv;
+                ta_arg *a = &args[nargs];
                 memset(a, 0, sizeof *a);
                 if (!parse_arg(p, a, kwarg_only)) return false;
                 if (!kwarg_only) {
                     if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
-                        last_default = (int32_t)s->nargs;
+                        last_default = (int32_t)nargs;
                     } else if (last_default >= 0 && a->type->kind != TA_TYPE_LIST) {
                         /* torch 1.13.1 crashes on this (a list-typed argument
                          * it happens to accept) */
-                        ta_arg *d = &s->args[last_default];
+                        ta_arg *d = &args[last_default];
                         p->hint = "give it a default, move it before the defaulted one, or "
                                   "make it keyword-only by putting it after '*'";
                         fail_at(p, a->span.off, a->span.len,
@@ -741,7 +762,7 @@ static bool parse_args(parser *p, ta_schema *s)
                         return false;
                     }
                 }
-                s->nargs++;
+                nargs++;
             }
             if (p->cur.kind == ',') {
                 next(p);
@@ -753,6 +774,9 @@ static bool parse_args(parser *p, ta_schema *s)
         }
     }
     next(p);
+    s->args = settle(p, args, local, nargs, sizeof *args);
+    s->nargs = nargs;
+    if (p->failed) return false;
     if (s->vararg)
         for (uint32_t i = 0; i < s->nargs; i++)
             if (s->args[i].def.kind != TA_DEFAULT_NONE_GIVEN) {
@@ -767,7 +791,8 @@ static bool parse_args(parser *p, ta_schema *s)
 
 static bool parse_rets(parser *p, ta_schema *s)
 {
-    uint32_t start = p->cur.off, cap = 0;
+    ta_ret local[16], *rets = local;
+    uint32_t start = p->cur.off, cap = 16, nrets = 0;
     if (p->cur.kind == TK_DOTS) {
         s->varret = true;
         next(p);
@@ -785,12 +810,12 @@ static bool parse_rets(parser *p, ta_schema *s)
                     s->varret = true;
                     next(p);
                 } else {
-                    ta_ret *nv = grow(p, s->rets, s->nrets, &cap, sizeof *nv);
+                    ta_ret *nv = grow(p, rets, nrets, &cap, sizeof *nv);
                     if (!nv) return false;
-                    s->rets = nv;
-                    memset(&s->rets[s->nrets], 0, sizeof *nv);
-                    if (!parse_ret(p, &s->rets[s->nrets])) return false;
-                    s->nrets++;
+                    rets = nv;
+                    memset(&rets[nrets], 0, sizeof *nv);
+                    if (!parse_ret(p, &rets[nrets])) return false;
+                    nrets++;
                 }
                 if (p->cur.kind == ',') {
                     next(p);
@@ -802,6 +827,9 @@ static bool parse_rets(parser *p, ta_schema *s)
             }
         }
         next(p);
+        s->rets = settle(p, rets, local, nrets, sizeof *rets);
+        s->nrets = nrets;
+        if (p->failed) return false;
     } else {
         s->rets = alloc(p, sizeof *s->rets);
         if (!s->rets || !parse_ret(p, &s->rets[0])) return false;
