@@ -87,7 +87,7 @@ static ta_alias *fresh_alias(ta_arena *a, char letter)
 ta_status ag_derive_functional(ta_arena *a, const ta_schema *base, ta_schema **out)
 {
     ta_schema *d;
-    ta_status st = ta_schema_signature(a, base, TA_SIG_KEEP_RETURN_NAMES, &d);
+    ta_status st = tg_signature_build(a, base, TA_SIG_KEEP_RETURN_NAMES, &d);
     if (st != TA_OK) return st;
     bool mutable_base = ta_schema_kind_of(base) == TA_KIND_MUTABLE;
     if (!set_names(a, d, base, mutable_base, false) || !tg_schema_finish(a, d))
@@ -167,7 +167,7 @@ ta_status ag_derive_out(ta_arena *a, const ta_schema *base, ta_schema **out,
     *nouts = 0;
     if (bk == TA_KIND_FUNCTIONAL) {
         /* the signature's arguments: no annotations, no TensorOptions */
-        if ((st = ta_schema_signature(a, base, 0, &d)) != TA_OK) return st;
+        if ((st = tg_signature_build(a, base, 0, &d)) != TA_OK) return st;
         /* Arguments.signature() keeps defaults as written: undo the
          * bernoulli.p default that FunctionSchema.signature() adds */
         for (uint32_t i = 0; i < d->nargs; i++)

@@ -146,7 +146,14 @@ ta_schema_kind ta_schema_kind_of(const ta_schema *s)
 {
     tg_args a;
     tg_args_split(s, &a);
-    if (tg_opname_parse(s->name).inplace) return TA_KIND_INPLACE;
+    tg_opname op = tg_opname_parse(s->name);
+    return tg_kind_of(s, &a, &op);
+}
+
+ta_schema_kind tg_kind_of(const ta_schema *s, const tg_args *sp, const tg_opname *op)
+{
+    tg_args a = *sp;
+    if (op->inplace) return TA_KIND_INPLACE;
     for (uint32_t i = a.first_out; i < s->nargs; i++) {
         ta_str n = s->args[i].name;
         if (n.len >= 9 && memcmp(n.ptr, "_scratch_", 9) == 0) return TA_KIND_SCRATCH;

@@ -42,6 +42,10 @@ typedef struct tg_args {
 
 void tg_args_split(const ta_schema *s, tg_args *out);
 
+/* ta_schema_kind_of from the schema's split and name, when the caller has
+ * them already (the model computes them once per function). */
+ta_schema_kind tg_kind_of(const ta_schema *s, const tg_args *sp, const tg_opname *op);
+
 /* Growable NUL-terminated string; on allocation failure `failed` is set and
  * further appends are ignored. Short strings (schemas are) stay in the inline
  * array, so most never touch malloc; a tg_buf must not be copied once used. */
@@ -76,6 +80,9 @@ void tg_print_name(tg_buf *b, const ta_schema *s); /* "name.overload" */
 /* Prints tg_print_schema(ta_schema_signature(s, flags)) without building the
  * signature schema. */
 void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags);
+/* The same, given s's split and name. */
+void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
+                           const tg_opname *op, unsigned flags);
 
 /* String -> int32 index (open addressing; keys are not copied, their hashes
  * are kept so growing never rehashes a string). */
@@ -107,6 +114,10 @@ ta_str tg_arena_str(ta_arena *a, const char *s, size_t n);
 /* Fills the name fields of a built schema: ns as given, name, overload. */
 bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
                         const char *overload);
+/* ta_schema_signature's arguments and returns, unnamed and without text:
+ * the caller names it (tg_schema_set_name) and finishes it. */
+ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
+                             ta_schema **out);
 /* Sets kwarg_marker, rets_parenthesized and text (torchgen's spelling). */
 bool tg_schema_finish(ta_arena *a, ta_schema *s);
 

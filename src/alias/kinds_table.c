@@ -85,10 +85,13 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     }
     tg_print_name(&b, s);
     if (!(f->name = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
-    f->kind = ta_schema_kind_of(s);
-    f->is_view_op = ta_schema_is_view_op(s, tg_has_tag(f, "inplace_view"));
+    tg_args sp;
+    tg_args_split(s, &sp);
+    tg_opname op = tg_opname_parse(s->name);
+    f->kind = tg_kind_of(s, &sp, &op);
+    f->is_view_op = ta_schema_is_view_op(s, f->ntags && tg_has_tag(f, "inplace_view"));
     /* only the signature's text is kept: print it without building it */
-    tg_print_signature(&b, s, 0);
+    tg_print_signature_of(&b, s, &sp, &op, 0);
     if (!(f->signature = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
     return TA_OK;
 }

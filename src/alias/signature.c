@@ -300,8 +300,27 @@ static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
     if (op->dunder) tg_buf_puts(b, "__");
 }
 
+static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned flags,
+                                 bool finish, ta_schema **out);
+
 ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                               unsigned flags, ta_schema **out)
+{
+    return build_signature(arena, s, flags, true, out);
+}
+
+ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
+                             ta_schema **out)
+{
+    return build_signature(arena, s, flags, false, out);
+}
+
+/* With `finish` the schema is complete (named, its text printed); without,
+ * only its arguments and returns are built, for a caller that renames it and
+ * finishes it itself (the derived variants), which saves naming and printing
+ * it twice. */
+static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned flags,
+                                 bool finish, ta_schema **out)
 {
     *out = NULL;
     tg_args sp;
@@ -318,7 +337,8 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
 
     ta_schema *g = ta_arena_alloc(arena, sizeof *g);
     ta_status st = TA_ERR_NOMEM;
-    if (!g || !tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "")) goto done;
+    if (!g || (finish && !tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "")))
+        goto done;
     g->source = s->source;
     g->base_line = s->base_line;
     g->base_col = s->base_col;
@@ -379,7 +399,7 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                 if (bad) goto done;
             }
         }
-    if (!tg_schema_finish(arena, g)) goto done;
+    if (finish && !tg_schema_finish(arena, g)) goto done;
     *out = g;
     st = TA_OK;
 done:
@@ -410,15 +430,21 @@ void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
     tg_args sp;
     tg_args_split(s, &sp);
     tg_opname op = tg_opname_parse(s->name);
+    tg_print_signature_of(b, s, &sp, &op, flags);
+}
+
+void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
+                           const tg_opname *op, unsigned flags)
+{
     bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
-    signature_name(b, &op, flags);
+    signature_name(b, op, flags);
     tg_buf_put(b, "(", 1);
-    bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
+    bool bernoulli_p = TA_STR_IS(s->name, "bernoulli") && TA_STR_IS(s->overload, "p");
     bool star = false;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < sp.first_out; i++) {
-        if (sp.tensor_options >= 0 && i >= (uint32_t)sp.tensor_options &&
-            i < (uint32_t)sp.tensor_options + 4)
+    for (uint32_t i = 0; i < sp->first_out; i++) {
+        if (sp->tensor_options >= 0 && i >= (uint32_t)sp->tensor_options &&
+            i < (uint32_t)sp->tensor_options + 4)
             continue;
         const ta_arg *a = &s->args[i];
         if (n++) tg_buf_put(b, ", ", 2);
@@ -433,20 +459,26 @@ void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
         if (has_def) {
             tg_buf_put(b, "=", 1);
             tg_buf_str(b, a->def.text);
-        } else if (bernoulli_p && ta_str_eq(a->name, "p") && a->type->kind == TA_TYPE_NAME &&
-                   ta_str_eq(a->type->name, "float")) {
+        } else if (bernoulli_p && TA_STR_IS(a->name, "p") && a->type->kind == TA_TYPE_NAME &&
+                   TA_STR_IS(a->type->name, "float")) {
             tg_buf_put(b, "=0.5", 4); /* Note [bernoulli.p schema], as ta_schema_signature */
         }
     }
     /* returns: the original ones, then written inputs not returned, in the
-     * order self, the out arguments, the positional ones after self */
+     * order self, the out arguments, the positional ones after self (each
+     * argument's test made once: the first 64 are remembered) */
     uint32_t order[3][2] = {
-        {sp.self >= 0 ? (uint32_t)sp.self : 0, sp.self >= 0 ? (uint32_t)sp.self + 1 : 0},
-        {sp.first_out, s->nargs},
-        {(uint32_t)(sp.self + 1), sp.npos}};
+        {sp->self >= 0 ? (uint32_t)sp->self : 0, sp->self >= 0 ? (uint32_t)sp->self + 1 : 0},
+        {sp->first_out, s->nargs},
+        {(uint32_t)(sp->self + 1), sp->npos}};
+    uint64_t extra = 0;
     uint32_t nrets = s->nrets;
     for (int k = 0; k < 3; k++)
-        for (uint32_t i = order[k][0]; i < order[k][1]; i++) nrets += extra_return(s, i);
+        for (uint32_t i = order[k][0]; i < order[k][1]; i++)
+            if (extra_return(s, i)) {
+                nrets++;
+                if (i < 64) extra |= (uint64_t)1 << i;
+            }
     tg_buf_put(b, ") -> ", 5);
     if (nrets != 1) tg_buf_put(b, "(", 1);
     for (uint32_t i = 0; i < s->nrets; i++) {
@@ -460,7 +492,7 @@ void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
     uint32_t r = s->nrets;
     for (int k = 0; k < 3; k++)
         for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
-            if (!extra_return(s, i)) continue;
+            if (i < 64 ? !(extra >> i & 1) : !extra_return(s, i)) continue;
             if (r++) tg_buf_put(b, ", ", 2);
             print_type_as(b, s->args[i].type, false);
             if (keep_names) {

@@ -58,12 +58,15 @@ static ta_status composite_pass(const ta_native_file *f, ta_diags *d)
         const ta_native_dispatch *seen[4] = {0};
         const ta_native_dispatch *last = NULL;
         int n = 0;
-        for (uint32_t k = 0; k < fn->ndispatch; k++)
+        for (uint32_t k = 0; k < fn->ndispatch; k++) {
+            /* all four start so: most keys (CPU, CUDA ...) are out at once */
+            if (strncmp(fn->dispatch[k].key.s, "Composite", 9)) continue;
             for (int c = 0; c < 4; c++)
                 if (!strcmp(fn->dispatch[k].key.s, composites[c]) && !seen[c]) {
                     seen[c] = last = &fn->dispatch[k];
                     n++;
                 }
+        }
         if (n <= 1 || (n == 2 && !seen[1] && seen[3])) continue;
         const ta_native_dispatch *first = NULL;
         for (int c = 0; c < 4 && !first; c++)
