@@ -127,6 +127,7 @@ struct ta_torchgen {
     size_t nfns, cap;
     size_t nyaml;
     bool derived;
+    bool no_func;       /* yaml functions get no func string (see kinds_native.c) */
     tg_map by_name;
     uint64_t *sig_hash; /* per function: tg_hash of its signature (cap entries) */
     ta_tg_group *groups;

@@ -72,6 +72,8 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     if (f->generated) {
         /* a derived schema's text is torchgen's spelling (tg_schema_finish) */
         f->func = s->text;
+    } else if (tg->no_func) {
+        f->func = NULL;
     } else {
         tg_print_schema(&b, s);
         /* most yaml schemas are written as torchgen spells them: then share

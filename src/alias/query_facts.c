@@ -79,7 +79,8 @@ typedef struct builder {
 static int name_id(builder *b, ta_str n)
 {
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (n.len == builtin[i].len && !memcmp(n.ptr, builtin[i].name, n.len))
+        if (n.len == builtin[i].len && n.ptr[0] == builtin[i].name[0] &&
+            !memcmp(n.ptr, builtin[i].name, n.len))
             return builtin[i].id;
     if (n.len == 0 || islower((unsigned char)n.ptr[0])) return -1;
     ta_alias_query *q = b->q;
@@ -291,11 +292,19 @@ static bool in_list(ta_str name, const char *framed)
     return false;
 }
 
+/* ta_str_eq without a full strlen: strnlen reads no more of the literal
+ * than s could match. Runs for every schema against every training op. */
+static bool str_is(ta_str s, const char *lit)
+{
+    size_t n = strnlen(lit, (size_t)s.len + 1);
+    return n == s.len && (n == 0 || !memcmp(lit, s.ptr, n));
+}
+
 static void training_special_case(ta_alias_query *q, const ta_schema *s)
 {
     for (size_t t = 0; t < sizeof training_ops / sizeof training_ops[0]; t++) {
         const struct training_op *op = &training_ops[t];
-        if (!ta_str_eq(s->full_name, op->name) || !ta_str_eq(s->overload, op->overload) ||
+        if (!str_is(s->full_name, op->name) || !str_is(s->overload, op->overload) ||
             !names_match(s, op->args))
             continue;
         for (uint32_t i = 0; i < s->nargs; i++)

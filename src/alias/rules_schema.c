@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alias/rules_internal.h"
@@ -62,6 +63,9 @@ typedef struct rc {
     ta_rule_sink *k;
     ta_status st;
     int self_ix; /* the positional "self", or -1 */
+    /* ta_tg_annotation of each argument and return, found once: the rules
+     * ask for them again and again */
+    const ta_alias **arg_ann, **ret_ann;
 } rc;
 
 static void report(rc *c, const char *id, ta_span sp, const char *hint, const char *fmt, ...)
@@ -105,11 +109,7 @@ static bool plain_tensor(const ta_type *t)
     return t && t->kind == TA_TYPE_NAME && TA_STR_IS(t->name, "Tensor");
 }
 
-static bool written(const ta_type *t)
-{
-    const ta_alias *a = ta_tg_annotation(t);
-    return a && a->write;
-}
+static bool written_ann(const ta_alias *a) { return a && a->write; }
 
 /* ---- torchgen's annotation grammar -------------------------------------- */
 
@@ -156,7 +156,7 @@ static void rule_out_args(rc *c)
         const ta_arg *a = &s->args[i];
         int num;
         bool named = is_out_name(a->name, &num);
-        bool w = written(a->type);
+        bool w = written_ann(c->arg_ann[i]);
         if (w && !a->kwarg_only && (int)i != c->self_ix && named && !out_overload(s->overload))
             report(c, "alias-out-positional", a->span,
                    "put a '*' before it to make the operator an out= variant, or rename it",
@@ -181,7 +181,7 @@ static void rule_out_args(rc *c)
          * keyword out= arguments are fine) */
         if (out_overload(s->overload))
             for (uint32_t i = 0; i < s->nargs; i++)
-                if (!s->args[i].kwarg_only && (int)i != c->self_ix && written(s->args[i].type)) {
+                if (!s->args[i].kwarg_only && (int)i != c->self_ix && written_ann(c->arg_ann[i])) {
                     report(c, "alias-out-positional", s->args[i].span,
                            "put a '*' before the outputs it writes",
                            "out= overload '%.*s' writes positional argument '%.*s' and no keyword-only one; torchgen reads it as a mutable operator",
@@ -194,7 +194,7 @@ static void rule_out_args(rc *c)
     uint32_t k = 0;
     for (uint32_t i = first_out; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
-        if (!a->kwarg_only || !written(a->type)) continue;
+        if (!a->kwarg_only || !written_ann(c->arg_ann[i])) continue;
         int num;
         if (is_out_name(a->name, &num) && num >= 0) {
             char hint[64];
@@ -215,10 +215,10 @@ static void rule_out_args(rc *c)
     k = 0;
     for (uint32_t i = first_out; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
-        if (!a->kwarg_only || !written(a->type)) continue;
+        if (!a->kwarg_only || !written_ann(c->arg_ann[i])) continue;
         if (!plain_tensor(a->type)) all_plain = false;
         if (a->name.len >= 9 && !memcmp(a->name.ptr, "_scratch_", 9)) nscratch++;
-        if (k < s->nrets && !ta_tg_annotation_eq(ta_tg_annotation(a->type), ta_tg_annotation(s->rets[k].type)))
+        if (k < s->nrets && !ta_tg_annotation_eq(c->arg_ann[i], c->ret_ann[k]))
             report(c, "alias-out-return-mismatch", s->rets[k].span,
                    "annotate the i-th return like the i-th out= argument",
                    "return %u does not carry the annotation of out= argument '%.*s'", k,
@@ -246,7 +246,7 @@ static void rule_inplace(rc *c)
         return;
     }
     const ta_arg *self = &s->args[c->self_ix];
-    const ta_alias *sa = ta_tg_annotation(self->type);
+    const ta_alias *sa = c->arg_ann[c->self_ix];
     if (!sa || !sa->write) {
         report(c, "alias-inplace-self", self->span, "annotate it 'Tensor(a!) self'",
                "inplace operator '%.*s' does not write 'self'", NAMEF(s->name));
@@ -256,14 +256,14 @@ static void rule_inplace(rc *c)
      * optimizers), which updates several lists by design */
     bool list_self = self->type->kind == TA_TYPE_LIST;
     for (uint32_t i = 0; i < s->nargs && !list_self; i++)
-        if ((int)i != c->self_ix && written(s->args[i].type)) {
+        if ((int)i != c->self_ix && written_ann(c->arg_ann[i])) {
             report(c, "alias-inplace-writes-more", s->args[i].span,
                    "make it a mutable operator (no trailing '_'), or keep the write and document it",
                    "inplace operator '%.*s' also writes '%.*s'; its name promises that only self is written",
                    NAMEF(s->name), NAMEF(s->args[i].name));
         }
     if (plain_tensor(self->type)) {
-        if (s->nrets != 1 || !ta_tg_annotation_eq(ta_tg_annotation(s->rets[0].type), sa))
+        if (s->nrets != 1 || !ta_tg_annotation_eq(c->ret_ann[0], sa))
             report(c, "alias-inplace-return", s->nrets ? s->rets_span : s->args_span,
                    "return 'Tensor(a!)' in the set of self",
                    "inplace operator '%.*s' must return 'self' (one return, annotated like it)",
@@ -281,20 +281,20 @@ static void rule_returns(rc *c)
     const ta_schema *s = c->s;
     uint32_t nmut = 0, nimm = 0;
     for (uint32_t j = 0; j < s->nrets; j++) {
-        if (written(s->rets[j].type)) nmut++;
+        if (written_ann(c->ret_ann[j])) nmut++;
         else nimm++;
     }
     if (nmut && nimm)
         report(c, "alias-mixed-returns", s->rets_span, "do not return the written argument",
                "returns mix written and fresh values; torchgen allows only one kind");
     for (uint32_t j = 0; j < s->nrets; j++) {
-        const ta_alias *ra = ta_tg_annotation(s->rets[j].type);
+        const ta_alias *ra = c->ret_ann[j];
         if (!ra || !ra->write) continue;
         bool bound = false;
         int positional = -1;
         for (uint32_t i = 0; i < s->nargs && !bound; i++) {
             const ta_arg *a = &s->args[i];
-            if (!ta_tg_annotation_eq(ta_tg_annotation(a->type), ra)) continue;
+            if (!ta_tg_annotation_eq(c->arg_ann[i], ra)) continue;
             if (a->kwarg_only || (int)i == c->self_ix) bound = true;
             else positional = (int)i;
         }
@@ -313,10 +313,10 @@ static void rule_returns(rc *c)
     for (uint32_t i = 0; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
         if (a->kwarg_only || (c->self_ix >= 0 && (int)i <= c->self_ix)) continue;
-        const ta_alias *aa = ta_tg_annotation(a->type);
+        const ta_alias *aa = c->arg_ann[i];
         if (!aa || !aa->write) continue;
         for (uint32_t j = 0; j < s->nrets; j++)
-            if (ta_tg_annotation_eq(ta_tg_annotation(s->rets[j].type), aa)) {
+            if (ta_tg_annotation_eq(c->ret_ann[j], aa)) {
                 report(c, "alias-positional-mutable-returned", s->rets[j].span,
                        "return nothing for it (the caller already holds it)",
                        "written positional argument '%.*s' is also returned", NAMEF(a->name));
@@ -404,7 +404,7 @@ static void rule_kinds(rc *c)
     const ta_schema *s = c->s;
     bool any_write = false, self_written = false;
     for (uint32_t i = 0; i < s->nargs; i++)
-        if (written(s->args[i].type)) {
+        if (written_ann(c->arg_ann[i])) {
             any_write = true;
             if ((int)i == c->self_ix) self_written = true;
         }
@@ -420,11 +420,11 @@ static void rule_kinds(rc *c)
     /* a mutable (not inplace, not out=) operator returning the self it writes */
     bool out_fn = false;
     for (uint32_t i = 0; i < s->nargs; i++)
-        if (s->args[i].kwarg_only && written(s->args[i].type)) out_fn = true;
+        if (s->args[i].kwarg_only && written_ann(c->arg_ann[i])) out_fn = true;
     if (self_written && !out_fn && !ta_tg_is_inplace_name(s->name)) {
-        const ta_alias *sa = ta_tg_annotation(s->args[c->self_ix].type);
+        const ta_alias *sa = c->arg_ann[c->self_ix];
         for (uint32_t j = 0; j < s->nrets; j++)
-            if (ta_tg_annotation_eq(ta_tg_annotation(s->rets[j].type), sa)) {
+            if (ta_tg_annotation_eq(c->ret_ann[j], sa)) {
                 report(c, "alias-mutable-returns-self", s->rets[j].span,
                        "name it with a trailing '_' if it is the inplace variant",
                        "'%.*s' writes self and returns it like an inplace operator, but its name has no trailing '_'",
@@ -436,7 +436,14 @@ static void rule_kinds(rc *c)
 
 ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q, ta_rule_sink *k)
 {
-    rc c = {s, q, k, TA_OK, -1};
+    rc c = {s, q, k, TA_OK, -1, NULL, NULL};
+    const ta_alias *small[64], **ann = small;
+    size_t n = (size_t)s->nargs + s->nrets;
+    if (n > sizeof small / sizeof small[0] && !(ann = malloc(n * sizeof *ann))) return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->nargs; i++) ann[i] = ta_tg_annotation(s->args[i].type);
+    for (uint32_t j = 0; j < s->nrets; j++) ann[s->nargs + j] = ta_tg_annotation(s->rets[j].type);
+    c.arg_ann = ann;
+    c.ret_ann = ann + s->nargs;
     for (uint32_t i = 0; i < s->nargs; i++)
         if (!s->args[i].kwarg_only && TA_STR_IS(s->args[i].name, "self")) {
             c.self_ix = (int)i;
@@ -448,5 +455,6 @@ ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q, ta_
     rule_returns(&c);
     rule_sets(&c);
     rule_kinds(&c);
+    if (ann != small) free(ann);
     return c.st;
 }
