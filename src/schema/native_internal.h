@@ -80,6 +80,8 @@ struct ta_native_file {
     uint32_t table_cap, table_used;
 };
 
+/* native_names.c: the ta_native_key named k (a C string), or -1. */
+int ta_native_key_id(const char *k);
 /* native_names.c: "did you mean" helpers (NULL when nothing is close). */
 const char *ta_native_closest(const char *s, size_t len,
                               const char *const *names, size_t n);

@@ -326,15 +326,6 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
     if (!fn->ns) L->st = TA_ERR_NOMEM;
 }
 
-static int key_id(const char *k)
-{
-    for (int i = 0; i < TA_NK_COUNT; i++) {
-        const char *name = ta_native_key_name((ta_native_key)i);
-        if (name[0] == k[0] && !strcmp(k, name)) return i;
-    }
-    return -1;
-}
-
 /* torchgen: the dispatch keys an entry ends up with, and what follows. */
 static void derive(ta_native_func *fn)
 {
@@ -378,7 +369,7 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
                     "an entry's keys must be strings, not %s", ta_yaml_type_name(k));
             continue;
         }
-        int id = key_id(k->text);
+        int id = ta_native_key_id(k->text);
         if (id < 0) {
             const char *near = ta_native_closest_key(k->text, k->len);
             char hint[96];

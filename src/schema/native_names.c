@@ -26,6 +26,13 @@ static const char *const key_names[TA_NK_COUNT] = {
     [TA_NK_UFUNC_INNER_LOOP] = "ufunc_inner_loop",
 };
 
+int ta_native_key_id(const char *k)
+{
+    for (int i = 0; i < TA_NK_COUNT; i++)
+        if (key_names[i][0] == k[0] && !strcmp(k, key_names[i])) return i;
+    return -1;
+}
+
 const char *ta_native_key_name(ta_native_key k)
 {
     return (unsigned)k < TA_NK_COUNT ? key_names[k] : NULL;

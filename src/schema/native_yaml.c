@@ -310,9 +310,17 @@ static void resolve(ynode *n, const yaml_event_t *ev)
     const char *s = n->text;
     /* Most scalars are names and schemas: rule them out by their first byte
      * and length before comparing words. */
-    char c = s[0];
-    bool word = n->len <= 5 && (c == '\0' || strchr("yYnNtTfFoO~", c));
-    bool number = c && strchr("0123456789+-.", c);
+    enum { WORD = 1, NUMBER = 2 };
+    static const unsigned char first[256] = {
+        ['\0'] = WORD, ['y'] = WORD, ['Y'] = WORD, ['n'] = WORD, ['N'] = WORD, ['t'] = WORD,
+        ['T'] = WORD, ['f'] = WORD, ['F'] = WORD, ['o'] = WORD, ['O'] = WORD, ['~'] = WORD,
+        ['0'] = NUMBER, ['1'] = NUMBER, ['2'] = NUMBER, ['3'] = NUMBER, ['4'] = NUMBER,
+        ['5'] = NUMBER, ['6'] = NUMBER, ['7'] = NUMBER, ['8'] = NUMBER, ['9'] = NUMBER,
+        ['+'] = NUMBER, ['-'] = NUMBER, ['.'] = NUMBER,
+    };
+    unsigned char c = (unsigned char)s[0];
+    bool word = n->len <= 5 && (first[c] & WORD);
+    bool number = first[c] & NUMBER;
     if ((word || number) && memchr(s, '\0', n->len)) return; /* an embedded NUL */
     int t;
     if (word && (t = word_type(s, n->len, &n->bval)) >= 0) n->type = (yn_type)t;
