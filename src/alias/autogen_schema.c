@@ -84,14 +84,21 @@ static ta_alias *fresh_alias(ta_arena *a, char letter)
     return al;
 }
 
-ta_status ag_derive_functional(ta_arena *a, const ta_schema *base, ta_schema **out)
+/* Sets d's shape fields, and its text unless !text. */
+static bool finish(ta_arena *a, ta_schema *d, bool text)
+{
+    if (text) return tg_schema_finish(a, d);
+    tg_schema_finish_shape(d);
+    return true;
+}
+
+ta_status ag_derive_functional(ta_arena *a, const ta_schema *base, bool text, ta_schema **out)
 {
     ta_schema *d;
     ta_status st = tg_signature_build(a, base, TA_SIG_KEEP_RETURN_NAMES, &d);
     if (st != TA_OK) return st;
     bool mutable_base = ta_schema_kind_of(base) == TA_KIND_MUTABLE;
-    if (!set_names(a, d, base, mutable_base, false) || !tg_schema_finish(a, d))
-        return TA_ERR_NOMEM;
+    if (!set_names(a, d, base, mutable_base, false) || !finish(a, d, text)) return TA_ERR_NOMEM;
     *out = d;
     return TA_OK;
 }
@@ -156,7 +163,7 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
     return TA_OK;
 }
 
-ta_status ag_derive_out(ta_arena *a, const ta_schema *base, ta_schema **out,
+ta_status ag_derive_out(ta_arena *a, const ta_schema *base, bool text, ta_schema **out,
                         uint32_t *ret_origin, uint32_t *out_origin, uint32_t *nouts)
 {
     ta_schema_kind bk = ta_schema_kind_of(base);
@@ -212,7 +219,7 @@ ta_status ag_derive_out(ta_arena *a, const ta_schema *base, ta_schema **out,
     d->source = base->source;
     d->base_line = base->base_line;
     d->base_col = base->base_col;
-    if (!set_names(a, d, base, false, true) || !tg_schema_finish(a, d)) return TA_ERR_NOMEM;
+    if (!set_names(a, d, base, false, true) || !finish(a, d, text)) return TA_ERR_NOMEM;
     *out = d;
     return TA_OK;
 }

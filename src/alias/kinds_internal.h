@@ -118,6 +118,9 @@ bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
  * the caller names it (tg_schema_set_name) and finishes it. */
 ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
                              ta_schema **out);
+/* Sets kwarg_marker and rets_parenthesized only (text stays NULL): for a
+ * model whose func strings nobody reads (ta_torchgen.no_func). */
+void tg_schema_finish_shape(ta_schema *s);
 /* Sets kwarg_marker, rets_parenthesized and text (torchgen's spelling). */
 bool tg_schema_finish(ta_arena *a, ta_schema *s);
 

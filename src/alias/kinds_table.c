@@ -70,7 +70,8 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     const ta_schema *s = f->schema;
     tg_buf b = {0};
     if (f->generated) {
-        /* a derived schema's text is torchgen's spelling (tg_schema_finish) */
+        /* a derived schema's text is torchgen's spelling (tg_schema_finish),
+         * or NULL in a model without func strings */
         f->func = s->text;
     } else if (tg->no_func) {
         f->func = NULL;

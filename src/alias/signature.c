@@ -242,6 +242,17 @@ bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
     return ok && s->name.len == strlen(name) && s->overload.len == strlen(overload);
 }
 
+void tg_schema_finish_shape(ta_schema *s)
+{
+    s->kwarg_marker = -1;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (s->args[i].kwarg_only) {
+            s->kwarg_marker = (int32_t)i;
+            break;
+        }
+    s->rets_parenthesized = s->nrets != 1;
+}
+
 bool tg_schema_finish(ta_arena *a, ta_schema *s)
 {
     s->kwarg_marker = -1;
