@@ -98,11 +98,10 @@ static ta_status manual_registration_pass(const ta_native_file *f, ta_diags *d)
 static ta_status overload_pass(const ta_native_file *f, ta_diags *d)
 {
     ta_status st = TA_OK;
-    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
-        const ta_native_func *fn = &f->funcs[i];
-        const ta_native_func *first =
-            ta_native_find_in(f, fn->ns, strlen(fn->ns), fn->name, strlen(fn->name));
-        if (!first || first == fn) continue;
+    /* the index noted every entry whose name an earlier one has, in order */
+    for (uint32_t k = 0; k < f->ndups && st == TA_OK; k++) {
+        const ta_native_func *fn = &f->funcs[f->dups[2 * k]];
+        const ta_native_func *first = &f->funcs[f->dups[2 * k + 1]];
         char hint[96];
         snprintf(hint, sizeof hint, "the first is on line %u; give this one another overload name",
                  first->pos.line);

@@ -78,6 +78,11 @@ struct ta_native_file {
     /* Open-addressing table over funcs by "ns::name.overload" (malloc'd). */
     struct ta_native_slot *table;
     uint32_t table_cap, table_used;
+    /* The entries whose name an earlier entry has, in yaml order, as pairs
+     * (entry, first entry of that name), found while indexing: the
+     * overload check reads them instead of looking every name up again. */
+    uint32_t *dups;
+    uint32_t ndups, dups_cap; /* pairs */
 };
 
 /* native_names.c: the ta_native_key named k (a C string), or -1. */

@@ -670,6 +670,7 @@ void ta_native_destroy(ta_native_file *f)
     if (!f) return;
     free(f->funcs);
     free(f->table);
+    free(f->dups);
     ta_arena_destroy(f->arena);
     free(f);
 }

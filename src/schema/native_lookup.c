@@ -63,8 +63,19 @@ ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
             return TA_OK;
         }
         /* A duplicate keeps the first; the overload check reports it. */
-        if (s.hash == hv && same(&f->funcs[s.index - 1], fn->ns, nslen, fn->name, len))
+        if (s.hash == hv && same(&f->funcs[s.index - 1], fn->ns, nslen, fn->name, len)) {
+            if (f->ndups == f->dups_cap) {
+                uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
+                uint32_t *d = realloc(f->dups, 2 * (size_t)cap * sizeof *d);
+                if (!d) return TA_ERR_NOMEM;
+                f->dups = d;
+                f->dups_cap = cap;
+            }
+            f->dups[2 * f->ndups] = i;
+            f->dups[2 * f->ndups + 1] = s.index - 1;
+            f->ndups++;
             return TA_OK;
+        }
     }
 }
 
