@@ -234,6 +234,17 @@ static uint64_t set_bits(const ta_alias_query *q, const ta_str *v, uint32_t n,
     return m;
 }
 
+/* Some annotation is written somewhere inside t (most slots have none, and
+ * then declared() has nothing to do). */
+static bool any_alias(const ta_type *t)
+{
+    if (!t) return false;
+    if (t->alias) return true;
+    for (uint32_t i = 0; i < t->nelems; i++)
+        if (any_alias(t->elems[i])) return true;
+    return false;
+}
+
 /* Every annotation inside t: interns set names and gathers declared facts. */
 static void declared(builder *b, const ta_type *t, ta_slot_facts *f, bool intern)
 {
@@ -353,7 +364,7 @@ ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
     uint32_t n = q->nin + q->nout;
     for (uint32_t i = 0; i < n; i++) {
         const ta_type *t = i < q->nin ? s->args[i].type : s->rets[i - q->nin].type;
-        declared(&b, t, NULL, true);
+        if (any_alias(t)) declared(&b, t, NULL, true); /* else nothing to intern */
     }
     for (uint32_t i = 0; i < n; i++) {
         ta_slot_facts *f = &q->slot[i];
@@ -365,7 +376,7 @@ ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
         }
         f->mutable_ = i < q->nin && f->write;
         f->has_types = alias_types(&b, f->type, &f->types, &f->contained);
-        declared(&b, f->type, f, false);
+        if (f->has_alias || any_alias(f->type)) declared(&b, f->type, f, false);
         /* torchgen's view op: a read-only annotated return (elements
          * count: chunk -> Tensor(a)[]), or an input that enters a set "->" */
         if (i >= q->nin && f->has_alias && !f->write) q->view_op = true;

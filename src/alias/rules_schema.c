@@ -142,8 +142,11 @@ static void check_form_type(rc *c, const ta_type *t)
 
 static void rule_annotation_form(rc *c)
 {
-    for (uint32_t i = 0; i < c->s->nargs; i++) check_form_type(c, c->s->args[i].type);
-    for (uint32_t i = 0; i < c->s->nrets; i++) check_form_type(c, c->s->rets[i].type);
+    /* a slot without any annotation (most) has nothing to check */
+    for (uint32_t i = 0; i < c->s->nargs; i++)
+        if (c->arg_ann[i]) check_form_type(c, c->s->args[i].type);
+    for (uint32_t i = 0; i < c->s->nrets; i++)
+        if (c->ret_ann[i]) check_form_type(c, c->s->rets[i].type);
 }
 
 /* ---- out= arguments ------------------------------------------------------ */
@@ -375,7 +378,9 @@ static void rule_sets(rc *c)
     for (uint32_t i = 0; i < s->nargs + s->nrets; i++) {
         bool input = i < s->nargs;
         uint64_t seen = 0;
-        note_set_uses(c, input ? s->args[i].type : s->rets[i - s->nargs].type, i, input, u, &seen);
+        if (input ? c->arg_ann[i] : c->ret_ann[i - s->nargs]) /* else no set is used */
+            note_set_uses(c, input ? s->args[i].type : s->rets[i - s->nargs].type, i, input, u,
+                          &seen);
     }
     for (uint32_t k = 0; k < c->q->nsets; k++) {
         set_use *x = &u[k];

@@ -5,8 +5,10 @@
  * unknown keys, wrong types, illegal values, schema syntax); cross-entry and
  * policy rules are check passes (native_check.c). Also reads tags.yaml. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "schema/native_internal.h"
 
@@ -621,7 +623,13 @@ static ta_status read_path(const char *path, char **buf, size_t *len, ta_diags *
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) goto fail;
+    /* Room for the whole file at once when its size is known (a regular
+     * file), so it is read without growing and copying the buffer. */
+    struct stat sb;
     size_t cap = 1 << 16, n = 0;
+    if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (uintmax_t)sb.st_size < SIZE_MAX / 2)
+        cap = (size_t)sb.st_size + 1;
     char *b = malloc(cap);
     for (;;) {
         if (!b) {
