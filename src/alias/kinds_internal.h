@@ -139,8 +139,9 @@ struct ta_torchgen {
 
 /* ta_torchgen_add; with `borrow` the entry's strings are kept, not copied
  * (ta_torchgen_add_native: the file outlives the context anyway, since its
- * schemas are never copied). */
-ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow);
+ * schemas are never copied). `name`, when not NULL, is the schema's
+ * "name.overload" already spelled (and kept, so borrowed too). */
+ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow, const char *name);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags. */

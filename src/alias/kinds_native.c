@@ -49,7 +49,9 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
             .has_composite_explicit_autograd_kernel = fn->has_composite_explicit_autograd_kernel,
             .id = (int32_t)fn->index,
         };
-        st = tg_add(tg, &e, true); /* the file's strings outlive tg */
+        /* the file's strings outlive tg; its name is tg_print_name's spelling
+         * (the loader writes name.overload from the same schema) */
+        st = tg_add(tg, &e, true, fn->name);
     }
     free(buf);
     return st;

@@ -86,8 +86,10 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
             return TA_ERR_NOMEM;
         }
     }
-    tg_print_name(&b, s);
-    if (!(f->name = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
+    if (!f->name) { /* tg_add may have it already */
+        tg_print_name(&b, s);
+        if (!(f->name = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
+    }
     tg_args sp;
     tg_args_split(s, &sp);
     tg_opname op = tg_opname_parse(s->name);
@@ -122,13 +124,14 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
     return TA_OK;
 }
 
-ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow)
+ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow, const char *name)
 {
     if (!tg || !e || !e->schema || tg->derived) return TA_ERR_INVALID;
     ta_tg_function *f = ta_arena_alloc(tg->arena, sizeof *f);
     if (!f) return TA_ERR_NOMEM;
     bool ok = true;
     f->schema = e->schema;
+    f->name = name;
     f->source = e->source && !borrow ? ta_arena_strndup(tg->arena, e->source, strlen(e->source))
                                      : e->source;
     if (e->source && !f->source) ok = false;
@@ -158,7 +161,10 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow)
     return st;
 }
 
-ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e) { return tg_add(tg, e, false); }
+ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e)
+{
+    return tg_add(tg, e, false, NULL);
+}
 
 size_t ta_torchgen_count(const ta_torchgen *tg) { return tg ? tg->nfns : 0; }
 

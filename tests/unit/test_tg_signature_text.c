@@ -5,7 +5,9 @@
  *     ta_schema_signature(s, flags) builds, for all eight flag combinations;
  *   - tg_print_schema of a derived function equals its schema's own text,
  *     which ta_tg_function.func reuses (and the model's func equals
- *     ta_schema_print_torchgen for every function, yaml or derived).
+ *     ta_schema_print_torchgen for every function, yaml or derived);
+ *   - every function's name is tg_print_name of its schema (the yaml ones
+ *     take the loader's name).
  * Mismatches are counted (the first few printed) and must be zero. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,6 +72,11 @@ static void check_corpus(const char *corpus)
         char buf[4096];
         assert_true(ta_schema_print_torchgen(fn->schema, buf, sizeof buf) < sizeof buf);
         if (strcmp(buf, fn->func)) mismatch(&bad, fn->name, buf, fn->func);
+        tg_buf nb = {0};
+        tg_print_name(&nb, fn->schema);
+        assert_false(nb.failed);
+        if (strcmp(nb.p, fn->name)) mismatch(&bad, "name", nb.p, fn->name);
+        tg_buf_free(&nb);
         if (fn->generated) {
             nderived++;
             if (strcmp(buf, fn->schema->text)) mismatch(&bad, fn->name, buf, fn->schema->text);
