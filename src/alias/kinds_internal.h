@@ -84,18 +84,22 @@ void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags);
 void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
                            const tg_opname *op, unsigned flags);
 
-/* String -> int32 index (open addressing; keys are not copied, their hashes
- * are kept so growing never rehashes a string). */
+/* String -> int32 index (open addressing, at most 3/4 full; keys are not
+ * copied, their hashes are kept so growing never rehashes a string). */
+typedef struct tg_map_slot {
+    const char *key; /* NULL: empty */
+    uint32_t hash;   /* low half of the key's tg_hash */
+    int32_t val;
+} tg_map_slot;
+
 typedef struct tg_map {
-    const char **keys;
-    int32_t *vals;
-    uint64_t *hashes;
+    tg_map_slot *slots; /* one array: a probe touches one cache line */
     size_t cap, n;
 } tg_map;
 
 bool tg_map_reserve(tg_map *m, size_t n); /* room for n keys; false on OOM */
 
-/* The hash the map uses (never 0). Callers that look a key up more than once
+/* The hash the map uses. Callers that look a key up more than once
  * (signatures: derive, then grouping) compute it once and use the _h forms. */
 uint64_t tg_hash(const char *key, size_t len);
 bool tg_map_put(tg_map *m, const char *key, int32_t val); /* false on OOM */
