@@ -313,6 +313,7 @@ static bool str_is(ta_str s, const char *lit)
 
 static void training_special_case(ta_alias_query *q, const ta_schema *s)
 {
+    if (s->nargs < 6) return; /* every op of the table has six arguments or more */
     for (size_t t = 0; t < sizeof training_ops / sizeof training_ops[0]; t++) {
         const struct training_op *op = &training_ops[t];
         if (!str_is(s->full_name, op->name) || !str_is(s->overload, op->overload) ||
