@@ -24,9 +24,8 @@ static bool same(const ta_native_func *fn, const char *ns, size_t nslen,
 
 /* Slots hold the hash and index + 1 of an entry, so a probe compares
  * hashes before it touches any entry's strings. */
-static ta_status grow(ta_native_file *f)
+static ta_status grow_to(ta_native_file *f, uint32_t cap)
 {
-    uint32_t cap = f->table_cap ? f->table_cap * 2 : 64;
     ta_native_slot *t = calloc(cap, sizeof *t);
     if (!t) return TA_ERR_NOMEM;
     for (uint32_t i = 0; i < f->table_cap; i++) {
@@ -42,11 +41,17 @@ static ta_status grow(ta_native_file *f)
     return TA_OK;
 }
 
+static ta_status grow(ta_native_file *f)
+{
+    return grow_to(f, f->table_cap ? f->table_cap * 2 : 64);
+}
+
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
 {
-    while ((size_t)f->table_cap < 2 * n + 16)
-        if (grow(f) != TA_OK) return TA_ERR_NOMEM;
-    return TA_OK;
+    size_t cap = f->table_cap ? f->table_cap : 64;
+    while (cap < 2 * n + 16) /* one table of the final size */
+        if ((cap *= 2) > (size_t)1 << 31) return TA_ERR_NOMEM;
+    return cap == f->table_cap ? TA_OK : grow_to(f, (uint32_t)cap);
 }
 
 ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
