@@ -46,8 +46,12 @@ bool ta_alias_str_is_wildcard(ta_str name)
 
 int ta_alias_set_index(const ta_alias_query *q, ta_str name)
 {
+    /* set names are a letter or two: test length and first byte inline */
     for (uint32_t k = 0; k < q->nsets; k++)
-        if (ta_str_eq_str(q->sets[k], name)) return (int)k;
+        if (q->sets[k].len == name.len &&
+            (!name.len || (q->sets[k].ptr[0] == name.ptr[0] &&
+                           !memcmp(q->sets[k].ptr, name.ptr, name.len))))
+            return (int)k;
     return -1;
 }
 
