@@ -173,6 +173,23 @@ static const char *find_lib(const char *name, char *buf, size_t cap)
     return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
+/* An aten operator's line in the yaml it came from. */
+struct locate_ctx {
+    const ta_native_file *f;
+    const char *path;
+};
+
+static bool locate_op(void *ud, const char *op, const char **file, unsigned *line)
+{
+    const struct locate_ctx *lc = ud;
+    if (!lc->f || strncmp(op, "aten::", 6)) return false;
+    const ta_native_func *fn = ta_native_find(lc->f, op);
+    if (!fn || !fn->pos.line) return false;
+    *file = lc->path;
+    *line = fn->pos.line;
+    return true;
+}
+
 static void progress(void *ud, size_t done, size_t total, const char *op)
 {
     (void)ud;
@@ -416,7 +433,8 @@ int ta_cmd_verify(int argc, char **argv)
         fprintf(stderr, "tensoralias verify: out of memory\n");
         goto done;
     }
-    ta_vreport_write(out, fmt, rep, baseline);
+    struct locate_ctx lc = {native, yaml};
+    ta_vreport_write(out, fmt, rep, baseline, locate_op, &lc);
     rc = TA_EXIT_CLEAN;
     for (size_t i = 0; i < rep->nops; i++)
         for (size_t k = 0; k < rep->ops[i].nfindings; k++) {
