@@ -101,7 +101,7 @@ $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 
 $(BUILD)/bench/%: tools/bench/%.c $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtensoralias.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)

@@ -148,11 +148,15 @@ ta_status ta_native_load_path(const char *path, const char *tags_path,
 
 void ta_native_destroy(ta_native_file *f);
 
+/* Entries in yaml order; an entry without `func` (reported) is not one.
+ * Pointers stay valid until ta_native_destroy. */
 size_t ta_native_count(const ta_native_file *f);
 const ta_native_func *ta_native_get(const ta_native_file *f, size_t i);
 
 /* Looks a function up by "abs.out", "abs" (empty overload) or
- * "aten::abs.out". NULL when there is none. */
+ * "aten::abs.out" (no namespace means aten). When a name is defined twice
+ * (reported by the overload check) the first one is found. NULL when there
+ * is none. */
 const ta_native_func *ta_native_find(const ta_native_file *f, const char *name);
 
 const char *ta_native_source(const ta_native_file *f);
