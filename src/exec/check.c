@@ -408,9 +408,11 @@ static int64_t first_unwritten(const DLTensor *t, const unsigned char *base, int
         /* Large outputs: evenly spaced samples and the last element, so the
          * check costs the same whatever the size (a full scan would cost a
          * pass over the output, about what the kernel itself spends). */
+        bool contiguous = ta_is_contiguous(t);
         for (int64_t k = 0; k <= TA_OUT_SAMPLES; k++) {
             int64_t i = k == TA_OUT_SAMPLES ? n - 1 : k * (n / TA_OUT_SAMPLES);
-            if (memcmp(base + ta_elem_offset(t, i), fill, (size_t)es)) (*written)++;
+            int64_t off = contiguous ? (int64_t)t->byte_offset + i * es : ta_elem_offset(t, i);
+            if (memcmp(base + off, fill, (size_t)es)) (*written)++;
             else if (first < 0) first = i;
         }
         return first;
