@@ -123,13 +123,41 @@ static void index_free(yaml_index *ix)
     free(ix->schemas);
 }
 
-/* --schemas: "- func: ns::op(...)", "- ns::op(...)", or a bare schema per line. */
+/* --schemas: a native_functions.yaml (through the loader; namespaces as
+ * written, aten otherwise), or a list of schemas: "- ns::op(...)", quoted or
+ * not, or one bare schema per line. */
 static int load_schemas(ta_registry *reg, const char *path, ta_diags *diags)
 {
     char *buf;
     size_t len;
     if (ta_cli_read_file(path, &buf, &len) != 0) return -1;
     ta_registry_set_origin(reg, path);
+    if (strstr(buf, "func:")) {
+        ta_native_file *f = NULL;
+        ta_diags *ld = ta_diags_create();
+        ta_status st = ta_native_load_buffer(buf, len, path, NULL, 0, NULL, &f, ld);
+        if (f && st != TA_ERR_NOMEM && ta_native_count(f) > 0) {
+            for (size_t i = 0; i < ta_native_count(f); i++) {
+                const ta_native_func *fn = ta_native_get(f, i);
+                if (!fn->func.s) continue;
+                char *schema = malloc(fn->func.len + 64);
+                if (!schema) continue;
+                bool has_ns = memchr(fn->func.s, ':', strcspn(fn->func.s, "(")) != NULL;
+                sprintf(schema, "%s%s%s", has_ns ? "" : (fn->ns ? fn->ns : "aten"), has_ns ? "" : "::",
+                        fn->func.s);
+                ta_register_op(reg, schema, TA_KEY_CATCHALL, NULL, NULL);
+                free(schema);
+            }
+            ta_diags_move(diags, ld);
+            ta_diags_destroy(ld);
+            ta_native_destroy(f);
+            free(buf);
+            ta_registry_take_diags(reg, diags);
+            return 0;
+        }
+        ta_diags_destroy(ld);
+        ta_native_destroy(f);
+    }
     for (char *p = buf; p && *p;) {
         char *nl = strchr(p, '\n');
         if (nl) *nl = '\0';
