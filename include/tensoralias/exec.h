@@ -286,6 +286,8 @@ void ta_verify_report_destroy(ta_verify_report *r);
  * arguments are JSON numbers, booleans, strings, lists or null. Arguments a
  * sample leaves out are synthesized. */
 ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
+ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
+                                 ta_samples **out, ta_diags *diags);
 void ta_samples_destroy(ta_samples *s);
 size_t ta_samples_count(const ta_samples *s, const char *op);
 
