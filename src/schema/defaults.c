@@ -80,6 +80,7 @@ typedef struct checker {
     char *msg;
     size_t cap;
     uint32_t *off, *len;
+    const char **hint;
 } checker;
 
 static void adv(checker *c) { ta_lex_next(&c->lx, &c->cur); }
@@ -144,10 +145,16 @@ static bool single(checker *c, ekind ek, vkind *v)
         bool found = false;
         for (int i = 0; ok[i] && !found; i++)
             found = strlen(ok[i]) == t.len && !memcmp(ok[i], c->lx.s + t.off, t.len);
-        if (!found)
-            return fail(c, &t,
-                        "invalid default value (torch knows only the names float, complex, "
-                        "long, strided, Mean and contiguous_format)%s", "");
+        if (!found) {
+            *c->hint = (t.len == 3 && (!memcmp(c->lx.s + t.off, "inf", 3) ||
+                                       !memcmp(c->lx.s + t.off, "nan", 3)))
+                           ? "torch 1.13.1 cannot read inf or nan as a default"
+                           : "the only names torch accepts as defaults are float, complex, "
+                             "long, strided, Mean and contiguous_format";
+            char name[48];
+            snprintf(name, sizeof name, "%.*s", (int)(t.len < 40 ? t.len : 40), c->lx.s + t.off);
+            return fail(c, &t, "invalid default value '%s'", name);
+        }
         *v = V_INT;
         break;
     }
@@ -158,6 +165,7 @@ static bool single(checker *c, ekind ek, vkind *v)
             t = c->cur;
         }
         if (t.kind != TK_NUMBER) return fail(c, &t, "expected a number%s", "");
+        /* (the parser has already reported anything but a number after '-') */
         const char *s = c->lx.s + t.off;
         char buf[400];
         if (t.len + 2 > sizeof buf) return fail(c, &t, "number too long%s", "");
@@ -210,10 +218,11 @@ static const char *ekind_name(ekind ek)
 }
 
 bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
-                             size_t cap, uint32_t *off, uint32_t *len)
+                             size_t cap, uint32_t *off, uint32_t *len,
+                             const char **hint)
 {
     checker c = {{d->text.ptr ? d->text.ptr : "", d->text.len, 0}, {0, 0, 0, 0}, d->span.off,
-                 msg, cap, off, len};
+                 msg, cap, off, len, hint};
     adv(&c);
     ekind ek;
     vkind v;
@@ -249,12 +258,19 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
             return fail(&c, &c.cur, "a list default needs a list type%s", "");
         return single(&c, ek, &v);
     case D_LIST: {
-        if (c.cur.kind == TK_IDENT || (c.cur.kind == TK_NONE && t->fixed_size < 0))
-            return fail(&c, &c.cur, "a list argument defaults to a list such as [] or "
-                                    "[0, 1] (or None when it is optional)%s", "");
+        if (c.cur.kind == TK_IDENT || (c.cur.kind == TK_NONE && t->fixed_size < 0)) {
+            *hint = "write a list such as [] or [0, 1], or make the type optional (int[]?) "
+                    "to default to None";
+            return fail(&c, &c.cur, "a list argument defaults to a list%s", "");
+        }
         if (ek == E_OTHER)
             return fail(&c, &c.cur, "list defaults are only supported for int, float, "
                                     "complex and bool lists%s", "");
+        if (c.cur.kind != '[' && t->fixed_size < 0) {
+            *hint = "write the value in brackets ([1]); only a fixed-size list (int[2]) "
+                    "repeats a single value";
+            return fail(&c, &c.cur, "a list argument defaults to a list%s", "");
+        }
         if (c.cur.kind != '[') { /* int[2] x=1 repeats the value */
             ta_tok at = c.cur;
             if (!single(&c, ek, &v)) return false;
@@ -274,5 +290,7 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
     }
     case D_NO_DEFAULT: break;
     }
+    *hint = "torch reads defaults only for Tensor, Generator, Device, str, Scalar, the "
+            "number types and their optionals and lists";
     return fail(&c, &c.cur, "arguments of this type cannot have a default value%s", "");
 }

@@ -127,7 +127,7 @@ ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
         dst->v = v;
         dst->cap = cap;
     }
-    memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+    if (src->n) memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
     dst->n += src->n;
     src->n = 0;
     return TA_OK;

@@ -37,6 +37,7 @@ typedef struct parser {
     ta_schema *sch;
     unsigned depth;
     int nest; /* brackets open at the current token */
+    const char *hint; /* fix-it for the next fail_at, or NULL */
     bool failed;
     bool oom;
 } parser;
@@ -130,7 +131,7 @@ static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
     if (len == 0) len = 1;
     ta_diags_add(p->diags, TA_SEV_ERROR, "schema-syntax",
                  p->opts && p->opts->source ? p->opts->source : "<string>",
-                 line, col, len, src, NULL, "%s", msg);
+                 line, col, len, src, p->hint, "%s", msg);
     free(src);
 }
 
@@ -139,7 +140,7 @@ static void describe(parser *p, const ta_tok *t, char *buf, size_t cap)
 {
     if (t->kind == TK_EOF || t->kind == TK_LINEBREAK) {
         snprintf(buf, cap, t->kind == TK_EOF ? "end of input"
-                                             : "a line break (outside brackets a schema must stay on one line)");
+                                             : "a line break");
         return;
     }
     uint32_t len = t->len > 32 ? 32 : t->len;
@@ -171,10 +172,14 @@ static void expected(parser *p, const char *what)
         fail_at(p, p->cur.off, p->cur.len, "unterminated string literal");
     } else {
         describe(p, &p->cur, found, sizeof found);
-        if (p->cur.kind == TK_KEYWORD)
+        if (p->cur.kind == TK_KEYWORD) {
+            p->hint = "torch's lexer reserves Python keywords; choose another name";
             fail_at(p, p->cur.off, p->cur.len, "expected %s, found keyword %s", what, found);
-        else
+        } else {
+            if (p->cur.kind == TK_LINEBREAK)
+                p->hint = "outside parentheses a schema must stay on one line";
             fail_at(p, p->cur.off, p->cur.len, "expected %s, found %s", what, found);
+        }
     }
 }
 
@@ -266,9 +271,8 @@ static bool parse_alias(parser *p, ta_alias **out)
         if (p->cur.kind != ')') {
             if (p->cur.kind == TK_IDENT && p->s[p->prev_end - 1] == '|') {
                 /* parse_sets stopped here: a name after the wildcard */
-                fail_at(p, p->cur.off, p->cur.len,
-                        "alias set name after the wildcard '*' (write '(%.*s|*)' instead)",
-                        (int)(p->cur.len > 40 ? 40 : p->cur.len), p->s + p->cur.off);
+                p->hint = "torch ignores everything after '*' in a set list; put '*' last";
+                fail_at(p, p->cur.off, p->cur.len, "alias set name after the wildcard '*'");
                 return false;
             }
             expected(p, "')' to close the alias annotation");
@@ -320,13 +324,28 @@ static bool known_base_type(const char *s, uint32_t n)
         /* added after torch 1.13.1; used by PyTorch main's native_functions.yaml */
         "DeviceIndex", "SymBool", "SymFloat",
     };
+    /* torch takes any lower-case name it does not know as a type variable
+     * (t, t1, ...), so only capitalised names need the table. */
+    if (s[0] >= 'a' && s[0] <= 'z') return true;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
-    /* torch takes any other lower-case name as a type variable (t, t1, ...) */
-    return s[0] >= 'a' && s[0] <= 'z';
+        if (names[i][0] == s[0] && strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    return false;
 }
 
 static ta_type *parse_type(parser *p);
+
+/* The key types c10's DictType accepts (after torch maps the int-like
+ * enums and Dimname to int and str). */
+static bool valid_dict_key(const ta_type *t)
+{
+    static const char *const keys[] = {"str", "int", "float", "complex", "bool", "Tensor",
+                                       "Device", "Any", "SymInt", "ScalarType", "Layout",
+                                       "MemoryFormat", "Dimname", "DeviceIndex", NULL};
+    if (t->kind != TA_TYPE_NAME) return false;
+    for (int i = 0; keys[i]; i++)
+        if (ta_str_eq(t->name, keys[i])) return true;
+    return false;
+}
 
 /* '(' type {',' type} ')' into t->elems; an empty list is allowed when
  * allow_empty (a tuple "()"). */
@@ -391,6 +410,12 @@ static ta_type *parse_type_inner(parser *p)
         t->elems = alloc(p, 2 * sizeof *t->elems);
         if (!t->elems) return NULL;
         if (!(t->elems[0] = parse_type(p))) return NULL;
+        if (!valid_dict_key(t->elems[0])) {
+            fail_at(p, t->elems[0]->span.off, t->elems[0]->span.len,
+                    "a Dict key must be str, int, float, complex, bool, Tensor or Device "
+                    "(or an int-like enum such as ScalarType)");
+            return NULL;
+        }
         if (!expect(p, ',', "',' between Dict's key and value types")) return NULL;
         if (!(t->elems[1] = parse_type(p))) return NULL;
         t->nelems = 2;
@@ -426,6 +451,9 @@ static ta_type *parse_type_inner(parser *p)
         t->name = view(p, start, p->prev_end - start); /* torch reads no annotation here */
     } else if (ident || p->cur.kind == TK_NONE || p->cur.kind == TK_NONETYPE) {
         if (!known_base_type(w, wl)) {
+            p->hint = "known types include Tensor, int, SymInt, float, bool, str, Scalar, "
+                      "ScalarType, Layout, Device, MemoryFormat, Generator, Dimname, Storage, "
+                      "Stream, Any; a lower-case name is a type variable";
             fail_at(p, start, wl, "unknown type '%.*s'", (int)(wl > 60 ? 60 : wl), w);
             return NULL;
         }
@@ -440,9 +468,17 @@ static ta_type *parse_type_inner(parser *p)
     }
 #undef WORD
     close_span(p, t);
-    /* Postfix: '[]' with an optional container annotation, and '?'. */
-    for (;;) {
-        if (p->cur.kind == '[' && peek_kind(p) == ']') {
+    /* Postfix: '[]' with an optional container annotation, and '?'. Each
+     * wraps the type once more, so they count towards the nesting cap: the
+     * printers and queries walk types recursively. */
+    for (unsigned level = p->depth;; level++) {
+        bool list = p->cur.kind == '[' && peek_kind(p) == ']';
+        if ((list || p->cur.kind == '?') && level >= TA_SCHEMA_MAX_DEPTH) {
+            fail_at(p, p->cur.off, p->cur.len, "types nested deeper than %d levels",
+                    TA_SCHEMA_MAX_DEPTH);
+            return NULL;
+        }
+        if (list) {
             next(p);
             next(p);
             t = wrap(p, TA_TYPE_LIST, t);
@@ -592,7 +628,7 @@ static bool parse_arg(parser *p, ta_arg *arg, bool kwarg_only)
         if (!parse_default(p, &arg->def)) return false;
         char msg[200];
         uint32_t off = arg->def.span.off, len = arg->def.span.len;
-        if (!ta_schema_check_default(t, &arg->def, msg, sizeof msg, &off, &len)) {
+        if (!ta_schema_check_default(t, &arg->def, msg, sizeof msg, &off, &len, &p->hint)) {
             fail_at(p, off, len, "%s", msg);
             return false;
         }
@@ -692,11 +728,14 @@ static bool parse_args(parser *p, ta_schema *s)
                 if (!kwarg_only) {
                     if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
                         last_default = (int32_t)s->nargs;
-                    } else if (last_default >= 0) {
+                    } else if (last_default >= 0 && a->type->kind != TA_TYPE_LIST) {
+                        /* torch 1.13.1 crashes on this (a list-typed argument
+                         * it happens to accept) */
                         ta_arg *d = &s->args[last_default];
+                        p->hint = "give it a default, move it before the defaulted one, or "
+                                  "make it keyword-only by putting it after '*'";
                         fail_at(p, a->span.off, a->span.len,
-                                "argument '%.*s' without a default follows '%.*s', which has one "
-                                "(move it before, or after a '*')",
+                                "argument '%.*s' without a default follows '%.*s', which has one",
                                 (int)(a->name.len > 60 ? 60 : a->name.len), a->name.ptr,
                                 (int)(d->name.len > 60 ? 60 : d->name.len), d->name.ptr);
                         return false;

@@ -175,7 +175,7 @@ static void list_rows_golden(void **state)
             json_decref(want);
             continue;
         }
-        json_t *row = ta_list_row(f, ta_native_get(f, pos++));
+        json_t *row = ta_list_row(f, ta_native_get(f, pos++), NULL);
         assert_non_null(row);
         const char *key;
         json_t *v;

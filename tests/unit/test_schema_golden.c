@@ -172,7 +172,7 @@ static bool same_alias(json_t *j, const ta_type *t)
 static bool str_is(json_t *j, ta_str v)
 {
     const char *s = json_string_value(j);
-    return s && strlen(s) == v.len && memcmp(s, v.ptr, v.len) == 0;
+    return s && strlen(s) == v.len && (v.len == 0 || memcmp(s, v.ptr, v.len) == 0);
 }
 
 /* Returns a description of the first difference, or NULL. */

@@ -41,5 +41,7 @@ int ta_cmd_check(int argc, char **argv);
 int ta_cmd_list(int argc, char **argv);
 int ta_cmd_graph(int argc, char **argv);
 int ta_cmd_verify(int argc, char **argv);
+int ta_cmd_groups(int argc, char **argv);
+int ta_cmd_autogen(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
+#include "tensoralias/torchgen.h"
 
 static void usage(FILE *out)
 {
@@ -47,26 +48,30 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
     return argv[++*i];
 }
 
-/* The loader's built-in passes, then the alias rules (src/alias). */
+/* The loader's built-in passes, then the alias rules (src/alias), then
+ * torchgen's autogen derivation (src/alias/autogen*). */
 static ta_status check_all(const ta_native_file *f, ta_diags *d)
 {
     size_t nb, na;
     const ta_native_pass *b = ta_native_builtin_passes(&nb);
     const ta_native_pass *a = ta_alias_native_passes(&na);
     ta_native_pass passes[32];
-    if (nb + na > sizeof passes / sizeof passes[0]) return TA_ERR_INVALID;
+    if (nb + na + 1 > sizeof passes / sizeof passes[0]) return TA_ERR_INVALID;
     memcpy(passes, b, nb * sizeof *b);
     memcpy(passes + nb, a, na * sizeof *a);
-    return ta_native_check_with(f, passes, nb + na, d);
+    passes[nb + na] = ta_torchgen_pass;
+    return ta_native_check_with(f, passes, nb + na + 1, d);
 }
 
-/* Every rule check can report, for SARIF: the loader's and the alias ones. */
+/* Every rule check can report, for SARIF: the loader's, the alias ones and
+ * the autogen ones. */
 static ta_rule_info *all_rules(size_t *n)
 {
-    size_t nn, na;
+    size_t nn, na, nt;
     const ta_rule_info *nr = ta_native_rules(&nn);
     const ta_alias_rule *ar = ta_alias_rules(&na);
-    ta_rule_info *v = malloc((nn + na) * sizeof *v);
+    const ta_rule_info *tr = ta_torchgen_rules(&nt);
+    ta_rule_info *v = malloc((nn + na + nt) * sizeof *v);
     if (!v) {
         *n = 0;
         return NULL;
@@ -76,7 +81,8 @@ static ta_rule_info *all_rules(size_t *n)
         ta_rule_info r = {ar[i].id, ar[i].severity, ar[i].summary};
         v[nn + i] = r;
     }
-    *n = nn + na;
+    memcpy(v + nn + na, tr, nt * sizeof *v);
+    *n = nn + na + nt;
     return v;
 }
 

@@ -8,6 +8,7 @@
 #include "list_row.h"
 #include "native_cli.h"
 #include "report.h"
+#include "tensoralias/torchgen.h"
 
 static void usage(FILE *out)
 {
@@ -15,15 +16,17 @@ static void usage(FILE *out)
             "usage: tensoralias list [--tags FILE] [--format text|json] [FILE.yaml]\n"
             "\n"
             "Lists every native function of native_functions.yaml in yaml order, as\n"
-            "torchgen reads it. Without FILE, lists the PyTorch main yaml bundled with\n"
-            "tensoralias.\n"
+            "torchgen reads it, then the functions torchgen derives for autogen:\n"
+            "entries (generated=true). Without FILE, lists the PyTorch main yaml\n"
+            "bundled with tensoralias.\n"
             "\n"
             "  text: LINE<TAB>NAME<TAB>FUNC<TAB>key=value ... (fields that differ from\n"
             "        their defaults)\n"
             "  json: one object per line: func, name (name.overload), line, variants,\n"
             "        tags, autogen, structured, structured_delegate, manual_cpp_binding,\n"
             "        has_composite_implicit_autograd_kernel,\n"
-            "        has_composite_explicit_autograd_kernel, generated\n"
+            "        has_composite_explicit_autograd_kernel, generated, and torchgen's\n"
+            "        kind, is_view_op and signature\n"
             "\n"
             "options:\n"
             "  --tags FILE      tags.yaml (default: the one beside FILE, if any)\n"
@@ -76,8 +79,18 @@ int ta_cmd_list(int argc, char **argv)
         ta_report_summary(d, name, stderr);
         rc = TA_EXIT_FINDINGS;
     }
-    for (size_t i = 0; i < ta_native_count(f) && rc != TA_EXIT_USAGE; i++) {
-        json_t *row = ta_list_row(f, ta_native_get(f, i));
+    /* torchgen's list: the yaml's functions, then the ones autogen derives;
+     * derivation problems are check's to report */
+    ta_torchgen *tg = NULL;
+    if (ta_torchgen_from_native(f, &tg, NULL) != TA_OK) rc = TA_EXIT_USAGE;
+    size_t nyaml = ta_native_count(f), nall = nyaml + ta_torchgen_count_derived(tg);
+    size_t next = 0; /* the next torchgen function (entries that parsed, in order) */
+    for (size_t i = 0; i < nall && rc != TA_EXIT_USAGE; i++) {
+        const ta_native_func *fn = i < nyaml ? ta_native_get(f, i) : NULL;
+        const ta_tg_function *tf = ta_torchgen_get(tg, next);
+        if (fn && tf && tf->id != (int32_t)fn->index) tf = NULL; /* schema did not parse */
+        if (tf) next++;
+        json_t *row = ta_list_row(f, fn, tf);
         if (!row) {
             rc = TA_EXIT_USAGE;
             break;
@@ -90,6 +103,7 @@ int ta_cmd_list(int argc, char **argv)
         }
         json_decref(row);
     }
+    ta_torchgen_destroy(tg);
     if (fflush(stdout)) rc = TA_EXIT_USAGE;
     ta_native_destroy(f);
     ta_diags_destroy(d);

@@ -29,9 +29,43 @@ static json_t *tag_list(const ta_native_func *fn)
     return a;
 }
 
-json_t *ta_list_row(const ta_native_file *f, const ta_native_func *fn)
+static json_t *str_list(const char *const *v, uint32_t n)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; a && i < n; i++) json_array_append_new(a, json_string(v[i]));
+    return a;
+}
+
+/* torchgen's kind, view-ness and signature (omitted when the schema did not
+ * parse). */
+static json_t *add_family(json_t *row, const ta_tg_function *tf)
+{
+    if (!row || !tf) return row;
+    json_object_set_new(row, "kind", json_string(ta_schema_kind_str(tf->kind)));
+    json_object_set_new(row, "is_view_op", json_boolean(tf->is_view_op));
+    json_object_set_new(row, "signature", json_string(tf->signature));
+    return row;
+}
+
+/* A function torchgen derives for autogen: (it has no yaml entry). */
+static json_t *derived_row(const ta_tg_function *tf)
+{
+    json_t *row = json_pack(
+        "{s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:o, s:b, s:b, s:b, s:b}", "func", tf->func,
+        "name", tf->name, "line", (json_int_t)tf->line, "variants",
+        str_list(tf->variants, tf->nvariants), "tags", str_list(tf->tags, tf->ntags), "autogen",
+        str_list(tf->autogen, tf->nautogen), "structured", tf->structured,
+        "structured_delegate", row_str_or_null(tf->structured_delegate), "manual_cpp_binding",
+        tf->manual_cpp_binding, "has_composite_implicit_autograd_kernel",
+        tf->has_composite_implicit_autograd_kernel, "has_composite_explicit_autograd_kernel",
+        tf->has_composite_explicit_autograd_kernel, "generated", 1);
+    return add_family(row, tf);
+}
+
+json_t *ta_list_row(const ta_native_file *f, const ta_native_func *fn, const ta_tg_function *tf)
 {
     (void)f;
+    if (!fn) return tf ? derived_row(tf) : NULL;
     json_t *variants = json_array(), *autogen = json_array();
     if (variants && (fn->variants & TA_VARIANT_FUNCTION))
         json_array_append_new(variants, json_string("function"));
@@ -39,7 +73,7 @@ json_t *ta_list_row(const ta_native_file *f, const ta_native_func *fn)
         json_array_append_new(variants, json_string("method"));
     for (uint32_t i = 0; autogen && i < fn->nautogen; i++)
         json_array_append_new(autogen, json_string(fn->autogen[i].s));
-    return json_pack(
+    json_t *row = json_pack(
         "{s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:o, s:b, s:b, s:b, s:b}",
         "func", fn->func.s, "name", fn->name, "line", (json_int_t)fn->pos.line,
         "variants", variants, "tags", tag_list(fn), "autogen", autogen,
@@ -49,13 +83,15 @@ json_t *ta_list_row(const ta_native_file *f, const ta_native_func *fn)
         fn->has_composite_implicit_autograd_kernel,
         "has_composite_explicit_autograd_kernel",
         fn->has_composite_explicit_autograd_kernel, "generated", 0);
+    return add_family(row, tf);
 }
 
 /* A value left out of the text line: false, null, [], [] and the default
- * variants ["function"]. */
+ * variants ["function"], the signature (long; the JSON has it). */
 static bool is_default(const char *key, const json_t *v)
 {
     if (json_is_false(v) || json_is_null(v)) return true;
+    if (!strcmp(key, "signature")) return true;
     if (json_is_array(v) && json_array_size(v) == 0) return true;
     return !strcmp(key, "variants") && json_array_size(v) == 1 &&
            !strcmp(json_string_value(json_array_get(v, 0)), "function");

@@ -10,6 +10,8 @@ static const ta_command commands[] = {
     {"list", "list the native functions of native_functions.yaml, one per line or as JSON", ta_cmd_list},
     {"graph", "write one schema's alias-set graph (dot, GraphML, JSON)", ta_cmd_graph},
     {"verify", "run kernels and check what they do to memory against their schemas", ta_cmd_verify},
+    {"groups", "the operator groups torchgen forms (functional/inplace/out, views)", ta_cmd_groups},
+    {"autogen", "derive the variants autogen: asks for, as torchgen does", ta_cmd_autogen},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -1,0 +1,322 @@
+/* autogen.c - torchgen's add_generated_native_functions and the checks its
+ * NativeFunctionsGroup makes of `autogen:` (native_function_generation.py,
+ * model.py, torchgen 1.13.1).
+ *
+ * Functions are pre-grouped by signature. A group gets nothing when all its
+ * members bypass the dispatcher (manual_cpp_binding), when one is a view
+ * (set_ excepted), when all are CompositeImplicitAutograd and none is tagged
+ * core, when it is a lone out= op, or for the known-bad polygamma_.
+ * Otherwise the base is the mutable member, else the inplace, else the
+ * out=, else the functional one; it gets an out=
+ * variant when there is none, its returns allow one (an inplace base always
+ * does; else a tensor-like return is needed) and one of the base's autogen
+ * names contains "out"; and a functional variant when there is none and the
+ * group now has an out= member. Derived functions follow the yaml's in
+ * group order, out= before functional.
+ *
+ * Then, per group, the names derived must be exactly the names the members'
+ * `autogen:` lists ask for; every difference is an error, with torchgen's
+ * reason when it refused to derive. In a group that asks for autogen, what
+ * torchgen itself rejects (a lone out= op, an op without tensor-like return
+ * that no list exempts) is an error too; autogen entries it silently
+ * ignores are notes (left out of `check`).
+ *
+ * The rules are torchgen 1.13.1's, with the relaxations later torchgen made
+ * for yaml that 1.13.1's does not contain (the core tag, set_ tagged
+ * inplace_view, a mutable base preferred to an inplace one when a group has
+ * both) and its longer lists of exempt operators: on the 1.13.1 yaml they
+ * change nothing (tests/unit/test_torchgen_golden.c), and they let PyTorch
+ * main's yaml derive as PyTorch derives it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alias/autogen_internal.h"
+
+/* torchgen's lists of operators exempt from its assertions. */
+static const char *const out_ops_not_grouped[] = {"adaptive_avg_pool3d_backward.grad_input",
+                                                  "_slow_conv2d_backward.grad_input", NULL};
+static const char *const mutable_no_out[] = {"_cummax_helper", "_cummin_helper", NULL};
+static const char *const functional_no_out[] = {
+    "_assert_async", "_dimI", "_dimV", "_has_same_storage_numel", "_linalg_check_errors",
+    "_local_scalar_dense", "_nested_tensor_from_mask_left_aligned", "_nnz",
+    "_use_cudnn_ctc_loss", "_use_cudnn_ctc_loss.Tensor", "_validate_compressed_sparse_indices",
+    "allclose", "dense_dim", "equal", "is_coalesced", "is_pinned", "is_same_size", "is_set_to",
+    "q_per_channel_axis", "q_scale", "q_zero_point", "qscheme", "record_stream", "sparse_dim",
+    "_nested_tensor_offsets",
+    /* added by later torchgen */
+    "_assert_async.msg", "_assert_tensor_metadata", "_cslt_sparse_mm_search", "_assert_scalar",
+    "_use_miopen_ctc_loss", "_use_miopen_ctc_loss.Tensor", "sym_constrain_range",
+    "sym_constrain_range_for_size", "_nested_tensor_storage_offsets",
+    "_chunk_grad_outputs_efficient_attention", "_fused_sdp_choice", "_print", "_sink_tokens",
+    "_nested_get_ragged_idx", NULL};
+static const char *const inplace_not_grouped[] = {"polygamma_", NULL};
+
+static bool listed(const char *const *list, const char *name)
+{
+    for (; *list; list++)
+        if (strcmp(*list, name) == 0) return true;
+    return false;
+}
+
+static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base,
+                                     const ta_schema *s)
+{
+    ta_tg_function *f = ta_arena_alloc(tg->arena, sizeof *f);
+    if (!f) return NULL;
+    f->schema = s;
+    f->generated = true;
+    f->id = -1;
+    f->source = base->source;
+    f->line = base->line;
+    /* "generated", plus nondeterministic_seeded when the base has it (sorted) */
+    f->tags = ta_arena_alloc(tg->arena, 2 * sizeof *f->tags);
+    if (!f->tags) return NULL;
+    f->tags[f->ntags++] = "generated";
+    if (tg_has_tag(base, "nondeterministic_seeded")) f->tags[f->ntags++] = "nondeterministic_seeded";
+    f->variants = ta_arena_alloc(tg->arena, sizeof *f->variants);
+    if (!f->variants) return NULL;
+    f->variants[f->nvariants++] = "function";
+    f->has_composite_explicit_autograd_kernel = true;
+    if (tg_describe(tg, f) != TA_OK) return NULL;
+    return f;
+}
+
+/* A reason starting with POLICY names a group torchgen skips by policy
+ * (manual bindings, views, composite implicit ops): it accepts their autogen
+ * entries and derives nothing, so we note it; other reasons make errors. */
+#define POLICY '\x01'
+
+/* Why torchgen derives nothing for a pre-group, or NULL. */
+static const char *skip_reason(const ta_torchgen *tg, const tg_pregroup *g, int nmembers)
+{
+    bool all_manual = true, any_view = false, all_cia = true, core = false;
+    for (int k = 0; k < 5; k++) {
+        if (g->m[k] < 0) continue;
+        const ta_tg_function *f = tg->fns[g->m[k]];
+        all_manual &= f->manual_cpp_binding;
+        /* set_ is tagged inplace_view but derived like an inplace op */
+        any_view |= f->is_view_op && !ta_str_eq(f->schema->name, "set_");
+        all_cia &= f->has_composite_implicit_autograd_kernel;
+        core |= tg_has_tag(f, "core");
+    }
+    if (all_manual) return "\x01its functions have manual C++ bindings (manual_cpp_binding)";
+    if (any_view) return "\x01it is a view op";
+    if (all_cia && !core) return "\x01its functions are CompositeImplicitAutograd (and not core)";
+    if (g->m[TA_KIND_OUT] >= 0 && nmembers == 1) return "it is an out= op with no other variant";
+    if (g->m[TA_KIND_INPLACE] >= 0 &&
+        listed(inplace_not_grouped, tg->fns[g->m[TA_KIND_INPLACE]]->name))
+        return "torchgen lists it among the inplace ops it cannot group";
+    /* "_" or "_functional": a derived variant would have no name */
+    for (int k = 0; k < 5; k++)
+        if (g->m[k] >= 0 && tg_opname_parse(tg->fns[g->m[k]]->schema->name).base.len == 0)
+            return "its operator name is empty once its suffix is removed";
+    return NULL;
+}
+
+typedef struct pending {
+    ta_tg_function *fn, *base;
+    uint32_t ret_origin[64], out_origin[64], nouts;
+} pending;
+
+static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reason,
+                              ta_diags *diags)
+{
+    int nmembers = 0;
+    for (int k = 0; k < 5; k++) nmembers += g->m[k] >= 0;
+    bool has_f = g->m[TA_KIND_FUNCTIONAL] >= 0, has_i = g->m[TA_KIND_INPLACE] >= 0;
+    bool has_m = g->m[TA_KIND_MUTABLE] >= 0, has_o = g->m[TA_KIND_OUT] >= 0;
+    if (!(has_f || has_i || has_m || has_o)) return TA_OK;
+    bool requested = false;
+    for (int k = 0; k < 5; k++) requested |= g->m[k] >= 0 && tg->fns[g->m[k]]->nautogen > 0;
+    if ((*reason = skip_reason(tg, g, nmembers))) {
+        const ta_tg_function *o = has_o ? tg->fns[g->m[TA_KIND_OUT]] : NULL;
+        if (o && requested && nmembers == 1 && !listed(out_ops_not_grouped, o->name) &&
+            strstr(*reason, "out= op"))
+            tg_diag(diags, TA_SEV_ERROR, "autogen-lone-out", o,
+                    "add the functional variant to the yaml",
+                    "'%s' is an out= op with no other variant; torchgen refuses it", o->name);
+        return TA_OK;
+    }
+    ta_tg_function *base = tg->fns[g->m[has_m ? TA_KIND_MUTABLE
+                                     : has_i ? TA_KIND_INPLACE
+                                     : has_o ? TA_KIND_OUT
+                                             : TA_KIND_FUNCTIONAL]];
+    bool base_valid = base->kind == TA_KIND_INPLACE || ag_has_tensor_like_return(base->schema);
+    bool needs_out = false;
+    for (uint32_t i = 0; i < base->nautogen; i++)
+        if (strstr(base->autogen[i], "out")) needs_out = true;
+    bool gets_out = !has_o && base_valid && needs_out;
+    if (!has_o && !base_valid) {
+        *reason = "it has no tensor-like return to turn into an out= argument";
+        if (requested && !listed(mutable_no_out, base->name) &&
+            !listed(functional_no_out, base->name))
+            tg_diag(diags, TA_SEV_ERROR, "autogen-no-out-variant", base,
+                    "return a tensor, or add the operator to torchgen's list of ops without "
+                    "out= variants",
+                    "'%s' has no tensor-like return, so torchgen cannot derive its out= "
+                    "variant",
+                    base->name);
+    } else if (!has_o && !needs_out) {
+        *reason = "no autogen name of its base asks for an out= variant";
+    }
+
+    pending p[2];
+    int np = 0;
+    if (gets_out) {
+        ta_schema *s;
+        if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
+        ta_status st = ag_derive_out(tg->arena, base->schema, &s, p[np].ret_origin,
+                                     p[np].out_origin, &p[np].nouts);
+        if (st == TA_ERR_UNSUPPORTED) {
+            *reason = "torchgen's out= derivation does not apply to its schema";
+        } else if (st != TA_OK) {
+            return st;
+        } else {
+            if (!(p[np].fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
+            p[np].base = base;
+            if ((st = tg_push(tg, p[np].fn)) != TA_OK) return st;
+            g->m[TA_KIND_OUT] = (int32_t)p[np].fn->index;
+            np++;
+            has_o = true;
+        }
+    }
+    if (!has_f && has_o) {
+        ta_schema *s;
+        ta_status st = ag_derive_functional(tg->arena, base->schema, &s);
+        if (st != TA_OK) return st;
+        if (!(p[np].fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
+        p[np].base = base;
+        p[np].nouts = 0;
+        if ((st = tg_push(tg, p[np].fn)) != TA_OK) return st;
+        g->m[TA_KIND_FUNCTIONAL] = (int32_t)p[np].fn->index;
+        np++;
+    }
+    /* plans, now that the group's functional member is known */
+    for (int i = 0; i < np; i++) {
+        ta_autogen_plan *plan;
+        ta_status st;
+        if (p[i].fn->kind == TA_KIND_OUT) {
+            if (g->m[TA_KIND_FUNCTIONAL] < 0) continue;
+            st = ag_plan_out(tg->arena, p[i].fn, p[i].base, tg->fns[g->m[TA_KIND_FUNCTIONAL]],
+                             p[i].ret_origin, p[i].out_origin, p[i].nouts, &plan);
+        } else {
+            st = ag_plan_functional(tg->arena, p[i].fn, p[i].base, &plan);
+        }
+        if (st == TA_ERR_NOMEM) return st;
+        if (st != TA_OK)
+            tg_diag(diags, TA_SEV_WARNING, "autogen-no-plan", p[i].base, NULL,
+                    "derived '%s' cannot be run by composing '%s'", p[i].fn->name,
+                    p[i].base->name);
+        p[i].fn->plan = plan;
+    }
+    return TA_OK;
+}
+
+static bool name_in(const char *name, const char **list, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(list[i], name) == 0) return true;
+    return false;
+}
+
+/* NativeFunctionsGroup's check: the generated names equal the union of the
+ * autogen lists. Reported per name so every line of the yaml at fault gets
+ * its own error. */
+static void check_names(ta_torchgen *tg, const tg_pregroup *g, const char *reason,
+                        ta_diags *diags)
+{
+    const ta_tg_function *requester = NULL;
+    bool any_generated = false;
+    for (int k = 0; k < 5; k++) {
+        if (g->m[k] < 0) continue;
+        const ta_tg_function *f = tg->fns[g->m[k]];
+        if (f->nautogen && !requester) requester = f;
+        any_generated |= f->generated;
+    }
+    for (int k = 0; k < 5; k++) {
+        if (g->m[k] < 0) continue;
+        const ta_tg_function *f = tg->fns[g->m[k]];
+        for (uint32_t a = 0; a < f->nautogen; a++) {
+            const char *want = f->autogen[a];
+            bool done = false;
+            for (int j = 0; j < 5 && !done; j++)
+                done = g->m[j] >= 0 && tg->fns[g->m[j]]->generated &&
+                       strcmp(tg->fns[g->m[j]]->name, want) == 0;
+            if (done) continue;
+            /* something derived under another name? */
+            const ta_tg_function *other = NULL;
+            for (int j = 0; j < 5; j++) {
+                const ta_tg_function *h = g->m[j] >= 0 ? tg->fns[g->m[j]] : NULL;
+                if (!h || !h->generated) continue;
+                bool asked = false;
+                for (int q = 0; q < 5 && !asked; q++)
+                    asked = g->m[q] >= 0 &&
+                            name_in(h->name, tg->fns[g->m[q]]->autogen, tg->fns[g->m[q]]->nautogen);
+                /* prefer the variant of the same kind as the name asked for */
+                if (!asked && (!other || (strstr(want, "out") != NULL) == (h->kind == TA_KIND_OUT)))
+                    other = h;
+            }
+            if (other) {
+                char hint[512];
+                snprintf(hint, sizeof hint, "write 'autogen: %s'", other->name);
+                tg_diag(diags, TA_SEV_ERROR, "autogen-name-mismatch", f, hint,
+                        "autogen names '%s', but torchgen derives '%s' for '%s'", want,
+                        other->name, f->name);
+            } else if (ta_torchgen_find(tg, want) >= 0 &&
+                       !tg->fns[ta_torchgen_find(tg, want)]->generated) {
+                tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f,
+                        "remove it from the autogen list",
+                        "autogen names '%s', which the yaml already defines", want);
+            } else if (reason && reason[0] == POLICY) {
+                /* torchgen accepts the entry and silently derives nothing */
+                tg_diag(diags, TA_SEV_NOTE, "autogen-ignored", f,
+                        "remove it from the autogen list",
+                        "autogen names '%s', which torchgen does not derive for '%s': %s", want,
+                        f->name, reason + 1);
+            } else {
+                tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f,
+                        "remove it from the autogen list",
+                        "autogen names '%s', which torchgen cannot derive for '%s': %s", want,
+                        f->name, reason ? reason : "no variant of that name is derived");
+            }
+        }
+    }
+    if (!any_generated) return;
+    for (int j = 0; j < 5; j++) {
+        const ta_tg_function *h = g->m[j] >= 0 ? tg->fns[g->m[j]] : NULL;
+        if (!h || !h->generated) continue;
+        bool asked = false;
+        for (int q = 0; q < 5 && !asked; q++)
+            asked = g->m[q] >= 0 &&
+                    name_in(h->name, tg->fns[g->m[q]]->autogen, tg->fns[g->m[q]]->nautogen);
+        if (asked) continue;
+        const ta_tg_function *at = requester ? requester : tg->fns[h->plan ? h->plan->base : 0];
+        char hint[512];
+        snprintf(hint, sizeof hint, "add '%s' to the autogen list", h->name);
+        tg_diag(diags, TA_SEV_ERROR, requester ? "autogen-name-mismatch" : "autogen-missing", at,
+                hint, "torchgen derives '%s', which no autogen entry of its group names",
+                h->name);
+    }
+}
+
+ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags)
+{
+    if (!tg || tg->derived) return TA_ERR_INVALID;
+    tg->derived = true;
+    tg_pregroup *pg;
+    size_t np;
+    ta_status st = tg_pregroup_build(tg, tg->nyaml, &pg, &np, diags);
+    if (st != TA_OK) return st;
+    const char **reasons = calloc(np ? np : 1, sizeof *reasons);
+    if (!reasons) {
+        free(pg);
+        return TA_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < np && st == TA_OK; i++)
+        st = derive_group(tg, &pg[i], &reasons[i], diags);
+    if (st == TA_OK)
+        for (size_t i = 0; i < np; i++) check_names(tg, &pg[i], reasons[i], diags);
+    free(reasons);
+    free(pg);
+    return st;
+}

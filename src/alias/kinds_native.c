@@ -1,0 +1,168 @@
+/* kinds_native.c - the torchgen family model over a loaded
+ * native_functions.yaml (ta_native_file), and the `autogen` check pass that
+ * reports derivation problems at the yaml entries they come from. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alias/kinds_internal.h"
+
+ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
+{
+    size_t n = ta_native_count(nf);
+    const char **buf = NULL;
+    size_t cap = 0;
+    /* torchgen derives about a fifth more */
+    ta_status st = tg_map_reserve(&tg->by_name, n + n / 4) ? TA_OK : TA_ERR_NOMEM;
+    for (size_t i = 0; i < n && st == TA_OK; i++) {
+        const ta_native_func *fn = ta_native_get(nf, i);
+        if (!fn->schema) continue; /* reported by the loader */
+        size_t need = fn->ntags + fn->nautogen + 2;
+        if (need > cap) {
+            const char **p = realloc(buf, need * sizeof *p);
+            if (!p) {
+                st = TA_ERR_NOMEM;
+                break;
+            }
+            buf = p;
+            cap = need;
+        }
+        const char **tags = buf, **autogen = buf + fn->ntags, **variants = autogen + fn->nautogen;
+        for (uint32_t k = 0; k < fn->ntags; k++) tags[k] = fn->tags[k].s;
+        for (uint32_t k = 0; k < fn->nautogen; k++) autogen[k] = fn->autogen[k].s;
+        uint32_t nv = 0;
+        if (fn->variants & TA_VARIANT_FUNCTION) variants[nv++] = "function";
+        if (fn->variants & TA_VARIANT_METHOD) variants[nv++] = "method";
+        ta_tg_entry e = {
+            .schema = fn->schema,
+            .source = ta_native_source(nf),
+            .line = fn->pos.line,
+            .tags = tags,
+            .ntags = fn->ntags,
+            .autogen = autogen,
+            .nautogen = fn->nautogen,
+            .variants = variants,
+            .nvariants = nv,
+            .manual_cpp_binding = fn->manual_cpp_binding,
+            .structured = fn->structured,
+            .structured_delegate = fn->structured_delegate.s,
+            .has_composite_implicit_autograd_kernel = fn->has_composite_implicit_autograd_kernel,
+            .has_composite_explicit_autograd_kernel = fn->has_composite_explicit_autograd_kernel,
+            .id = (int32_t)fn->index,
+        };
+        st = ta_torchgen_add(tg, &e);
+    }
+    free(buf);
+    return st;
+}
+
+/* The entry a diagnostic of the derivation points at (by its line). */
+static const ta_native_func *entry_at(const ta_native_file *f, uint32_t line)
+{
+    size_t lo = 0, hi = ta_native_count(f);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const ta_native_func *fn = ta_native_get(f, mid);
+        if (fn->pos.line == line) return fn;
+        if (fn->pos.line < line) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* For "autogen names 'X' ...", the position of X in the entry's list. */
+static ta_native_pos autogen_pos(const ta_native_func *fn, const char *msg)
+{
+    static const char lead[] = "autogen names '";
+    ta_native_pos pos = fn->key_pos[TA_NK_AUTOGEN].line ? fn->val_pos[TA_NK_AUTOGEN] : fn->pos;
+    if (strncmp(msg, lead, sizeof lead - 1) != 0) return pos;
+    const char *name = msg + sizeof lead - 1, *end = strchr(name, '\'');
+    if (!end) return pos;
+    for (uint32_t k = 0; k < fn->nautogen; k++)
+        if (fn->autogen[k].len == (uint32_t)(end - name) &&
+            memcmp(fn->autogen[k].s, name, fn->autogen[k].len) == 0)
+            return fn->autogen[k].pos;
+    return pos;
+}
+
+/* Moves the derivation's diagnostics to diags, positioned in the yaml. */
+static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_diags *diags)
+{
+    ta_status st = TA_OK;
+    for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
+        const ta_diag *g = ta_diags_get(mine, i);
+        const ta_native_func *fn = entry_at(f, g->line);
+        if (!fn) {
+            st = ta_diags_add(diags, g->severity, g->rule, g->source, g->line, g->col, g->length,
+                              g->source_line, g->hint, "%s", g->message);
+            continue;
+        }
+        ta_native_pos pos = strncmp(g->rule, "autogen-", 8) == 0 ? autogen_pos(fn, g->message)
+                                                                 : fn->pos;
+        st = ta_native_report(f, diags, g->severity, g->rule, pos, g->hint, "%s", g->message);
+    }
+    return st;
+}
+
+ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags)
+{
+    *out = NULL;
+    ta_diags *mine = ta_diags_create();
+    ta_torchgen *tg = ta_torchgen_create();
+    ta_status st = mine && tg ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_torchgen_add_native(tg, f);
+    if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
+    if (st == TA_OK) st = ta_torchgen_group(tg, mine);
+    if (st == TA_OK && diags) st = reposition(f, mine, diags);
+    ta_diags_destroy(mine);
+    if (st != TA_OK) {
+        ta_torchgen_destroy(tg);
+        return st;
+    }
+    *out = tg;
+    return TA_OK;
+}
+
+ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
+{
+    ta_torchgen *tg = NULL;
+    ta_diags *mine = ta_diags_create();
+    if (!mine) return TA_ERR_NOMEM;
+    ta_status st = ta_torchgen_from_native(f, &tg, mine);
+    /* notes (autogen entries torchgen accepts and skips, as PyTorch's own
+     * yamls have) stay out of a check: they are no finding */
+    for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
+        const ta_diag *g = ta_diags_get(mine, i);
+        if (g->severity == TA_SEV_NOTE) continue;
+        st = ta_diags_add(diags, g->severity, g->rule, g->source, g->line, g->col, g->length,
+                          g->source_line, g->hint, "%s", g->message);
+    }
+    ta_diags_destroy(mine);
+    ta_torchgen_destroy(tg);
+    return st;
+}
+
+const ta_native_pass ta_torchgen_pass = {"autogen", ta_torchgen_check_pass};
+
+static const ta_rule_info rules[] = {
+    {"autogen-underivable", TA_SEV_ERROR,
+     "an autogen: name that torchgen cannot derive for its entry"},
+    {"autogen-name-mismatch", TA_SEV_ERROR,
+     "torchgen derives a variant under another name than the autogen: entry gives"},
+    {"autogen-missing", TA_SEV_ERROR, "torchgen derives a variant that no autogen: entry names"},
+    {"autogen-lone-out", TA_SEV_ERROR, "an out= operator with no other variant (torchgen refuses it)"},
+    {"autogen-no-out-variant", TA_SEV_ERROR,
+     "an operator without tensor-like return that torchgen cannot give an out= variant"},
+    {"autogen-ignored", TA_SEV_NOTE,
+     "an autogen: entry torchgen accepts but skips (view, composite implicit, manual binding)"},
+    {"autogen-no-plan", TA_SEV_WARNING, "a derived variant that cannot be run by composition"},
+    {"group-duplicate-kind", TA_SEV_WARNING, "two functions of one kind share a signature"},
+    {"group-duplicate-view", TA_SEV_WARNING, "two functions fall in one view-group slot"},
+    {"group-scratch", TA_SEV_WARNING, "a scratch op shares the signature of other variants"},
+    {"group-no-functional", TA_SEV_WARNING, "variants sharing a signature have no functional one"},
+};
+
+const ta_rule_info *ta_torchgen_rules(size_t *n)
+{
+    *n = sizeof rules / sizeof *rules;
+    return rules;
+}

@@ -1,0 +1,376 @@
+/* signature.c - torchgen's spelling of a schema (FunctionSchema.__str__) and
+ * its signature() normalization, plus the helpers that build schemas in an
+ * arena (signatures here, derived variants in autogen.c).
+ *
+ * A built schema fills the model the parser fills (names, args, types,
+ * alias annotations, defaults); its `text` is torchgen's spelling of it and
+ * its spans are zero, so ta_schema_print_canonical or
+ * ta_schema_print_torchgen print it, not ta_schema_print. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alias/kinds_internal.h"
+
+/* ---- growable string ------------------------------------------------- */
+
+void tg_buf_grow_put(tg_buf *b, const char *s, size_t n)
+{
+    if (b->failed) return;
+    if (!b->p) {
+        b->p = b->small;
+        b->cap = sizeof b->small;
+        b->len = 0;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap * 2;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *p = b->p == b->small ? malloc(cap) : realloc(b->p, cap);
+        if (!p) {
+            b->failed = true;
+            return;
+        }
+        if (b->p == b->small) memcpy(p, b->small, b->len);
+        b->p = p;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+
+void tg_buf_free(tg_buf *b)
+{
+    if (b->p != b->small) free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+    b->failed = false;
+}
+
+/* ---- printing as torchgen does ---------------------------------------- */
+
+static void print_set(tg_buf *b, const ta_str *set, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i) tg_buf_puts(b, "|");
+        tg_buf_str(b, set[i]);
+    }
+}
+
+static void print_alias(tg_buf *b, const ta_alias *a)
+{
+    if (a->bare_write) {
+        tg_buf_puts(b, "!");
+        return;
+    }
+    tg_buf_puts(b, "(");
+    print_set(b, a->before, a->nbefore);
+    if (a->write) tg_buf_puts(b, "!");
+    if (a->has_arrow && a->nafter) {
+        tg_buf_puts(b, " -> ");
+        print_set(b, a->after, a->nafter);
+    }
+    tg_buf_puts(b, ")");
+}
+
+/* The annotation follows the type it is written on: Tensor(a!)? keeps it on
+ * Tensor, t[](a!) on the list, exactly as torchgen and the schema language
+ * spell them. */
+static void print_type(tg_buf *b, const ta_type *t)
+{
+    char num[16];
+    switch (t->kind) {
+    case TA_TYPE_NAME:
+        tg_buf_str(b, t->name);
+        break;
+    case TA_TYPE_OPTIONAL:
+        print_type(b, t->elems[0]);
+        tg_buf_puts(b, "?");
+        break;
+    case TA_TYPE_LIST:
+        print_type(b, t->elems[0]);
+        tg_buf_puts(b, "[");
+        if (t->fixed_size > 0) {
+            snprintf(num, sizeof num, "%d", (int)t->fixed_size);
+            tg_buf_puts(b, num);
+        }
+        tg_buf_puts(b, "]");
+        break;
+    case TA_TYPE_TUPLE:
+    case TA_TYPE_APPLY:
+        if (t->kind == TA_TYPE_APPLY) tg_buf_str(b, t->name);
+        tg_buf_puts(b, "(");
+        for (uint32_t i = 0; i < t->nelems; i++) {
+            if (i) tg_buf_puts(b, ", ");
+            print_type(b, t->elems[i]);
+        }
+        tg_buf_puts(b, ")");
+        break;
+    }
+    if (t->alias) print_alias(b, t->alias);
+}
+
+void tg_print_name(tg_buf *b, const ta_schema *s)
+{
+    tg_buf_str(b, s->name);
+    if (s->overload.len) {
+        tg_buf_puts(b, ".");
+        tg_buf_str(b, s->overload);
+    }
+}
+
+void tg_print_schema(tg_buf *b, const ta_schema *s)
+{
+    tg_print_name(b, s);
+    tg_buf_puts(b, "(");
+    bool star = false;
+    for (uint32_t i = 0; i < s->nargs; i++) {
+        const ta_arg *a = &s->args[i];
+        if (i) tg_buf_puts(b, ", ");
+        if (a->kwarg_only && !star) {
+            tg_buf_puts(b, "*, ");
+            star = true;
+        }
+        print_type(b, a->type);
+        tg_buf_puts(b, " ");
+        tg_buf_str(b, a->name);
+        if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
+            tg_buf_puts(b, "=");
+            tg_buf_str(b, a->def.text);
+        }
+    }
+    tg_buf_puts(b, ") -> ");
+    if (s->nrets != 1) tg_buf_puts(b, "(");
+    for (uint32_t i = 0; i < s->nrets; i++) {
+        if (i) tg_buf_puts(b, ", ");
+        print_type(b, s->rets[i].type);
+        if (s->rets[i].name.len) {
+            tg_buf_puts(b, " ");
+            tg_buf_str(b, s->rets[i].name);
+        }
+    }
+    if (s->nrets != 1) tg_buf_puts(b, ")");
+}
+
+size_t ta_schema_print_torchgen(const ta_schema *s, char *buf, size_t cap)
+{
+    tg_buf b = {0};
+    tg_print_schema(&b, s);
+    size_t n = b.failed ? 0 : b.len;
+    if (cap > 0) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        if (k) memcpy(buf, b.p, k);
+        buf[k] = '\0';
+    }
+    tg_buf_free(&b);
+    return n;
+}
+
+/* ---- building schemas ------------------------------------------------- */
+
+ta_str tg_arena_str(ta_arena *a, const char *s, size_t n)
+{
+    ta_str r = {NULL, 0};
+    if (n == 0) return r;
+    char *p = ta_arena_strndup(a, s, n);
+    if (p) {
+        r.ptr = p;
+        r.len = (uint32_t)n;
+    }
+    return r;
+}
+
+static ta_type *copy_type(ta_arena *a, const ta_type *t, bool keep_alias)
+{
+    ta_type *n = ta_arena_alloc(a, sizeof *n);
+    if (!n) return NULL;
+    *n = *t;
+    if (!keep_alias) n->alias = NULL;
+    if (t->nelems) {
+        n->elems = ta_arena_alloc(a, t->nelems * sizeof *n->elems);
+        if (!n->elems) return NULL;
+        for (uint32_t i = 0; i < t->nelems; i++)
+            if (!(n->elems[i] = copy_type(a, t->elems[i], keep_alias))) return NULL;
+    }
+    return n;
+}
+
+static bool has_alias(const ta_type *t)
+{
+    if (t->alias) return true;
+    for (uint32_t i = 0; i < t->nelems; i++)
+        if (has_alias(t->elems[i])) return true;
+    return false;
+}
+
+ta_type *tg_type_strip(ta_arena *a, const ta_type *t)
+{
+    return has_alias(t) ? copy_type(a, t, false) : (ta_type *)t;
+}
+
+ta_type *tg_type_annotate(ta_arena *a, const ta_type *t, ta_alias *ann)
+{
+    ta_type *n = copy_type(a, t, false);
+    if (!n) return NULL;
+    ta_type *at = n;
+    while ((at->kind == TA_TYPE_OPTIONAL || at->kind == TA_TYPE_LIST) && at->nelems == 1)
+        at = at->elems[0];
+    at->alias = ann;
+    return n;
+}
+
+bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
+                        const char *overload)
+{
+    s->ns = ns;
+    s->name = tg_arena_str(a, name, strlen(name));
+    s->overload = tg_arena_str(a, overload, strlen(overload));
+    tg_buf b = {0};
+    if (ns.len) {
+        tg_buf_str(&b, ns);
+        tg_buf_puts(&b, "::");
+    }
+    tg_buf_puts(&b, name);
+    bool ok = !b.failed;
+    if (ok) s->full_name = tg_arena_str(a, b.p, b.len);
+    tg_buf_free(&b);
+    return ok && s->name.len == strlen(name) && s->overload.len == strlen(overload);
+}
+
+bool tg_schema_finish(ta_arena *a, ta_schema *s)
+{
+    s->kwarg_marker = -1;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (s->args[i].kwarg_only) {
+            s->kwarg_marker = (int32_t)i;
+            break;
+        }
+    s->rets_parenthesized = s->nrets != 1;
+    tg_buf b = {0};
+    tg_print_schema(&b, s);
+    bool ok = !b.failed;
+    if (ok) {
+        s->text = ta_arena_strndup(a, b.p, b.len);
+        s->text_len = (uint32_t)b.len;
+        ok = s->text != NULL;
+    }
+    tg_buf_free(&b);
+    return ok;
+}
+
+/* ---- signature() ------------------------------------------------------ */
+
+ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
+                              unsigned flags, ta_schema **out)
+{
+    *out = NULL;
+    tg_args sp;
+    tg_args_split(s, &sp);
+    tg_opname op = tg_opname_parse(s->name);
+    bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
+
+    tg_buf name = {0};
+    if (op.dunder) tg_buf_puts(&name, "__");
+    if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op.base.len >= 5 &&
+        memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) {
+        /* torchgen uses str.replace: every "_copy" goes, not only the last */
+        for (uint32_t i = 0; i < op.base.len;) {
+            if (i + 5 <= op.base.len && memcmp(op.base.ptr + i, "_copy", 5) == 0) {
+                i += 5;
+            } else {
+                tg_buf_put(&name, op.base.ptr + i, 1);
+                i++;
+            }
+        }
+    } else if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op.base.len >= 8 &&
+               memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0) {
+        /* later torchgen pairs x_scatter with the view x_inverse (every
+         * "scatter" becomes "inverse"); 1.13.1 has no *_inverse views */
+        for (uint32_t i = 0; i < op.base.len;) {
+            if (i + 7 <= op.base.len && memcmp(op.base.ptr + i, "scatter", 7) == 0) {
+                tg_buf_puts(&name, "inverse");
+                i += 7;
+            } else {
+                tg_buf_put(&name, op.base.ptr + i, 1);
+                i++;
+            }
+        }
+    } else {
+        tg_buf_str(&name, op.base);
+    }
+    if (op.dunder) tg_buf_puts(&name, "__");
+    if (name.failed) {
+        tg_buf_free(&name);
+        return TA_ERR_NOMEM;
+    }
+
+    ta_schema *g = ta_arena_alloc(arena, sizeof *g);
+    ta_status st = TA_ERR_NOMEM;
+    if (!g || !tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "")) goto done;
+    g->source = s->source;
+    g->base_line = s->base_line;
+    g->base_col = s->base_col;
+
+    /* arguments: all but out and TensorOptions, annotations stripped */
+    g->args = ta_arena_alloc(arena, (s->nargs + 1) * sizeof *g->args);
+    if (!g->args) goto done;
+    bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
+    for (uint32_t i = 0; i < sp.first_out; i++) {
+        if (sp.tensor_options >= 0 && i >= (uint32_t)sp.tensor_options &&
+            i < (uint32_t)sp.tensor_options + 4)
+            continue;
+        ta_arg *a = &g->args[g->nargs++];
+        *a = s->args[i];
+        a->is_out = false;
+        if (!(a->type = tg_type_strip(arena, s->args[i].type))) goto done;
+        if (flags & TA_SIG_STRIP_DEFAULT) memset(&a->def, 0, sizeof a->def);
+        /* Note [bernoulli.p schema]: torchgen gives p its inplace default */
+        if (bernoulli_p && ta_str_eq(a->name, "p") && a->type->kind == TA_TYPE_NAME && ta_str_eq(a->type->name, "float") &&
+            a->def.kind == TA_DEFAULT_NONE_GIVEN) {
+            a->def.kind = TA_DEFAULT_FLOAT;
+            a->def.text = tg_arena_str(arena, "0.5", 3);
+        }
+    }
+
+    /* returns: the original ones, then written inputs not returned */
+    g->rets = ta_arena_alloc(arena, (s->nrets + s->nargs + 1) * sizeof *g->rets);
+    if (!g->rets) goto done;
+    for (uint32_t i = 0; i < s->nrets; i++) {
+        ta_ret *r = &g->rets[g->nrets++];
+        *r = s->rets[i];
+        if (!keep_names) r->name = (ta_str){NULL, 0};
+        if (!(r->type = tg_type_strip(arena, s->rets[i].type))) goto done;
+    }
+    /* order: self, the out arguments, the positional ones after self */
+    uint32_t order[3][2] = {
+        {sp.self >= 0 ? (uint32_t)sp.self : 0, sp.self >= 0 ? (uint32_t)sp.self + 1 : 0},
+        {sp.first_out, s->nargs},
+        {(uint32_t)(sp.self + 1), sp.npos}};
+    for (int k = 0; k < 3; k++)
+        for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
+            const ta_alias *ann = tg_annotation(s->args[i].type);
+            if (!tg_alias_is_write(ann)) continue;
+            bool returned = false;
+            for (uint32_t j = 0; j < s->nrets && !returned; j++)
+                returned = tg_alias_eq(ann, tg_annotation(s->rets[j].type));
+            if (returned) continue;
+            ta_ret *r = &g->rets[g->nrets++];
+            memset(r, 0, sizeof *r);
+            if (!(r->type = tg_type_strip(arena, s->args[i].type))) goto done;
+            if (keep_names) {
+                tg_buf rn = {0};
+                tg_buf_str(&rn, s->args[i].name);
+                tg_buf_puts(&rn, "_out");
+                if (!rn.failed) r->name = tg_arena_str(arena, rn.p, rn.len);
+                bool bad = rn.failed || !r->name.ptr;
+                tg_buf_free(&rn);
+                if (bad) goto done;
+            }
+        }
+    if (!tg_schema_finish(arena, g)) goto done;
+    *out = g;
+    st = TA_OK;
+done:
+    tg_buf_free(&name);
+    return st;
+}

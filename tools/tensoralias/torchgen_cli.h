@@ -1,0 +1,24 @@
+/* torchgen_cli.h - what the `groups` and `autogen` commands share: loading a
+ * native_functions.yaml (the bundled one by default) into the torchgen
+ * family model, and printing JSON strings. */
+#ifndef TA_TORCHGEN_CLI_H
+#define TA_TORCHGEN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tensoralias/native.h"
+#include "tensoralias/torchgen.h"
+
+/* Loads path (NULL: the bundled yaml; "-": stdin) with tags (NULL: the
+ * tags.yaml beside it) as `check` does, derives and groups. Diagnostics go
+ * to stderr (notes only when `notes`). Returns TA_EXIT_CLEAN, TA_EXIT_FINDINGS (errors were reported;
+ * the model is still returned when one could be built) or TA_EXIT_USAGE
+ * (nothing to show). */
+int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags, bool notes,
+                         ta_native_file **nf, ta_torchgen **tg);
+
+/* Writes s as a JSON string literal (quotes included). */
+void ta_cli_json_str(FILE *out, const char *s);
+
+#endif
