@@ -139,6 +139,9 @@ const ta_registry_op *ta_registry_find(const ta_registry *reg, const char *name)
 /* The kernel that runs op on a device: the device's own, else the catch-all. */
 ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, void **user_data);
 bool ta_registry_has_kernel(const ta_registry_op *op);
+/* Drops every kernel of an operator (its schema stays). TA_ERR_NOTFOUND
+ * when there is no such operator. */
+ta_status ta_registry_remove_kernels(ta_registry *reg, const char *name);
 /* The operator name of a schema or name ("aten::add.Tensor(Tensor self...)"
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);

@@ -461,6 +461,7 @@ static int64_t first_unwritten(const DLTensor *t, const unsigned char *base, int
 static void check_out_written(ta_checker *ck)
 {
     ta_exec *x = ck->x;
+    if (ck->d->contents_unspecified) return;
     for (int i = 0; i < ck->c.nslots; i++) {
         ta_case_slot *sl = &ck->c.slots[i];
         if (!ck->d->args[sl->arg].is_out || !sl->fill) continue;

@@ -32,6 +32,8 @@ static void usage(FILE *out)
             "options:\n"
             "  --kernels LIB.so      load a kernel library (repeatable)\n"
             "  --no-default-kernels  do not load the reference kernels\n"
+            "  --compose-derived     run autogen-derived operators by composing their base\n"
+            "                        kernel even where a library implements them itself\n"
             "  --schemas FILE        extra schemas (one per line, '- func: ...' or '- \"...\"')\n"
             "  --samples FILE.json   exact arguments per operator\n"
             "  --ops GLOB            operators to verify (fnmatch on 'aten::abs.out'; repeatable)\n"
@@ -280,7 +282,7 @@ int ta_cmd_verify(int argc, char **argv)
     const char *device = "cpu";
     char *kernels[64], *schemas[64], *globs[64];
     int nkernels = 0, nschemas = 0, nglobs = 0;
-    bool no_default = false;
+    bool no_default = false, compose = false;
     ta_vformat fmt = TA_VFMT_TEXT;
     ta_verify_opts o = {0};
     for (int i = 1; i < argc; i++) {
@@ -305,6 +307,8 @@ int ta_cmd_verify(int argc, char **argv)
             if (nglobs < 64) globs[nglobs++] = argv[i];
         } else if (!strcmp(a, "--no-default-kernels")) {
             no_default = true;
+        } else if (!strcmp(a, "--compose-derived")) {
+            compose = true;
         } else if (!strcmp(a, "--samples")) {
             NEED_VALUE();
             samples_path = argv[i];
@@ -425,7 +429,7 @@ int ta_cmd_verify(int argc, char **argv)
         }
     }
     if (render_diags(diags)) goto done;
-    ta_vderived_add_kernels(derived, reg);
+    ta_vderived_add_kernels(derived, reg, compose);
     if (samples_path && ta_samples_load(samples_path, &samples, diags) != TA_OK) {
         render_diags(diags);
         goto done;

@@ -72,10 +72,27 @@ static bool has_kernel(const ta_registry *reg, const char *name)
     return op && ta_registry_has_kernel(op);
 }
 
-size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg)
+size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg, bool replace)
 {
     if (!v) return 0;
     size_t added = 0;
+    if (replace) {
+        /* Every base keeps its kernel; every derived operator whose base
+         * (or base's base) has one gets the composed kernel instead. */
+        for (size_t i = 0; i < v->n; i++) {
+            if (!v->schemas[i]) continue;
+            char own[512];
+            ta_op_name_of(v->schemas[i], own, sizeof own);
+            const ta_tg_function *fn = ta_torchgen_get(v->tg, v->first + i);
+            const ta_tg_function *callee = ta_torchgen_get(v->tg, fn->plan->callee);
+            char cname[512];
+            snprintf(cname, sizeof cname, "%s::%s", ns_of(callee), callee->name);
+            bool callee_derived = false;
+            for (size_t k = 0; k < v->n; k++)
+                if (v->schemas[k] && ta_torchgen_get(v->tg, v->first + k) == callee) callee_derived = true;
+            if (has_kernel(reg, cname) || callee_derived) ta_registry_remove_kernels(reg, own);
+        }
+    }
     /* An out= variant may call a derived functional one: repeat until stable. */
     for (bool changed = true; changed;) {
         changed = false;
@@ -144,10 +161,11 @@ ta_vderived *ta_vderived_register_schemas(const ta_native_file *f, ta_registry *
     return NULL;
 }
 
-size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg)
+size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg, bool replace)
 {
     (void)v;
     (void)reg;
+    (void)replace;
     return 0;
 }
 
