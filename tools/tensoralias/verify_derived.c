@@ -1,20 +1,13 @@
 /* verify_derived.c - autogen-derived operators for `verify` (see
  * verify_derived.h). The derivation and its plans come from the kinds
  * module (tensoralias/torchgen.h); this file turns each plan into the exec
- * engine's ta_derived_plan. Without the kinds module it does nothing. */
+ * engine's ta_derived_plan. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify_derived.h"
 
-#if defined(__has_include)
-#if __has_include("tensoralias/torchgen.h")
-#define TA_HAVE_TORCHGEN 1
-#endif
-#endif
-
-#ifdef TA_HAVE_TORCHGEN
 #include "tensoralias/torchgen.h"
 
 struct ta_vderived {
@@ -151,24 +144,3 @@ void ta_vderived_destroy(ta_vderived *v)
     ta_torchgen_destroy(v->tg);
     free(v);
 }
-
-#else /* no kinds module */
-
-ta_vderived *ta_vderived_register_schemas(const ta_native_file *f, ta_registry *reg)
-{
-    (void)f;
-    (void)reg;
-    return NULL;
-}
-
-size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg, bool replace)
-{
-    (void)v;
-    (void)reg;
-    (void)replace;
-    return 0;
-}
-
-void ta_vderived_destroy(ta_vderived *v) { (void)v; }
-
-#endif
