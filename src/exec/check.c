@@ -23,7 +23,7 @@
 #include "exec/check.h"
 
 /* Outputs above this many elements are checked at TA_OUT_SAMPLES + 1 points. */
-enum { TA_OUT_SCAN_MAX = 1 << 14, TA_OUT_SAMPLES = 4096 };
+enum { TA_OUT_SCAN_MAX = 1 << 14, TA_OUT_SAMPLES = 1024 };
 
 typedef struct snap {
     uint32_t sid;
