@@ -60,7 +60,18 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 CUDA_C_SRC  := $(sort $(wildcard src/cuda/*.c))
 CUDA_CU_SRC := $(sort $(wildcard src/cuda/*.cu))
 CUDA_OBJ := $(CUDA_C_SRC:%.c=$(BUILD)/obj/%.o) $(CUDA_CU_SRC:%.cu=$(BUILD)/obj/%.cu.o)
-NVCCFLAGS ?= -O2 -Xcompiler -fPIC -Xcompiler -Wall -Iinclude -Isrc --std=c++17
+# Device code for Turing (sm_75, CUDA 13's oldest) through Hopper, plus PTX the
+# driver can JIT for anything newer.
+CUDA_ARCH ?= -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+             -gencode arch=compute_86,code=sm_86 -gencode arch=compute_90,code=sm_90 \
+             -gencode arch=compute_90,code=compute_90
+NVCCFLAGS ?= $(OPT) -g --std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall,-Wextra \
+             $(if $(WERROR),-Werror all-warnings -Xcompiler -Werror) -Iinclude -Isrc $(PKG_CFLAGS)
+# Linked by $(CC) (so sanitizer builds link too) against the static CUDA
+# runtime: the library then needs only the driver (libcuda.so, which the runtime
+# loads when a device is first used) where it runs. Like every kernel library
+# it takes the ta_* runtime from its host (see WHOLE_LIB below).
+CUDA_LDLIBS ?= -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
 CUDA_SO  := $(if $(filter 1,$(CUDA)),$(if $(CUDA_CU_SRC)$(CUDA_C_SRC),$(BUILD)/libtensoralias_cuda.so))
 
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
@@ -76,7 +87,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $@
 
 $(BUILD)/libtensoralias.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -94,7 +105,7 @@ $(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ)
 	$(CC) -shared $(LDFLAGS) -o $@ $(REF_OBJ) -lm
 
 $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
-	$(NVCC) -shared -Xcompiler -fPIC -o $@ $(CUDA_OBJ) -lm
+	$(CC) -shared $(LDFLAGS) -o $@ $(CUDA_OBJ) $(CUDA_LDLIBS)
 
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)

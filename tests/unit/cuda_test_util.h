@@ -1,0 +1,81 @@
+/* cuda_test_util.h - helpers the CUDA tests share (header-only, static): finding
+ * and loading build/libtensoralias_cuda.so, pushing arguments, and calling a
+ * registered CUDA kernel by operator name. */
+#ifndef TA_TEST_CUDA_UTIL_H
+#define TA_TEST_CUDA_UTIL_H
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exec/device.h"
+#include "tensoralias/exec.h"
+
+/* Path of the CUDA library in the build directory under test. */
+static inline const char *cuda_lib_path(void)
+{
+    static char path[512];
+    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+    snprintf(path, sizeof path, "%s/libtensoralias_cuda.so", build);
+    return path;
+}
+
+/* The device table of the library at handle, or NULL. */
+static inline const ta_device_ops *cuda_ops_of(void *handle)
+{
+    void *sym = dlsym(handle, TA_DEVICE_ENTRY);
+    ta_device_entry_fn entry;
+    if (!sym) return NULL;
+    memcpy(&entry, &sym, sizeof entry);
+    return entry();
+}
+
+static inline void push_int(ta_stack *st, int64_t i)
+{
+    ta_value v = {.tag = TA_VAL_INT};
+    v.u.i = i;
+    ta_stack_push(st, v);
+}
+
+static inline void push_none(ta_stack *st)
+{
+    ta_value v = {.tag = TA_VAL_NONE};
+    ta_stack_push(st, v);
+}
+
+static inline void push_ints(ta_stack *st, const int64_t *items, size_t n)
+{
+    ta_value v = {.tag = TA_VAL_INT_LIST};
+    v.u.ints.items = items;
+    v.u.ints.n = n;
+    ta_stack_push(st, v);
+}
+
+static inline void push_scalar_f(ta_stack *st, double f)
+{
+    ta_value v = {.tag = TA_VAL_SCALAR, .scalar_kind = TA_SCALAR_FLOAT};
+    v.u.f = f;
+    ta_stack_push(st, v);
+}
+
+static inline void push_scalar_i(ta_stack *st, int64_t i)
+{
+    ta_value v = {.tag = TA_VAL_SCALAR, .scalar_kind = TA_SCALAR_INT};
+    v.u.i = i;
+    ta_stack_push(st, v);
+}
+
+/* Runs op's CUDA kernel on x's stack (already holding the arguments). */
+static inline ta_status call_cuda_op(ta_registry *reg, ta_exec *x, const char *op)
+{
+    const ta_registry_op *o = ta_registry_find(reg, op);
+    if (!o || !o->kernels[TA_KEY_CUDA]) {
+        fprintf(stderr, "no CUDA kernel for %s\n", op);
+        return TA_ERR_NOTFOUND;
+    }
+    return ta_exec_call(x, o->kernels[TA_KEY_CUDA], o->user_data[TA_KEY_CUDA]);
+}
+
+#endif
