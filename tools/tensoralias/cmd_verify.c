@@ -398,8 +398,11 @@ int ta_cmd_verify(int argc, char **argv)
         const char *lib = find_lib("libtensoralias_cuda.so", path, sizeof path);
         o.dev = lib ? ta_exec_device_load(lib, &devlib, err, sizeof err) : NULL;
         if (!o.dev) {
-            fprintf(stderr, "tensoralias verify: no CUDA device is available%s%s\n",
-                    err[0] ? ": " : "", err);
+            if (!strncmp(err, "no CUDA device is available", 27))
+                fprintf(stderr, "tensoralias verify: %s\n", err);
+            else
+                fprintf(stderr, "tensoralias verify: no CUDA device is available%s%s\n",
+                        err[0] ? ": " : "", err);
             goto done;
         }
     }
