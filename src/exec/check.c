@@ -67,7 +67,15 @@ ta_checker *ta_checker_create(ta_exec *x, const ta_schema *s, const ta_decl *d, 
 void ta_checker_destroy(ta_checker *ck)
 {
     if (!ck) return;
-    for (int i = 0; i < TA_CASE_MAX_SLOTS; i++) free(ck->snaps[i].on_device ? NULL : ck->snaps[i].copy);
+    for (int i = 0; i < TA_CASE_MAX_SLOTS; i++) {
+        snap *sn = &ck->snaps[i];
+        /* A snapshot kept on the device goes back to the device that made it. */
+        if (sn->on_device) {
+            if (sn->copy) ck->x->dev->release(sn->copy);
+        } else {
+            free(sn->copy);
+        }
+    }
     free(ck->cur_host);
     free(ck);
 }
