@@ -393,9 +393,11 @@ int ta_cmd_verify(int argc, char **argv)
     }
     ta_registry_set_schema_lookup(reg, index_lookup, &ix);
 
+    char cuda_path[PATH_MAX + 64];
+    const char *cuda_lib = NULL;
     if (!strcmp(device, "cuda")) {
-        char path[PATH_MAX + 64], err[512] = "";
-        const char *lib = find_lib("libtensoralias_cuda.so", path, sizeof path);
+        char err[512] = "";
+        const char *lib = cuda_lib = find_lib("libtensoralias_cuda.so", cuda_path, sizeof cuda_path);
         o.dev = lib ? ta_exec_device_load(lib, &devlib, err, sizeof err) : NULL;
         if (!o.dev) {
             if (!strncmp(err, "no CUDA device is available", 27))
@@ -418,6 +420,11 @@ int ta_cmd_verify(int argc, char **argv)
         char path[PATH_MAX + 64];
         const char *ref = find_lib("libtensoralias_refkernels.so", path, sizeof path);
         if (ref && ta_registry_load_plugin(reg, ref, diags) != TA_OK) {
+            render_diags(diags);
+            goto done;
+        }
+        /* The CUDA reference kernels live in the device library itself. */
+        if (cuda_lib && ta_registry_load_plugin(reg, cuda_lib, diags) != TA_OK) {
             render_diags(diags);
             goto done;
         }
