@@ -20,6 +20,7 @@
 
 #include "cuda_kernel_cases.h"
 #include "cuda_test_util.h"
+#include "support/testdata.h"
 #include "tensoralias/native.h"
 
 /* The host-only helpers, compiled into the test to check them directly. */
@@ -126,13 +127,14 @@ static const char *const expected_ops[] = {
 enum { NEXPECTED = sizeof expected_ops / sizeof expected_ops[0] };
 
 /* Whether `name` ("aten::abs.out") is declared in a native_functions.yaml:
- * as a `- func:` or in an `autogen:` list. */
+ * as a `- func:` (at the start of a line, the first one included) or in an
+ * `autogen:` list. */
 static bool declared_in(const char *yaml_text, const char *name)
 {
     char needle[256];
     const char *bare = strchr(name, ':') + 2;
     snprintf(needle, sizeof needle, "\n- func: %s(", bare);
-    if (strstr(yaml_text, needle)) return true;
+    if (strstr(yaml_text, needle) || !strncmp(yaml_text, needle + 1, strlen(needle + 1))) return true;
     size_t n = strlen(bare);
     for (const char *p = strstr(yaml_text, "\n  autogen: "); p; p = strstr(p + 1, "\n  autogen: ")) {
         const char *item = p + strlen("\n  autogen: ");
@@ -144,21 +146,6 @@ static bool declared_in(const char *yaml_text, const char *name)
         }
     }
     return false;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 2);
-    buf[0] = '\n'; /* so the first line matches "\n- func:" too */
-    size_t got = fread(buf + 1, 1, (size_t)n, f);
-    buf[got + 1] = '\0';
-    fclose(f);
-    return buf;
 }
 
 static void test_registration(void **state)
@@ -177,12 +164,11 @@ static void test_registration(void **state)
         assert_null(op->kernels[TA_KEY_CATCHALL]);
     }
     /* Every name is an overload PyTorch declares, in both bundled versions. */
-    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
     const char *versions[] = {"pytorch-main", "pytorch-1.13.1"};
     for (int v = 0; v < 2; v++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/data/corpus/%s/native_functions.yaml", build, versions[v]);
-        char *yaml = slurp(path);
+        snprintf(path, sizeof path, "corpus/%s/native_functions.yaml", versions[v]);
+        char *yaml = ta_test_read_data(path, NULL);
         if (!yaml) fail_msg("cannot read %s (run make)", path);
         for (size_t i = 0; i < NEXPECTED; i++)
             if (!declared_in(yaml, expected_ops[i])) fail_msg("%s is not in %s", expected_ops[i], path);
@@ -819,9 +805,8 @@ static void test_verify_emulated(void **state)
     (void)state;
     setenv("TA_CUDA_EMULATE", "1", 1);
     assert_int_equal(ops->available(NULL, 0), 0);
-    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
     char path[512];
-    snprintf(path, sizeof path, "%s/data/corpus/pytorch-main/native_functions.yaml", build);
+    ta_test_data_path(path, sizeof path, "corpus/pytorch-main/native_functions.yaml");
     schema_index ix = {0};
     ta_diags *d = ta_diags_create();
     ta_native_load_path(path, NULL, &ix.file, d);
