@@ -16,14 +16,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "support/testdata.h"
 #include "tensoralias/alias.h"
-
-static const char *golden_path(char *buf, size_t cap)
-{
-    const char *b = getenv("BUILD");
-    snprintf(buf, cap, "%s/data/golden/torch-1.13.1/schema-alias.jsonl", b ? b : "build");
-    return buf;
-}
 
 static const char *const keys[] = {"is_mutable", "mutable_args", "may_alias", "may_contain_alias"};
 
@@ -31,7 +25,7 @@ static void test_golden(void **state)
 {
     (void)state;
     char path[512];
-    FILE *f = fopen(golden_path(path, sizeof path), "r");
+    FILE *f = fopen(ta_test_data_path(path, sizeof path, "golden/torch-1.13.1/schema-alias.jsonl"), "r");
     assert_non_null(f);
     char *line = NULL;
     size_t cap = 0;
