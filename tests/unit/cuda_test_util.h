@@ -22,6 +22,23 @@ static inline const char *cuda_lib_path(void)
     return path;
 }
 
+/* Opens the CUDA library into *handle. Returns 0, or what main should exit
+ * with after printing why: 77 (skipped) when it was not built, 1 when it
+ * does not load. */
+static inline int cuda_lib_open(void **handle)
+{
+    if (access(cuda_lib_path(), F_OK) != 0) {
+        printf("%s was not built (no nvcc, or make CUDA=0)\n", cuda_lib_path());
+        return 77;
+    }
+    *handle = dlopen(cuda_lib_path(), RTLD_NOW | RTLD_LOCAL);
+    if (!*handle) {
+        printf("cannot load %s: %s\n", cuda_lib_path(), dlerror());
+        return 1;
+    }
+    return 0;
+}
+
 /* The device table of the library at handle, or NULL. */
 static inline const ta_device_ops *cuda_ops_of(void *handle)
 {

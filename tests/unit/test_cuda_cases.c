@@ -41,13 +41,10 @@ static void test_cases(void **state)
 
 int main(void)
 {
-    if (access(cuda_lib_path(), F_OK) != 0) {
-        printf("%s was not built (no nvcc, or make CUDA=0)\n", cuda_lib_path());
-        return 77;
-    }
-    lib = dlopen(cuda_lib_path(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib || !(dev = cuda_ops_of(lib))) {
-        printf("cannot load %s: %s\n", cuda_lib_path(), dlerror());
+    int rc = cuda_lib_open(&lib);
+    if (rc != 0) return rc;
+    if (!(dev = cuda_ops_of(lib))) {
+        printf("%s has no device table\n", cuda_lib_path());
         return 1;
     }
     char why[512];
