@@ -53,6 +53,18 @@ static ta_status restride(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
     return ta_cu_return(st, self);
 }
 
+/* Computes the geometry of a view of self (argument 0) from the stack. */
+typedef ta_status (*geom_fn)(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g);
+
+/* Applies fn's geometry to self: as a new view of it, or in place (self restrided). */
+static ta_status apply_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, geom_fn fn, bool inplace)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    geom g;
+    TRY(fn(ctx, st, name, x, &g));
+    return inplace ? restride(ctx, st, name, x, &g) : make_view(ctx, st, name, x, &g);
+}
+
 /* A dimension index wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0). */
 static ta_status wrap_dim(ta_kernel_ctx *ctx, const char *name, int64_t dim, int ndim, int *out)
 {
@@ -230,35 +242,32 @@ static ta_status transposed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
     return TA_OK;
 }
 
+/* transpose(self, dim0, dim1) */
+static ta_status transposed_args(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
+{
+    return transposed(ctx, st, name, x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), g);
+}
+
 static ta_status transpose_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(transposed(ctx, st, "transpose", x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), &g));
-    return make_view(ctx, st, "transpose", x, &g);
+    return apply_geom(ctx, st, "transpose", transposed_args, false);
 }
 
 static ta_status transpose_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(transposed(ctx, st, "transpose_", x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), &g));
-    return restride(ctx, st, "transpose_", x, &g);
+    return apply_geom(ctx, st, "transpose_", transposed_args, true);
 }
 
-static ta_status t_common(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool inplace)
+static ta_status t_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
     TRY(ta_cu_check(ctx, name, "self", x));
     if (x->ndim > 2)
         return ta_kernel_error(ctx, "%s: expects a tensor with <= 2 dimensions, but self is %dD", name, x->ndim);
-    TRY(transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, &g));
-    return inplace ? restride(ctx, st, name, x, &g) : make_view(ctx, st, name, x, &g);
+    return transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, g);
 }
 
-static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st) { return t_common(ctx, st, "t", false); }
-static ta_status t_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return t_common(ctx, st, "t_", true); }
+static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st) { return apply_geom(ctx, st, "t", t_geom, false); }
+static ta_status t_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return apply_geom(ctx, st, "t_", t_geom, true); }
 
 static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
@@ -441,23 +450,18 @@ static ta_status squeezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
 
 static ta_status squeeze_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed(ctx, st, "squeeze", x, &g));
-    return make_view(ctx, st, "squeeze", x, &g);
+    return apply_geom(ctx, st, "squeeze", squeezed, false);
 }
 
 static ta_status squeeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed(ctx, st, "squeeze_", x, &g));
-    return restride(ctx, st, "squeeze_", x, &g);
+    return apply_geom(ctx, st, "squeeze_", squeezed, true);
 }
 
 /* squeeze() without a dim drops every dimension of size one. */
-static ta_status squeezed_all(ta_kernel_ctx *ctx, const char *name, DLTensor *x, geom *g)
+static ta_status squeezed_all(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
+    (void)st;
     TRY(ta_cu_check(ctx, name, "self", x));
     geom_of(x, g);
     for (int d = g->ndim - 1; d >= 0; d--)
@@ -467,18 +471,12 @@ static ta_status squeezed_all(ta_kernel_ctx *ctx, const char *name, DLTensor *x,
 
 static ta_status squeeze_all_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed_all(ctx, "squeeze", x, &g));
-    return make_view(ctx, st, "squeeze", x, &g);
+    return apply_geom(ctx, st, "squeeze", squeezed_all, false);
 }
 
 static ta_status squeeze_all_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed_all(ctx, "squeeze_", x, &g));
-    return restride(ctx, st, "squeeze_", x, &g);
+    return apply_geom(ctx, st, "squeeze_", squeezed_all, true);
 }
 
 static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
@@ -503,18 +501,12 @@ static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
 
 static ta_status unsqueeze_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(unsqueezed(ctx, st, "unsqueeze", x, &g));
-    return make_view(ctx, st, "unsqueeze", x, &g);
+    return apply_geom(ctx, st, "unsqueeze", unsqueezed, false);
 }
 
 static ta_status unsqueeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(unsqueezed(ctx, st, "unsqueeze_", x, &g));
-    return restride(ctx, st, "unsqueeze_", x, &g);
+    return apply_geom(ctx, st, "unsqueeze_", unsqueezed, true);
 }
 
 /* ---- as_strided, alias, detach ---- */
@@ -544,31 +536,31 @@ static ta_status strided(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLT
 
 static ta_status as_strided_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(strided(ctx, st, "as_strided", x, &g));
-    return make_view(ctx, st, "as_strided", x, &g);
+    return apply_geom(ctx, st, "as_strided", strided, false);
 }
 
 static ta_status as_strided_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(strided(ctx, st, "as_strided_", x, &g));
-    return restride(ctx, st, "as_strided_", x, &g);
+    return apply_geom(ctx, st, "as_strided_", strided, true);
 }
 
-static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name)
+static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
+    (void)st;
     TRY(ta_cu_check(ctx, name, "self", x));
-    geom_of(x, &g);
-    return make_view(ctx, st, name, x, &g);
+    geom_of(x, g);
+    return TA_OK;
 }
 
-static ta_status alias_fn(ta_kernel_ctx *ctx, ta_stack *st) { return same_geometry(ctx, st, "alias"); }
-static ta_status detach_fn(ta_kernel_ctx *ctx, ta_stack *st) { return same_geometry(ctx, st, "detach"); }
+static ta_status alias_fn(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    return apply_geom(ctx, st, "alias", same_geometry, false);
+}
+
+static ta_status detach_fn(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    return apply_geom(ctx, st, "detach", same_geometry, false);
+}
 
 /* detach_ only drops autograd history, which tensoralias does not model: self, unchanged. */
 static ta_status detach_inplace(ta_kernel_ctx *ctx, ta_stack *st)
