@@ -247,66 +247,68 @@ static ta_status fill_value(ta_kernel_ctx *ctx, const char *name, DLTensor *t, t
     return ta_cu_run(ctx, name, &it, TA_CU_FILL, &s, false);
 }
 
+/* A new tensor of x's dtype and shape, for the functional variants. */
+static ta_status empty_like(ta_kernel_ctx *ctx, const char *name, const DLTensor *x, DLTensor **out)
+{
+    *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    return *out ? TA_OK : ta_kernel_error(ctx, "%s: out of device memory", name);
+}
+
+/* fill and zero: their variants differ only in what gets the value: self (in
+ * place), a new tensor like self, or out (argument out_i) resized like self. */
+static ta_status filled(ta_kernel_ctx *ctx, ta_stack *st, const char *name, enum variant v, size_t out_i,
+                        ta_cu_sval value)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = x;
+    TRY(ta_cu_check(ctx, name, "self", x));
+    if (v == FUNCTIONAL) TRY(empty_like(ctx, name, x, &out));
+    if (v == AUTOGEN_OUT) {
+        out = ta_stack_tensor(st, out_i);
+        TRY(autogen_out(ctx, name, out, x, false));
+    }
+    TRY(fill_value(ctx, name, out, value));
+    return ta_cu_return(st, out);
+}
+
 static ta_status fill_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "fill_", "self", x));
-    TRY(fill_value(ctx, "fill_", x, ta_cu_read_scalar(st, 1, 0)));
-    return ta_cu_return(st, x);
+    return filled(ctx, st, "fill_", INPLACE, 0, ta_cu_read_scalar(st, 1, 0));
 }
 
 static ta_status fill_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "fill", "self", x));
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "fill: out of device memory");
-    TRY(fill_value(ctx, "fill", out, ta_cu_read_scalar(st, 1, 0)));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "fill", FUNCTIONAL, 0, ta_cu_read_scalar(st, 1, 0));
 }
 
 static ta_status fill_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 2);
-    TRY(ta_cu_check(ctx, "fill.Scalar_out", "self", x));
-    TRY(autogen_out(ctx, "fill.Scalar_out", out, x, false));
-    TRY(fill_value(ctx, "fill.Scalar_out", out, ta_cu_read_scalar(st, 1, 0)));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "fill.Scalar_out", AUTOGEN_OUT, 2, ta_cu_read_scalar(st, 1, 0));
 }
 
 static const ta_cu_sval zero_value = {TA_CU_I64, 0.0, 0};
 
 static ta_status zero_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "zero", "self", x));
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "zero: out of device memory");
-    TRY(fill_value(ctx, "zero", out, zero_value));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "zero", FUNCTIONAL, 0, zero_value);
 }
 
 static ta_status zero_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, "zero.out", "self", x));
-    TRY(autogen_out(ctx, "zero.out", out, x, false));
-    TRY(fill_value(ctx, "zero.out", out, zero_value));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "zero.out", AUTOGEN_OUT, 1, zero_value);
 }
 
 static ta_status zero_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "zero_", "self", x));
-    TRY(fill_value(ctx, "zero_", x, zero_value));
-    return ta_cu_return(st, x);
+    return filled(ctx, st, "zero_", INPLACE, 0, zero_value);
 }
 
 /* ---- copies: copy_(Tensor(a!) self, Tensor src, bool non_blocking=False), copy, clone, contiguous ---- */
 
-static ta_status copy_src_check(ta_kernel_ctx *ctx, const char *name, const DLTensor *dst, const DLTensor *src)
+/* Checks copy's self and src, and that src broadcasts to self's shape. */
+static ta_status copy_checks(ta_kernel_ctx *ctx, const char *name, const DLTensor *dst, const DLTensor *src)
 {
+    TRY(ta_cu_check(ctx, name, "self", dst));
+    TRY(ta_cu_check(ctx, name, "src", src));
     int64_t shape[TA_CU_MAXDIM];
     int ndim = 0;
     char a[160], b[160];
@@ -321,9 +323,7 @@ static ta_status copy_src_check(ta_kernel_ctx *ctx, const char *name, const DLTe
 static ta_status copy_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, "copy_", "self", x));
-    TRY(ta_cu_check(ctx, "copy_", "src", src));
-    TRY(copy_src_check(ctx, "copy_", x, src));
+    TRY(copy_checks(ctx, "copy_", x, src));
     if (ta_cu_internal_overlap(x))
         return ta_kernel_error(ctx, "copy_: unsupported operation: more than one element of the written-to tensor "
                                     "refers to a single memory location");
@@ -334,11 +334,9 @@ static ta_status copy_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, "copy", "self", x));
-    TRY(ta_cu_check(ctx, "copy", "src", src));
-    TRY(copy_src_check(ctx, "copy", x, src));
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "copy: out of device memory");
+    TRY(copy_checks(ctx, "copy", x, src));
+    DLTensor *out;
+    TRY(empty_like(ctx, "copy", x, &out));
     TRY(ta_cu_copy_into(ctx, "copy", out, src));
     return ta_cu_return(st, out);
 }
@@ -347,9 +345,7 @@ static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1), *out = ta_stack_tensor(st, 3);
-    TRY(ta_cu_check(ctx, "copy.out", "self", x));
-    TRY(ta_cu_check(ctx, "copy.out", "src", src));
-    TRY(copy_src_check(ctx, "copy.out", x, src));
+    TRY(copy_checks(ctx, "copy.out", x, src));
     TRY(autogen_out(ctx, "copy.out", out, x, true));
     TRY(ta_cu_copy_into(ctx, "copy.out", out, src));
     return ta_cu_return(st, out);
@@ -367,8 +363,8 @@ static ta_status clone_out(ta_kernel_ctx *ctx, ta_stack *st)
 
 static ta_status clone_of(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x)
 {
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "%s: out of device memory", name);
+    DLTensor *out;
+    TRY(empty_like(ctx, name, x, &out));
     TRY(ta_cu_copy_into(ctx, name, out, x));
     return ta_cu_return(st, out);
 }
