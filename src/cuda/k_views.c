@@ -56,13 +56,22 @@ static ta_status restride(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
 /* Computes the geometry of a view of self (argument 0) from the stack. */
 typedef ta_status (*geom_fn)(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g);
 
-/* Applies fn's geometry to self: as a new view of it, or in place (self restrided). */
-static ta_status apply_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, geom_fn fn, bool inplace)
+/* A view op that only computes a geometry (most of them): the registered
+ * user data says which, under what name, and whether the result is a new
+ * view of self or self restrided in place. */
+typedef struct view_desc {
+    const char *name;
+    geom_fn geom;
+    bool inplace;
+} view_desc;
+
+static ta_status view_kernel(ta_kernel_ctx *ctx, ta_stack *st)
 {
+    const view_desc *d = ta_kernel_user_data(ctx);
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
-    TRY(fn(ctx, st, name, x, &g));
-    return inplace ? restride(ctx, st, name, x, &g) : make_view(ctx, st, name, x, &g);
+    TRY(d->geom(ctx, st, d->name, x, &g));
+    return d->inplace ? restride(ctx, st, d->name, x, &g) : make_view(ctx, st, d->name, x, &g);
 }
 
 /* A dimension index wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0). */
@@ -248,16 +257,6 @@ static ta_status transposed_args(ta_kernel_ctx *ctx, ta_stack *st, const char *n
     return transposed(ctx, st, name, x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), g);
 }
 
-static ta_status transpose_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "transpose", transposed_args, false);
-}
-
-static ta_status transpose_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "transpose_", transposed_args, true);
-}
-
 static ta_status t_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     TRY(ta_cu_check(ctx, name, "self", x));
@@ -265,9 +264,6 @@ static ta_status t_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTe
         return ta_kernel_error(ctx, "%s: expects a tensor with <= 2 dimensions, but self is %dD", name, x->ndim);
     return transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, g);
 }
-
-static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st) { return apply_geom(ctx, st, "t", t_geom, false); }
-static ta_status t_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return apply_geom(ctx, st, "t_", t_geom, true); }
 
 static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
@@ -448,16 +444,6 @@ static ta_status squeezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
     return TA_OK;
 }
 
-static ta_status squeeze_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "squeeze", squeezed, false);
-}
-
-static ta_status squeeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "squeeze_", squeezed, true);
-}
-
 /* squeeze() without a dim drops every dimension of size one. */
 static ta_status squeezed_all(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
@@ -467,16 +453,6 @@ static ta_status squeezed_all(ta_kernel_ctx *ctx, ta_stack *st, const char *name
     for (int d = g->ndim - 1; d >= 0; d--)
         if (g->shape[d] == 1) drop_dim(g, d);
     return TA_OK;
-}
-
-static ta_status squeeze_all_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "squeeze", squeezed_all, false);
-}
-
-static ta_status squeeze_all_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "squeeze_", squeezed_all, true);
 }
 
 static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
@@ -497,16 +473,6 @@ static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
     g->strides[d] = stride;
     g->ndim++;
     return TA_OK;
-}
-
-static ta_status unsqueeze_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "unsqueeze", unsqueezed, false);
-}
-
-static ta_status unsqueeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "unsqueeze_", unsqueezed, true);
 }
 
 /* ---- as_strided, alias, detach ---- */
@@ -534,32 +500,12 @@ static ta_status strided(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLT
     return TA_OK;
 }
 
-static ta_status as_strided_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "as_strided", strided, false);
-}
-
-static ta_status as_strided_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "as_strided_", strided, true);
-}
-
 static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     (void)st;
     TRY(ta_cu_check(ctx, name, "self", x));
     geom_of(x, g);
     return TA_OK;
-}
-
-static ta_status alias_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "alias", same_geometry, false);
-}
-
-static ta_status detach_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    return apply_geom(ctx, st, "detach", same_geometry, false);
 }
 
 /* detach_ only drops autograd history, which tensoralias does not model: self, unchanged. */
@@ -575,40 +521,41 @@ static ta_status detach_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 static const struct {
     const char *op;
     ta_kernel_fn fn;
+    const view_desc *desc; /* for view_kernel */
 } table[] = {
-    {"aten::view", view_fn},
-    {"aten::reshape", reshape_fn},
-    {"aten::transpose.int", transpose_fn},
-    {"aten::transpose_", transpose_inplace},
-    {"aten::t", t_fn},
-    {"aten::permute", permute_fn},
-    {"aten::select.int", select_fn},
-    {"aten::slice.Tensor", slice_fn},
-    {"aten::narrow", narrow_fn},
-    {"aten::expand", expand_fn},
-    {"aten::squeeze.dim", squeeze_fn},
-    {"aten::squeeze_.dim", squeeze_inplace},
-    {"aten::unsqueeze", unsqueeze_fn},
-    {"aten::unsqueeze_", unsqueeze_inplace},
-    {"aten::as_strided", as_strided_fn},
-    {"aten::as_strided_", as_strided_inplace},
-    {"aten::diagonal", diagonal_fn},
-    {"aten::alias", alias_fn},
-    {"aten::detach", detach_fn},
+    {"aten::view", view_fn, NULL},
+    {"aten::reshape", reshape_fn, NULL},
+    {"aten::transpose.int", view_kernel, &(const view_desc){"transpose", transposed_args, false}},
+    {"aten::transpose_", view_kernel, &(const view_desc){"transpose_", transposed_args, true}},
+    {"aten::t", view_kernel, &(const view_desc){"t", t_geom, false}},
+    {"aten::permute", permute_fn, NULL},
+    {"aten::select.int", select_fn, NULL},
+    {"aten::slice.Tensor", slice_fn, NULL},
+    {"aten::narrow", narrow_fn, NULL},
+    {"aten::expand", expand_fn, NULL},
+    {"aten::squeeze.dim", view_kernel, &(const view_desc){"squeeze", squeezed, false}},
+    {"aten::squeeze_.dim", view_kernel, &(const view_desc){"squeeze_", squeezed, true}},
+    {"aten::unsqueeze", view_kernel, &(const view_desc){"unsqueeze", unsqueezed, false}},
+    {"aten::unsqueeze_", view_kernel, &(const view_desc){"unsqueeze_", unsqueezed, true}},
+    {"aten::as_strided", view_kernel, &(const view_desc){"as_strided", strided, false}},
+    {"aten::as_strided_", view_kernel, &(const view_desc){"as_strided_", strided, true}},
+    {"aten::diagonal", diagonal_fn, NULL},
+    {"aten::alias", view_kernel, &(const view_desc){"alias", same_geometry, false}},
+    {"aten::detach", view_kernel, &(const view_desc){"detach", same_geometry, false}},
     /* the rest of the family both corpora declare */
-    {"aten::view_as", view_as_fn},
-    {"aten::reshape_as", reshape_as_fn},
-    {"aten::expand_as", expand_as_fn},
-    {"aten::t_", t_inplace},
-    {"aten::squeeze", squeeze_all_fn},
-    {"aten::squeeze_", squeeze_all_inplace},
-    {"aten::detach_", detach_inplace},
+    {"aten::view_as", view_as_fn, NULL},
+    {"aten::reshape_as", reshape_as_fn, NULL},
+    {"aten::expand_as", expand_as_fn, NULL},
+    {"aten::t_", view_kernel, &(const view_desc){"t_", t_geom, true}},
+    {"aten::squeeze", view_kernel, &(const view_desc){"squeeze", squeezed_all, false}},
+    {"aten::squeeze_", view_kernel, &(const view_desc){"squeeze_", squeezed_all, true}},
+    {"aten::detach_", detach_inplace, NULL},
 };
 
 ta_status ta_cu_register_views(ta_registry *reg)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, NULL);
+        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, table[i].desc);
         if (s != TA_OK) return s;
     }
     return TA_OK;
