@@ -292,37 +292,39 @@ static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 
 /* ---- select, slice, narrow, diagonal ---- */
 
-static ta_status select_fn(ta_kernel_ctx *ctx, ta_stack *st)
+/* Checks self (a tensor of at least one dimension) and wraps its dimension
+ * argument (argument 1) into *d: how select, slice and narrow begin. */
+static ta_status along_dim(ta_kernel_ctx *ctx, ta_stack *st, const char *name, const DLTensor *x, int *d)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "select", "self", x));
-    if (x->ndim == 0) return ta_kernel_error(ctx, "select: cannot be applied to a 0-dim tensor");
-    int d = 0;
-    TRY(wrap_dim(ctx, "select", ta_stack_int(st, 1, 0), x->ndim, &d));
-    int64_t index = ta_stack_int(st, 2, 0), size = x->shape[d];
-    if (index < -size || index >= size)
-        return ta_kernel_error(ctx, "select: index %lld out of range for tensor of size %lld at dimension %d",
-                               (long long)index, (long long)size, d);
-    if (index < 0) index += size;
-    geom g;
-    geom_of(x, &g);
-    g.offset += index * g.strides[d] * elsize(x);
-    drop_dim(&g, d);
-    return make_view(ctx, st, "select", x, &g);
+    TRY(ta_cu_check(ctx, name, "self", x));
+    if (x->ndim == 0) return ta_kernel_error(ctx, "%s: cannot be applied to a 0-dim tensor", name);
+    return wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, d);
 }
 
-static ta_status slice_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status selected(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "slice", "self", x));
-    if (x->ndim == 0) return ta_kernel_error(ctx, "slice: cannot be applied to a 0-dim tensor");
     int d = 0;
-    TRY(wrap_dim(ctx, "slice", ta_stack_int(st, 1, 0), x->ndim, &d));
+    TRY(along_dim(ctx, st, name, x, &d));
+    int64_t index = ta_stack_int(st, 2, 0), size = x->shape[d];
+    if (index < -size || index >= size)
+        return ta_kernel_error(ctx, "%s: index %lld out of range for tensor of size %lld at dimension %d", name,
+                               (long long)index, (long long)size, d);
+    if (index < 0) index += size;
+    geom_of(x, g);
+    g->offset += index * g->strides[d] * elsize(x);
+    drop_dim(g, d);
+    return TA_OK;
+}
+
+static ta_status sliced(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
+{
+    int d = 0;
+    TRY(along_dim(ctx, st, name, x, &d));
     int64_t size = x->shape[d];
     int64_t start = ta_stack_is_none(st, 2) ? 0 : ta_stack_int(st, 2, 0);
     int64_t end = ta_stack_is_none(st, 3) ? INT64_MAX : ta_stack_int(st, 3, INT64_MAX);
     int64_t step = ta_stack_int(st, 4, 1);
-    if (step <= 0) return ta_kernel_error(ctx, "slice: slice step must be positive");
+    if (step <= 0) return ta_kernel_error(ctx, "%s: slice step must be positive", name);
     /* Negative bounds count from the end; then both clamp into [0, size]. */
     if (start < 0) start += size;
     if (end < 0) end += size;
@@ -330,34 +332,29 @@ static ta_status slice_fn(ta_kernel_ctx *ctx, ta_stack *st)
     if (start > size) start = size;
     if (end < start) end = start;
     if (end > size) end = size;
-    geom g;
-    geom_of(x, &g);
-    g.offset += start * g.strides[d] * elsize(x);
-    g.shape[d] = (end - start + step - 1) / step;
-    g.strides[d] *= step;
-    return make_view(ctx, st, "slice", x, &g);
+    geom_of(x, g);
+    g->offset += start * g->strides[d] * elsize(x);
+    g->shape[d] = (end - start + step - 1) / step;
+    g->strides[d] *= step;
+    return TA_OK;
 }
 
-static ta_status narrow_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status narrowed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "narrow", "self", x));
-    if (x->ndim == 0) return ta_kernel_error(ctx, "narrow: cannot be applied to a 0-dim tensor");
     int d = 0;
-    TRY(wrap_dim(ctx, "narrow", ta_stack_int(st, 1, 0), x->ndim, &d));
+    TRY(along_dim(ctx, st, name, x, &d));
     int64_t size = x->shape[d], start = ta_stack_int(st, 2, 0), length = ta_stack_int(st, 3, 0);
     if (start < -size || start > size)
-        return ta_kernel_error(ctx, "narrow: start (%lld) out of range for dimension %d of size %lld",
+        return ta_kernel_error(ctx, "%s: start (%lld) out of range for dimension %d of size %lld", name,
                                (long long)start, d, (long long)size);
     if (start < 0) start += size;
     if (length < 0 || start + length > size)
-        return ta_kernel_error(ctx, "narrow: start (%lld) + length (%lld) exceeds dimension size (%lld)",
+        return ta_kernel_error(ctx, "%s: start (%lld) + length (%lld) exceeds dimension size (%lld)", name,
                                (long long)start, (long long)length, (long long)size);
-    geom g;
-    geom_of(x, &g);
-    g.offset += start * g.strides[d] * elsize(x);
-    g.shape[d] = length;
-    return make_view(ctx, st, "narrow", x, &g);
+    geom_of(x, g);
+    g->offset += start * g->strides[d] * elsize(x);
+    g->shape[d] = length;
+    return TA_OK;
 }
 
 static ta_status diagonal_fn(ta_kernel_ctx *ctx, ta_stack *st)
@@ -529,9 +526,9 @@ static const struct {
     {"aten::transpose_", view_kernel, &(const view_desc){"transpose_", transposed_args, true}},
     {"aten::t", view_kernel, &(const view_desc){"t", t_geom, false}},
     {"aten::permute", permute_fn, NULL},
-    {"aten::select.int", select_fn, NULL},
-    {"aten::slice.Tensor", slice_fn, NULL},
-    {"aten::narrow", narrow_fn, NULL},
+    {"aten::select.int", view_kernel, &(const view_desc){"select", selected, false}},
+    {"aten::slice.Tensor", view_kernel, &(const view_desc){"slice", sliced, false}},
+    {"aten::narrow", view_kernel, &(const view_desc){"narrow", narrowed, false}},
     {"aten::expand", expand_fn, NULL},
     {"aten::squeeze.dim", view_kernel, &(const view_desc){"squeeze", squeezed, false}},
     {"aten::squeeze_.dim", view_kernel, &(const view_desc){"squeeze_", squeezed, true}},
