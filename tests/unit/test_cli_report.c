@@ -153,10 +153,8 @@ static void json_lines(void **state)
 static void list_rows_golden(void **state)
 {
     (void)state;
-    char yaml[512];
-    ta_test_data_path(yaml, sizeof yaml, "corpus/pytorch-1.13.1/native_functions.yaml");
     ta_native_file *f = NULL;
-    assert_int_equal(ta_native_load_path(yaml, "tests/data/corpus/pytorch-1.13.1/tags.yaml", &f, NULL), TA_OK);
+    assert_int_equal(ta_test_load_corpus("pytorch-1.13.1", &f, NULL), TA_OK);
     size_t ngolden = 0, pos = 0, compared = 0;
     json_t **golden = ta_test_read_jsonl("golden/torch-1.13.1/torchgen-functions.jsonl", &ngolden);
     assert_non_null(golden);

@@ -28,13 +28,9 @@ static int cmp_str(const void *a, const void *b)
 static void golden_functions(void **state)
 {
     (void)state;
-    char yaml[512], tags[512];
-    ta_test_data_path(yaml, sizeof yaml, "corpus/pytorch-1.13.1/native_functions.yaml");
-    snprintf(tags, sizeof tags, "tests/data/corpus/pytorch-1.13.1/tags.yaml");
-
     ta_diags *d = ta_diags_create();
     ta_native_file *f = NULL;
-    ta_status st = ta_native_load_path(yaml, tags, &f, d);
+    ta_status st = ta_test_load_corpus("pytorch-1.13.1", &f, d);
     for (size_t i = 0; i < ta_diags_count(d) && i < 5; i++) ta_diag_render(ta_diags_get(d, i), stderr);
     assert_int_equal(st, TA_OK);
     assert_non_null(f);
@@ -99,12 +95,9 @@ static void golden_functions(void **state)
 /* Both corpora load and pass the built-in checks with no diagnostic at all. */
 static void corpus_clean(const char *name)
 {
-    char yaml[512], tags[512];
-    snprintf(yaml, sizeof yaml, "%s/data/corpus/%s/native_functions.yaml", ta_test_build_dir(), name);
-    snprintf(tags, sizeof tags, "tests/data/corpus/%s/tags.yaml", name);
     ta_diags *d = ta_diags_create();
     ta_native_file *f = NULL;
-    assert_int_equal(ta_native_load_path(yaml, tags, &f, d), TA_OK);
+    assert_int_equal(ta_test_load_corpus(name, &f, d), TA_OK);
     assert_int_equal(ta_native_check(f, d), TA_OK);
     for (size_t i = 0; i < ta_diags_count(d) && i < 10; i++) ta_diag_render(ta_diags_get(d, i), stderr);
     assert_int_equal(ta_diags_count(d), 0);

@@ -33,11 +33,8 @@ static ta_golden G = {.show = 12};
 static int setup(void **state)
 {
     (void)state;
-    char yaml[512], tags[512];
-    ta_test_data_path(yaml, sizeof yaml, "corpus/pytorch-1.13.1/native_functions.yaml");
-    snprintf(tags, sizeof tags, "tests/data/corpus/pytorch-1.13.1/tags.yaml");
     ta_diags *d = ta_diags_create();
-    if (ta_native_load_path(yaml, tags, &nf, d) != TA_OK) return -1;
+    if (ta_test_load_corpus("pytorch-1.13.1", &nf, d) != TA_OK) return -1;
     ta_diags_clear(d);
     if (ta_torchgen_from_native(nf, &tg, d) != TA_OK) return -1;
     ta_diags_destroy(d);

@@ -111,3 +111,11 @@ void ta_test_free_jsonl(json_t **rows, size_t n)
     for (size_t i = 0; rows && i < n; i++) json_decref(rows[i]);
     free(rows);
 }
+
+ta_status ta_test_load_corpus(const char *version, ta_native_file **out, ta_diags *d)
+{
+    char yaml[512], tags[512];
+    snprintf(yaml, sizeof yaml, "%s/data/corpus/%s/native_functions.yaml", ta_test_build_dir(), version);
+    snprintf(tags, sizeof tags, "tests/data/corpus/%s/tags.yaml", version);
+    return ta_native_load_path(yaml, tags, out, d);
+}

@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "tensoralias/native.h"
+
 /* The build directory under test: $BUILD, or "build" when unset or empty. */
 const char *ta_test_build_dir(void);
 
@@ -32,5 +34,10 @@ char **ta_test_lines(char *buf, size_t len, size_t *nlines, size_t **lens);
  * if the file cannot be read or a line is not JSON. */
 json_t **ta_test_read_jsonl(const char *rel, size_t *n);
 void ta_test_free_jsonl(json_t **rows, size_t n);
+
+/* Loads a bundled PyTorch corpus ("pytorch-1.13.1", "pytorch-main"): its
+ * native_functions.yaml (decompressed under $BUILD/data) with its tags.yaml
+ * (checked in under tests/data). */
+ta_status ta_test_load_corpus(const char *version, ta_native_file **out, ta_diags *d);
 
 #endif
