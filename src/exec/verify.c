@@ -522,23 +522,25 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
         return;
     }
     while (done < n) {
-        /* Fill the free slots: restarted jobs first, then new ones. */
-        for (uint32_t s = 0; s < maxj; s++) {
-            if (slots[s]) continue;
-            op_job *j = NULL;
-            if (next < n) j = &jobs[next++];
-            if (!j) break;
-            if (j->done || !start_child(j, o)) {
-                if (!j->done) add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
-                j->done = true;
-                finish_result(j);
-                done++;
-                if (o->progress) o->progress(o->progress_ud, done, n, j->name);
-                s--; /* try this slot again */
+        /* Fill the free slots with the next operators (a restarted child
+         * keeps its slot, below). */
+        for (uint32_t s = 0; s < maxj && next < n;) {
+            if (slots[s]) {
+                s++;
                 continue;
             }
-            slots[s] = j;
-            running++;
+            op_job *j = &jobs[next++];
+            if (!j->done && start_child(j, o)) {
+                slots[s] = j;
+                running++;
+                continue;
+            }
+            if (!j->done)
+                add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
+            j->done = true;
+            finish_result(j);
+            done++;
+            if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
         if (!running) continue;
         double now = now_s(), wait = timeout;

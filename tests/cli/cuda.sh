@@ -40,4 +40,13 @@ if tail -n 1 "$out" | grep -Eq 'error|crash|warning'; then
     echo "FAIL: findings in the emulated run"
     exit 1
 fi
+
+# Without --kernels, --device cuda loads the CUDA reference kernels from the
+# device library itself: the same operators verify ok.
+TA_CUDA_EMULATE=1 "$TA" verify --device cuda --cases 10 --jobs 2 >"$out" 2>&1
+rc=$?
+tail -n 1 "$out"
+[ $rc -eq 0 ] || { echo "FAIL: emulated verify --device cuda (default kernels) exited $rc"; exit 1; }
+ok=$(tail -n 1 "$out" | grep -Eo '[0-9]+ ok' | cut -d' ' -f1)
+[ "${ok:-0}" -ge 91 ] || { echo "FAIL: default kernels on cuda: only ${ok:-0} ok, expected the CUDA kernels"; exit 1; }
 exit 0

@@ -187,7 +187,8 @@ static const char *sarif_level(ta_vseverity s)
     return s == TA_VSEV_ERROR ? "error" : s == TA_VSEV_WARNING ? "warning" : "note";
 }
 
-static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
+static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl,
+                        ta_vlocate_fn locate, void *locate_ud)
 {
     json_t *rules = json_array();
     for (int k = 1; k < TA_V_NKINDS; k++)
@@ -210,6 +211,15 @@ static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline
                 "level", sarif_level(f->severity), "message", "text", text, "locations",
                 "logicalLocations", "fullyQualifiedName", o->op, "kind", "function", "properties",
                 "argument", f->argument, "seed", seed, "operator", o->op);
+            const char *file;
+            unsigned line;
+            if (locate && locate(locate_ud, o->op, &file, &line)) {
+                /* The schema's line in the yaml, next to the logical location. */
+                json_t *loc = json_array_get(json_object_get(res, "locations"), 0);
+                json_object_set_new(loc, "physicalLocation",
+                                    json_pack("{s:{s:s}, s:{s:i}}", "artifactLocation", "uri", file,
+                                              "region", "startLine", (json_int_t)line));
+            }
             if (ta_vbaseline_has(bl, o->op, kind, f->argument))
                 json_object_set_new(res, "baselineState", json_string("unchanged"));
             json_array_append_new(results, res);
@@ -293,12 +303,12 @@ static void write_junit(FILE *out, const ta_verify_report *r)
 }
 
 void ta_vreport_write(FILE *out, ta_vformat fmt, const ta_verify_report *r,
-                      const ta_vbaseline *baseline)
+                      const ta_vbaseline *baseline, ta_vlocate_fn locate, void *locate_ud)
 {
     switch (fmt) {
     case TA_VFMT_TEXT: write_text(out, r, baseline); break;
     case TA_VFMT_JSON: write_json(out, r); break;
-    case TA_VFMT_SARIF: write_sarif(out, r, baseline); break;
+    case TA_VFMT_SARIF: write_sarif(out, r, baseline, locate, locate_ud); break;
     case TA_VFMT_JUNIT: write_junit(out, r); break;
     }
 }
