@@ -37,8 +37,7 @@ tail -n 1 "$out"
 ok=$(tail -n 1 "$out" | grep -Eo '[0-9]+ ok' | cut -d' ' -f1)
 [ "${ok:-0}" -ge 91 ] || fail "only ${ok:-0} operators verified ok, expected the 91 CUDA kernels"
 if tail -n 1 "$out" | grep -Eq 'error|crash|warning'; then
-    echo "FAIL: findings in the emulated run"
-    exit 1
+    fail "findings in the emulated run"
 fi
 
 # Without --kernels, --device cuda loads the CUDA reference kernels from the
@@ -46,7 +45,7 @@ fi
 TA_CUDA_EMULATE=1 "$TA" verify --device cuda --cases 10 --jobs 2 >"$out" 2>&1
 rc=$?
 tail -n 1 "$out"
-[ $rc -eq 0 ] || { echo "FAIL: emulated verify --device cuda (default kernels) exited $rc"; exit 1; }
+[ $rc -eq 0 ] || fail "emulated verify --device cuda (default kernels) exited $rc"
 ok=$(tail -n 1 "$out" | grep -Eo '[0-9]+ ok' | cut -d' ' -f1)
-[ "${ok:-0}" -ge 91 ] || { echo "FAIL: default kernels on cuda: only ${ok:-0} ok, expected the CUDA kernels"; exit 1; }
+[ "${ok:-0}" -ge 91 ] || fail "default kernels on cuda: only ${ok:-0} ok, expected the CUDA kernels"
 exit 0
