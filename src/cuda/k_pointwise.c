@@ -74,6 +74,20 @@ static ta_status check_output(ta_kernel_ctx *ctx, const pw_desc *d, DLTensor *ou
     return TA_OK;
 }
 
+/* The tensor a variant writes: a new one of the result's dtype and shape
+ * (functional), self (in place) or argument out_i (out=), checked. */
+static ta_status output_for(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *d, enum variant v, DLTensor *self,
+                            size_t out_i, int rdt, int ndim, const int64_t *shape, DLTensor **out)
+{
+    if (v == FUNCTIONAL) {
+        *out = new_tensor(ctx, rdt, ndim, shape);
+        return *out ? TA_OK : ta_kernel_error(ctx, "%s: out of device memory", d->name);
+    }
+    *out = v == INPLACE ? self : ta_stack_tensor(st, out_i);
+    TRY(ta_cu_check(ctx, d->name, "out", *out));
+    return check_output(ctx, d, *out, v, rdt, ndim, shape);
+}
+
 /* ---- unary: op(Tensor self), op_(Tensor(a!) self), op.out(Tensor self, *, Tensor(a!) out) ---- */
 
 static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
@@ -86,14 +100,7 @@ static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     if (d->code == TA_CU_NEG && xd == TA_CU_BOOL)
         return ta_kernel_error(ctx, "neg: negation, the `-` operator, on a bool tensor is not supported");
     if ((d->flags & NO_BOOL) && xd == TA_CU_BOOL) return ta_kernel_error(ctx, "%s: not implemented for 'Bool'", d->name);
-    if (v == FUNCTIONAL) {
-        out = new_tensor(ctx, rdt, x->ndim, x->shape);
-        if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
-    } else {
-        out = v == INPLACE ? x : ta_stack_tensor(st, 1);
-        TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d, out, v, rdt, x->ndim, x->shape));
-    }
+    TRY(output_for(ctx, st, d, v, x, 1, rdt, x->ndim, x->shape, &out));
     ta_cu_iter it;
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
     ta_cu_iter_init(&it, x->ndim, x->shape, 2);
@@ -149,16 +156,8 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
                                ta_cu_shape_str(y->ndim, y->shape, b, sizeof b));
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
     TRY(read_alpha(ctx, d, st, 2, rdt, &s));
-    bool scratch = false;
-    if (v == FUNCTIONAL) {
-        out = new_tensor(ctx, rdt, ndim, shape);
-        if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
-    } else {
-        out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
-        TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d, out, v, rdt, ndim, shape));
-        scratch = ta_cu_needs_scratch(out, x) || ta_cu_needs_scratch(out, y);
-    }
+    TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, ndim, shape, &out));
+    bool scratch = v != FUNCTIONAL && (ta_cu_needs_scratch(out, x) || ta_cu_needs_scratch(out, y));
     ta_cu_iter it;
     ta_cu_iter_init(&it, ndim, shape, 3);
     ta_cu_iter_operand(&it, 0, out);
@@ -187,14 +186,7 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     int rdt = ta_cu_rt_result(&rt);
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, other.f, 1, other.i};
     TRY(read_alpha(ctx, d, st, 2, rdt, &s));
-    if (v == FUNCTIONAL) {
-        out = new_tensor(ctx, rdt, x->ndim, x->shape);
-        if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
-    } else {
-        out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
-        TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d, out, v, rdt, x->ndim, x->shape));
-    }
+    TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, x->ndim, x->shape, &out));
     /* An out= of another dtype gets the result converted, computed in the
      * result's own arithmetic. */
     ta_cu_iter it;
