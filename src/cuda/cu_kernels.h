@@ -36,6 +36,14 @@ ta_status ta_cu_return(ta_stack *st, DLTensor *t);
  * serves both PyTorch versions, and autogen names the source does not list. */
 ta_status ta_cu_register(ta_registry *reg, const char *op, ta_kernel_fn fn, const void *user_data);
 
+/* One line of a kernel table; ta_cu_register_table registers each line. */
+typedef struct ta_cu_entry {
+    const char *op;
+    ta_kernel_fn fn;
+    const void *user_data; /* a descriptor the kernel reads back, or NULL */
+} ta_cu_entry;
+ta_status ta_cu_register_table(ta_registry *reg, const ta_cu_entry *table, size_t n);
+
 ta_status ta_cu_register_pointwise(ta_registry *reg);
 ta_status ta_cu_register_views(ta_registry *reg);
 

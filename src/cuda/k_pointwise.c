@@ -402,18 +402,12 @@ DESC(maximum, TA_CU_MAXIMUM, 0)
 DESC(minimum, TA_CU_MINIMUM, 0)
 #undef DESC
 
-typedef struct pw_reg {
-    const char *op;
-    ta_kernel_fn fn;
-    const pw_desc *desc;
-} pw_reg;
-
 #define U3(n) {"aten::" #n, unary_fn, &d_##n}, {"aten::" #n "_", unary_inplace, &d_##n}, \
               {"aten::" #n ".out", unary_out, &d_##n}
 #define B3(n) {"aten::" #n ".Tensor", binary_fn, &d_##n}, {"aten::" #n "_.Tensor", binary_inplace, &d_##n}, \
               {"aten::" #n ".out", binary_out, &d_##n}
 
-static const pw_reg table[] = {
+static const ta_cu_entry table[] = {
     U3(abs), U3(neg), U3(exp), U3(log), U3(sqrt), U3(sin), U3(cos), U3(tanh), U3(sigmoid),
     U3(ceil), U3(floor), U3(reciprocal),
     /* relu.out is autogen: */
@@ -435,9 +429,5 @@ static const pw_reg table[] = {
 
 ta_status ta_cu_register_pointwise(ta_registry *reg)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, table[i].desc);
-        if (s != TA_OK) return s;
-    }
-    return TA_OK;
+    return ta_cu_register_table(reg, table, sizeof table / sizeof table[0]);
 }

@@ -515,11 +515,8 @@ static ta_status detach_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 
 /* ---- registration ---- */
 
-static const struct {
-    const char *op;
-    ta_kernel_fn fn;
-    const view_desc *desc; /* for view_kernel */
-} table[] = {
+/* view_kernel's lines carry their view_desc. */
+static const ta_cu_entry table[] = {
     {"aten::view", view_fn, NULL},
     {"aten::reshape", reshape_fn, NULL},
     {"aten::transpose.int", view_kernel, &(const view_desc){"transpose", transposed_args, false}},
@@ -551,9 +548,5 @@ static const struct {
 
 ta_status ta_cu_register_views(ta_registry *reg)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, table[i].desc);
-        if (s != TA_OK) return s;
-    }
-    return TA_OK;
+    return ta_cu_register_table(reg, table, sizeof table / sizeof table[0]);
 }
