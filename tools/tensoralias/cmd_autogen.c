@@ -44,6 +44,20 @@ static void arg_name(FILE *out, const ta_schema *s, uint32_t i)
     ta_cli_json_str(out, buf);
 }
 
+/* , "key": [{"field": <argument args[k]>, "from_return": from[k]}, ...] */
+static void json_moves(FILE *out, const char *key, const char *field, const ta_schema *s, const uint32_t *args,
+                       const uint32_t *from, uint32_t n)
+{
+    fprintf(out, ", \"%s\": [", key);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) fputs(", ", out);
+        fprintf(out, "{\"%s\": ", field);
+        arg_name(out, s, args[k]);
+        fprintf(out, ", \"from_return\": %u}", (unsigned)from[k]);
+    }
+    fputs("]", out);
+}
+
 static void json_plan(FILE *out, const ta_torchgen *tg, const ta_tg_function *f)
 {
     const ta_autogen_plan *p = f->plan;
@@ -65,24 +79,8 @@ static void json_plan(FILE *out, const ta_torchgen *tg, const ta_tg_function *f)
         }
         fputs("]", out);
     } else {
-        fputs(", \"copy\": [", out);
-        for (uint32_t k = 0; k < p->nouts; k++) {
-            if (k) fputs(", ", out);
-            fputs("{\"out\": ", out);
-            arg_name(out, f->schema, p->out_args[k]);
-            fprintf(out, ", \"from_return\": %u}", (unsigned)p->out_from[k]);
-        }
-        fputs("]", out);
-        if (p->nwritten) {
-            fputs(", \"writeback\": [", out);
-            for (uint32_t k = 0; k < p->nwritten; k++) {
-                if (k) fputs(", ", out);
-                fputs("{\"arg\": ", out);
-                arg_name(out, f->schema, p->written_args[k]);
-                fprintf(out, ", \"from_return\": %u}", (unsigned)p->writeback[k]);
-            }
-            fputs("]", out);
-        }
+        json_moves(out, "copy", "out", f->schema, p->out_args, p->out_from, p->nouts);
+        if (p->nwritten) json_moves(out, "writeback", "arg", f->schema, p->written_args, p->writeback, p->nwritten);
     }
     fputs(", \"returns\": [", out);
     for (uint32_t i = 0; i < p->nrets; i++) {

@@ -48,17 +48,14 @@ int ta_cmd_groups(int argc, char **argv)
     bool json = false;
     const char *path = NULL, *tags = NULL;
     for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return TA_EXIT_CLEAN;
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "json")) json = true;
-            else if (strcmp(f, "text")) return ta_cli_usage_error("groups", "unknown format '%s'", f);
+            f = argv[++i];
         } else if (!strncmp(argv[i], "--format=", 9)) {
-            const char *f = argv[i] + 9;
-            if (!strcmp(f, "json")) json = true;
-            else if (strcmp(f, "text")) return ta_cli_usage_error("groups", "unknown format '%s'", f);
+            f = argv[i] + 9;
         } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
             tags = argv[++i];
         } else if (!strncmp(argv[i], "--tags=", 7)) {
@@ -70,6 +67,8 @@ int ta_cmd_groups(int argc, char **argv)
         } else {
             path = argv[i];
         }
+        if (f && !strcmp(f, "json")) json = true;
+        else if (f && strcmp(f, "text")) return ta_cli_usage_error("groups", "unknown format '%s'", f);
     }
     ta_native_file *nf;
     ta_torchgen *tg;
