@@ -84,6 +84,39 @@ static inline void push_scalar_i(ta_stack *st, int64_t i)
     ta_stack_push(st, v);
 }
 
+/* The CUDA kernels registered, and an engine on dev with its stack: what a
+ * kernel test runs on. */
+typedef struct cuda_fixture {
+    ta_registry *reg;
+    ta_exec *x;
+    ta_stack *st;
+} cuda_fixture;
+
+/* NULL when the kernels do not register. */
+static inline cuda_fixture *cuda_fixture_create(const ta_device_ops *dev)
+{
+    cuda_fixture *f = calloc(1, sizeof *f);
+    ta_diags *d = ta_diags_create();
+    f->reg = ta_registry_create();
+    ta_status s = ta_registry_load_plugin(f->reg, cuda_lib_path(), d);
+    ta_diags_destroy(d);
+    if (s != TA_OK) {
+        ta_registry_destroy(f->reg);
+        free(f);
+        return NULL;
+    }
+    f->x = ta_exec_create(dev);
+    f->st = ta_exec_stack(f->x);
+    return f;
+}
+
+static inline void cuda_fixture_destroy(cuda_fixture *f)
+{
+    ta_exec_destroy(f->x);
+    ta_registry_destroy(f->reg);
+    free(f);
+}
+
 /* Runs op's CUDA kernel on x's stack (already holding the arguments). */
 static inline ta_status call_cuda_op(ta_registry *reg, ta_exec *x, const char *op)
 {

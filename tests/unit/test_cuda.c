@@ -326,31 +326,17 @@ static int fake_sync(char *err, size_t cap) { (void)err; (void)cap; return 0; }
 static const ta_device_ops fake_cuda = {TA_DEVICE_ABI_VERSION, "fake-cuda", kDLCUDA, fake_available, fake_alloc,
                                         fake_release, fake_copy, fake_copy, fake_copy, fake_compare, fake_sync};
 
-typedef struct fixture {
-    ta_registry *reg;
-    ta_exec *x;
-    ta_stack *st;
-} fixture;
+typedef cuda_fixture fixture;
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    ta_diags *d = ta_diags_create();
-    f->reg = ta_registry_create();
-    if (ta_registry_load_plugin(f->reg, cuda_lib_path(), d) != TA_OK) return -1;
-    ta_diags_destroy(d);
-    f->x = ta_exec_create(&fake_cuda);
-    f->st = ta_exec_stack(f->x);
-    *state = f;
-    return 0;
+    *state = cuda_fixture_create(&fake_cuda);
+    return *state ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    ta_exec_destroy(f->x);
-    ta_registry_destroy(f->reg);
-    free(f);
+    cuda_fixture_destroy(*state);
     return 0;
 }
 

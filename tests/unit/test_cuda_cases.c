@@ -52,17 +52,15 @@ int main(void)
         print_message("%s: running on the host emulation\n", why);
         setenv("TA_CUDA_EMULATE", "1", 1);
     }
-    reg = ta_registry_create();
-    ta_diags *d = ta_diags_create();
-    if (ta_registry_load_plugin(reg, cuda_lib_path(), d) != TA_OK) {
+    cuda_fixture *f = cuda_fixture_create(dev);
+    if (!f) {
         printf("cannot register the CUDA kernels\n");
         return 1;
     }
-    ta_diags_destroy(d);
-    ex = ta_exec_create(dev);
+    reg = f->reg;
+    ex = f->x;
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_cases)};
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    ta_exec_destroy(ex);
-    ta_registry_destroy(reg);
+    cuda_fixture_destroy(f);
     return failed;
 }
