@@ -88,6 +88,19 @@ static ta_status output_for(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *d, 
     return check_output(ctx, d, *out, v, rdt, ndim, shape);
 }
 
+/* Runs d's op from x into out over x's shape (through scratch when out, not
+ * new, overlaps x) and leaves out as the return. */
+static ta_status run_one_input(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *d, enum variant v, DLTensor *out,
+                               const DLTensor *x, const ta_cu_scalars *s)
+{
+    ta_cu_iter it;
+    ta_cu_iter_init(&it, x->ndim, x->shape, 2);
+    ta_cu_iter_operand(&it, 0, out);
+    ta_cu_iter_operand(&it, 1, x);
+    TRY(ta_cu_run(ctx, d->name, &it, d->code, s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
+    return ta_cu_return(st, out);
+}
+
 /* ---- unary: op(Tensor self), op_(Tensor(a!) self), op.out(Tensor self, *, Tensor(a!) out) ---- */
 
 static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
@@ -101,13 +114,8 @@ static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
         return ta_kernel_error(ctx, "neg: negation, the `-` operator, on a bool tensor is not supported");
     if ((d->flags & NO_BOOL) && xd == TA_CU_BOOL) return ta_kernel_error(ctx, "%s: not implemented for 'Bool'", d->name);
     TRY(output_for(ctx, st, d, v, x, 1, rdt, x->ndim, x->shape, &out));
-    ta_cu_iter it;
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
-    ta_cu_iter_init(&it, x->ndim, x->shape, 2);
-    ta_cu_iter_operand(&it, 0, out);
-    ta_cu_iter_operand(&it, 1, x);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
-    return ta_cu_return(st, out);
+    return run_one_input(ctx, st, d, v, out, x, &s);
 }
 
 static ta_status unary_fn(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, FUNCTIONAL); }
@@ -189,12 +197,7 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, x->ndim, x->shape, &out));
     /* An out= of another dtype gets the result converted, computed in the
      * result's own arithmetic. */
-    ta_cu_iter it;
-    ta_cu_iter_init(&it, x->ndim, x->shape, 2);
-    ta_cu_iter_operand(&it, 0, out);
-    ta_cu_iter_operand(&it, 1, x);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
-    return ta_cu_return(st, out);
+    return run_one_input(ctx, st, d, v, out, x, &s);
 }
 
 static ta_status scalar_fn(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, FUNCTIONAL); }
