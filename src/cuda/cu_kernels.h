@@ -14,6 +14,13 @@ typedef struct ta_cu_sval {
     int64_t i;
 } ta_cu_sval;
 
+/* Returns from the calling kernel when x (a ta_status) is not TA_OK. */
+#define TA_CU_TRY(x)                                  \
+    do {                                              \
+        ta_status ta_cu_try_s_ = (x);                 \
+        if (ta_cu_try_s_ != TA_OK) return ta_cu_try_s_; \
+    } while (0)
+
 /* The Scalar at i, or dflt (integral) when it is None or absent. */
 ta_cu_sval ta_cu_read_scalar(ta_stack *st, size_t i, int64_t dflt);
 

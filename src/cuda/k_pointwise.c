@@ -31,12 +31,6 @@ typedef struct pw_desc {
     unsigned flags;
 } pw_desc;
 
-#define TRY(x)                          \
-    do {                                \
-        ta_status try_s_ = (x);         \
-        if (try_s_ != TA_OK) return try_s_; \
-    } while (0)
-
 static const pw_desc *desc_of(ta_kernel_ctx *ctx) { return (const pw_desc *)ta_kernel_user_data(ctx); }
 
 static DLTensor *new_tensor(ta_kernel_ctx *ctx, int cu_dtype, int ndim, const int64_t *shape)
@@ -84,7 +78,7 @@ static ta_status output_for(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *d, 
         return *out ? TA_OK : ta_kernel_error(ctx, "%s: out of device memory", d->name);
     }
     *out = v == INPLACE ? self : ta_stack_tensor(st, out_i);
-    TRY(ta_cu_check(ctx, d->name, "out", *out));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "out", *out));
     return check_output(ctx, d, *out, v, rdt, ndim, shape);
 }
 
@@ -97,7 +91,7 @@ static ta_status run_one_input(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *
     ta_cu_iter_init(&it, x->ndim, x->shape, 2);
     ta_cu_iter_operand(&it, 0, out);
     ta_cu_iter_operand(&it, 1, x);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
+    TA_CU_TRY(ta_cu_run(ctx, d->name, &it, d->code, s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
     return ta_cu_return(st, out);
 }
 
@@ -107,13 +101,13 @@ static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 {
     const pw_desc *d = desc_of(ctx);
     DLTensor *x = ta_stack_tensor(st, 0), *out = NULL;
-    TRY(ta_cu_check(ctx, d->name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "self", x));
     int xd = ta_cu_dtype_of(x->dtype);
     int rdt = (d->flags & TO_FLOAT) && !ta_cu_is_float(xd) ? TA_CU_F32 : xd;
     if (d->code == TA_CU_NEG && xd == TA_CU_BOOL)
         return ta_kernel_error(ctx, "neg: negation, the `-` operator, on a bool tensor is not supported");
     if ((d->flags & NO_BOOL) && xd == TA_CU_BOOL) return ta_kernel_error(ctx, "%s: not implemented for 'Bool'", d->name);
-    TRY(output_for(ctx, st, d, v, x, 1, rdt, x->ndim, x->shape, &out));
+    TA_CU_TRY(output_for(ctx, st, d, v, x, 1, rdt, x->ndim, x->shape, &out));
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
     return run_one_input(ctx, st, d, v, out, x, &s);
 }
@@ -145,8 +139,8 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 {
     const pw_desc *d = desc_of(ctx);
     DLTensor *x = ta_stack_tensor(st, 0), *y = ta_stack_tensor(st, 1), *out = NULL;
-    TRY(ta_cu_check(ctx, d->name, "self", x));
-    TRY(ta_cu_check(ctx, d->name, "other", y));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "other", y));
     ta_cu_result_type rt;
     ta_cu_rt_init(&rt);
     ta_cu_rt_tensor(&rt, x);
@@ -163,15 +157,15 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
                                ta_cu_shape_str(x->ndim, x->shape, a, sizeof a),
                                ta_cu_shape_str(y->ndim, y->shape, b, sizeof b));
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
-    TRY(read_alpha(ctx, d, st, 2, rdt, &s));
-    TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, ndim, shape, &out));
+    TA_CU_TRY(read_alpha(ctx, d, st, 2, rdt, &s));
+    TA_CU_TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, ndim, shape, &out));
     bool scratch = v != FUNCTIONAL && (ta_cu_needs_scratch(out, x) || ta_cu_needs_scratch(out, y));
     ta_cu_iter it;
     ta_cu_iter_init(&it, ndim, shape, 3);
     ta_cu_iter_operand(&it, 0, out);
     ta_cu_iter_operand(&it, 1, x);
     ta_cu_iter_operand(&it, 2, y);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, scratch));
+    TA_CU_TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, scratch));
     return ta_cu_return(st, out);
 }
 
@@ -185,7 +179,7 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 {
     const pw_desc *d = desc_of(ctx);
     DLTensor *x = ta_stack_tensor(st, 0), *out = NULL;
-    TRY(ta_cu_check(ctx, d->name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "self", x));
     ta_cu_sval other = ta_cu_read_scalar(st, 1, 0);
     ta_cu_result_type rt;
     ta_cu_rt_init(&rt);
@@ -193,8 +187,8 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     ta_cu_rt_scalar(&rt, other.kind);
     int rdt = ta_cu_rt_result(&rt);
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, other.f, 1, other.i};
-    TRY(read_alpha(ctx, d, st, 2, rdt, &s));
-    TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, x->ndim, x->shape, &out));
+    TA_CU_TRY(read_alpha(ctx, d, st, 2, rdt, &s));
+    TA_CU_TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, x->ndim, x->shape, &out));
     /* An out= of another dtype gets the result converted, computed in the
      * result's own arithmetic. */
     return run_one_input(ctx, st, d, v, out, x, &s);
@@ -213,7 +207,7 @@ static ta_status scalar_out(ta_kernel_ctx *ctx, ta_stack *st) { return with_scal
 static ta_status autogen_out(ta_kernel_ctx *ctx, const char *name, DLTensor *out, const DLTensor *like, bool writes_each)
 {
     char b[160];
-    TRY(ta_cu_check(ctx, name, "out", out));
+    TA_CU_TRY(ta_cu_check(ctx, name, "out", out));
     if (!ta_cu_same_shape(out, like->ndim, like->shape) &&
         ta_kernel_resize(ctx, out, like->ndim, like->shape) != TA_OK)
         return ta_kernel_error(ctx, "%s: could not resize out to %s", name,
@@ -255,13 +249,13 @@ static ta_status filled(ta_kernel_ctx *ctx, ta_stack *st, const char *name, enum
                         ta_cu_sval value)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *out = x;
-    TRY(ta_cu_check(ctx, name, "self", x));
-    if (v == FUNCTIONAL) TRY(empty_like(ctx, name, x, &out));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    if (v == FUNCTIONAL) TA_CU_TRY(empty_like(ctx, name, x, &out));
     if (v == AUTOGEN_OUT) {
         out = ta_stack_tensor(st, out_i);
-        TRY(autogen_out(ctx, name, out, x, false));
+        TA_CU_TRY(autogen_out(ctx, name, out, x, false));
     }
-    TRY(fill_value(ctx, name, out, value));
+    TA_CU_TRY(fill_value(ctx, name, out, value));
     return ta_cu_return(st, out);
 }
 
@@ -302,8 +296,8 @@ static ta_status zero_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 /* Checks copy's self and src, and that src broadcasts to self's shape. */
 static ta_status copy_checks(ta_kernel_ctx *ctx, const char *name, const DLTensor *dst, const DLTensor *src)
 {
-    TRY(ta_cu_check(ctx, name, "self", dst));
-    TRY(ta_cu_check(ctx, name, "src", src));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", dst));
+    TA_CU_TRY(ta_cu_check(ctx, name, "src", src));
     int64_t shape[TA_CU_MAXDIM];
     int ndim = 0;
     char a[160], b[160];
@@ -318,21 +312,21 @@ static ta_status copy_checks(ta_kernel_ctx *ctx, const char *name, const DLTenso
 static ta_status copy_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1);
-    TRY(copy_checks(ctx, "copy_", x, src));
+    TA_CU_TRY(copy_checks(ctx, "copy_", x, src));
     if (ta_cu_internal_overlap(x))
         return ta_kernel_error(ctx, "copy_: unsupported operation: more than one element of the written-to tensor "
                                     "refers to a single memory location");
-    TRY(ta_cu_copy_into(ctx, "copy_", x, src));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "copy_", x, src));
     return ta_cu_return(st, x);
 }
 
 static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1);
-    TRY(copy_checks(ctx, "copy", x, src));
+    TA_CU_TRY(copy_checks(ctx, "copy", x, src));
     DLTensor *out;
-    TRY(empty_like(ctx, "copy", x, &out));
-    TRY(ta_cu_copy_into(ctx, "copy", out, src));
+    TA_CU_TRY(empty_like(ctx, "copy", x, &out));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "copy", out, src));
     return ta_cu_return(st, out);
 }
 
@@ -340,9 +334,9 @@ static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1), *out = ta_stack_tensor(st, 3);
-    TRY(copy_checks(ctx, "copy.out", x, src));
-    TRY(autogen_out(ctx, "copy.out", out, x, true));
-    TRY(ta_cu_copy_into(ctx, "copy.out", out, src));
+    TA_CU_TRY(copy_checks(ctx, "copy.out", x, src));
+    TA_CU_TRY(autogen_out(ctx, "copy.out", out, x, true));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "copy.out", out, src));
     return ta_cu_return(st, out);
 }
 
@@ -350,24 +344,24 @@ static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status clone_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 2);
-    TRY(ta_cu_check(ctx, "clone.out", "self", x));
-    TRY(autogen_out(ctx, "clone.out", out, x, true));
-    TRY(ta_cu_copy_into(ctx, "clone.out", out, x));
+    TA_CU_TRY(ta_cu_check(ctx, "clone.out", "self", x));
+    TA_CU_TRY(autogen_out(ctx, "clone.out", out, x, true));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "clone.out", out, x));
     return ta_cu_return(st, out);
 }
 
 static ta_status clone_of(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x)
 {
     DLTensor *out;
-    TRY(empty_like(ctx, name, x, &out));
-    TRY(ta_cu_copy_into(ctx, name, out, x));
+    TA_CU_TRY(empty_like(ctx, name, x, &out));
+    TA_CU_TRY(ta_cu_copy_into(ctx, name, out, x));
     return ta_cu_return(st, out);
 }
 
 static ta_status clone_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "clone", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "clone", "self", x));
     return clone_of(ctx, st, "clone", x);
 }
 
@@ -376,7 +370,7 @@ static ta_status clone_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status contiguous_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "contiguous", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "contiguous", "self", x));
     if (ta_cu_is_contiguous(x)) return ta_cu_return(st, x);
     return clone_of(ctx, st, "contiguous", x);
 }

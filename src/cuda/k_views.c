@@ -13,12 +13,6 @@
 
 #include "cuda/cu_kernels.h"
 
-#define TRY(x)                          \
-    do {                                \
-        ta_status try_s_ = (x);         \
-        if (try_s_ != TA_OK) return try_s_; \
-    } while (0)
-
 /* The geometry of a view under construction. */
 typedef struct geom {
     int ndim;
@@ -70,7 +64,7 @@ static ta_status view_kernel(ta_kernel_ctx *ctx, ta_stack *st)
     const view_desc *d = ta_kernel_user_data(ctx);
     DLTensor *x = ta_stack_tensor(st, 0);
     geom g;
-    TRY(d->geom(ctx, st, d->name, x, &g));
+    TA_CU_TRY(d->geom(ctx, st, d->name, x, &g));
     return d->inplace ? restride(ctx, st, d->name, x, &g) : make_view(ctx, st, d->name, x, &g);
 }
 
@@ -179,7 +173,7 @@ static ta_status target_shape(ta_kernel_ctx *ctx, ta_stack *st, const char *name
 {
     if (!as) return int_list(ctx, st, 1, name, "size", req, n);
     const DLTensor *other = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, name, "other", other));
+    TA_CU_TRY(ta_cu_check(ctx, name, "other", other));
     *req = other->shape;
     *n = (size_t)other->ndim;
     return TA_OK;
@@ -188,14 +182,14 @@ static ta_status target_shape(ta_kernel_ctx *ctx, ta_stack *st, const char *name
 static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool may_copy, bool as)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     const int64_t *req;
     size_t n;
-    TRY(target_shape(ctx, st, name, as, &req, &n));
+    TA_CU_TRY(target_shape(ctx, st, name, as, &req, &n));
     geom old, g;
     geom_of(x, &old);
     int64_t numel = ta_numel(x);
-    TRY(infer_shape(ctx, name, req, n, numel, &g));
+    TA_CU_TRY(infer_shape(ctx, name, req, n, numel, &g));
     g.offset = old.offset;
     if (view_strides(&old, &g, numel)) return make_view(ctx, st, name, x, &g);
     if (!may_copy)
@@ -215,7 +209,7 @@ static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *n
     flat.ndim = x->ndim;
     flat.shape = x->shape;
     flat.strides = cst;
-    TRY(ta_cu_copy_into(ctx, name, &flat, x));
+    TA_CU_TRY(ta_cu_copy_into(ctx, name, &flat, x));
     return ta_cu_return(st, out);
 }
 
@@ -236,9 +230,9 @@ static ta_status transposed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
                             int64_t d1, geom *g)
 {
     int a = 0, b = 0;
-    TRY(ta_cu_check(ctx, name, "self", x));
-    TRY(wrap_dim(ctx, name, d0, x->ndim, &a));
-    TRY(wrap_dim(ctx, name, d1, x->ndim, &b));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(wrap_dim(ctx, name, d0, x->ndim, &a));
+    TA_CU_TRY(wrap_dim(ctx, name, d1, x->ndim, &b));
     geom_of(x, g);
     if (x->ndim == 0) return TA_OK;
     int64_t t = g->shape[a];
@@ -259,7 +253,7 @@ static ta_status transposed_args(ta_kernel_ctx *ctx, ta_stack *st, const char *n
 
 static ta_status t_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     if (x->ndim > 2)
         return ta_kernel_error(ctx, "%s: expects a tensor with <= 2 dimensions, but self is %dD", name, x->ndim);
     return transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, g);
@@ -268,10 +262,10 @@ static ta_status t_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTe
 static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "permute", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "permute", "self", x));
     const int64_t *dims;
     size_t n;
-    TRY(int_list(ctx, st, 1, "permute", "dims", &dims, &n));
+    TA_CU_TRY(int_list(ctx, st, 1, "permute", "dims", &dims, &n));
     if ((int)n != x->ndim)
         return ta_kernel_error(ctx, "permute: number of dims don't match in permute (%zu given, tensor has %d)", n,
                                x->ndim);
@@ -281,7 +275,7 @@ static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
     bool seen[TA_CU_MAXDIM] = {false};
     for (size_t i = 0; i < n; i++) {
         int d = 0;
-        TRY(wrap_dim(ctx, "permute", dims[i], x->ndim, &d));
+        TA_CU_TRY(wrap_dim(ctx, "permute", dims[i], x->ndim, &d));
         if (seen[d]) return ta_kernel_error(ctx, "permute: repeated dim %d in permute", d);
         seen[d] = true;
         g.shape[i] = old.shape[d];
@@ -296,7 +290,7 @@ static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
  * argument (argument 1) into *d: how select, slice and narrow begin. */
 static ta_status along_dim(ta_kernel_ctx *ctx, ta_stack *st, const char *name, const DLTensor *x, int *d)
 {
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     if (x->ndim == 0) return ta_kernel_error(ctx, "%s: cannot be applied to a 0-dim tensor", name);
     return wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, d);
 }
@@ -304,7 +298,7 @@ static ta_status along_dim(ta_kernel_ctx *ctx, ta_stack *st, const char *name, c
 static ta_status selected(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(along_dim(ctx, st, name, x, &d));
+    TA_CU_TRY(along_dim(ctx, st, name, x, &d));
     int64_t index = ta_stack_int(st, 2, 0), size = x->shape[d];
     if (index < -size || index >= size)
         return ta_kernel_error(ctx, "%s: index %lld out of range for tensor of size %lld at dimension %d", name,
@@ -319,7 +313,7 @@ static ta_status selected(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
 static ta_status sliced(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(along_dim(ctx, st, name, x, &d));
+    TA_CU_TRY(along_dim(ctx, st, name, x, &d));
     int64_t size = x->shape[d];
     int64_t start = ta_stack_is_none(st, 2) ? 0 : ta_stack_int(st, 2, 0);
     int64_t end = ta_stack_is_none(st, 3) ? INT64_MAX : ta_stack_int(st, 3, INT64_MAX);
@@ -342,7 +336,7 @@ static ta_status sliced(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTe
 static ta_status narrowed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(along_dim(ctx, st, name, x, &d));
+    TA_CU_TRY(along_dim(ctx, st, name, x, &d));
     int64_t size = x->shape[d], start = ta_stack_int(st, 2, 0), length = ta_stack_int(st, 3, 0);
     if (start < -size || start > size)
         return ta_kernel_error(ctx, "%s: start (%lld) out of range for dimension %d of size %lld", name,
@@ -360,12 +354,12 @@ static ta_status narrowed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
 static ta_status diagonal_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "diagonal", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "diagonal", "self", x));
     if (x->ndim < 2) return ta_kernel_error(ctx, "diagonal: expects a tensor with at least 2 dimensions");
     int64_t off = ta_stack_int(st, 1, 0);
     int a = 0, b = 0;
-    TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 2, 0), x->ndim, &a));
-    TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 3, 1), x->ndim, &b));
+    TA_CU_TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 2, 0), x->ndim, &a));
+    TA_CU_TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 3, 1), x->ndim, &b));
     if (a == b) return ta_kernel_error(ctx, "diagonal: dimensions cannot be identical %d, %d", a, b);
     geom g;
     geom_of(x, &g);
@@ -387,10 +381,10 @@ static ta_status diagonal_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status expand_common(ta_kernel_ctx *ctx, ta_stack *st, bool as)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "expand", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "expand", "self", x));
     const int64_t *size;
     size_t n;
-    TRY(target_shape(ctx, st, "expand", as, &size, &n));
+    TA_CU_TRY(target_shape(ctx, st, "expand", as, &size, &n));
     if ((int)n < x->ndim)
         return ta_kernel_error(ctx, "expand: the number of sizes provided (%zu) must be greater or equal to the "
                                     "number of dimensions in the tensor (%d)",
@@ -434,8 +428,8 @@ static ta_status expand_as_fn(ta_kernel_ctx *ctx, ta_stack *st) { return expand_
 static ta_status squeezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(ta_cu_check(ctx, name, "self", x));
-    TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, &d));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, &d));
     geom_of(x, g);
     if (x->ndim > 0 && g->shape[d] == 1) drop_dim(g, d);
     return TA_OK;
@@ -445,7 +439,7 @@ static ta_status squeezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
 static ta_status squeezed_all(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     (void)st;
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     geom_of(x, g);
     for (int d = g->ndim - 1; d >= 0; d--)
         if (g->shape[d] == 1) drop_dim(g, d);
@@ -455,10 +449,10 @@ static ta_status squeezed_all(ta_kernel_ctx *ctx, ta_stack *st, const char *name
 static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     if (x->ndim >= TA_CU_MAXDIM)
         return ta_kernel_error(ctx, "%s: the CUDA reference kernels take at most %d dimensions", name, TA_CU_MAXDIM);
-    TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim + 1, &d));
+    TA_CU_TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim + 1, &d));
     geom_of(x, g);
     /* The new dimension's stride makes the tensor as contiguous as before. */
     int64_t stride = d < x->ndim ? g->shape[d] * g->strides[d] : 1;
@@ -476,11 +470,11 @@ static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
 
 static ta_status strided(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     const int64_t *size, *stride;
     size_t n, m;
-    TRY(int_list(ctx, st, 1, name, "size", &size, &n));
-    TRY(int_list(ctx, st, 2, name, "stride", &stride, &m));
+    TA_CU_TRY(int_list(ctx, st, 1, name, "size", &size, &n));
+    TA_CU_TRY(int_list(ctx, st, 2, name, "stride", &stride, &m));
     if (n != m)
         return ta_kernel_error(ctx, "%s: mismatch in length of strides and shape (%zu and %zu)", name, m, n);
     for (size_t i = 0; i < n; i++) {
@@ -500,7 +494,7 @@ static ta_status strided(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLT
 static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     (void)st;
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     geom_of(x, g);
     return TA_OK;
 }
@@ -509,7 +503,7 @@ static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *nam
 static ta_status detach_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "detach_", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "detach_", "self", x));
     return ta_cu_return(st, x);
 }
 
