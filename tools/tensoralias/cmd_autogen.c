@@ -159,35 +159,12 @@ static void usage(FILE *out)
 
 int ta_cmd_autogen(int argc, char **argv)
 {
-    enum fmt fmt = FMT_TEXT;
-    const char *path = NULL, *tags = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *f = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return TA_EXIT_CLEAN;
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            f = argv[++i];
-        } else if (!strncmp(argv[i], "--format=", 9)) {
-            f = argv[i] + 9;
-        } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
-            tags = argv[++i];
-        } else if (!strncmp(argv[i], "--tags=", 7)) {
-            tags = argv[i] + 7;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return ta_cli_usage_error("autogen", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return ta_cli_usage_error("autogen", "one yaml file at most");
-        } else {
-            path = argv[i];
-        }
-        if (f) {
-            if (!strcmp(f, "text")) fmt = FMT_TEXT;
-            else if (!strcmp(f, "json")) fmt = FMT_JSON;
-            else if (!strcmp(f, "yaml")) fmt = FMT_YAML;
-            else return ta_cli_usage_error("autogen", "unknown format '%s'", f);
-        }
-    }
+    static const char *const formats[] = {"text", "json", "yaml", NULL}; /* enum fmt's order */
+    int format = FMT_TEXT;
+    const char *path, *tags;
+    int exit_code = ta_cli_torchgen_args("autogen", argc, argv, usage, formats, &format, &path, &tags);
+    if (exit_code >= 0) return exit_code;
+    enum fmt fmt = (enum fmt)format;
     ta_native_file *nf;
     ta_torchgen *tg;
     int rc = ta_cli_load_torchgen("autogen", path, tags, true, &nf, &tg);
