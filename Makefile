@@ -179,7 +179,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tensoralias.pc
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-clang
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 .SECONDARY:
