@@ -12,16 +12,12 @@
 
 #include <cmocka.h>
 
+#include "support/testdata.h"
+
 #include "../../tools/tensoralias/list_row.c"
 #include "../../tools/tensoralias/report.c"
 #include "../../tools/tensoralias/report_verify.c"
 #include "../../tools/tensoralias/sarif.c"
-
-static const char *build_dir(void)
-{
-    const char *b = getenv("BUILD");
-    return b && *b ? b : "build";
-}
 
 /* Diagnostics of a few broken files (and an absolute path, for the URI). */
 static ta_diags *some_diags(void)
@@ -252,24 +248,15 @@ static void json_lines(void **state)
 static void list_rows_golden(void **state)
 {
     (void)state;
-    char yaml[512], golden[512];
-    snprintf(yaml, sizeof yaml, "%s/data/corpus/pytorch-1.13.1/native_functions.yaml", build_dir());
-    snprintf(golden, sizeof golden, "%s/data/golden/torch-1.13.1/torchgen-functions.jsonl", build_dir());
     ta_native_file *f = NULL;
-    assert_int_equal(ta_native_load_path(yaml, "tests/data/corpus/pytorch-1.13.1/tags.yaml", &f, NULL), TA_OK);
-    FILE *g = fopen(golden, "r");
-    assert_non_null(g);
-    char *line = NULL;
-    size_t cap = 0, pos = 0, compared = 0;
+    assert_int_equal(ta_test_load_corpus("pytorch-1.13.1", &f, NULL), TA_OK);
+    size_t ngolden = 0, pos = 0, compared = 0;
+    json_t **golden = ta_test_read_jsonl("golden/torch-1.13.1/torchgen-functions.jsonl", &ngolden);
+    assert_non_null(golden);
     int mismatches = 0;
-    while (getline(&line, &cap, g) > 0) {
-        json_error_t err;
-        json_t *want = json_loads(line, 0, &err);
-        assert_non_null(want);
-        if (json_is_true(json_object_get(want, "generated"))) {
-            json_decref(want);
-            continue;
-        }
+    for (size_t r = 0; r < ngolden; r++) {
+        const json_t *want = golden[r];
+        if (json_is_true(json_object_get(want, "generated"))) continue;
         json_t *row = ta_list_row(f, ta_native_get(f, pos++), NULL);
         assert_non_null(row);
         const char *key;
@@ -286,10 +273,8 @@ static void list_rows_golden(void **state)
             }
         }
         json_decref(row);
-        json_decref(want);
     }
-    free(line);
-    fclose(g);
+    ta_test_free_jsonl(golden, ngolden);
     fprintf(stderr, "%zu rows, %zu fields compared, %d mismatches\n", pos, compared, mismatches);
     assert_int_equal(pos, 2493);
     assert_int_equal(mismatches, 0);

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "support/plugin.h"
 #include "tensoralias/exec.h"
 
 static ta_registry *REG;
@@ -163,19 +164,9 @@ static bool shares(const DLTensor *a, const DLTensor *b)
 static int setup(void **state)
 {
     (void)state;
-    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
-    char path[512];
-    snprintf(path, sizeof path, "%s/libtensoralias_refkernels.so", build);
-    /* dlopen and call the entry point directly, as ta_registry_load_plugin does */
-    HANDLE = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!HANDLE) {
-        fprintf(stderr, "cannot load %s: %s\n", path, dlerror());
-        return -1;
-    }
-    void *sym = dlsym(HANDLE, TA_PLUGIN_ENTRY);
-    if (!sym) return -1;
-    ta_plugin_register_fn entry;
-    memcpy(&entry, &sym, sizeof entry);
+    /* call the entry point directly, as ta_registry_load_plugin does */
+    ta_plugin_register_fn entry = ta_test_plugin_entry("libtensoralias_refkernels.so", &HANDLE);
+    if (!entry) return -1;
     REG = ta_registry_create();
     if (entry(REG, TA_KERNEL_ABI_VERSION + 1) != TA_ERR_UNSUPPORTED) return -1; /* a foreign ABI is refused */
     if (entry(REG, TA_KERNEL_ABI_VERSION) != TA_OK) return -1;
