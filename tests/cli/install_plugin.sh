@@ -3,11 +3,7 @@
 # command finds its bundled yaml and reference kernels, tensoralias.pc points
 # at the installed headers, and the plugin example at the top of
 # include/tensoralias/kernel.h, compiled against them, verifies clean.
-set -u
-: "${TA:?}" "${BUILD:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 make -s BUILD="$BUILD" PREFIX=/opt/ta DESTDIR="$tmp/stage" install >"$tmp/make.log" 2>&1 ||
     { cat "$tmp/make.log"; fail "make install"; }

@@ -2,12 +2,8 @@
 # verify's inputs and outputs: --schemas, --samples (exact cases, a rejected
 # sample is a kernel error), --ops selecting operators without kernels, -o,
 # --device cuda without a CUDA library, and registration-rule breaches.
-set -u
-: "${TA:?}" "${BUILD:?}"
+. "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libwrongkernels.so
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 # --schemas: schema-only operators, selected by --ops, give no-kernel (info): exit 0.
 cat >"$tmp/s.yaml" <<'YAML'

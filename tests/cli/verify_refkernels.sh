@@ -3,16 +3,12 @@
 # PyTorch corpora, and with autogen's derived variants composed from them:
 # every operator with a kernel is exercised and no verdict is an error.
 # Skipped (77) when the library is not built.
-set -u
-: "${TA:?}" "${BUILD:?}"
+. "$(dirname "$0")/lib.sh"
 REF=$BUILD/libtensoralias_refkernels.so
 if [ ! -f "$REF" ]; then
     echo "skipped: $REF is not built"
     exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 for yaml in "" "$BUILD/data/corpus/pytorch-1.13.1/native_functions.yaml"; do
     # The reference kernels are loaded by default (found next to the command).
