@@ -141,7 +141,7 @@ $(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
 check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
 
 test: check-build
-	BUILD=$(BUILD) sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
