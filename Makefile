@@ -5,7 +5,8 @@
 #   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   tools/tensoralias/*.c         -> build/tensoralias
-#   tools/bench/bench_*.c         -> build/bench/bench_*
+#   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
+#   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c)
 #   tests/unit/test_*.c           -> build/tests/test_* (cmocka), run by tests/run.sh
 #   tests/plugins/*.c             -> build/tests/plugins/lib*.so (kernel plugins used by tests)
 #   tests/fuzz/fuzz_*.c           -> build-fuzz/fuzz_* (libFuzzer, clang)
@@ -42,6 +43,8 @@ CLI_SRC  := $(sort $(wildcard tools/tensoralias/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard tools/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/bench/%)
+BENCHLIB_SRC := $(filter-out $(BENCH_SRC),$(sort $(wildcard tools/bench/*.c)))
+BENCHLIB_OBJ := $(BENCHLIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_SRC := $(sort $(wildcard tests/unit/support/*.c))
@@ -110,9 +113,9 @@ $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
-$(BUILD)/bench/%: tools/bench/%.c $(BUILD)/libtensoralias.a
+$(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
@@ -138,7 +141,7 @@ $(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
 check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
 
 test: check-build
-	BUILD=$(BUILD) sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
@@ -176,7 +179,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tensoralias.pc
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-clang
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 .SECONDARY:

@@ -2,6 +2,7 @@
 # Runs every test of the suite and closes with one line: "N passed, N failed, N skipped".
 #   build/tests/test_*   cmocka unit and golden tests (a test that cannot run prints why and exits 77)
 #   tests/cli/*.sh       command-line tests; they get $TA (the command) and $BUILD
+#                        (tests/cli/lib.sh is their shared preamble, not a test)
 BUILD=${BUILD:-build}
 TA=$(pwd)/$BUILD/tensoralias
 export BUILD TA
@@ -22,7 +23,7 @@ for t in "$BUILD"/tests/test_*; do
     run "$t" "$t"
 done
 for t in tests/cli/*.sh; do
-    [ -f "$t" ] || continue
+    [ -f "$t" ] && [ "$t" != tests/cli/lib.sh ] || continue
     run "$t" sh "$t"
 done
 [ -n "$failed" ] && echo "failed:$failed"

@@ -516,6 +516,28 @@ def gen_nn(n):
             CASES.append(case)
 
 
+def gen_linalg(n):
+    """mm and bmm, with out= (last, so that adding them left the earlier cases as they were)."""
+    for _ in range(n):
+        dt = R.choice([torch.float32, torch.float64, torch.int64, torch.int32])
+        nn, k, m, bb = R.randint(0, 3), R.randint(0, 3), R.randint(0, 3), R.randint(1, 2)
+        k2 = k if R.random() < 0.9 else k + 1
+        # torch skips the dtype check for empty operands (and bmm then returns mat2's dtype): not copied
+        dt2 = dt if R.random() < 0.9 or nn * k * m == 0 else torch.float32
+        if R.random() < 0.5:
+            args = [("t", make(dt, (nn, k))), ("t", make(dt2, (k2, m)))]
+            op = "mm"
+            osh = (nn, m)
+        else:
+            args = [("t", make(dt, (bb, nn, k))), ("t", make(dt2, (bb, k2, m)))]
+            op = "bmm"
+            osh = (bb, nn, m)
+        if R.random() < 0.3:
+            args.append(("t", out_like(R.choice([dt, dt, torch.float64]), osh)))
+            op += ".out"
+        add(op, args)
+
+
 def main():
     gen_unary(300)
     gen_binary(500)
@@ -526,6 +548,7 @@ def main():
     gen_fill(100)
     gen_more(200)
     gen_nn(300)
+    gen_linalg(100)
     for c in CASES:
         if "INTERNAL ASSERT" in c.get("error", ""):
             continue  # a torch 1.13 bug (where.self_out with mixed dtypes), not a behaviour to copy

@@ -139,6 +139,9 @@ const ta_registry_op *ta_registry_find(const ta_registry *reg, const char *name)
 /* The kernel that runs op on a device: the device's own, else the catch-all. */
 ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, void **user_data);
 bool ta_registry_has_kernel(const ta_registry_op *op);
+/* Drops every kernel of an operator (its schema stays). TA_ERR_NOTFOUND
+ * when there is no such operator. */
+ta_status ta_registry_remove_kernels(ta_registry *reg, const char *name);
 /* The operator name of a schema or name ("aten::add.Tensor(Tensor self...)"
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
@@ -286,6 +289,8 @@ void ta_verify_report_destroy(ta_verify_report *r);
  * arguments are JSON numbers, booleans, strings, lists or null. Arguments a
  * sample leaves out are synthesized. */
 ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
+ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
+                                 ta_samples **out, ta_diags *diags);
 void ta_samples_destroy(ta_samples *s);
 size_t ta_samples_count(const ta_samples *s, const char *op);
 

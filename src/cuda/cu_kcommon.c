@@ -91,6 +91,15 @@ ta_status ta_cu_register(ta_registry *reg, const char *op, ta_kernel_fn fn, cons
     return ta_register_op(reg, op, TA_KEY_CUDA, fn, (void *)(uintptr_t)user_data);
 }
 
+ta_status ta_cu_register_table(ta_registry *reg, const ta_cu_entry *table, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, table[i].user_data);
+        if (s != TA_OK) return s;
+    }
+    return TA_OK;
+}
+
 ta_status ta_cu_return(ta_stack *st, DLTensor *t)
 {
     ta_stack_clear(st);

@@ -14,6 +14,13 @@ typedef struct ta_cu_sval {
     int64_t i;
 } ta_cu_sval;
 
+/* Returns from the calling kernel when x (a ta_status) is not TA_OK. */
+#define TA_CU_TRY(x)                                  \
+    do {                                              \
+        ta_status ta_cu_try_s_ = (x);                 \
+        if (ta_cu_try_s_ != TA_OK) return ta_cu_try_s_; \
+    } while (0)
+
 /* The Scalar at i, or dflt (integral) when it is None or absent. */
 ta_cu_sval ta_cu_read_scalar(ta_stack *st, size_t i, int64_t dflt);
 
@@ -35,6 +42,14 @@ ta_status ta_cu_return(ta_stack *st, DLTensor *t);
  * (the loaded native_functions.yaml) does not declare op: one library then
  * serves both PyTorch versions, and autogen names the source does not list. */
 ta_status ta_cu_register(ta_registry *reg, const char *op, ta_kernel_fn fn, const void *user_data);
+
+/* One line of a kernel table; ta_cu_register_table registers each line. */
+typedef struct ta_cu_entry {
+    const char *op;
+    ta_kernel_fn fn;
+    const void *user_data; /* a descriptor the kernel reads back, or NULL */
+} ta_cu_entry;
+ta_status ta_cu_register_table(ta_registry *reg, const ta_cu_entry *table, size_t n);
 
 ta_status ta_cu_register_pointwise(ta_registry *reg);
 ta_status ta_cu_register_views(ta_registry *reg);

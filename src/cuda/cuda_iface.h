@@ -94,6 +94,10 @@ int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_scalars *s, 
  * device code in host loops). For testing without a GPU only. */
 int ta_cu_emulated(void);
 
+/* Writes a printf-style message into err (when err is not NULL and errcap >
+ * 0) and returns 1: how the .cu side reports a failure (device.cu). */
+int ta_cu_fail(char *err, size_t errcap, const char *fmt, ...);
+
 /* Test hook: launches a kernel that writes through a bad device address, so
  * a test can check that sync turns the fault into a message. */
 int ta_cuda_debug_fault(char *err, size_t errcap);

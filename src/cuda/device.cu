@@ -30,7 +30,7 @@
 #include "cuda/cuda_iface.h"
 #include "exec/device.h"
 
-static int fail(char *err, size_t errcap, const char *fmt, ...)
+int ta_cu_fail(char *err, size_t errcap, const char *fmt, ...)
 {
     if (err && errcap > 0) {
         va_list ap;
@@ -82,10 +82,10 @@ static int read_all(int fd, void *buf, size_t n)
 static int verdict(const probe_result *r, char *err, size_t errcap)
 {
     if (r->error != cudaSuccess)
-        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: %s%s)", r->message,
+        return ta_cu_fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: %s%s)", r->message,
                     r->driver_found ? "" : "; the CUDA driver libcuda.so.1 is not installed");
     if (r->count == 0)
-        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: 0 devices)");
+        return ta_cu_fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: 0 devices)");
     return 0;
 }
 
@@ -102,12 +102,12 @@ static int cuda_available(char *err, size_t errcap)
         return verdict(&r, err, errcap);
     }
     int fds[2];
-    if (pipe(fds) != 0) return fail(err, errcap, "no CUDA device is available (cannot probe: pipe failed)");
+    if (pipe(fds) != 0) return ta_cu_fail(err, errcap, "no CUDA device is available (cannot probe: pipe failed)");
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
-        return fail(err, errcap, "no CUDA device is available (cannot probe: fork failed)");
+        return ta_cu_fail(err, errcap, "no CUDA device is available (cannot probe: fork failed)");
     }
     if (pid == 0) {
         /* The child: probe, report, and leave without running the parent's
@@ -125,7 +125,7 @@ static int cuda_available(char *err, size_t errcap)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (got != 0)
-        return fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: the probe %s)",
+        return ta_cu_fail(err, errcap, "no CUDA device is available (cudaGetDeviceCount: the probe %s)",
                     WIFSIGNALED(status) ? "crashed" : "did not answer");
     return verdict(&r, err, errcap);
 }
@@ -137,13 +137,13 @@ static void *cuda_alloc(size_t bytes, char *err, size_t errcap)
     void *p = NULL;
     if (ta_cu_emulated()) {
         p = calloc(1, bytes ? bytes : 1);
-        if (!p) fail(err, errcap, "emulated allocation of %zu bytes failed", bytes);
+        if (!p) ta_cu_fail(err, errcap, "emulated allocation of %zu bytes failed", bytes);
         return p;
     }
     /* cudaMalloc(0) gives NULL; the engine wants a distinct address per storage. */
     cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
     if (e != cudaSuccess) {
-        fail(err, errcap, "cudaMalloc of %zu bytes failed: %s", bytes, cudaGetErrorString(e));
+        ta_cu_fail(err, errcap, "cudaMalloc of %zu bytes failed: %s", bytes, cudaGetErrorString(e));
         return NULL;
     }
     return p;
@@ -166,7 +166,7 @@ static int memcpy_kind(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     }
     cudaError_t e = cudaMemcpy(dst, src, bytes, kind);
     if (e != cudaSuccess)
-        return fail(err, errcap, "%s of %zu bytes failed: %s", what, bytes, cudaGetErrorString(e));
+        return ta_cu_fail(err, errcap, "%s of %zu bytes failed: %s", what, bytes, cudaGetErrorString(e));
     return 0;
 }
 
@@ -281,7 +281,7 @@ static int cuda_compare(const void *a, const void *b, size_t bytes, size_t *firs
     unsigned long long *d_first = NULL, h_first = ~0ull;
     bool pooled = false;
     cudaError_t e = result_alloc(&d_first, &pooled);
-    if (e != cudaSuccess) return fail(err, errcap, "compare: allocation failed: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) return ta_cu_fail(err, errcap, "compare: allocation failed: %s", cudaGetErrorString(e));
     e = cudaMemcpy(d_first, &h_first, sizeof h_first, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
         unsigned long long units = aligned ? bytes / 8u + 8u : bytes;
@@ -294,7 +294,7 @@ static int cuda_compare(const void *a, const void *b, size_t bytes, size_t *firs
     }
     cudaError_t f = pooled ? cudaFreeAsync(d_first, 0) : cudaFree(d_first);
     if (e == cudaSuccess) e = f;
-    if (e != cudaSuccess) return fail(err, errcap, "compare on the device failed: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) return ta_cu_fail(err, errcap, "compare on the device failed: %s", cudaGetErrorString(e));
     *first = h_first == ~0ull ? SIZE_MAX : (size_t)h_first;
     return 0;
 }
@@ -308,7 +308,7 @@ static int cuda_sync(char *err, size_t errcap)
     cudaError_t last = cudaGetLastError();
     if (e == cudaSuccess) e = last;
     if (e != cudaSuccess)
-        return fail(err, errcap, "CUDA error: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+        return ta_cu_fail(err, errcap, "CUDA error: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
     return 0;
 }
 
@@ -321,11 +321,11 @@ __global__ static void fault_kernel(int *p)
 
 extern "C" int ta_cuda_debug_fault(char *err, size_t errcap)
 {
-    if (ta_cu_emulated()) return fail(err, errcap, "no device to fault under TA_CUDA_EMULATE");
+    if (ta_cu_emulated()) return ta_cu_fail(err, errcap, "no device to fault under TA_CUDA_EMULATE");
     /* An address no allocation covers: the write faults asynchronously. */
     fault_kernel<<<1, 32>>>((int *)(uintptr_t)0x10);
     cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return fail(err, errcap, "fault kernel did not launch: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) return ta_cu_fail(err, errcap, "fault kernel did not launch: %s", cudaGetErrorString(e));
     return 0;
 }
 

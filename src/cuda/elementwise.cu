@@ -12,7 +12,6 @@
  * loop instead, which is how the tests check the kernels on a machine
  * without a GPU.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +20,6 @@
 
 #include "cuda/cuda_iface.h"
 
-static int fail(char *err, size_t errcap, const char *fmt, ...)
-{
-    if (err && errcap > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errcap, fmt, ap);
-        va_end(ap);
-    }
-    return 1;
-}
 
 __host__ __device__ static double load_f(const char *p, int dt)
 {
@@ -188,11 +177,11 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
                             char *err, size_t errcap)
 {
     if (it->ndim < 0 || it->ndim > TA_CU_MAXDIM || it->nops < 1 || it->nops > 3)
-        return fail(err, errcap, "internal: bad elementwise launch");
+        return ta_cu_fail(err, errcap, "internal: bad elementwise launch");
     bool host = ta_cu_emulated() != 0;
     if (!via_scratch) {
         cudaError_t e = launch(it, op, s, host);
-        return e == cudaSuccess ? 0 : fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));
+        return e == cudaSuccess ? 0 : ta_cu_fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));
     }
     /* Compute into a private contiguous buffer of the output's dtype, then
      * copy it over the output: no element is read after it was written. */
@@ -203,7 +192,7 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
     if (host) scratch = (char *)malloc(bytes ? bytes : 1);
     else e = cudaMalloc(&scratch, bytes ? bytes : 1);
     if (e != cudaSuccess || !scratch)
-        return fail(err, errcap, "allocating %zu scratch bytes failed: %s", bytes,
+        return ta_cu_fail(err, errcap, "allocating %zu scratch bytes failed: %s", bytes,
                     host ? "out of memory" : cudaGetErrorString(e));
     tmp.op[0].data = scratch;
     int64_t st = 1;
@@ -227,5 +216,5 @@ extern "C" int ta_cu_launch(const ta_cu_iter *it, ta_cu_opcode op, const ta_cu_s
         cudaError_t f = cudaFree(scratch); /* waits for both kernels */
         if (e == cudaSuccess) e = f;
     }
-    return e == cudaSuccess ? 0 : fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));
+    return e == cudaSuccess ? 0 : ta_cu_fail(err, errcap, "kernel launch failed: %s", cudaGetErrorString(e));
 }

@@ -31,12 +31,6 @@ typedef struct pw_desc {
     unsigned flags;
 } pw_desc;
 
-#define TRY(x)                          \
-    do {                                \
-        ta_status try_s_ = (x);         \
-        if (try_s_ != TA_OK) return try_s_; \
-    } while (0)
-
 static const pw_desc *desc_of(ta_kernel_ctx *ctx) { return (const pw_desc *)ta_kernel_user_data(ctx); }
 
 static DLTensor *new_tensor(ta_kernel_ctx *ctx, int cu_dtype, int ndim, const int64_t *shape)
@@ -74,33 +68,48 @@ static ta_status check_output(ta_kernel_ctx *ctx, const pw_desc *d, DLTensor *ou
     return TA_OK;
 }
 
+/* The tensor a variant writes: a new one of the result's dtype and shape
+ * (functional), self (in place) or argument out_i (out=), checked. */
+static ta_status output_for(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *d, enum variant v, DLTensor *self,
+                            size_t out_i, int rdt, int ndim, const int64_t *shape, DLTensor **out)
+{
+    if (v == FUNCTIONAL) {
+        *out = new_tensor(ctx, rdt, ndim, shape);
+        return *out ? TA_OK : ta_kernel_error(ctx, "%s: out of device memory", d->name);
+    }
+    *out = v == INPLACE ? self : ta_stack_tensor(st, out_i);
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "out", *out));
+    return check_output(ctx, d, *out, v, rdt, ndim, shape);
+}
+
+/* Runs d's op from x into out over x's shape (through scratch when out, not
+ * new, overlaps x) and leaves out as the return. */
+static ta_status run_one_input(ta_kernel_ctx *ctx, ta_stack *st, const pw_desc *d, enum variant v, DLTensor *out,
+                               const DLTensor *x, const ta_cu_scalars *s)
+{
+    ta_cu_iter it;
+    ta_cu_iter_init(&it, x->ndim, x->shape, 2);
+    ta_cu_iter_operand(&it, 0, out);
+    ta_cu_iter_operand(&it, 1, x);
+    TA_CU_TRY(ta_cu_run(ctx, d->name, &it, d->code, s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
+    return ta_cu_return(st, out);
+}
+
 /* ---- unary: op(Tensor self), op_(Tensor(a!) self), op.out(Tensor self, *, Tensor(a!) out) ---- */
 
 static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 {
     const pw_desc *d = desc_of(ctx);
     DLTensor *x = ta_stack_tensor(st, 0), *out = NULL;
-    TRY(ta_cu_check(ctx, d->name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "self", x));
     int xd = ta_cu_dtype_of(x->dtype);
     int rdt = (d->flags & TO_FLOAT) && !ta_cu_is_float(xd) ? TA_CU_F32 : xd;
     if (d->code == TA_CU_NEG && xd == TA_CU_BOOL)
         return ta_kernel_error(ctx, "neg: negation, the `-` operator, on a bool tensor is not supported");
     if ((d->flags & NO_BOOL) && xd == TA_CU_BOOL) return ta_kernel_error(ctx, "%s: not implemented for 'Bool'", d->name);
-    if (v == FUNCTIONAL) {
-        out = new_tensor(ctx, rdt, x->ndim, x->shape);
-        if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
-    } else {
-        out = v == INPLACE ? x : ta_stack_tensor(st, 1);
-        TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d, out, v, rdt, x->ndim, x->shape));
-    }
-    ta_cu_iter it;
+    TA_CU_TRY(output_for(ctx, st, d, v, x, 1, rdt, x->ndim, x->shape, &out));
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
-    ta_cu_iter_init(&it, x->ndim, x->shape, 2);
-    ta_cu_iter_operand(&it, 0, out);
-    ta_cu_iter_operand(&it, 1, x);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
-    return ta_cu_return(st, out);
+    return run_one_input(ctx, st, d, v, out, x, &s);
 }
 
 static ta_status unary_fn(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, FUNCTIONAL); }
@@ -130,8 +139,8 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 {
     const pw_desc *d = desc_of(ctx);
     DLTensor *x = ta_stack_tensor(st, 0), *y = ta_stack_tensor(st, 1), *out = NULL;
-    TRY(ta_cu_check(ctx, d->name, "self", x));
-    TRY(ta_cu_check(ctx, d->name, "other", y));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "other", y));
     ta_cu_result_type rt;
     ta_cu_rt_init(&rt);
     ta_cu_rt_tensor(&rt, x);
@@ -148,23 +157,15 @@ static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
                                ta_cu_shape_str(x->ndim, x->shape, a, sizeof a),
                                ta_cu_shape_str(y->ndim, y->shape, b, sizeof b));
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, 0.0, 1, 0};
-    TRY(read_alpha(ctx, d, st, 2, rdt, &s));
-    bool scratch = false;
-    if (v == FUNCTIONAL) {
-        out = new_tensor(ctx, rdt, ndim, shape);
-        if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
-    } else {
-        out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
-        TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d, out, v, rdt, ndim, shape));
-        scratch = ta_cu_needs_scratch(out, x) || ta_cu_needs_scratch(out, y);
-    }
+    TA_CU_TRY(read_alpha(ctx, d, st, 2, rdt, &s));
+    TA_CU_TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, ndim, shape, &out));
+    bool scratch = v != FUNCTIONAL && (ta_cu_needs_scratch(out, x) || ta_cu_needs_scratch(out, y));
     ta_cu_iter it;
     ta_cu_iter_init(&it, ndim, shape, 3);
     ta_cu_iter_operand(&it, 0, out);
     ta_cu_iter_operand(&it, 1, x);
     ta_cu_iter_operand(&it, 2, y);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, scratch));
+    TA_CU_TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, scratch));
     return ta_cu_return(st, out);
 }
 
@@ -178,7 +179,7 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
 {
     const pw_desc *d = desc_of(ctx);
     DLTensor *x = ta_stack_tensor(st, 0), *out = NULL;
-    TRY(ta_cu_check(ctx, d->name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, d->name, "self", x));
     ta_cu_sval other = ta_cu_read_scalar(st, 1, 0);
     ta_cu_result_type rt;
     ta_cu_rt_init(&rt);
@@ -186,23 +187,11 @@ static ta_status with_scalar(ta_kernel_ctx *ctx, ta_stack *st, enum variant v)
     ta_cu_rt_scalar(&rt, other.kind);
     int rdt = ta_cu_rt_result(&rt);
     ta_cu_scalars s = {ta_cu_is_float(rdt), 0, 1.0, other.f, 1, other.i};
-    TRY(read_alpha(ctx, d, st, 2, rdt, &s));
-    if (v == FUNCTIONAL) {
-        out = new_tensor(ctx, rdt, x->ndim, x->shape);
-        if (!out) return ta_kernel_error(ctx, "%s: out of device memory", d->name);
-    } else {
-        out = v == INPLACE ? x : ta_stack_tensor(st, (d->flags & ALPHA) ? 3 : 2);
-        TRY(ta_cu_check(ctx, d->name, "out", out));
-        TRY(check_output(ctx, d, out, v, rdt, x->ndim, x->shape));
-    }
+    TA_CU_TRY(read_alpha(ctx, d, st, 2, rdt, &s));
+    TA_CU_TRY(output_for(ctx, st, d, v, x, (d->flags & ALPHA) ? 3 : 2, rdt, x->ndim, x->shape, &out));
     /* An out= of another dtype gets the result converted, computed in the
      * result's own arithmetic. */
-    ta_cu_iter it;
-    ta_cu_iter_init(&it, x->ndim, x->shape, 2);
-    ta_cu_iter_operand(&it, 0, out);
-    ta_cu_iter_operand(&it, 1, x);
-    TRY(ta_cu_run(ctx, d->name, &it, d->code, &s, v != FUNCTIONAL && ta_cu_needs_scratch(out, x)));
-    return ta_cu_return(st, out);
+    return run_one_input(ctx, st, d, v, out, x, &s);
 }
 
 static ta_status scalar_fn(ta_kernel_ctx *ctx, ta_stack *st) { return with_scalar(ctx, st, FUNCTIONAL); }
@@ -218,7 +207,7 @@ static ta_status scalar_out(ta_kernel_ctx *ctx, ta_stack *st) { return with_scal
 static ta_status autogen_out(ta_kernel_ctx *ctx, const char *name, DLTensor *out, const DLTensor *like, bool writes_each)
 {
     char b[160];
-    TRY(ta_cu_check(ctx, name, "out", out));
+    TA_CU_TRY(ta_cu_check(ctx, name, "out", out));
     if (!ta_cu_same_shape(out, like->ndim, like->shape) &&
         ta_kernel_resize(ctx, out, like->ndim, like->shape) != TA_OK)
         return ta_kernel_error(ctx, "%s: could not resize out to %s", name,
@@ -247,66 +236,68 @@ static ta_status fill_value(ta_kernel_ctx *ctx, const char *name, DLTensor *t, t
     return ta_cu_run(ctx, name, &it, TA_CU_FILL, &s, false);
 }
 
+/* A new tensor of x's dtype and shape, for the functional variants. */
+static ta_status empty_like(ta_kernel_ctx *ctx, const char *name, const DLTensor *x, DLTensor **out)
+{
+    *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    return *out ? TA_OK : ta_kernel_error(ctx, "%s: out of device memory", name);
+}
+
+/* fill and zero: their variants differ only in what gets the value: self (in
+ * place), a new tensor like self, or out (argument out_i) resized like self. */
+static ta_status filled(ta_kernel_ctx *ctx, ta_stack *st, const char *name, enum variant v, size_t out_i,
+                        ta_cu_sval value)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = x;
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    if (v == FUNCTIONAL) TA_CU_TRY(empty_like(ctx, name, x, &out));
+    if (v == AUTOGEN_OUT) {
+        out = ta_stack_tensor(st, out_i);
+        TA_CU_TRY(autogen_out(ctx, name, out, x, false));
+    }
+    TA_CU_TRY(fill_value(ctx, name, out, value));
+    return ta_cu_return(st, out);
+}
+
 static ta_status fill_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "fill_", "self", x));
-    TRY(fill_value(ctx, "fill_", x, ta_cu_read_scalar(st, 1, 0)));
-    return ta_cu_return(st, x);
+    return filled(ctx, st, "fill_", INPLACE, 0, ta_cu_read_scalar(st, 1, 0));
 }
 
 static ta_status fill_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "fill", "self", x));
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "fill: out of device memory");
-    TRY(fill_value(ctx, "fill", out, ta_cu_read_scalar(st, 1, 0)));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "fill", FUNCTIONAL, 0, ta_cu_read_scalar(st, 1, 0));
 }
 
 static ta_status fill_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 2);
-    TRY(ta_cu_check(ctx, "fill.Scalar_out", "self", x));
-    TRY(autogen_out(ctx, "fill.Scalar_out", out, x, false));
-    TRY(fill_value(ctx, "fill.Scalar_out", out, ta_cu_read_scalar(st, 1, 0)));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "fill.Scalar_out", AUTOGEN_OUT, 2, ta_cu_read_scalar(st, 1, 0));
 }
 
 static const ta_cu_sval zero_value = {TA_CU_I64, 0.0, 0};
 
 static ta_status zero_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "zero", "self", x));
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "zero: out of device memory");
-    TRY(fill_value(ctx, "zero", out, zero_value));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "zero", FUNCTIONAL, 0, zero_value);
 }
 
 static ta_status zero_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, "zero.out", "self", x));
-    TRY(autogen_out(ctx, "zero.out", out, x, false));
-    TRY(fill_value(ctx, "zero.out", out, zero_value));
-    return ta_cu_return(st, out);
+    return filled(ctx, st, "zero.out", AUTOGEN_OUT, 1, zero_value);
 }
 
 static ta_status zero_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "zero_", "self", x));
-    TRY(fill_value(ctx, "zero_", x, zero_value));
-    return ta_cu_return(st, x);
+    return filled(ctx, st, "zero_", INPLACE, 0, zero_value);
 }
 
 /* ---- copies: copy_(Tensor(a!) self, Tensor src, bool non_blocking=False), copy, clone, contiguous ---- */
 
-static ta_status copy_src_check(ta_kernel_ctx *ctx, const char *name, const DLTensor *dst, const DLTensor *src)
+/* Checks copy's self and src, and that src broadcasts to self's shape. */
+static ta_status copy_checks(ta_kernel_ctx *ctx, const char *name, const DLTensor *dst, const DLTensor *src)
 {
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", dst));
+    TA_CU_TRY(ta_cu_check(ctx, name, "src", src));
     int64_t shape[TA_CU_MAXDIM];
     int ndim = 0;
     char a[160], b[160];
@@ -321,25 +312,21 @@ static ta_status copy_src_check(ta_kernel_ctx *ctx, const char *name, const DLTe
 static ta_status copy_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, "copy_", "self", x));
-    TRY(ta_cu_check(ctx, "copy_", "src", src));
-    TRY(copy_src_check(ctx, "copy_", x, src));
+    TA_CU_TRY(copy_checks(ctx, "copy_", x, src));
     if (ta_cu_internal_overlap(x))
         return ta_kernel_error(ctx, "copy_: unsupported operation: more than one element of the written-to tensor "
                                     "refers to a single memory location");
-    TRY(ta_cu_copy_into(ctx, "copy_", x, src));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "copy_", x, src));
     return ta_cu_return(st, x);
 }
 
 static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, "copy", "self", x));
-    TRY(ta_cu_check(ctx, "copy", "src", src));
-    TRY(copy_src_check(ctx, "copy", x, src));
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "copy: out of device memory");
-    TRY(ta_cu_copy_into(ctx, "copy", out, src));
+    TA_CU_TRY(copy_checks(ctx, "copy", x, src));
+    DLTensor *out;
+    TA_CU_TRY(empty_like(ctx, "copy", x, &out));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "copy", out, src));
     return ta_cu_return(st, out);
 }
 
@@ -347,11 +334,9 @@ static ta_status copy_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *src = ta_stack_tensor(st, 1), *out = ta_stack_tensor(st, 3);
-    TRY(ta_cu_check(ctx, "copy.out", "self", x));
-    TRY(ta_cu_check(ctx, "copy.out", "src", src));
-    TRY(copy_src_check(ctx, "copy.out", x, src));
-    TRY(autogen_out(ctx, "copy.out", out, x, true));
-    TRY(ta_cu_copy_into(ctx, "copy.out", out, src));
+    TA_CU_TRY(copy_checks(ctx, "copy.out", x, src));
+    TA_CU_TRY(autogen_out(ctx, "copy.out", out, x, true));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "copy.out", out, src));
     return ta_cu_return(st, out);
 }
 
@@ -359,24 +344,24 @@ static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status clone_out(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 2);
-    TRY(ta_cu_check(ctx, "clone.out", "self", x));
-    TRY(autogen_out(ctx, "clone.out", out, x, true));
-    TRY(ta_cu_copy_into(ctx, "clone.out", out, x));
+    TA_CU_TRY(ta_cu_check(ctx, "clone.out", "self", x));
+    TA_CU_TRY(autogen_out(ctx, "clone.out", out, x, true));
+    TA_CU_TRY(ta_cu_copy_into(ctx, "clone.out", out, x));
     return ta_cu_return(st, out);
 }
 
 static ta_status clone_of(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x)
 {
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!out) return ta_kernel_error(ctx, "%s: out of device memory", name);
-    TRY(ta_cu_copy_into(ctx, name, out, x));
+    DLTensor *out;
+    TA_CU_TRY(empty_like(ctx, name, x, &out));
+    TA_CU_TRY(ta_cu_copy_into(ctx, name, out, x));
     return ta_cu_return(st, out);
 }
 
 static ta_status clone_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "clone", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "clone", "self", x));
     return clone_of(ctx, st, "clone", x);
 }
 
@@ -385,7 +370,7 @@ static ta_status clone_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status contiguous_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "contiguous", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "contiguous", "self", x));
     if (ta_cu_is_contiguous(x)) return ta_cu_return(st, x);
     return clone_of(ctx, st, "contiguous", x);
 }
@@ -414,18 +399,12 @@ DESC(maximum, TA_CU_MAXIMUM, 0)
 DESC(minimum, TA_CU_MINIMUM, 0)
 #undef DESC
 
-typedef struct pw_reg {
-    const char *op;
-    ta_kernel_fn fn;
-    const pw_desc *desc;
-} pw_reg;
-
 #define U3(n) {"aten::" #n, unary_fn, &d_##n}, {"aten::" #n "_", unary_inplace, &d_##n}, \
               {"aten::" #n ".out", unary_out, &d_##n}
 #define B3(n) {"aten::" #n ".Tensor", binary_fn, &d_##n}, {"aten::" #n "_.Tensor", binary_inplace, &d_##n}, \
               {"aten::" #n ".out", binary_out, &d_##n}
 
-static const pw_reg table[] = {
+static const ta_cu_entry table[] = {
     U3(abs), U3(neg), U3(exp), U3(log), U3(sqrt), U3(sin), U3(cos), U3(tanh), U3(sigmoid),
     U3(ceil), U3(floor), U3(reciprocal),
     /* relu.out is autogen: */
@@ -447,9 +426,5 @@ static const pw_reg table[] = {
 
 ta_status ta_cu_register_pointwise(ta_registry *reg)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, table[i].desc);
-        if (s != TA_OK) return s;
-    }
-    return TA_OK;
+    return ta_cu_register_table(reg, table, sizeof table / sizeof table[0]);
 }

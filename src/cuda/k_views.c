@@ -13,12 +13,6 @@
 
 #include "cuda/cu_kernels.h"
 
-#define TRY(x)                          \
-    do {                                \
-        ta_status try_s_ = (x);         \
-        if (try_s_ != TA_OK) return try_s_; \
-    } while (0)
-
 /* The geometry of a view under construction. */
 typedef struct geom {
     int ndim;
@@ -51,6 +45,27 @@ static ta_status restride(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DL
         ta_kernel_restride(ctx, self, g->ndim, g->shape, g->strides, (uint64_t)g->offset) != TA_OK)
         return ta_kernel_error(ctx, "%s: the new geometry does not fit in self's storage", name);
     return ta_cu_return(st, self);
+}
+
+/* Computes the geometry of a view of self (argument 0) from the stack. */
+typedef ta_status (*geom_fn)(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g);
+
+/* A view op that only computes a geometry (most of them): the registered
+ * user data says which, under what name, and whether the result is a new
+ * view of self or self restrided in place. */
+typedef struct view_desc {
+    const char *name;
+    geom_fn geom;
+    bool inplace;
+} view_desc;
+
+static ta_status view_kernel(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const view_desc *d = ta_kernel_user_data(ctx);
+    DLTensor *x = ta_stack_tensor(st, 0);
+    geom g;
+    TA_CU_TRY(d->geom(ctx, st, d->name, x, &g));
+    return d->inplace ? restride(ctx, st, d->name, x, &g) : make_view(ctx, st, d->name, x, &g);
 }
 
 /* A dimension index wrapped into [0, ndim) (a 0-dim tensor takes -1 and 0). */
@@ -158,7 +173,7 @@ static ta_status target_shape(ta_kernel_ctx *ctx, ta_stack *st, const char *name
 {
     if (!as) return int_list(ctx, st, 1, name, "size", req, n);
     const DLTensor *other = ta_stack_tensor(st, 1);
-    TRY(ta_cu_check(ctx, name, "other", other));
+    TA_CU_TRY(ta_cu_check(ctx, name, "other", other));
     *req = other->shape;
     *n = (size_t)other->ndim;
     return TA_OK;
@@ -167,14 +182,14 @@ static ta_status target_shape(ta_kernel_ctx *ctx, ta_stack *st, const char *name
 static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool may_copy, bool as)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     const int64_t *req;
     size_t n;
-    TRY(target_shape(ctx, st, name, as, &req, &n));
+    TA_CU_TRY(target_shape(ctx, st, name, as, &req, &n));
     geom old, g;
     geom_of(x, &old);
     int64_t numel = ta_numel(x);
-    TRY(infer_shape(ctx, name, req, n, numel, &g));
+    TA_CU_TRY(infer_shape(ctx, name, req, n, numel, &g));
     g.offset = old.offset;
     if (view_strides(&old, &g, numel)) return make_view(ctx, st, name, x, &g);
     if (!may_copy)
@@ -194,7 +209,7 @@ static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *n
     flat.ndim = x->ndim;
     flat.shape = x->shape;
     flat.strides = cst;
-    TRY(ta_cu_copy_into(ctx, name, &flat, x));
+    TA_CU_TRY(ta_cu_copy_into(ctx, name, &flat, x));
     return ta_cu_return(st, out);
 }
 
@@ -215,9 +230,9 @@ static ta_status transposed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
                             int64_t d1, geom *g)
 {
     int a = 0, b = 0;
-    TRY(ta_cu_check(ctx, name, "self", x));
-    TRY(wrap_dim(ctx, name, d0, x->ndim, &a));
-    TRY(wrap_dim(ctx, name, d1, x->ndim, &b));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(wrap_dim(ctx, name, d0, x->ndim, &a));
+    TA_CU_TRY(wrap_dim(ctx, name, d1, x->ndim, &b));
     geom_of(x, g);
     if (x->ndim == 0) return TA_OK;
     int64_t t = g->shape[a];
@@ -230,43 +245,27 @@ static ta_status transposed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
     return TA_OK;
 }
 
-static ta_status transpose_fn(ta_kernel_ctx *ctx, ta_stack *st)
+/* transpose(self, dim0, dim1) */
+static ta_status transposed_args(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(transposed(ctx, st, "transpose", x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), &g));
-    return make_view(ctx, st, "transpose", x, &g);
+    return transposed(ctx, st, name, x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), g);
 }
 
-static ta_status transpose_inplace(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status t_geom(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(transposed(ctx, st, "transpose_", x, ta_stack_int(st, 1, 0), ta_stack_int(st, 2, 0), &g));
-    return restride(ctx, st, "transpose_", x, &g);
-}
-
-static ta_status t_common(ta_kernel_ctx *ctx, ta_stack *st, const char *name, bool inplace)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     if (x->ndim > 2)
         return ta_kernel_error(ctx, "%s: expects a tensor with <= 2 dimensions, but self is %dD", name, x->ndim);
-    TRY(transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, &g));
-    return inplace ? restride(ctx, st, name, x, &g) : make_view(ctx, st, name, x, &g);
+    return transposed(ctx, st, name, x, 0, x->ndim == 2 ? 1 : 0, g);
 }
-
-static ta_status t_fn(ta_kernel_ctx *ctx, ta_stack *st) { return t_common(ctx, st, "t", false); }
-static ta_status t_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return t_common(ctx, st, "t_", true); }
 
 static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "permute", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "permute", "self", x));
     const int64_t *dims;
     size_t n;
-    TRY(int_list(ctx, st, 1, "permute", "dims", &dims, &n));
+    TA_CU_TRY(int_list(ctx, st, 1, "permute", "dims", &dims, &n));
     if ((int)n != x->ndim)
         return ta_kernel_error(ctx, "permute: number of dims don't match in permute (%zu given, tensor has %d)", n,
                                x->ndim);
@@ -276,7 +275,7 @@ static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
     bool seen[TA_CU_MAXDIM] = {false};
     for (size_t i = 0; i < n; i++) {
         int d = 0;
-        TRY(wrap_dim(ctx, "permute", dims[i], x->ndim, &d));
+        TA_CU_TRY(wrap_dim(ctx, "permute", dims[i], x->ndim, &d));
         if (seen[d]) return ta_kernel_error(ctx, "permute: repeated dim %d in permute", d);
         seen[d] = true;
         g.shape[i] = old.shape[d];
@@ -287,37 +286,39 @@ static ta_status permute_fn(ta_kernel_ctx *ctx, ta_stack *st)
 
 /* ---- select, slice, narrow, diagonal ---- */
 
-static ta_status select_fn(ta_kernel_ctx *ctx, ta_stack *st)
+/* Checks self (a tensor of at least one dimension) and wraps its dimension
+ * argument (argument 1) into *d: how select, slice and narrow begin. */
+static ta_status along_dim(ta_kernel_ctx *ctx, ta_stack *st, const char *name, const DLTensor *x, int *d)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "select", "self", x));
-    if (x->ndim == 0) return ta_kernel_error(ctx, "select: cannot be applied to a 0-dim tensor");
-    int d = 0;
-    TRY(wrap_dim(ctx, "select", ta_stack_int(st, 1, 0), x->ndim, &d));
-    int64_t index = ta_stack_int(st, 2, 0), size = x->shape[d];
-    if (index < -size || index >= size)
-        return ta_kernel_error(ctx, "select: index %lld out of range for tensor of size %lld at dimension %d",
-                               (long long)index, (long long)size, d);
-    if (index < 0) index += size;
-    geom g;
-    geom_of(x, &g);
-    g.offset += index * g.strides[d] * elsize(x);
-    drop_dim(&g, d);
-    return make_view(ctx, st, "select", x, &g);
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    if (x->ndim == 0) return ta_kernel_error(ctx, "%s: cannot be applied to a 0-dim tensor", name);
+    return wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, d);
 }
 
-static ta_status slice_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status selected(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "slice", "self", x));
-    if (x->ndim == 0) return ta_kernel_error(ctx, "slice: cannot be applied to a 0-dim tensor");
     int d = 0;
-    TRY(wrap_dim(ctx, "slice", ta_stack_int(st, 1, 0), x->ndim, &d));
+    TA_CU_TRY(along_dim(ctx, st, name, x, &d));
+    int64_t index = ta_stack_int(st, 2, 0), size = x->shape[d];
+    if (index < -size || index >= size)
+        return ta_kernel_error(ctx, "%s: index %lld out of range for tensor of size %lld at dimension %d", name,
+                               (long long)index, (long long)size, d);
+    if (index < 0) index += size;
+    geom_of(x, g);
+    g->offset += index * g->strides[d] * elsize(x);
+    drop_dim(g, d);
+    return TA_OK;
+}
+
+static ta_status sliced(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
+{
+    int d = 0;
+    TA_CU_TRY(along_dim(ctx, st, name, x, &d));
     int64_t size = x->shape[d];
     int64_t start = ta_stack_is_none(st, 2) ? 0 : ta_stack_int(st, 2, 0);
     int64_t end = ta_stack_is_none(st, 3) ? INT64_MAX : ta_stack_int(st, 3, INT64_MAX);
     int64_t step = ta_stack_int(st, 4, 1);
-    if (step <= 0) return ta_kernel_error(ctx, "slice: slice step must be positive");
+    if (step <= 0) return ta_kernel_error(ctx, "%s: slice step must be positive", name);
     /* Negative bounds count from the end; then both clamp into [0, size]. */
     if (start < 0) start += size;
     if (end < 0) end += size;
@@ -325,45 +326,40 @@ static ta_status slice_fn(ta_kernel_ctx *ctx, ta_stack *st)
     if (start > size) start = size;
     if (end < start) end = start;
     if (end > size) end = size;
-    geom g;
-    geom_of(x, &g);
-    g.offset += start * g.strides[d] * elsize(x);
-    g.shape[d] = (end - start + step - 1) / step;
-    g.strides[d] *= step;
-    return make_view(ctx, st, "slice", x, &g);
+    geom_of(x, g);
+    g->offset += start * g->strides[d] * elsize(x);
+    g->shape[d] = (end - start + step - 1) / step;
+    g->strides[d] *= step;
+    return TA_OK;
 }
 
-static ta_status narrow_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status narrowed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "narrow", "self", x));
-    if (x->ndim == 0) return ta_kernel_error(ctx, "narrow: cannot be applied to a 0-dim tensor");
     int d = 0;
-    TRY(wrap_dim(ctx, "narrow", ta_stack_int(st, 1, 0), x->ndim, &d));
+    TA_CU_TRY(along_dim(ctx, st, name, x, &d));
     int64_t size = x->shape[d], start = ta_stack_int(st, 2, 0), length = ta_stack_int(st, 3, 0);
     if (start < -size || start > size)
-        return ta_kernel_error(ctx, "narrow: start (%lld) out of range for dimension %d of size %lld",
+        return ta_kernel_error(ctx, "%s: start (%lld) out of range for dimension %d of size %lld", name,
                                (long long)start, d, (long long)size);
     if (start < 0) start += size;
     if (length < 0 || start + length > size)
-        return ta_kernel_error(ctx, "narrow: start (%lld) + length (%lld) exceeds dimension size (%lld)",
+        return ta_kernel_error(ctx, "%s: start (%lld) + length (%lld) exceeds dimension size (%lld)", name,
                                (long long)start, (long long)length, (long long)size);
-    geom g;
-    geom_of(x, &g);
-    g.offset += start * g.strides[d] * elsize(x);
-    g.shape[d] = length;
-    return make_view(ctx, st, "narrow", x, &g);
+    geom_of(x, g);
+    g->offset += start * g->strides[d] * elsize(x);
+    g->shape[d] = length;
+    return TA_OK;
 }
 
 static ta_status diagonal_fn(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "diagonal", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "diagonal", "self", x));
     if (x->ndim < 2) return ta_kernel_error(ctx, "diagonal: expects a tensor with at least 2 dimensions");
     int64_t off = ta_stack_int(st, 1, 0);
     int a = 0, b = 0;
-    TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 2, 0), x->ndim, &a));
-    TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 3, 1), x->ndim, &b));
+    TA_CU_TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 2, 0), x->ndim, &a));
+    TA_CU_TRY(wrap_dim(ctx, "diagonal", ta_stack_int(st, 3, 1), x->ndim, &b));
     if (a == b) return ta_kernel_error(ctx, "diagonal: dimensions cannot be identical %d, %d", a, b);
     geom g;
     geom_of(x, &g);
@@ -385,10 +381,10 @@ static ta_status diagonal_fn(ta_kernel_ctx *ctx, ta_stack *st)
 static ta_status expand_common(ta_kernel_ctx *ctx, ta_stack *st, bool as)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "expand", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "expand", "self", x));
     const int64_t *size;
     size_t n;
-    TRY(target_shape(ctx, st, "expand", as, &size, &n));
+    TA_CU_TRY(target_shape(ctx, st, "expand", as, &size, &n));
     if ((int)n < x->ndim)
         return ta_kernel_error(ctx, "expand: the number of sizes provided (%zu) must be greater or equal to the "
                                     "number of dimensions in the tensor (%d)",
@@ -432,62 +428,31 @@ static ta_status expand_as_fn(ta_kernel_ctx *ctx, ta_stack *st) { return expand_
 static ta_status squeezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(ta_cu_check(ctx, name, "self", x));
-    TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, &d));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim, &d));
     geom_of(x, g);
     if (x->ndim > 0 && g->shape[d] == 1) drop_dim(g, d);
     return TA_OK;
 }
 
-static ta_status squeeze_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed(ctx, st, "squeeze", x, &g));
-    return make_view(ctx, st, "squeeze", x, &g);
-}
-
-static ta_status squeeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed(ctx, st, "squeeze_", x, &g));
-    return restride(ctx, st, "squeeze_", x, &g);
-}
-
 /* squeeze() without a dim drops every dimension of size one. */
-static ta_status squeezed_all(ta_kernel_ctx *ctx, const char *name, DLTensor *x, geom *g)
+static ta_status squeezed_all(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    TRY(ta_cu_check(ctx, name, "self", x));
+    (void)st;
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     geom_of(x, g);
     for (int d = g->ndim - 1; d >= 0; d--)
         if (g->shape[d] == 1) drop_dim(g, d);
     return TA_OK;
 }
 
-static ta_status squeeze_all_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed_all(ctx, "squeeze", x, &g));
-    return make_view(ctx, st, "squeeze", x, &g);
-}
-
-static ta_status squeeze_all_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(squeezed_all(ctx, "squeeze_", x, &g));
-    return restride(ctx, st, "squeeze_", x, &g);
-}
-
 static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
     int d = 0;
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     if (x->ndim >= TA_CU_MAXDIM)
         return ta_kernel_error(ctx, "%s: the CUDA reference kernels take at most %d dimensions", name, TA_CU_MAXDIM);
-    TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim + 1, &d));
+    TA_CU_TRY(wrap_dim(ctx, name, ta_stack_int(st, 1, 0), x->ndim + 1, &d));
     geom_of(x, g);
     /* The new dimension's stride makes the tensor as contiguous as before. */
     int64_t stride = d < x->ndim ? g->shape[d] * g->strides[d] : 1;
@@ -501,31 +466,15 @@ static ta_status unsqueezed(ta_kernel_ctx *ctx, ta_stack *st, const char *name, 
     return TA_OK;
 }
 
-static ta_status unsqueeze_fn(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(unsqueezed(ctx, st, "unsqueeze", x, &g));
-    return make_view(ctx, st, "unsqueeze", x, &g);
-}
-
-static ta_status unsqueeze_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(unsqueezed(ctx, st, "unsqueeze_", x, &g));
-    return restride(ctx, st, "unsqueeze_", x, &g);
-}
-
 /* ---- as_strided, alias, detach ---- */
 
 static ta_status strided(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    TRY(ta_cu_check(ctx, name, "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
     const int64_t *size, *stride;
     size_t n, m;
-    TRY(int_list(ctx, st, 1, name, "size", &size, &n));
-    TRY(int_list(ctx, st, 2, name, "stride", &stride, &m));
+    TA_CU_TRY(int_list(ctx, st, 1, name, "size", &size, &n));
+    TA_CU_TRY(int_list(ctx, st, 2, name, "stride", &stride, &m));
     if (n != m)
         return ta_kernel_error(ctx, "%s: mismatch in length of strides and shape (%zu and %zu)", name, m, n);
     for (size_t i = 0; i < n; i++) {
@@ -542,82 +491,56 @@ static ta_status strided(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLT
     return TA_OK;
 }
 
-static ta_status as_strided_fn(ta_kernel_ctx *ctx, ta_stack *st)
+static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name, DLTensor *x, geom *g)
 {
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(strided(ctx, st, "as_strided", x, &g));
-    return make_view(ctx, st, "as_strided", x, &g);
+    (void)st;
+    TA_CU_TRY(ta_cu_check(ctx, name, "self", x));
+    geom_of(x, g);
+    return TA_OK;
 }
-
-static ta_status as_strided_inplace(ta_kernel_ctx *ctx, ta_stack *st)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(strided(ctx, st, "as_strided_", x, &g));
-    return restride(ctx, st, "as_strided_", x, &g);
-}
-
-static ta_status same_geometry(ta_kernel_ctx *ctx, ta_stack *st, const char *name)
-{
-    DLTensor *x = ta_stack_tensor(st, 0);
-    geom g;
-    TRY(ta_cu_check(ctx, name, "self", x));
-    geom_of(x, &g);
-    return make_view(ctx, st, name, x, &g);
-}
-
-static ta_status alias_fn(ta_kernel_ctx *ctx, ta_stack *st) { return same_geometry(ctx, st, "alias"); }
-static ta_status detach_fn(ta_kernel_ctx *ctx, ta_stack *st) { return same_geometry(ctx, st, "detach"); }
 
 /* detach_ only drops autograd history, which tensoralias does not model: self, unchanged. */
 static ta_status detach_inplace(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    TRY(ta_cu_check(ctx, "detach_", "self", x));
+    TA_CU_TRY(ta_cu_check(ctx, "detach_", "self", x));
     return ta_cu_return(st, x);
 }
 
 /* ---- registration ---- */
 
-static const struct {
-    const char *op;
-    ta_kernel_fn fn;
-} table[] = {
-    {"aten::view", view_fn},
-    {"aten::reshape", reshape_fn},
-    {"aten::transpose.int", transpose_fn},
-    {"aten::transpose_", transpose_inplace},
-    {"aten::t", t_fn},
-    {"aten::permute", permute_fn},
-    {"aten::select.int", select_fn},
-    {"aten::slice.Tensor", slice_fn},
-    {"aten::narrow", narrow_fn},
-    {"aten::expand", expand_fn},
-    {"aten::squeeze.dim", squeeze_fn},
-    {"aten::squeeze_.dim", squeeze_inplace},
-    {"aten::unsqueeze", unsqueeze_fn},
-    {"aten::unsqueeze_", unsqueeze_inplace},
-    {"aten::as_strided", as_strided_fn},
-    {"aten::as_strided_", as_strided_inplace},
-    {"aten::diagonal", diagonal_fn},
-    {"aten::alias", alias_fn},
-    {"aten::detach", detach_fn},
+/* view_kernel's lines carry their view_desc. */
+static const ta_cu_entry table[] = {
+    {"aten::view", view_fn, NULL},
+    {"aten::reshape", reshape_fn, NULL},
+    {"aten::transpose.int", view_kernel, &(const view_desc){"transpose", transposed_args, false}},
+    {"aten::transpose_", view_kernel, &(const view_desc){"transpose_", transposed_args, true}},
+    {"aten::t", view_kernel, &(const view_desc){"t", t_geom, false}},
+    {"aten::permute", permute_fn, NULL},
+    {"aten::select.int", view_kernel, &(const view_desc){"select", selected, false}},
+    {"aten::slice.Tensor", view_kernel, &(const view_desc){"slice", sliced, false}},
+    {"aten::narrow", view_kernel, &(const view_desc){"narrow", narrowed, false}},
+    {"aten::expand", expand_fn, NULL},
+    {"aten::squeeze.dim", view_kernel, &(const view_desc){"squeeze", squeezed, false}},
+    {"aten::squeeze_.dim", view_kernel, &(const view_desc){"squeeze_", squeezed, true}},
+    {"aten::unsqueeze", view_kernel, &(const view_desc){"unsqueeze", unsqueezed, false}},
+    {"aten::unsqueeze_", view_kernel, &(const view_desc){"unsqueeze_", unsqueezed, true}},
+    {"aten::as_strided", view_kernel, &(const view_desc){"as_strided", strided, false}},
+    {"aten::as_strided_", view_kernel, &(const view_desc){"as_strided_", strided, true}},
+    {"aten::diagonal", diagonal_fn, NULL},
+    {"aten::alias", view_kernel, &(const view_desc){"alias", same_geometry, false}},
+    {"aten::detach", view_kernel, &(const view_desc){"detach", same_geometry, false}},
     /* the rest of the family both corpora declare */
-    {"aten::view_as", view_as_fn},
-    {"aten::reshape_as", reshape_as_fn},
-    {"aten::expand_as", expand_as_fn},
-    {"aten::t_", t_inplace},
-    {"aten::squeeze", squeeze_all_fn},
-    {"aten::squeeze_", squeeze_all_inplace},
-    {"aten::detach_", detach_inplace},
+    {"aten::view_as", view_as_fn, NULL},
+    {"aten::reshape_as", reshape_as_fn, NULL},
+    {"aten::expand_as", expand_as_fn, NULL},
+    {"aten::t_", view_kernel, &(const view_desc){"t_", t_geom, true}},
+    {"aten::squeeze", view_kernel, &(const view_desc){"squeeze", squeezed_all, false}},
+    {"aten::squeeze_", view_kernel, &(const view_desc){"squeeze_", squeezed_all, true}},
+    {"aten::detach_", detach_inplace, NULL},
 };
 
 ta_status ta_cu_register_views(ta_registry *reg)
 {
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        ta_status s = ta_cu_register(reg, table[i].op, table[i].fn, NULL);
-        if (s != TA_OK) return s;
-    }
-    return TA_OK;
+    return ta_cu_register_table(reg, table, sizeof table / sizeof table[0]);
 }

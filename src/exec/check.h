@@ -14,7 +14,9 @@ typedef ta_status (*ta_case_builder)(void *ud, ta_exec *x, const ta_schema *s, c
 typedef enum ta_case_outcome {
     TA_CASE_RAN,      /* the kernel accepted the arguments; findings were checked */
     TA_CASE_REJECTED, /* the kernel refused them (message) */
-    TA_CASE_UNSYNTH   /* no arguments could be made (message) */
+    TA_CASE_UNSYNTH,  /* no arguments could be made (message) */
+    TA_CASE_DEVICE_LOST /* the device faulted during the call (a kernel-error finding, and
+                         * the message): nothing more can run in this process */
 } ta_case_outcome;
 
 typedef struct ta_checker ta_checker;

@@ -102,6 +102,18 @@ static bool may_copy_op(ta_str name)
     return false;
 }
 
+/* Operators that only allocate: their outputs' contents are unspecified, so
+ * an out= argument they leave unwritten is correct. */
+static bool unspecified_contents_op(ta_str name)
+{
+    static const char *const prefixes[] = {"empty", "new_empty", "_empty"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (name.len >= n && !memcmp(name.ptr, prefixes[i], n)) return true;
+    }
+    return false;
+}
+
 ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
 {
     ta_decl *d = ta_arena_alloc(arena, sizeof *d);
@@ -141,6 +153,7 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
         if (t->type == TA_DT_TENSOR_LIST && t->write) d->ret_is_arg[r] = -1; /* lists are compared item by item elsewhere */
     }
     d->may_copy = may_copy_op(s->name);
+    d->contents_unspecified = unspecified_contents_op(s->name);
     /* torch's answers, as a matrix. */
     int n = d->nargs + d->nrets;
     ta_alias_query *q = NULL;

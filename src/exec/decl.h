@@ -62,6 +62,7 @@ typedef struct ta_decl {
     bool *ret_is_view;
     bool may_copy;  /* a view-annotated op documented to copy at times (reshape, contiguous...) */
     bool has_out;   /* any out= argument */
+    bool contents_unspecified; /* empty, empty_like...: outputs need not be written */
     char unsupported[96]; /* first argument type the verifier cannot synthesize, or "" */
     /* may[a] bit b: slots a and b may share storage (slot = argument index,
      * or nargs + return index); NULL when the queries could not answer. */

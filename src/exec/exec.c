@@ -360,6 +360,7 @@ ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data)
     char err[512];
     err[0] = '\0';
     if (x->dev->sync(err, sizeof err) != 0) {
+        x->device_lost = true;
         snprintf(x->ctx.error, sizeof x->ctx.error, "device error after the kernel: %s", err);
         return TA_ERR_KERNEL;
     }

@@ -41,6 +41,10 @@ struct ta_exec {
     ta_kernel_ctx ctx;
     ta_stack *stack;
     size_t page;
+    /* The device's sync reported an error after a kernel. On CUDA such a
+     * fault (an illegal address) is sticky: the context, and so every later
+     * allocation or copy in this process, fails. Never cleared. */
+    bool device_lost;
 };
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);

@@ -317,6 +317,18 @@ ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, 
     return op->kernels[k];
 }
 
+ta_status ta_registry_remove_kernels(ta_registry *r, const char *name)
+{
+    op_rec *o = find(r, name);
+    if (!o) return TA_ERR_NOTFOUND;
+    for (int k = 0; k < 3; k++) {
+        o->pub.kernels[k] = NULL;
+        o->pub.user_data[k] = NULL;
+        o->pub.kernel_origin[k] = NULL;
+    }
+    return TA_OK;
+}
+
 bool ta_registry_has_kernel(const ta_registry_op *op)
 {
     return op->kernels[0] || op->kernels[1] || op->kernels[2];

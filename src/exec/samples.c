@@ -14,6 +14,8 @@ struct ta_samples {
     json_t *root; /* object: op name -> array of objects */
 };
 
+static ta_status take_root(json_t *root, const char *path, ta_samples **out, ta_diags *diags);
+
 ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags)
 {
     json_error_t e;
@@ -23,6 +25,25 @@ ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags)
                      (uint32_t)(e.column > 0 ? e.column : 0), 0, NULL, NULL, "%s", e.text);
         return TA_ERR_PARSE;
     }
+    return take_root(root, path, out, diags);
+}
+
+ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
+                                 ta_samples **out, ta_diags *diags)
+{
+    json_error_t e;
+    const char *path = source ? source : "<samples>";
+    json_t *root = json_loadb(text, len, 0, &e);
+    if (!root) {
+        ta_diags_add(diags, TA_SEV_ERROR, "samples", path, (uint32_t)(e.line > 0 ? e.line : 0),
+                     (uint32_t)(e.column > 0 ? e.column : 0), 0, NULL, NULL, "%s", e.text);
+        return TA_ERR_PARSE;
+    }
+    return take_root(root, path, out, diags);
+}
+
+static ta_status take_root(json_t *root, const char *path, ta_samples **out, ta_diags *diags)
+{
     const char *key;
     json_t *v;
     if (!json_is_object(root)) goto bad;
@@ -118,6 +139,24 @@ static DLTensor *build_tensor(json_t *o, ta_exec *x, bool fill, char *why, size_
     }
     int64_t off = json_integer_value(json_object_get(o, "offset"));
     size_t es = ta_dtype_size(dt);
+    /* Sizes a verification case can afford, and no arithmetic overflow below. */
+    enum { LIMIT = 1 << 24 };
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++) {
+        if (shape[d] < 0 || shape[d] > LIMIT || (ns >= 0 && (strides[d] < 0 || strides[d] > LIMIT))) {
+            snprintf(why, cap, "sizes and strides must lie in [0, %d]", LIMIT);
+            return NULL;
+        }
+        total *= shape[d] ? shape[d] : 1;
+        if (total > LIMIT) {
+            snprintf(why, cap, "more than %d elements", LIMIT);
+            return NULL;
+        }
+    }
+    if (off < 0 || off > LIMIT) {
+        snprintf(why, cap, "offset must lie in [0, %d]", LIMIT);
+        return NULL;
+    }
     /* Storage large enough for the view. */
     int64_t hi = off + 1, n = 1;
     for (int d = 0; d < nd; d++) {
@@ -133,6 +172,10 @@ static DLTensor *build_tensor(json_t *o, ta_exec *x, bool fill, char *why, size_
         for (int d = 0; d < nd; d++)
             if (shape[d] > 0) hi += (shape[d] - 1) * (strides[d] < 0 ? 0 : strides[d]);
         if (n == 0) hi = off;
+    }
+    if (hi > 4 * (int64_t)LIMIT) {
+        snprintf(why, cap, "the strides reach past %d elements", 4 * LIMIT);
+        return NULL;
     }
     uint32_t sid = ta_exec_storage_new(x, (size_t)(hi > 0 ? hi : 0) * es);
     DLTensor *t = sid ? ta_exec_tensor(x, sid, dt, nd, shape, ns < 0 ? NULL : strides, (uint64_t)off * es) : NULL;

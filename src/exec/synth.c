@@ -8,6 +8,8 @@
  * size, chunks...) get values that fit the main shape; everything else gets
  * its default or a plain value. out= arguments are filled with TA_FILL_BYTE
  * and are either the main shape or empty (so the kernel must resize them).
+ * Matrix products (mm, bmm, addmm, baddbmm, addbmm, mv, addmv, addr, outer)
+ * are the one exception to "one main shape": see matrix_plan.
  * The same seed always gives the same case. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +47,12 @@ typedef struct synth {
     bool alias_views;
     int64_t last_dim; /* the last dim-like argument chosen, normalized; -1 if none */
     int64_t last_start;
+    /* Matrix products: operand sizes b (batch), n x k times k x m, and what
+     * `self` is (see matrix_plan). */
+    bool matrix;
+    bool self_is_left; /* mm, bmm, mv, outer: self is the left operand, not a bias */
+    bool batched;      /* bmm, baddbmm, addbmm: 3-D operands */
+    int64_t mb, mn, mk, mm;
 } synth;
 
 static const int64_t shapes[][TA_CASE_MAX_DIM + 1] = {
@@ -193,6 +201,82 @@ static int64_t min_size(const synth *y)
     for (int d = 0; d < y->ndim; d++)
         if (d == 0 || y->shape[d] < m) m = y->shape[d];
     return y->ndim ? m : 1;
+}
+
+/* ---- matrix products --------------------------------------------------- */
+
+/* One main shape cannot feed a matrix product, whose operands must agree on
+ * an inner size. So when a schema names its tensors the way ATen's products
+ * do, the case picks sizes b, n, k, m (1 to 3, sometimes one of them 0) and
+ * sizes each operand by its name:
+ *   mat1, mat [n,k]   mat2 [k,m]      batch1 [b,n,k]   batch2 [b,k,m]
+ *   vec [k]           vec1 [n]        vec2 [m]
+ * `self` is the left operand where no other argument is (mm, bmm [b,n,k],
+ * mv [n,k], outer/ger [n]); otherwise (addmm, baddbmm, addmv, addr...) it is
+ * the bias, and takes the result's shape, which becomes the main shape (so
+ * out= arguments get it too): [n] with a vec, [b,n,m] for bmm and baddbmm,
+ * [n,m] for the others (addbmm sums over the batch). */
+static bool has_tensor_arg(const synth *y, const char *name)
+{
+    for (int i = 0; i < y->d->nargs; i++)
+        if (y->d->args[i].type == TA_DT_TENSOR && !strcmp(y->d->args[i].name, name)) return true;
+    return false;
+}
+
+static void matrix_plan(synth *y)
+{
+    static const char *const operands[] = {"mat1", "mat2", "mat", "batch1", "batch2",
+                                           "vec", "vec1", "vec2", NULL};
+    bool any = false;
+    for (int i = 0; i < y->d->nargs && !any; i++)
+        any = y->d->args[i].type == TA_DT_TENSOR && name_is(y->d->args[i].name, operands);
+    if (!any) return;
+    y->matrix = true;
+    bool vec = has_tensor_arg(y, "vec"), vec2 = has_tensor_arg(y, "vec2");
+    y->self_is_left = (has_tensor_arg(y, "mat2") && !has_tensor_arg(y, "mat1")) ||
+                      (vec && !has_tensor_arg(y, "mat")) || (vec2 && !has_tensor_arg(y, "vec1"));
+    y->batched = has_tensor_arg(y, "batch1") || op_name_has(y, "bmm");
+    int64_t *sz[4] = {&y->mb, &y->mn, &y->mk, &y->mm};
+    for (int i = 0; i < 4; i++) *sz[i] = 1 + below(&y->r, 3);
+    if (chance(&y->r, 15)) *sz[below(&y->r, 4)] = 0;
+    bool sums_batches = ta_str_eq(y->s->name, "addbmm") || ta_str_eq(y->s->name, "addbmm_");
+    y->ndim = 0;
+    if (vec) {
+        y->shape[y->ndim++] = y->mn;
+    } else {
+        if (y->batched && !sums_batches) y->shape[y->ndim++] = y->mb;
+        y->shape[y->ndim++] = y->mn;
+        y->shape[y->ndim++] = y->mm;
+    }
+}
+
+/* The shape of matrix-product operand `n` into shape; its ndim, or -1 when
+ * n is not an operand (then it takes the main shape). */
+static int matrix_operand(const synth *y, const char *n, int64_t *shape)
+{
+    int k = 0;
+    bool left = !strcmp(n, "mat1") || !strcmp(n, "mat") || !strcmp(n, "batch1") ||
+                (y->self_is_left && !strcmp(n, "self"));
+    if (left && !strcmp(n, "self") && has_tensor_arg(y, "vec2")) {
+        shape[k++] = y->mn; /* outer, ger: a vector */
+    } else if (left) {
+        if (y->batched && strcmp(n, "mat")) shape[k++] = y->mb;
+        shape[k++] = y->mn;
+        shape[k++] = y->mk;
+    } else if (!strcmp(n, "mat2") || !strcmp(n, "batch2")) {
+        if (y->batched) shape[k++] = y->mb;
+        shape[k++] = y->mk;
+        shape[k++] = y->mm;
+    } else if (!strcmp(n, "vec")) {
+        shape[k++] = y->mk;
+    } else if (!strcmp(n, "vec1")) {
+        shape[k++] = y->mn;
+    } else if (!strcmp(n, "vec2")) {
+        shape[k++] = y->mm;
+    } else {
+        return -1;
+    }
+    return k;
 }
 
 /* ---- one argument ------------------------------------------------------ */
@@ -350,6 +434,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
     const char *n = d->name;
     DLTensor *t;
     bool fill = false;
+    int64_t mshape[3];
+    int mnd;
     int partner = alias_partner(y, argi);
     if (partner >= 0) {
         /* A second view of the partner's storage, same geometry. */
@@ -367,6 +453,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
             t = make_tensor(y, dt, y->ndim, y->shape, 0, true, 0, 0, false);
         }
         fill = true;
+    } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {
+        t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), false, -4, 5, false);
     } else if (!strcmp(n, "index") || !strcmp(n, "indices")) {
         int64_t m = min_size(y);
         if ((op_name_has(y, "gather") || op_name_has(y, "scatter")) && y->ndim)
@@ -671,6 +759,7 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
     if (y.ndim) memcpy(y.shape, sh + 1, (size_t)y.ndim * sizeof *y.shape);
     y.layout_mode = chance(&y.r, 50);
     y.alias_views = chance(&y.r, 33);
+    matrix_plan(&y);
     for (int i = 0; i < d->nargs; i++) {
         ta_status st = over ? over(ud, i, x, d, c) : TA_ERR_NOTFOUND;
         if (st == TA_ERR_NOTFOUND) st = synth_arg(&y, i);

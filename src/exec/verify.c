@@ -8,12 +8,17 @@
  *   F <kind>\t<arg>\t<seed>\t<msg> a finding
  *   X <case> / R <case>\t<msg>     the case ran / was rejected
  *   T                              a trapped write was reported; exiting
+ *   L <case>                       the device faulted in the case (reported
+ *                                  as a finding); exiting, since a CUDA
+ *                                  context does not survive its fault
  *   D                              all cases done
  * A child that dies (signal, exit) before D has crashed in the last case it
  * started; one that stays in a case past the timeout is killed. Either way
  * the parent records the verdict, keeps everything received, and (after a
- * crash or a trapped write) starts a new child at the next case, so one bad
- * case neither ends the run nor hides the others. */
+ * crash, a trapped write or a device fault) starts a new child at the next
+ * case, so one bad case neither ends the run nor hides the others. Trapped
+ * writes and device faults are reported by the child itself and do not
+ * count as crashes (of which a child is restarted after MAX_RESTARTS only). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -52,7 +57,7 @@ typedef struct op_job {
     size_t buflen;
     int64_t cur_case;
     double case_start;
-    bool got_done, trapped;
+    bool got_done, trapped, device_lost;
     char cur_desc[600]; /* the current case's arguments */
     size_t capfindings;
 } op_job;
@@ -331,6 +336,7 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         install_handlers();
     }
     char msg[512], line[LINE_MAX_BYTES];
+    bool lost = false;
     for (uint32_t c = from; c < j->total; c++) {
         if (!inproc) {
             int n = snprintf(line, sizeof line, "S %u\n", c);
@@ -346,14 +352,23 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         if (inproc) {
             if (oc == TA_CASE_RAN) j->res->exercised++;
             else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", msg);
+            if (oc == TA_CASE_DEVICE_LOST) break; /* no fresh process to go on in */
             continue;
         }
         clean(msg);
         int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
                                   : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
         write_line(fd, line, (size_t)n);
+        if (oc == TA_CASE_DEVICE_LOST) {
+            /* Every later allocation would fail in this process: the parent
+             * goes on at the next case in a fresh child. */
+            n = snprintf(line, sizeof line, "L %u\n", c);
+            write_line(fd, line, (size_t)n);
+            lost = true;
+            break;
+        }
     }
-    if (!inproc) write_line(fd, "D\n", 2);
+    if (!inproc && !lost) write_line(fd, "D\n", 2);
     g_checker = NULL;
     g_exec = NULL;
     ta_checker_destroy(ck);
@@ -387,7 +402,7 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
     j->fd = p[0];
     j->buflen = 0;
     j->cur_case = -1;
-    j->got_done = j->trapped = false;
+    j->got_done = j->trapped = j->device_lost = false;
     j->case_start = now_s();
     return true;
 }
@@ -414,6 +429,7 @@ static void handle_line(op_job *j, char *line)
             snprintf(j->res->note, sizeof j->res->note, "%.255s", tab + 1);
         break;
     case 'T': j->trapped = true; break;
+    case 'L': j->device_lost = true; break;
     case 'C': snprintf(j->cur_desc, sizeof j->cur_desc, "%.590s", line + 2); break;
     case 'D': j->got_done = true; break;
     case 'F': {
@@ -493,7 +509,7 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
         j->done = true; /* a hang tends to repeat: the other cases are skipped */
         return;
     }
-    if (!j->trapped) {
+    if (!j->trapped && !j->device_lost) {
         if (WIFSIGNALED(status))
             add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
                        signame(WTERMSIG(status)), (long long)c, j->cur_desc);
@@ -522,23 +538,25 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
         return;
     }
     while (done < n) {
-        /* Fill the free slots: restarted jobs first, then new ones. */
-        for (uint32_t s = 0; s < maxj; s++) {
-            if (slots[s]) continue;
-            op_job *j = NULL;
-            if (next < n) j = &jobs[next++];
-            if (!j) break;
-            if (j->done || !start_child(j, o)) {
-                if (!j->done) add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
-                j->done = true;
-                finish_result(j);
-                done++;
-                if (o->progress) o->progress(o->progress_ud, done, n, j->name);
-                s--; /* try this slot again */
+        /* Fill the free slots with the next operators (a restarted child
+         * keeps its slot, below). */
+        for (uint32_t s = 0; s < maxj && next < n;) {
+            if (slots[s]) {
+                s++;
                 continue;
             }
-            slots[s] = j;
-            running++;
+            op_job *j = &jobs[next++];
+            if (!j->done && start_child(j, o)) {
+                slots[s] = j;
+                running++;
+                continue;
+            }
+            if (!j->done)
+                add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
+            j->done = true;
+            finish_result(j);
+            done++;
+            if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
         if (!running) continue;
         double now = now_s(), wait = timeout;

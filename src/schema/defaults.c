@@ -173,7 +173,16 @@ static bool single(checker *c, ekind ek, vkind *v)
         memcpy(buf + 1, s, t.len);
         buf[t.len + 1] = '\0';
         if (ek == E_COMPLEX || has_any(s, t.len, "j")) {
+            /* torch drops the last character (the 'j') and reads the rest as
+             * the imaginary part: "1.5j" and, oddly, "15" (= 1j) pass, while
+             * "1" or ".5" do not. */
             *v = V_COMPLEX;
+            buf[t.len] = '\0';
+            char *end;
+            errno = 0;
+            (void)strtod(buf, &end);
+            if (end == buf || errno == ERANGE) /* std::stod wants a prefix only */
+                return fail(c, &t, "not a complex number (write it as 1.5j)%s", "");
         } else if (ek == E_FLOAT || has_any(s, t.len, ".eE")) {
             *v = V_FLOAT;
             errno = 0;

@@ -4,9 +4,7 @@
 # (1.13.1: _amp_update_scale_; main: _amp_update_scale_, rrelu_with_noise_,
 # two fbgemm *.out with positional outputs, _flash_attention_..._inplace).
 # A yaml with a broken annotation fails with exit 1 and the rule id.
-set -u
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 for c in pytorch-1.13.1:1 pytorch-main:5; do
     name=${c%:*}; want=${c#*:}
     y=$BUILD/data/corpus/$name/native_functions.yaml

@@ -2,11 +2,8 @@
 # tensoralias check and list from the command line: exit codes (0 clean, 1
 # findings, 2 usage or I/O), the text format's caret and summary, JSON lines,
 # SARIF basics (its full structure is checked in test_cli_report), list rows.
-set -u
-: "${TA:?}" "${BUILD:?}"
+. "$(dirname "$0")/lib.sh"
 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 bad() { echo "FAIL: $*"; fail=1; }
 expect_rc() { # expected-code description command...
     want=$1; what=$2; shift 2

@@ -2,9 +2,7 @@
 # tensoralias graph: dot renders with Graphviz (when installed), GraphML is
 # well-formed XML, JSON has the vertices and edges a known schema implies,
 # and bad usage exits 2.
-set -u
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 CHUNK='aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]'
 MAXO='aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)'

@@ -2,10 +2,7 @@
 # tests/cli/parse.sh - "tensoralias parse": text round trip of every
 # registered schema, JSON shape, error lines and exit codes, --help, usage
 # errors. Needs $TA (the command) and $BUILD.
-set -u
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 REG=$BUILD/data/golden/torch-1.13.1/registered-schemas.txt
 
 # 1. Text mode reproduces all 4,165 registered schemas byte for byte, exit 0.

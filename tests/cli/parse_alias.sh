@@ -2,9 +2,8 @@
 # tensoralias parse --json carries torch's alias answers (is_mutable,
 # mutable_args, may_alias, may_contain_alias) in the golden format, equal to
 # schema-alias.jsonl for every registered schema.
-set -u
+. "$(dirname "$0")/lib.sh"
 G=$BUILD/data/golden/torch-1.13.1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$TA" parse --json - < "$G/registered-schemas.txt" > "$tmp/out.jsonl" || { echo "parse --json failed"; exit 1; }
 python3 - "$tmp/out.jsonl" "$G/schema-alias.jsonl" <<'PY'
 import json, sys

@@ -2,21 +2,24 @@
 # verify's inputs and outputs: --schemas, --samples (exact cases, a rejected
 # sample is a kernel error), --ops selecting operators without kernels, -o,
 # --device cuda without a CUDA library, and registration-rule breaches.
-set -u
-: "${TA:?}" "${BUILD:?}"
+. "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libwrongkernels.so
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 # --schemas: schema-only operators, selected by --ops, give no-kernel (info): exit 0.
 cat >"$tmp/s.yaml" <<'YAML'
-# custom operators without kernels
+# custom operators without kernels, native_functions.yaml style
 - func: extra::one(Tensor self) -> Tensor
-- "extra::two(Tensor(a!) self) -> Tensor(a!)"
+  variants: function
+- func: extra::two(Tensor(a!) self) -> Tensor(a!)
 YAML
-"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --ops 'extra::*' --format json -o "$tmp/r.json" ||
-    fail "schema-only operators must not fail the run"
+cat >"$tmp/list.yaml" <<'YAML'
+- "extra::three(Tensor self) -> Tensor"
+- extra::four(Tensor self) -> Tensor
+YAML
+"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --schemas "$tmp/list.yaml" --ops 'extra::*' \
+    --format json -o "$tmp/r.json" || fail "schema-only operators must not fail the run"
+[ "$(wc -l <"$tmp/r.json")" -eq 4 ] || { cat "$tmp/r.json"; fail "four schema-only operators"; }
+grep -q '"op":"extra::four","verdict":"no-kernel"' "$tmp/r.json" || fail "extra::four from a plain list"
 grep -q '"op":"extra::one","verdict":"no-kernel","severity":"info"' "$tmp/r.json" || { cat "$tmp/r.json"; fail "extra::one no-kernel"; }
 grep -q '"op":"extra::two","verdict":"no-kernel"' "$tmp/r.json" || fail "extra::two no-kernel"
 # Without --ops, operators without a kernel are not run at all.

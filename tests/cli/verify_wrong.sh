@@ -2,12 +2,8 @@
 # verify catches every deliberately wrong kernel of tests/plugins/wrongkernels.c
 # with the right verdict, passes the correct ones, and completes the run with
 # every result despite a segfault, an abort and an endless loop.
-set -u
-: "${TA:?}" "${BUILD:?}"
+. "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libwrongkernels.so
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*' --cases 12 \
     --timeout 0.5 --jobs 2 --format json >"$tmp/r.json" 2>"$tmp/err"

@@ -113,32 +113,18 @@ static void test_compare(void **state)
 
 
 
-typedef struct kc_fixture {
-    ta_registry *reg;
-    ta_exec *x;
-    ta_stack *st;
-} kc_fixture;
+typedef cuda_fixture kc_fixture;
 
 static int kc_setup(void **state)
 {
     kc_emulation_on(state);
-    kc_fixture *f = calloc(1, sizeof *f);
-    ta_diags *d = ta_diags_create();
-    f->reg = ta_registry_create();
-    if (ta_registry_load_plugin(f->reg, cuda_lib_path(), d) != TA_OK) return -1;
-    ta_diags_destroy(d);
-    f->x = ta_exec_create(kc_dev);
-    f->st = ta_exec_stack(f->x);
-    *state = f;
-    return 0;
+    *state = cuda_fixture_create(kc_dev);
+    return *state ? 0 : -1;
 }
 
 static int kc_teardown(void **state)
 {
-    kc_fixture *f = *state;
-    ta_exec_destroy(f->x);
-    ta_registry_destroy(f->reg);
-    free(f);
+    cuda_fixture_destroy(*state);
     return kc_emulation_off(state);
 }
 

@@ -22,6 +22,23 @@ static inline const char *cuda_lib_path(void)
     return path;
 }
 
+/* Opens the CUDA library into *handle. Returns 0, or what main should exit
+ * with after printing why: 77 (skipped) when it was not built, 1 when it
+ * does not load. */
+static inline int cuda_lib_open(void **handle)
+{
+    if (access(cuda_lib_path(), F_OK) != 0) {
+        printf("%s was not built (no nvcc, or make CUDA=0)\n", cuda_lib_path());
+        return 77;
+    }
+    *handle = dlopen(cuda_lib_path(), RTLD_NOW | RTLD_LOCAL);
+    if (!*handle) {
+        printf("cannot load %s: %s\n", cuda_lib_path(), dlerror());
+        return 1;
+    }
+    return 0;
+}
+
 /* The device table of the library at handle, or NULL. */
 static inline const ta_device_ops *cuda_ops_of(void *handle)
 {
@@ -65,6 +82,39 @@ static inline void push_scalar_i(ta_stack *st, int64_t i)
     ta_value v = {.tag = TA_VAL_SCALAR, .scalar_kind = TA_SCALAR_INT};
     v.u.i = i;
     ta_stack_push(st, v);
+}
+
+/* The CUDA kernels registered, and an engine on dev with its stack: what a
+ * kernel test runs on. */
+typedef struct cuda_fixture {
+    ta_registry *reg;
+    ta_exec *x;
+    ta_stack *st;
+} cuda_fixture;
+
+/* NULL when the kernels do not register. */
+static inline cuda_fixture *cuda_fixture_create(const ta_device_ops *dev)
+{
+    cuda_fixture *f = calloc(1, sizeof *f);
+    ta_diags *d = ta_diags_create();
+    f->reg = ta_registry_create();
+    ta_status s = ta_registry_load_plugin(f->reg, cuda_lib_path(), d);
+    ta_diags_destroy(d);
+    if (s != TA_OK) {
+        ta_registry_destroy(f->reg);
+        free(f);
+        return NULL;
+    }
+    f->x = ta_exec_create(dev);
+    f->st = ta_exec_stack(f->x);
+    return f;
+}
+
+static inline void cuda_fixture_destroy(cuda_fixture *f)
+{
+    ta_exec_destroy(f->x);
+    ta_registry_destroy(f->reg);
+    free(f);
 }
 
 /* Runs op's CUDA kernel on x's stack (already holding the arguments). */

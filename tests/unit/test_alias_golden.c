@@ -16,38 +16,27 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "support/testdata.h"
 #include "tensoralias/alias.h"
-
-static const char *golden_path(char *buf, size_t cap)
-{
-    const char *b = getenv("BUILD");
-    snprintf(buf, cap, "%s/data/golden/torch-1.13.1/schema-alias.jsonl", b ? b : "build");
-    return buf;
-}
 
 static const char *const keys[] = {"is_mutable", "mutable_args", "may_alias", "may_contain_alias"};
 
 static void test_golden(void **state)
 {
     (void)state;
-    char path[512];
-    FILE *f = fopen(golden_path(path, sizeof path), "r");
-    assert_non_null(f);
-    char *line = NULL;
-    size_t cap = 0;
+    size_t nrows = 0;
+    json_t **golden = ta_test_read_jsonl("golden/torch-1.13.1/schema-alias.jsonl", &nrows);
+    assert_non_null(golden);
     int rows = 0, parsed = 0, bad[4] = {0}, shown = 0, graph_bad = 0;
     ta_diags *d = ta_diags_create();
-    while (getline(&line, &cap, f) > 0) {
-        json_error_t err;
-        json_t *row = json_loads(line, 0, &err);
-        assert_non_null(row);
+    for (size_t r = 0; r < nrows; r++) {
+        const json_t *row = golden[r];
         rows++;
         const char *text = json_string_value(json_object_get(row, "schema"));
         ta_arena *arena = ta_arena_create();
         ta_schema *s = NULL;
         if (ta_schema_parse(arena, text, strlen(text), NULL, &s, d) != TA_OK) {
             if (shown++ < 10) printf("parse failed: %s\n", text);
-            json_decref(row);
             ta_arena_destroy(arena);
             for (int k = 0; k < 4; k++) bad[k]++;
             continue;
@@ -86,11 +75,9 @@ static void test_golden(void **state)
         ta_alias_graph_destroy(g);
         json_decref(mine);
         ta_alias_query_destroy(q);
-        json_decref(row);
         ta_arena_destroy(arena);
     }
-    free(line);
-    fclose(f);
+    ta_test_free_jsonl(golden, nrows);
     ta_diags_destroy(d);
     printf("%d schemas, %d parsed; mismatches: is_mutable %d, mutable_args %d, may_alias %d, "
            "may_contain_alias %d; graph/summary disagreements %d\n",

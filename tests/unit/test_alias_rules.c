@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "support/diags.h"
 #include "tensoralias/alias.h"
 
 typedef struct pair {
@@ -60,17 +61,6 @@ static const pair cases[] = {
      "resize_(Tensor(a!) self, int n) -> Tensor(a!)"},
 };
 
-static size_t count_rule(const ta_diags *d, const char *rule, const ta_diag **first)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < ta_diags_count(d); i++)
-        if (!strcmp(ta_diags_get(d, i)->rule, rule)) {
-            if (!n && first) *first = ta_diags_get(d, i);
-            n++;
-        }
-    return n;
-}
-
 static ta_diags *check(const char *text)
 {
     ta_arena *a = ta_arena_create();
@@ -93,7 +83,7 @@ static void test_pairs(void **state)
         const pair *p = &cases[i];
         ta_diags *bad = check(p->bad), *good = check(p->good);
         const ta_diag *g = NULL;
-        size_t nb = count_rule(bad, p->rule, &g), ng = count_rule(good, p->rule, NULL);
+        size_t nb = ta_test_count_rule(bad, p->rule, &g), ng = ta_test_count_rule(good, p->rule, NULL);
         if (nb == 0 || ng != 0) {
             printf("%s: bad '%s' flagged %zu times, good '%s' %zu times\n", p->rule, p->bad, nb, p->good, ng);
             for (size_t k = 0; k < ta_diags_count(good); k++) ta_diag_render(ta_diags_get(good, k), stdout);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "support/diags.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/native.h"
 
@@ -46,24 +47,13 @@ static ta_diags *run(const char *yaml)
     return d;
 }
 
-static size_t count(const ta_diags *d, const char *rule, const ta_diag **first)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < ta_diags_count(d); i++)
-        if (!strcmp(ta_diags_get(d, i)->rule, rule)) {
-            if (!n && first) *first = ta_diags_get(d, i);
-            n++;
-        }
-    return n;
-}
-
 static void test_entry_rules(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ta_diags *bad = run(cases[i].bad), *good = run(cases[i].good);
         const ta_diag *g = NULL;
-        size_t nb = count(bad, cases[i].rule, &g), ng = count(good, cases[i].rule, NULL);
+        size_t nb = ta_test_count_rule(bad, cases[i].rule, &g), ng = ta_test_count_rule(good, cases[i].rule, NULL);
         if (nb != 1 || ng != 0) printf("%s: bad %zu, good %zu\n", cases[i].rule, nb, ng);
         assert_int_equal(nb, 1);
         assert_int_equal(ng, 0);
@@ -88,7 +78,7 @@ static void test_schema_rule_position(void **state)
                        "  dispatch:\n    CPU: abs_\n";
     ta_diags *d = run(yaml);
     const ta_diag *g = NULL;
-    assert_int_equal(count(d, "alias-inplace-self", &g), 1);
+    assert_int_equal(ta_test_count_rule(d, "alias-inplace-self", &g), 1);
     assert_int_equal(g->line, 5);
     /* "- func: abs_(" : self's argument starts at column 14 */
     assert_int_equal(g->col, 14);

@@ -1,23 +1,23 @@
 /* test_cli_report.c - the command's report writers and list rows, compiled
- * in from tools/tensoralias: the SARIF log is structurally valid SARIF 2.1.0
- * as GitHub code scanning reads it, JSON lines parse with the promised keys,
+ * in from tools/tensoralias: check's and verify's SARIF logs (one shared
+ * envelope, sarif.c) are structurally valid SARIF 2.1.0 as GitHub code
+ * scanning reads it, JSON lines parse with the promised keys,
  * and every "tensoralias list" row of the 1.13.1 yaml equals torchgen's
  * (torchgen-functions.jsonl, non-generated rows) in each field it has. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "support/testdata.h"
+
 #include "../../tools/tensoralias/list_row.c"
 #include "../../tools/tensoralias/report.c"
-
-static const char *build_dir(void)
-{
-    const char *b = getenv("BUILD");
-    return b && *b ? b : "build";
-}
+#include "../../tools/tensoralias/report_verify.c"
+#include "../../tools/tensoralias/sarif.c"
 
 /* Diagnostics of a few broken files (and an absolute path, for the URI). */
 static ta_diags *some_diags(void)
@@ -53,6 +53,47 @@ static bool level_ok(const char *l)
            !strcmp(l, "none");
 }
 
+/* The envelope both logs share: version, $schema, one run, tool.driver with
+ * name, version, informationUri and a catalogue of at least min_rules
+ * distinct rules, each with a summary and a valid level. Returns the run. */
+static json_t *check_envelope(json_t *log, size_t min_rules)
+{
+    assert_non_null(log);
+    assert_string_equal(get_s(log, "version"), "2.1.0");
+    assert_non_null(strstr(get_s(log, "$schema"), "sarif-2.1.0"));
+    json_t *runs = json_object_get(log, "runs");
+    assert_int_equal(json_array_size(runs), 1);
+    json_t *run = json_array_get(runs, 0);
+    json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
+    assert_string_equal(get_s(driver, "name"), "tensoralias");
+    assert_string_equal(get_s(driver, "version"), TA_VERSION);
+    assert_true(!strncmp(get_s(driver, "informationUri"), "https://", 8));
+    json_t *jr = json_object_get(driver, "rules");
+    assert_true(json_array_size(jr) >= min_rules);
+    for (size_t i = 0; i < json_array_size(jr); i++) {
+        json_t *r = json_array_get(jr, i);
+        const char *id = get_s(r, "id");
+        for (size_t k = 0; k < i; k++)
+            assert_string_not_equal(id, get_s(json_array_get(jr, k), "id"));
+        assert_true(strlen(get_s(json_object_get(r, "shortDescription"), "text")) > 0);
+        assert_true(level_ok(get_s(json_object_get(r, "defaultConfiguration"), "level")));
+    }
+    /* Every result names a rule of the catalogue, by id and by index. */
+    json_t *results = json_object_get(run, "results");
+    assert_true(json_is_array(results));
+    for (size_t i = 0; i < json_array_size(results); i++) {
+        json_t *r = json_array_get(results, i);
+        json_t *idx = json_object_get(r, "ruleIndex");
+        assert_true(json_is_integer(idx));
+        assert_string_equal(get_s(json_array_get(jr, (size_t)json_integer_value(idx)), "id"),
+                            get_s(r, "ruleId"));
+        assert_true(level_ok(get_s(r, "level")));
+        assert_true(strlen(get_s(json_object_get(r, "message"), "text")) > 0);
+        assert_true(json_array_size(json_object_get(r, "locations")) >= 1);
+    }
+    return run;
+}
+
 static void sarif_valid(void **state)
 {
     (void)state;
@@ -66,26 +107,8 @@ static void sarif_valid(void **state)
     fclose(out);
     json_error_t err;
     json_t *log = json_loads(buf, 0, &err);
-    assert_non_null(log);
-    assert_string_equal(get_s(log, "version"), "2.1.0");
-    assert_non_null(strstr(get_s(log, "$schema"), "sarif"));
-    json_t *runs = json_object_get(log, "runs");
-    assert_int_equal(json_array_size(runs), 1);
-    json_t *run = json_array_get(runs, 0);
-    json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
-    assert_string_equal(get_s(driver, "name"), "tensoralias");
-    assert_true(strlen(get_s(driver, "version")) > 0);
-    assert_true(!strncmp(get_s(driver, "informationUri"), "https://", 8));
-    json_t *jr = json_object_get(driver, "rules");
-    assert_true(json_array_size(jr) >= nrules + 1); /* + custom-rule */
-    for (size_t i = 0; i < json_array_size(jr); i++) {
-        json_t *r = json_array_get(jr, i);
-        const char *id = get_s(r, "id");
-        for (size_t k = 0; k < i; k++)
-            assert_string_not_equal(id, get_s(json_array_get(jr, k), "id"));
-        assert_true(strlen(get_s(json_object_get(r, "shortDescription"), "text")) > 0);
-        assert_true(level_ok(get_s(json_object_get(r, "defaultConfiguration"), "level")));
-    }
+    json_t *run = check_envelope(log, nrules + 1); /* + custom-rule */
+    json_t *jr = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
     json_t *results = json_object_get(run, "results");
     assert_int_equal(json_array_size(results), ta_diags_count(d));
     for (size_t i = 0; i < json_array_size(results); i++) {
@@ -125,6 +148,74 @@ static void sarif_valid(void **state)
     ta_diags_destroy(d);
 }
 
+/* A report of two operators: one finding on a yaml operator (with a
+ * physical location, and in the baseline), one on a custom operator. */
+static bool locate_abs(void *ud, const char *op, const char **file, unsigned *line)
+{
+    (void)ud;
+    if (strncmp(op, "aten::", 6)) return false;
+    *file = "/data dir/native_functions.yaml";
+    *line = 42;
+    return true;
+}
+
+static void verify_sarif_valid(void **state)
+{
+    (void)state;
+    ta_finding f1 = {.kind = TA_V_UNDECLARED_MUTATION, .severity = TA_VSEV_ERROR, .seed = 0x1f};
+    snprintf(f1.argument, sizeof f1.argument, "self");
+    snprintf(f1.message, sizeof f1.message, "argument 'self' changed");
+    ta_finding f2 = {.kind = TA_V_NOT_EXERCISED, .severity = TA_VSEV_WARNING};
+    snprintf(f2.message, sizeof f2.message, "no case was accepted");
+    ta_op_result ops[2] = {{.verdict = TA_V_UNDECLARED_MUTATION, .severity = TA_VSEV_ERROR,
+                            .cases = 4, .exercised = 4, .findings = &f1, .nfindings = 1},
+                           {.verdict = TA_V_NOT_EXERCISED, .severity = TA_VSEV_WARNING,
+                            .cases = 4, .findings = &f2, .nfindings = 1}};
+    snprintf(ops[0].op, sizeof ops[0].op, "aten::abs_");
+    snprintf(ops[1].op, sizeof ops[1].op, "mylib::f");
+    ta_verify_report rep = {.ops = ops, .nops = 2, .total_cases = 8};
+    char blpath[] = "/tmp/ta_baseline_XXXXXX", blerr[256];
+    int fd = mkstemp(blpath);
+    assert_true(fd >= 0);
+    static const char bl_line[] =
+        "{\"op\":\"aten::abs_\",\"findings\":[{\"kind\":\"undeclared-mutation\",\"argument\":\"self\"}]}\n";
+    assert_int_equal(write(fd, bl_line, sizeof bl_line - 1), (ssize_t)(sizeof bl_line - 1));
+    close(fd);
+    ta_vbaseline *bl = ta_vbaseline_load(blpath, blerr, sizeof blerr);
+    unlink(blpath);
+    assert_non_null(bl);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ta_vreport_write(out, TA_VFMT_SARIF, &rep, bl, locate_abs, NULL);
+    ta_vbaseline_destroy(bl);
+    fclose(out);
+    json_error_t err;
+    json_t *log = json_loads(buf, 0, &err);
+    json_t *run = check_envelope(log, TA_V_NKINDS - 1); /* every verdict kind but ok */
+    json_t *results = json_object_get(run, "results");
+    assert_int_equal(json_array_size(results), 2);
+    json_t *r0 = json_array_get(results, 0), *r1 = json_array_get(results, 1);
+    assert_string_equal(get_s(r0, "ruleId"), "undeclared-mutation");
+    assert_string_equal(get_s(r0, "level"), "error");
+    assert_string_equal(get_s(r1, "level"), "warning");
+    json_t *loc0 = json_array_get(json_object_get(r0, "locations"), 0);
+    json_t *ll = json_array_get(json_object_get(loc0, "logicalLocations"), 0);
+    assert_string_equal(get_s(ll, "fullyQualifiedName"), "aten::abs_");
+    json_t *phys = json_object_get(loc0, "physicalLocation");
+    assert_string_equal(get_s(json_object_get(phys, "artifactLocation"), "uri"),
+                        "file:///data%20dir/native_functions.yaml");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(phys, "region"), "startLine")), 42);
+    assert_string_equal(get_s(json_object_get(r0, "properties"), "seed"), "0x1f");
+    assert_string_equal(get_s(r0, "baselineState"), "unchanged");
+    assert_null(json_object_get(r1, "baselineState"));
+    /* A custom operator has no yaml line: a logical location only. */
+    json_t *loc1 = json_array_get(json_object_get(r1, "locations"), 0);
+    assert_null(json_object_get(loc1, "physicalLocation"));
+    json_decref(log);
+    free(buf);
+}
+
 static void json_lines(void **state)
 {
     (void)state;
@@ -157,24 +248,15 @@ static void json_lines(void **state)
 static void list_rows_golden(void **state)
 {
     (void)state;
-    char yaml[512], golden[512];
-    snprintf(yaml, sizeof yaml, "%s/data/corpus/pytorch-1.13.1/native_functions.yaml", build_dir());
-    snprintf(golden, sizeof golden, "%s/data/golden/torch-1.13.1/torchgen-functions.jsonl", build_dir());
     ta_native_file *f = NULL;
-    assert_int_equal(ta_native_load_path(yaml, "tests/data/corpus/pytorch-1.13.1/tags.yaml", &f, NULL), TA_OK);
-    FILE *g = fopen(golden, "r");
-    assert_non_null(g);
-    char *line = NULL;
-    size_t cap = 0, pos = 0, compared = 0;
+    assert_int_equal(ta_test_load_corpus("pytorch-1.13.1", &f, NULL), TA_OK);
+    size_t ngolden = 0, pos = 0, compared = 0;
+    json_t **golden = ta_test_read_jsonl("golden/torch-1.13.1/torchgen-functions.jsonl", &ngolden);
+    assert_non_null(golden);
     int mismatches = 0;
-    while (getline(&line, &cap, g) > 0) {
-        json_error_t err;
-        json_t *want = json_loads(line, 0, &err);
-        assert_non_null(want);
-        if (json_is_true(json_object_get(want, "generated"))) {
-            json_decref(want);
-            continue;
-        }
+    for (size_t r = 0; r < ngolden; r++) {
+        const json_t *want = golden[r];
+        if (json_is_true(json_object_get(want, "generated"))) continue;
         json_t *row = ta_list_row(f, ta_native_get(f, pos++), NULL);
         assert_non_null(row);
         const char *key;
@@ -191,10 +273,8 @@ static void list_rows_golden(void **state)
             }
         }
         json_decref(row);
-        json_decref(want);
     }
-    free(line);
-    fclose(g);
+    ta_test_free_jsonl(golden, ngolden);
     fprintf(stderr, "%zu rows, %zu fields compared, %d mismatches\n", pos, compared, mismatches);
     assert_int_equal(pos, 2493);
     assert_int_equal(mismatches, 0);
@@ -205,6 +285,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sarif_valid),
+        cmocka_unit_test(verify_sarif_valid),
         cmocka_unit_test(json_lines),
         cmocka_unit_test(list_rows_golden),
     };

@@ -20,6 +20,7 @@
 
 #include "cuda_kernel_cases.h"
 #include "cuda_test_util.h"
+#include "support/testdata.h"
 #include "tensoralias/native.h"
 
 /* The host-only helpers, compiled into the test to check them directly. */
@@ -126,13 +127,14 @@ static const char *const expected_ops[] = {
 enum { NEXPECTED = sizeof expected_ops / sizeof expected_ops[0] };
 
 /* Whether `name` ("aten::abs.out") is declared in a native_functions.yaml:
- * as a `- func:` or in an `autogen:` list. */
+ * as a `- func:` (at the start of a line, the first one included) or in an
+ * `autogen:` list. */
 static bool declared_in(const char *yaml_text, const char *name)
 {
     char needle[256];
     const char *bare = strchr(name, ':') + 2;
     snprintf(needle, sizeof needle, "\n- func: %s(", bare);
-    if (strstr(yaml_text, needle)) return true;
+    if (strstr(yaml_text, needle) || !strncmp(yaml_text, needle + 1, strlen(needle + 1))) return true;
     size_t n = strlen(bare);
     for (const char *p = strstr(yaml_text, "\n  autogen: "); p; p = strstr(p + 1, "\n  autogen: ")) {
         const char *item = p + strlen("\n  autogen: ");
@@ -144,21 +146,6 @@ static bool declared_in(const char *yaml_text, const char *name)
         }
     }
     return false;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 2);
-    buf[0] = '\n'; /* so the first line matches "\n- func:" too */
-    size_t got = fread(buf + 1, 1, (size_t)n, f);
-    buf[got + 1] = '\0';
-    fclose(f);
-    return buf;
 }
 
 static void test_registration(void **state)
@@ -177,12 +164,11 @@ static void test_registration(void **state)
         assert_null(op->kernels[TA_KEY_CATCHALL]);
     }
     /* Every name is an overload PyTorch declares, in both bundled versions. */
-    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
     const char *versions[] = {"pytorch-main", "pytorch-1.13.1"};
     for (int v = 0; v < 2; v++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/data/corpus/%s/native_functions.yaml", build, versions[v]);
-        char *yaml = slurp(path);
+        snprintf(path, sizeof path, "corpus/%s/native_functions.yaml", versions[v]);
+        char *yaml = ta_test_read_data(path, NULL);
         if (!yaml) fail_msg("cannot read %s (run make)", path);
         for (size_t i = 0; i < NEXPECTED; i++)
             if (!declared_in(yaml, expected_ops[i])) fail_msg("%s is not in %s", expected_ops[i], path);
@@ -340,31 +326,17 @@ static int fake_sync(char *err, size_t cap) { (void)err; (void)cap; return 0; }
 static const ta_device_ops fake_cuda = {TA_DEVICE_ABI_VERSION, "fake-cuda", kDLCUDA, fake_available, fake_alloc,
                                         fake_release, fake_copy, fake_copy, fake_copy, fake_compare, fake_sync};
 
-typedef struct fixture {
-    ta_registry *reg;
-    ta_exec *x;
-    ta_stack *st;
-} fixture;
+typedef cuda_fixture fixture;
 
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    ta_diags *d = ta_diags_create();
-    f->reg = ta_registry_create();
-    if (ta_registry_load_plugin(f->reg, cuda_lib_path(), d) != TA_OK) return -1;
-    ta_diags_destroy(d);
-    f->x = ta_exec_create(&fake_cuda);
-    f->st = ta_exec_stack(f->x);
-    *state = f;
-    return 0;
+    *state = cuda_fixture_create(&fake_cuda);
+    return *state ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    fixture *f = *state;
-    ta_exec_destroy(f->x);
-    ta_registry_destroy(f->reg);
-    free(f);
+    cuda_fixture_destroy(*state);
     return 0;
 }
 
@@ -819,9 +791,8 @@ static void test_verify_emulated(void **state)
     (void)state;
     setenv("TA_CUDA_EMULATE", "1", 1);
     assert_int_equal(ops->available(NULL, 0), 0);
-    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
     char path[512];
-    snprintf(path, sizeof path, "%s/data/corpus/pytorch-main/native_functions.yaml", build);
+    ta_test_data_path(path, sizeof path, "corpus/pytorch-main/native_functions.yaml");
     schema_index ix = {0};
     ta_diags *d = ta_diags_create();
     ta_native_load_path(path, NULL, &ix.file, d);
@@ -878,15 +849,8 @@ static void test_verify_emulated(void **state)
 
 int main(void)
 {
-    if (access(cuda_lib_path(), F_OK) != 0) {
-        printf("%s was not built (no nvcc, or make CUDA=0)\n", cuda_lib_path());
-        return 77;
-    }
-    lib = dlopen(cuda_lib_path(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        printf("dlopen failed: %s\n", dlerror());
-        return 1;
-    }
+    int rc = cuda_lib_open(&lib);
+    if (rc != 0) return rc;
     ops = cuda_ops_of(lib);
     /* The shared cases run on the library's own device table, emulated. */
     unsetenv("TA_CUDA_EMULATE");

@@ -47,15 +47,8 @@ static void test_sync_reports_fault(void **state)
 
 int main(void)
 {
-    if (access(cuda_lib_path(), F_OK) != 0) {
-        printf("%s was not built (no nvcc, or make CUDA=0)\n", cuda_lib_path());
-        return 77;
-    }
-    lib = dlopen(cuda_lib_path(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        printf("dlopen failed: %s\n", dlerror());
-        return 1;
-    }
+    int rc = cuda_lib_open(&lib);
+    if (rc != 0) return rc;
     ops = cuda_ops_of(lib);
     char why[512] = "";
     if (!ops || ops->available(why, sizeof why) != 0) {

@@ -1,7 +1,12 @@
 /* test_exec_device.c - loading a device library (availability asked in a
  * child process) and verifying on a device that is not the CPU: snapshots,
- * comparisons and out= checks through the device operations. Uses the fake
- * device of tests/plugins/fakedevice.c (host memory behind a "cuda" name). */
+ * comparisons and out= checks through the device operations; a device fault
+ * (its sync fails, and the device is unusable afterwards, as CUDA's context
+ * is) becomes a kernel-error for its case and the next case runs in a fresh
+ * child. Uses the fake device of tests/plugins/fakedevice.c (host memory
+ * behind a "cuda" name). */
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -38,6 +44,49 @@ static ta_status copy_out(ta_kernel_ctx *ctx, ta_stack *st)
     for (int64_t i = 0; i < ta_numel(x); i++) memcpy(ta_elem_ptr(out, i), ta_elem_ptr(x, i), es);
     ta_stack_clear(st);
     return ta_stack_push_tensor(st, out);
+}
+
+/* The fake device's fault switch, and a log of calls shared by the children:
+ * 'K' for a call that ran normally, 'F' for one that faulted. */
+static void (*fault_fn)(void);
+static char logpath[64];
+
+static ta_status faults_on_matrices(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    bool fault = x->ndim == 2;
+    int fd = open(logpath, O_WRONLY | O_APPEND);
+    if (fd >= 0) {
+        ssize_t w = write(fd, fault ? "F" : "K", 1); /* a short write shows as a short count */
+        (void)w;
+        close(fd);
+    }
+    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    if (!y) return ta_kernel_error(ctx, "no memory");
+    size_t es = ta_dtype_size(x->dtype);
+    for (int64_t i = 0; i < ta_numel(x); i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
+    /* Like a CUDA kernel writing through a bad address: the call returns,
+     * the fault surfaces at the engine's sync. */
+    if (fault) fault_fn();
+    ta_stack_clear(st);
+    return ta_stack_push_tensor(st, y);
+}
+
+static void read_log(char *buf, size_t cap)
+{
+    int fd = open(logpath, O_RDONLY);
+    assert_true(fd >= 0);
+    ssize_t n = read(fd, buf, cap - 1);
+    close(fd);
+    assert_true(n >= 0);
+    buf[n] = '\0';
+}
+
+static size_t count(const char *s, char ch)
+{
+    size_t n = 0;
+    for (; *s; s++) n += *s == ch;
+    return n;
 }
 
 static void test_unavailable(void **state)
@@ -82,6 +131,66 @@ static void test_verify_on_device(void **state)
     ta_exec_device_unload(h);
 }
 
+static void test_device_fault_restarts_child(void **state)
+{
+    (void)state;
+    void *h;
+    char err[256], log[256];
+    const ta_device_ops *dev = ta_exec_device_load(path, &h, err, sizeof err);
+    assert_non_null(dev);
+    void *sym = dlsym(h, "fakedev_fault");
+    void (*reset)(void);
+    assert_non_null(sym);
+    memcpy(&fault_fn, &sym, sizeof fault_fn);
+    sym = dlsym(h, "fakedev_reset");
+    assert_non_null(sym);
+    memcpy(&reset, &sym, sizeof reset);
+    snprintf(logpath, sizeof logpath, "/tmp/ta_devfault_XXXXXX");
+    int fd = mkstemp(logpath);
+    assert_true(fd >= 0);
+    close(fd);
+
+    ta_registry *reg = ta_registry_create();
+    assert_int_equal(ta_register_op(reg, "dev::f(Tensor self) -> Tensor", TA_KEY_CUDA, faults_on_matrices, NULL), TA_OK);
+    const char *ops[1] = {"dev::f"};
+    ta_verify_opts o = {.seed = 3, .cases = 30, .dev = dev};
+    ta_verify_report *r;
+    assert_int_equal(ta_verify(reg, ops, 1, &o, &r, NULL), TA_OK);
+    read_log(log, sizeof log);
+    size_t ran = count(log, 'K'), faulted = count(log, 'F');
+    print_message("children: %s (%zu ran, %zu faulted)\n", log, ran, faulted);
+    /* Each fault ended its child; every other case ran in a fresh one, none
+     * was lost to the dead device, and no fault counted as a crash. */
+    assert_true(faulted >= 2);
+    assert_true(strchr(strchr(log, 'F'), 'K') != NULL);
+    assert_int_equal(ran + faulted, 30);
+    assert_int_equal(r->ops[0].cases, 30);
+    assert_int_equal(r->ops[0].exercised, ran);
+    assert_int_equal(r->ops[0].verdict, TA_V_KERNEL_ERROR);
+    assert_int_equal(r->ops[0].nfindings, 1);
+    assert_non_null(strstr(r->ops[0].findings[0].message, "device error after the kernel: fake device: an illegal memory access"));
+    assert_non_null(strstr(r->ops[0].findings[0].message, "[case: self="));
+    ta_verify_report_destroy(r);
+
+    /* In one process there is no fresh child to go on in: the run stops at
+     * the first fault, which is still the verdict. */
+    fd = open(logpath, O_WRONLY | O_TRUNC);
+    close(fd);
+    o.in_process = true;
+    assert_int_equal(ta_verify(reg, ops, 1, &o, &r, NULL), TA_OK);
+    reset();
+    read_log(log, sizeof log);
+    assert_int_equal(count(log, 'F'), 1);
+    assert_int_equal(log[strlen(log) - 1], 'F');
+    assert_int_equal(r->ops[0].cases, strlen(log));
+    assert_int_equal(r->ops[0].verdict, TA_V_KERNEL_ERROR);
+    ta_verify_report_destroy(r);
+
+    unlink(logpath);
+    ta_registry_destroy(reg);
+    ta_exec_device_unload(h);
+}
+
 int main(void)
 {
     const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
@@ -89,6 +198,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unavailable),
         cmocka_unit_test(test_verify_on_device),
+        cmocka_unit_test(test_device_fault_restarts_child),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

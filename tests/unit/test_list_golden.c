@@ -15,11 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-static const char *build_dir(void)
-{
-    const char *b = getenv("BUILD");
-    return b && *b ? b : "build";
-}
+#include "support/testdata.h"
 
 static void test_list_equals_torchgen(void **state)
 {
@@ -29,9 +25,9 @@ static void test_list_equals_torchgen(void **state)
     snprintf(cmd, sizeof cmd,
              "'%s' list --format json --tags tests/data/corpus/pytorch-1.13.1/tags.yaml "
              "'%s/data/corpus/pytorch-1.13.1/native_functions.yaml'",
-             ta, build_dir());
+             ta, ta_test_build_dir());
     snprintf(golden, sizeof golden, "%s/data/golden/torch-1.13.1/torchgen-functions.jsonl",
-             build_dir());
+             ta_test_build_dir());
     FILE *ours = popen(cmd, "r");
     FILE *want = fopen(golden, "r");
     assert_non_null(ours);

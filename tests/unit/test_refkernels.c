@@ -2,7 +2,8 @@
  * loaded as a plugin and run through the engine, checked against hand-computed
  * values: element-wise math and type promotion, broadcasting, alpha, out=
  * resizing, in-place writes through strides, reductions, joins and cuts, view
- * geometry and storage sharing, resize_, and errors reported by kernels. */
+ * geometry and storage sharing, resize_, matrix products, and errors reported
+ * by kernels. */
 #include <dlfcn.h>
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "support/plugin.h"
 #include "tensoralias/exec.h"
 
 static ta_registry *REG;
@@ -162,19 +164,9 @@ static bool shares(const DLTensor *a, const DLTensor *b)
 static int setup(void **state)
 {
     (void)state;
-    const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
-    char path[512];
-    snprintf(path, sizeof path, "%s/libtensoralias_refkernels.so", build);
-    /* dlopen and call the entry point directly, as ta_registry_load_plugin does */
-    HANDLE = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!HANDLE) {
-        fprintf(stderr, "cannot load %s: %s\n", path, dlerror());
-        return -1;
-    }
-    void *sym = dlsym(HANDLE, TA_PLUGIN_ENTRY);
-    if (!sym) return -1;
-    ta_plugin_register_fn entry;
-    memcpy(&entry, &sym, sizeof entry);
+    /* call the entry point directly, as ta_registry_load_plugin does */
+    ta_plugin_register_fn entry = ta_test_plugin_entry("libtensoralias_refkernels.so", &HANDLE);
+    if (!entry) return -1;
     REG = ta_registry_create();
     if (entry(REG, TA_KERNEL_ABI_VERSION + 1) != TA_ERR_UNSUPPORTED) return -1; /* a foreign ABI is refused */
     if (entry(REG, TA_KERNEL_ABI_VERSION) != TA_OK) return -1;
@@ -1045,6 +1037,62 @@ static void test_compare_logical_view(void **state)
     expect_strides(v, (int64_t[]){2, 1});
 }
 
+static void test_mm_bmm(void **state)
+{
+    (void)state;
+    /* [[1,2,3],[4,5,6]] @ [[1,0],[0,1],[1,1]] = [[4,5],[10,11]], the second operand transposed in memory */
+    DLTensor *a = mk(TA_DTYPE_F64, 2, S23, (double[]){1, 2, 3, 4, 5, 6});
+    DLTensor *bt = mk(TA_DTYPE_F64, 2, S23, (double[]){1, 0, 1, 0, 1, 1});
+    pt(bt);
+    DLTensor *b = call1("aten::t");
+    pt(a);
+    pt(b);
+    DLTensor *y = call1("aten::mm");
+    expect_shape(y, 2, S22);
+    expect_vals(y, 4, (double[]){4, 5, 10, 11});
+    pt(a);
+    pt(a);
+    call_fails("aten::mm", "cannot be multiplied");
+
+    /* mm.out into an empty out: resized to [2,2] and returned as itself */
+    DLTensor *o = mk(TA_DTYPE_F64, 1, (int64_t[]){0}, NULL);
+    pt(a);
+    pt(b);
+    pt(o);
+    assert_ptr_equal(call1("aten::mm.out"), o);
+    expect_shape(o, 2, S22);
+    expect_vals(o, 4, (double[]){4, 5, 10, 11});
+    /* no promotion: an int64 operand against a float64 one is refused, and so is a float32 out */
+    pt(a);
+    pt(mk(TA_DTYPE_I64, 2, (int64_t[]){3, 2}, NULL));
+    call_fails("aten::mm", "expected scalar type");
+    pt(a);
+    pt(b);
+    pt(mk(TA_DTYPE_F32, 2, S22, NULL));
+    call_fails("aten::mm.out", "dtype");
+
+    /* bmm: batch q multiplies [[1,2]] (q=0) or [[3,4]] (q=1) by [[1],[q+1]] */
+    DLTensor *p = mk(TA_DTYPE_I64, 3, (int64_t[]){2, 1, 2}, (double[]){1, 2, 3, 4});
+    DLTensor *q = mk(TA_DTYPE_I64, 3, (int64_t[]){2, 2, 1}, (double[]){1, 1, 1, 2});
+    pt(p);
+    pt(q);
+    y = call1("aten::bmm");
+    expect_shape(y, 3, (int64_t[]){2, 1, 1});
+    expect_vals(y, 2, (double[]){3, 11});
+    pt(p);
+    pt(mk(TA_DTYPE_I64, 3, (int64_t[]){1, 2, 1}, NULL));
+    call_fails("aten::bmm", "same number of batches");
+    pt(a);
+    pt(b);
+    call_fails("aten::bmm", "expected 3D");
+    o = mk(TA_DTYPE_I64, 3, (int64_t[]){2, 1, 1}, NULL);
+    pt(p);
+    pt(q);
+    pt(o);
+    assert_ptr_equal(call1("aten::bmm.out"), o);
+    expect_vals(o, 2, (double[]){3, 11});
+}
+
 static void test_nn_index_like(void **state)
 {
     (void)state;
@@ -1125,6 +1173,7 @@ int main(void)
         cmocka_unit_test_setup(test_view_ops, reset),
         cmocka_unit_test_setup(test_inplace_views, reset),
         cmocka_unit_test_setup(test_compare_logical_view, reset),
+        cmocka_unit_test_setup(test_mm_bmm, reset),
         cmocka_unit_test_setup(test_nn_index_like, reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -202,18 +202,15 @@ static const char *compare(json_t *g, const ta_schema *s)
 static void test_schema_alias_golden(void **state)
 {
     (void)state;
-    size_t len, n;
-    char *buf = ta_test_read_data(ALIASES, &len);
-    assert_non_null(buf);
-    char **lines = ta_test_lines(buf, len, &n, NULL);
+    size_t n = 0;
+    json_t **rows = ta_test_read_jsonl(ALIASES, &n);
+    assert_non_null(rows);
     assert_int_equal(n, 4165);
     ta_arena *a = ta_arena_create();
     ta_diags *d = ta_diags_create();
     size_t mismatches = 0, slots = 0;
     for (size_t i = 0; i < n; i++) {
-        json_error_t err;
-        json_t *g = json_loads(lines[i], 0, &err);
-        assert_non_null(g);
+        json_t *g = rows[i];
         const char *text = json_string_value(json_object_get(g, "schema"));
         assert_non_null(text);
         ta_schema *s;
@@ -222,7 +219,6 @@ static void test_schema_alias_golden(void **state)
         const char *what = compare(g, s);
         if (what && mismatches++ < 10)
             fprintf(stderr, "line %zu: %s differs: %s\n", i + 1, what, text);
-        json_decref(g);
         ta_arena_reset(a);
     }
     fprintf(stderr, "schema-alias.jsonl: %zu schemas, %zu argument/return slots, "
@@ -230,8 +226,7 @@ static void test_schema_alias_golden(void **state)
     assert_int_equal(mismatches, 0);
     ta_arena_destroy(a);
     ta_diags_destroy(d);
-    free(lines);
-    free(buf);
+    ta_test_free_jsonl(rows, n);
 }
 
 int main(void)

@@ -18,28 +18,10 @@
 
 #include <cmocka.h>
 
+#include "support/testdata.h"
 #include "tensoralias/schema.h"
 
 #define MALFORMED "tests/data/malformed-schemas.txt"
-
-static char *read_file(const char *path, size_t *len)
-{
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) b[n] = '\0';
-    *len = (size_t)n;
-    return b;
-}
 
 /* Parses text expecting failure; returns the single diagnostic (valid until
  * the next call). */
@@ -67,7 +49,7 @@ static void test_malformed_file(void **state)
 {
     (void)state;
     size_t len = 0;
-    char *buf = read_file(MALFORMED, &len);
+    char *buf = ta_test_read_file(MALFORMED, &len);
     assert_non_null(buf);
     ta_arena *a = ta_arena_create();
     ta_diags *d = ta_diags_create();

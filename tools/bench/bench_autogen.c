@@ -5,17 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tensoralias/native.h"
 #include "tensoralias/torchgen.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "benchlib.h"
 
 int main(int argc, char **argv)
 {
@@ -27,18 +21,18 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) {
         ta_diags *d = ta_diags_create();
         ta_native_file *nf = NULL;
-        double t0 = now();
+        double t0 = bench_now();
         ta_status st = ta_native_load_path(path, NULL, &nf, d);
-        double t1 = now();
+        double t1 = bench_now();
         if (st != TA_OK && !nf) {
             fprintf(stderr, "bench_autogen: cannot load %s (%s)\n", path, ta_status_str(st));
             return 1;
         }
         /* the whole model: describe every function, derive, group */
         ta_torchgen *tg = NULL;
-        double t2 = now();
+        double t2 = bench_now();
         st = ta_torchgen_from_native(nf, &tg, d);
-        double t3 = now();
+        double t3 = bench_now();
         if (st != TA_OK) {
             fprintf(stderr, "bench_autogen: %s\n", ta_status_str(st));
             return 1;
@@ -47,9 +41,9 @@ int main(int argc, char **argv)
         ta_torchgen *bare = ta_torchgen_create();
         ta_torchgen_add_native(bare, nf);
         ta_diags *d2 = ta_diags_create();
-        double t4 = now();
+        double t4 = bench_now();
         ta_torchgen_derive(bare, d2);
-        double t5 = now();
+        double t5 = bench_now();
         if (t1 - t0 < best_load) best_load = t1 - t0;
         if (t3 - t2 < best_model) best_model = t3 - t2;
         if (t5 - t4 < best_derive) best_derive = t5 - t4;

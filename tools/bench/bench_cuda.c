@@ -7,16 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exec/device.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "benchlib.h"
 
 int main(void)
 {
@@ -56,14 +50,14 @@ int main(void)
         ops->copy(b, a, n, err, sizeof err);
         ops->sync(err, sizeof err);
         int reps = n <= (1u << 20) ? 200 : n <= (64u << 20) ? 20 : 4;
-        double t0 = now();
+        double t0 = bench_now();
         for (int r = 0; r < reps; r++) ops->copy(b, a, n, err, sizeof err);
         ops->sync(err, sizeof err);
-        double tcopy = (now() - t0) / reps;
+        double tcopy = (bench_now() - t0) / reps;
         size_t first = 0;
-        t0 = now();
+        t0 = bench_now();
         for (int r = 0; r < reps; r++) ops->compare(a, b, n, &first, err, sizeof err);
-        double tcmp = (now() - t0) / reps;
+        double tcmp = (bench_now() - t0) / reps;
         printf("%8zu MB: snapshot %9.1f us (%6.1f GB/s)   compare %9.1f us (%6.1f GB/s)%s\n", n >> 20,
                tcopy * 1e6, (double)n / tcopy / 1e9, tcmp * 1e6, 2.0 * (double)n / tcmp / 1e9,
                first == SIZE_MAX ? "" : "  (MISMATCH?)");

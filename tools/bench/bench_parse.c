@@ -8,34 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tensoralias/schema.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "benchlib.h"
 
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "build/data/golden/torch-1.13.1/registered-schemas.txt";
     int runs = argc > 2 ? atoi(argv[2]) : 20;
     if (runs < 1) runs = 1;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        return 2;
-    }
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap);
-    for (size_t r; buf && (r = fread(buf + len, 1, cap - len, f)) > 0;) {
-        len += r;
-        if (len == cap) buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
+    size_t len = 0;
+    char *buf = bench_read_file(path, &len);
     if (!buf) return 2;
     /* Line starts and lengths, found once. */
     size_t n = 0, *off = malloc((len + 1) * sizeof *off), *ln = malloc((len + 1) * sizeof *ln);
@@ -50,14 +34,14 @@ int main(int argc, char **argv)
     double best = 1e30;
     size_t failures = 0;
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (size_t i = 0; i < n; i++) {
             ta_schema *s;
             if (ta_schema_parse(a, buf + off[i], ln[i], NULL, &s, d) != TA_OK) failures++;
             /* Reset now and then, as a long-running caller would. */
             if ((i & 255) == 255) ta_arena_reset(a);
         }
-        double t = now() - t0;
+        double t = bench_now() - t0;
         if (t < best) best = t;
         ta_arena_reset(a);
     }

@@ -10,17 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exec/check.h"
 #include "tensoralias/exec.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "benchlib.h"
 
 /* y = |x|, any float layout (contiguous fast path). */
 static void abs_into(DLTensor *y, const DLTensor *x)
@@ -82,9 +76,9 @@ static void throughput(uint32_t jobs)
     }
     ta_verify_opts o = {.seed = 1, .cases = 2000, .jobs = jobs};
     ta_verify_report *r;
-    double t0 = now_s();
+    double t0 = bench_now();
     ta_verify(reg, ops, 16, &o, &r, NULL);
-    double t = now_s() - t0;
+    double t = bench_now() - t0;
     size_t errors = 0;
     for (size_t i = 0; i < r->nops; i++) errors += r->ops[i].severity == TA_VSEV_ERROR;
     printf("isolated verification, %u job(s): %llu cases in %.3f s = %.0f cases/s (16 operators, fork per operator; %zu with errors)\n",
@@ -145,17 +139,17 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
     char msg[256];
     for (int r = 0; r < reps; r++) {
         ta_exec_reset(x);
-        double t0 = now_s();
+        double t0 = bench_now();
         big_builder(&b, x, s, d, 0, &c);
-        double t1 = now_s();
+        double t1 = bench_now();
         ta_exec_call(x, fn, NULL);
-        double t2 = now_s();
+        double t2 = bench_now();
         if (t1 - t0 < t_build) t_build = t1 - t0;
         if (t2 - t1 < t_kernel) t_kernel = t2 - t1;
         ta_exec_reset(x); /* freeing the last case's storage is not observation */
-        t0 = now_s();
+        t0 = bench_now();
         ta_checker_run(ck, 0, big_builder, &b, true, msg, sizeof msg);
-        t1 = now_s();
+        t1 = bench_now();
         if (t1 - t0 < t_case) t_case = t1 - t0;
     }
     double obs = t_case - t_build - t_kernel;

@@ -44,6 +44,20 @@ static void arg_name(FILE *out, const ta_schema *s, uint32_t i)
     ta_cli_json_str(out, buf);
 }
 
+/* , "key": [{"field": <argument args[k]>, "from_return": from[k]}, ...] */
+static void json_moves(FILE *out, const char *key, const char *field, const ta_schema *s, const uint32_t *args,
+                       const uint32_t *from, uint32_t n)
+{
+    fprintf(out, ", \"%s\": [", key);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) fputs(", ", out);
+        fprintf(out, "{\"%s\": ", field);
+        arg_name(out, s, args[k]);
+        fprintf(out, ", \"from_return\": %u}", (unsigned)from[k]);
+    }
+    fputs("]", out);
+}
+
 static void json_plan(FILE *out, const ta_torchgen *tg, const ta_tg_function *f)
 {
     const ta_autogen_plan *p = f->plan;
@@ -65,24 +79,8 @@ static void json_plan(FILE *out, const ta_torchgen *tg, const ta_tg_function *f)
         }
         fputs("]", out);
     } else {
-        fputs(", \"copy\": [", out);
-        for (uint32_t k = 0; k < p->nouts; k++) {
-            if (k) fputs(", ", out);
-            fputs("{\"out\": ", out);
-            arg_name(out, f->schema, p->out_args[k]);
-            fprintf(out, ", \"from_return\": %u}", (unsigned)p->out_from[k]);
-        }
-        fputs("]", out);
-        if (p->nwritten) {
-            fputs(", \"writeback\": [", out);
-            for (uint32_t k = 0; k < p->nwritten; k++) {
-                if (k) fputs(", ", out);
-                fputs("{\"arg\": ", out);
-                arg_name(out, f->schema, p->written_args[k]);
-                fprintf(out, ", \"from_return\": %u}", (unsigned)p->writeback[k]);
-            }
-            fputs("]", out);
-        }
+        json_moves(out, "copy", "out", f->schema, p->out_args, p->out_from, p->nouts);
+        if (p->nwritten) json_moves(out, "writeback", "arg", f->schema, p->written_args, p->writeback, p->nwritten);
     }
     fputs(", \"returns\": [", out);
     for (uint32_t i = 0; i < p->nrets; i++) {
@@ -161,35 +159,12 @@ static void usage(FILE *out)
 
 int ta_cmd_autogen(int argc, char **argv)
 {
-    enum fmt fmt = FMT_TEXT;
-    const char *path = NULL, *tags = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *f = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return TA_EXIT_CLEAN;
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            f = argv[++i];
-        } else if (!strncmp(argv[i], "--format=", 9)) {
-            f = argv[i] + 9;
-        } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
-            tags = argv[++i];
-        } else if (!strncmp(argv[i], "--tags=", 7)) {
-            tags = argv[i] + 7;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return ta_cli_usage_error("autogen", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return ta_cli_usage_error("autogen", "one yaml file at most");
-        } else {
-            path = argv[i];
-        }
-        if (f) {
-            if (!strcmp(f, "text")) fmt = FMT_TEXT;
-            else if (!strcmp(f, "json")) fmt = FMT_JSON;
-            else if (!strcmp(f, "yaml")) fmt = FMT_YAML;
-            else return ta_cli_usage_error("autogen", "unknown format '%s'", f);
-        }
-    }
+    static const char *const formats[] = {"text", "json", "yaml", NULL}; /* enum fmt's order */
+    int format = FMT_TEXT;
+    const char *path, *tags;
+    int exit_code = ta_cli_torchgen_args("autogen", argc, argv, usage, formats, &format, &path, &tags);
+    if (exit_code >= 0) return exit_code;
+    enum fmt fmt = (enum fmt)format;
     ta_native_file *nf;
     ta_torchgen *tg;
     int rc = ta_cli_load_torchgen("autogen", path, tags, true, &nf, &tg);

@@ -45,32 +45,12 @@ static void usage(FILE *out)
 
 int ta_cmd_groups(int argc, char **argv)
 {
-    bool json = false;
-    const char *path = NULL, *tags = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return TA_EXIT_CLEAN;
-        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            const char *f = argv[++i];
-            if (!strcmp(f, "json")) json = true;
-            else if (strcmp(f, "text")) return ta_cli_usage_error("groups", "unknown format '%s'", f);
-        } else if (!strncmp(argv[i], "--format=", 9)) {
-            const char *f = argv[i] + 9;
-            if (!strcmp(f, "json")) json = true;
-            else if (strcmp(f, "text")) return ta_cli_usage_error("groups", "unknown format '%s'", f);
-        } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
-            tags = argv[++i];
-        } else if (!strncmp(argv[i], "--tags=", 7)) {
-            tags = argv[i] + 7;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return ta_cli_usage_error("groups", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return ta_cli_usage_error("groups", "one yaml file at most");
-        } else {
-            path = argv[i];
-        }
-    }
+    static const char *const formats[] = {"text", "json", NULL};
+    int format = 0;
+    const char *path, *tags;
+    int exit_code = ta_cli_torchgen_args("groups", argc, argv, usage, formats, &format, &path, &tags);
+    if (exit_code >= 0) return exit_code;
+    bool json = format == 1;
     ta_native_file *nf;
     ta_torchgen *tg;
     int rc = ta_cli_load_torchgen("groups", path, tags, false, &nf, &tg);

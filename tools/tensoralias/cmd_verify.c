@@ -32,6 +32,8 @@ static void usage(FILE *out)
             "options:\n"
             "  --kernels LIB.so      load a kernel library (repeatable)\n"
             "  --no-default-kernels  do not load the reference kernels\n"
+            "  --compose-derived     run autogen-derived operators by composing their base\n"
+            "                        kernel even where a library implements them itself\n"
             "  --schemas FILE        extra schemas (one per line, '- func: ...' or '- \"...\"')\n"
             "  --samples FILE.json   exact arguments per operator\n"
             "  --ops GLOB            operators to verify (fnmatch on 'aten::abs.out'; repeatable)\n"
@@ -123,13 +125,41 @@ static void index_free(yaml_index *ix)
     free(ix->schemas);
 }
 
-/* --schemas: "- func: ns::op(...)", "- ns::op(...)", or a bare schema per line. */
+/* --schemas: a native_functions.yaml (through the loader; namespaces as
+ * written, aten otherwise), or a list of schemas: "- ns::op(...)", quoted or
+ * not, or one bare schema per line. */
 static int load_schemas(ta_registry *reg, const char *path, ta_diags *diags)
 {
     char *buf;
     size_t len;
     if (ta_cli_read_file(path, &buf, &len) != 0) return -1;
     ta_registry_set_origin(reg, path);
+    if (strstr(buf, "func:")) {
+        ta_native_file *f = NULL;
+        ta_diags *ld = ta_diags_create();
+        ta_status st = ta_native_load_buffer(buf, len, path, NULL, 0, NULL, &f, ld);
+        if (f && st != TA_ERR_NOMEM && ta_native_count(f) > 0) {
+            for (size_t i = 0; i < ta_native_count(f); i++) {
+                const ta_native_func *fn = ta_native_get(f, i);
+                if (!fn->func.s) continue;
+                char *schema = malloc(fn->func.len + 64);
+                if (!schema) continue;
+                bool has_ns = memchr(fn->func.s, ':', strcspn(fn->func.s, "(")) != NULL;
+                sprintf(schema, "%s%s%s", has_ns ? "" : (fn->ns ? fn->ns : "aten"), has_ns ? "" : "::",
+                        fn->func.s);
+                ta_register_op(reg, schema, TA_KEY_CATCHALL, NULL, NULL);
+                free(schema);
+            }
+            ta_diags_move(diags, ld);
+            ta_diags_destroy(ld);
+            ta_native_destroy(f);
+            free(buf);
+            ta_registry_take_diags(reg, diags);
+            return 0;
+        }
+        ta_diags_destroy(ld);
+        ta_native_destroy(f);
+    }
     for (char *p = buf; p && *p;) {
         char *nl = strchr(p, '\n');
         if (nl) *nl = '\0';
@@ -171,6 +201,23 @@ static const char *find_lib(const char *name, char *buf, size_t cap)
     }
     snprintf(buf, cap, "%s/../../lib/%s", TA_DATADIR, name);
     return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+/* An aten operator's line in the yaml it came from. */
+struct locate_ctx {
+    const ta_native_file *f;
+    const char *path;
+};
+
+static bool locate_op(void *ud, const char *op, const char **file, unsigned *line)
+{
+    const struct locate_ctx *lc = ud;
+    if (!lc->f || strncmp(op, "aten::", 6)) return false;
+    const ta_native_func *fn = ta_native_find(lc->f, op);
+    if (!fn || !fn->pos.line) return false;
+    *file = lc->path;
+    *line = fn->pos.line;
+    return true;
 }
 
 static void progress(void *ud, size_t done, size_t total, const char *op)
@@ -235,7 +282,7 @@ int ta_cmd_verify(int argc, char **argv)
     const char *device = "cpu";
     char *kernels[64], *schemas[64], *globs[64];
     int nkernels = 0, nschemas = 0, nglobs = 0;
-    bool no_default = false;
+    bool no_default = false, compose = false;
     ta_vformat fmt = TA_VFMT_TEXT;
     ta_verify_opts o = {0};
     for (int i = 1; i < argc; i++) {
@@ -260,6 +307,8 @@ int ta_cmd_verify(int argc, char **argv)
             if (nglobs < 64) globs[nglobs++] = argv[i];
         } else if (!strcmp(a, "--no-default-kernels")) {
             no_default = true;
+        } else if (!strcmp(a, "--compose-derived")) {
+            compose = true;
         } else if (!strcmp(a, "--samples")) {
             NEED_VALUE();
             samples_path = argv[i];
@@ -344,13 +393,18 @@ int ta_cmd_verify(int argc, char **argv)
     }
     ta_registry_set_schema_lookup(reg, index_lookup, &ix);
 
+    char cuda_path[PATH_MAX + 64];
+    const char *cuda_lib = NULL;
     if (!strcmp(device, "cuda")) {
-        char path[PATH_MAX + 64], err[512] = "";
-        const char *lib = find_lib("libtensoralias_cuda.so", path, sizeof path);
+        char err[512] = "";
+        const char *lib = cuda_lib = find_lib("libtensoralias_cuda.so", cuda_path, sizeof cuda_path);
         o.dev = lib ? ta_exec_device_load(lib, &devlib, err, sizeof err) : NULL;
         if (!o.dev) {
-            fprintf(stderr, "tensoralias verify: no CUDA device is available%s%s\n",
-                    err[0] ? ": " : "", err);
+            if (!strncmp(err, "no CUDA device is available", 27))
+                fprintf(stderr, "tensoralias verify: %s\n", err);
+            else
+                fprintf(stderr, "tensoralias verify: no CUDA device is available%s%s\n",
+                        err[0] ? ": " : "", err);
             goto done;
         }
     }
@@ -369,6 +423,11 @@ int ta_cmd_verify(int argc, char **argv)
             render_diags(diags);
             goto done;
         }
+        /* The CUDA reference kernels live in the device library itself. */
+        if (cuda_lib && ta_registry_load_plugin(reg, cuda_lib, diags) != TA_OK) {
+            render_diags(diags);
+            goto done;
+        }
     }
     for (int i = 0; i < nkernels; i++) {
         /* dlopen searches the library path for names without a slash. */
@@ -380,7 +439,7 @@ int ta_cmd_verify(int argc, char **argv)
         }
     }
     if (render_diags(diags)) goto done;
-    ta_vderived_add_kernels(derived, reg);
+    ta_vderived_add_kernels(derived, reg, compose);
     if (samples_path && ta_samples_load(samples_path, &samples, diags) != TA_OK) {
         render_diags(diags);
         goto done;
@@ -416,7 +475,8 @@ int ta_cmd_verify(int argc, char **argv)
         fprintf(stderr, "tensoralias verify: out of memory\n");
         goto done;
     }
-    ta_vreport_write(out, fmt, rep, baseline);
+    struct locate_ctx lc = {native, yaml};
+    ta_vreport_write(out, fmt, rep, baseline, locate_op, &lc);
     rc = TA_EXIT_CLEAN;
     for (size_t i = 0; i < rep->nops; i++)
         for (size_t k = 0; k < rep->ops[i].nfindings; k++) {

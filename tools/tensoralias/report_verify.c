@@ -1,6 +1,7 @@
 /* report_verify.c - verification reports: text for people, JSON lines for
  * tools and baselines, SARIF 2.1.0 for code-scanning UIs, JUnit XML for CI
  * test dashboards (one testcase per operator, a failure per error finding).
+ * The SARIF envelope and rule catalogue are sarif.c's, shared with check.
  * JSON is built with jansson so every string is escaped correctly. */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <jansson.h>
 
 #include "report_verify.h"
+#include "sarif.h"
 
 /* ---- baseline ---------------------------------------------------------- */
 
@@ -182,22 +184,16 @@ static void write_json(FILE *out, const ta_verify_report *r)
 
 /* ---- SARIF ------------------------------------------------------------- */
 
-static const char *sarif_level(ta_vseverity s)
+static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl,
+                        ta_vlocate_fn locate, void *locate_ud)
 {
-    return s == TA_VSEV_ERROR ? "error" : s == TA_VSEV_WARNING ? "warning" : "note";
-}
-
-static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
-{
-    json_t *rules = json_array();
-    for (int k = 1; k < TA_V_NKINDS; k++)
-        json_array_append_new(
-            rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", ta_verdict_kind_str((ta_verdict_kind)k),
-                             "shortDescription", "text", ta_verdict_kind_str((ta_verdict_kind)k),
-                             "defaultConfiguration", "level",
-                             sarif_level(ta_verdict_kind_severity((ta_verdict_kind)k))));
-    json_t *results = json_array();
-    for (size_t i = 0; i < r->nops; i++) {
+    /* The catalogue: every verdict kind but ok, in enum order. */
+    json_t *rules = json_array(), *results = json_array();
+    for (int k = 1; rules && k < TA_V_NKINDS; k++) {
+        const char *kind = ta_verdict_kind_str((ta_verdict_kind)k);
+        ta_sarif_rule_add(rules, kind, kind, ta_sarif_vlevel(ta_verdict_kind_severity((ta_verdict_kind)k)));
+    }
+    for (size_t i = 0; results && i < r->nops; i++) {
         const ta_op_result *o = &r->ops[i];
         for (size_t k = 0; k < o->nfindings; k++) {
             const ta_finding *f = &o->findings[k];
@@ -205,23 +201,31 @@ static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline
             snprintf(text, sizeof text, "%s: %s", o->op, f->message);
             snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
             const char *kind = ta_verdict_kind_str(f->kind);
-            json_t *res = json_pack(
-                "{s:s, s:s, s:{s:s}, s:[{s:[{s:s, s:s}]}], s:{s:s, s:s, s:s}}", "ruleId", kind,
-                "level", sarif_level(f->severity), "message", "text", text, "locations",
-                "logicalLocations", "fullyQualifiedName", o->op, "kind", "function", "properties",
-                "argument", f->argument, "seed", seed, "operator", o->op);
+            long idx = ta_sarif_rule_find(rules, kind);
+            json_t *res = ta_sarif_result(kind, idx < 0 ? 0 : (size_t)idx, ta_sarif_vlevel(f->severity), text);
+            if (!res) continue;
+            json_t *loc = json_pack("{s:[{s:s, s:s}]}", "logicalLocations", "fullyQualifiedName",
+                                    o->op, "kind", "function");
+            const char *file;
+            unsigned line;
+            if (loc && locate && locate(locate_ud, o->op, &file, &line)) {
+                /* The schema's line in the yaml, next to the logical location. */
+                json_t *art = ta_sarif_artifact(file);
+                if (art)
+                    json_object_set_new(loc, "physicalLocation",
+                                        json_pack("{s:o, s:{s:i}}", "artifactLocation", art,
+                                                  "region", "startLine", (json_int_t)line));
+            }
+            json_object_set_new(res, "locations", json_pack("[o]", loc));
+            json_object_set_new(res, "properties", json_pack("{s:s, s:s, s:s}", "argument", f->argument,
+                                                             "seed", seed, "operator", o->op));
             if (ta_vbaseline_has(bl, o->op, kind, f->argument))
                 json_object_set_new(res, "baselineState", json_string("unchanged"));
             json_array_append_new(results, res);
         }
     }
-    json_t *doc = json_pack(
-        "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o}]}", "$schema",
-        "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
-        "driver", "name", "tensoralias", "version", TA_VERSION, "informationUri",
-        "https://github.com/tensoralias/tensoralias", "rules", rules, "results", results);
-    json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', out);
+    json_t *doc = ta_sarif_log(rules, results);
+    ta_sarif_write(doc, out);
     json_decref(doc);
 }
 
@@ -293,12 +297,12 @@ static void write_junit(FILE *out, const ta_verify_report *r)
 }
 
 void ta_vreport_write(FILE *out, ta_vformat fmt, const ta_verify_report *r,
-                      const ta_vbaseline *baseline)
+                      const ta_vbaseline *baseline, ta_vlocate_fn locate, void *locate_ud)
 {
     switch (fmt) {
     case TA_VFMT_TEXT: write_text(out, r, baseline); break;
     case TA_VFMT_JSON: write_json(out, r); break;
-    case TA_VFMT_SARIF: write_sarif(out, r, baseline); break;
+    case TA_VFMT_SARIF: write_sarif(out, r, baseline, locate, locate_ud); break;
     case TA_VFMT_JUNIT: write_junit(out, r); break;
     }
 }

@@ -17,8 +17,13 @@ ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap);
 void ta_vbaseline_destroy(ta_vbaseline *b);
 bool ta_vbaseline_has(const ta_vbaseline *b, const char *op, const char *kind, const char *arg);
 
-/* Writes the report; baseline may be NULL (findings in it are marked as known). */
+/* Where an operator's schema was written (a yaml file and line), for SARIF
+ * physical locations; false when unknown (custom operators). */
+typedef bool (*ta_vlocate_fn)(void *ud, const char *op, const char **file, unsigned *line);
+
+/* Writes the report; baseline may be NULL (findings in it are marked as
+ * known); locate may be NULL. */
 void ta_vreport_write(FILE *out, ta_vformat fmt, const ta_verify_report *r,
-                      const ta_vbaseline *baseline);
+                      const ta_vbaseline *baseline, ta_vlocate_fn locate, void *locate_ud);
 
 #endif

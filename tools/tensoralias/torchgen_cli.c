@@ -45,6 +45,40 @@ int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags, bo
     return rc;
 }
 
+int ta_cli_torchgen_args(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
+                         const char *const *formats, int *format, const char **path, const char **tags)
+{
+    *path = *tags = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *f = NULL;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return TA_EXIT_CLEAN;
+        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            f = argv[++i];
+        } else if (!strncmp(argv[i], "--format=", 9)) {
+            f = argv[i] + 9;
+        } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
+            *tags = argv[++i];
+        } else if (!strncmp(argv[i], "--tags=", 7)) {
+            *tags = argv[i] + 7;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return ta_cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+        } else if (*path) {
+            return ta_cli_usage_error(cmd, "one yaml file at most");
+        } else {
+            *path = argv[i];
+        }
+        if (f) {
+            int k = 0;
+            while (formats[k] && strcmp(f, formats[k])) k++;
+            if (!formats[k]) return ta_cli_usage_error(cmd, "unknown format '%s'", f);
+            *format = k;
+        }
+    }
+    return -1;
+}
+
 void ta_cli_json_str(FILE *out, const char *s)
 {
     fputc('"', out);

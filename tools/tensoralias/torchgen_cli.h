@@ -1,6 +1,6 @@
-/* torchgen_cli.h - what the `groups` and `autogen` commands share: loading a
- * native_functions.yaml (the bundled one by default) into the torchgen
- * family model, and printing JSON strings. */
+/* torchgen_cli.h - what the `groups` and `autogen` commands share: their
+ * command line, loading a native_functions.yaml (the bundled one by default)
+ * into the torchgen family model, and printing JSON strings. */
 #ifndef TA_TORCHGEN_CLI_H
 #define TA_TORCHGEN_CLI_H
 
@@ -9,6 +9,14 @@
 
 #include "tensoralias/native.h"
 #include "tensoralias/torchgen.h"
+
+/* Reads the command line both take: [--help|-h] [--tags FILE] [--format F]
+ * [FILE.yaml] (--tags=FILE and --format=F too). F must be one of formats
+ * (NULL-terminated); *format gets its index (the last given; untouched when
+ * none is). Returns -1 to go on, or the exit code after --help (usage to
+ * stdout) or a usage error. */
+int ta_cli_torchgen_args(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
+                         const char *const *formats, int *format, const char **path, const char **tags);
 
 /* Loads path (NULL: the bundled yaml; "-": stdin) with tags (NULL: the
  * tags.yaml beside it) as `check` does, derives and groups. Diagnostics go

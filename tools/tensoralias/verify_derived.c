@@ -1,20 +1,13 @@
 /* verify_derived.c - autogen-derived operators for `verify` (see
  * verify_derived.h). The derivation and its plans come from the kinds
  * module (tensoralias/torchgen.h); this file turns each plan into the exec
- * engine's ta_derived_plan. Without the kinds module it does nothing. */
+ * engine's ta_derived_plan. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify_derived.h"
 
-#if defined(__has_include)
-#if __has_include("tensoralias/torchgen.h")
-#define TA_HAVE_TORCHGEN 1
-#endif
-#endif
-
-#ifdef TA_HAVE_TORCHGEN
 #include "tensoralias/torchgen.h"
 
 struct ta_vderived {
@@ -72,10 +65,27 @@ static bool has_kernel(const ta_registry *reg, const char *name)
     return op && ta_registry_has_kernel(op);
 }
 
-size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg)
+size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg, bool replace)
 {
     if (!v) return 0;
     size_t added = 0;
+    if (replace) {
+        /* Every base keeps its kernel; every derived operator whose base
+         * (or base's base) has one gets the composed kernel instead. */
+        for (size_t i = 0; i < v->n; i++) {
+            if (!v->schemas[i]) continue;
+            char own[512];
+            ta_op_name_of(v->schemas[i], own, sizeof own);
+            const ta_tg_function *fn = ta_torchgen_get(v->tg, v->first + i);
+            const ta_tg_function *callee = ta_torchgen_get(v->tg, fn->plan->callee);
+            char cname[512];
+            snprintf(cname, sizeof cname, "%s::%s", ns_of(callee), callee->name);
+            bool callee_derived = false;
+            for (size_t k = 0; k < v->n; k++)
+                if (v->schemas[k] && ta_torchgen_get(v->tg, v->first + k) == callee) callee_derived = true;
+            if (has_kernel(reg, cname) || callee_derived) ta_registry_remove_kernels(reg, own);
+        }
+    }
     /* An out= variant may call a derived functional one: repeat until stable. */
     for (bool changed = true; changed;) {
         changed = false;
@@ -134,23 +144,3 @@ void ta_vderived_destroy(ta_vderived *v)
     ta_torchgen_destroy(v->tg);
     free(v);
 }
-
-#else /* no kinds module */
-
-ta_vderived *ta_vderived_register_schemas(const ta_native_file *f, ta_registry *reg)
-{
-    (void)f;
-    (void)reg;
-    return NULL;
-}
-
-size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg)
-{
-    (void)v;
-    (void)reg;
-    return 0;
-}
-
-void ta_vderived_destroy(ta_vderived *v) { (void)v; }
-
-#endif

@@ -11,12 +11,13 @@ typedef struct ta_vderived ta_vderived;
 
 /* Derives the autogen operators of f and registers their schemas (no
  * kernels yet), so kernel libraries can register kernels for them by name.
- * NULL when the kinds module is not built in or nothing was derived. f must
- * outlive the result. */
+ * NULL when nothing could be derived. f must outlive the result. */
 ta_vderived *ta_vderived_register_schemas(const ta_native_file *f, ta_registry *reg);
 /* After the kernel libraries: every derived operator without a kernel of
- * its own whose base has a kernel gets the composed one. Returns how many. */
-size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg);
+ * its own whose base has a kernel gets the composed one; with replace, also
+ * those a library implements itself (its kernel is dropped). Returns how
+ * many. */
+size_t ta_vderived_add_kernels(ta_vderived *v, ta_registry *reg, bool replace);
 void ta_vderived_destroy(ta_vderived *v);
 
 #endif

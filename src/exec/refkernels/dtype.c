@@ -71,6 +71,21 @@ rk_dtype rk_from_scalar_type(int64_t st)
 
 /* ---- half and bfloat16 ---------------------------------------------------- */
 
+/* A float's bits and back (memcpy: no aliasing rule is bent). */
+static uint32_t float_bits(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    return x;
+}
+
+static float bits_float(uint32_t x)
+{
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
 static float f16_to_float(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
@@ -86,41 +101,28 @@ static float f16_to_float(uint16_t h)
         while (!(man & 0x400)) { man <<= 1; exp--; }
         bits = sign | (exp << 23) | ((man & 0x3ff) << 13);
     }
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
+    return bits_float(bits);
 }
 
 static uint16_t float_to_f16(float f)
 {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
+    uint32_t x = float_bits(f);
     uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
     uint32_t ax = x & 0x7fffffffu;
     if (ax >= 0x7f800000u) /* inf or NaN */
         return (uint16_t)(sign | 0x7c00 | (ax > 0x7f800000u ? 0x200 : 0));
     if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00); /* rounds to inf */
-    if (ax < 0x38800000u) { /* subnormal half or zero: let the FPU round */
-        float a;
-        memcpy(&a, &ax, sizeof a);
-        return (uint16_t)(sign | (uint16_t)lrintf(a * 16777216.0f));
-    }
+    if (ax < 0x38800000u) /* subnormal half or zero: let the FPU round */
+        return (uint16_t)(sign | (uint16_t)lrintf(bits_float(ax) * 16777216.0f));
     uint32_t r = ax + 0xfff + ((ax >> 13) & 1) - 0x38000000u; /* round to nearest even */
     return (uint16_t)(sign | (r >> 13));
 }
 
-static float bf16_to_float(uint16_t h)
-{
-    uint32_t bits = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
+static float bf16_to_float(uint16_t h) { return bits_float((uint32_t)h << 16); }
 
 static uint16_t float_to_bf16(float f)
 {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
+    uint32_t x = float_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40);
     return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
 }
@@ -130,12 +132,12 @@ static uint16_t float_to_bf16(float f)
 double rk_loadf(rk_dtype d, const void *p)
 {
     switch (d) {
-    case RK_BOOL: return *(const uint8_t *)p != 0;
-    case RK_U8: return *(const uint8_t *)p;
-    case RK_I8: return *(const int8_t *)p;
-    case RK_I16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case RK_I32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case RK_I64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
+    case RK_BOOL:
+    case RK_U8:
+    case RK_I8:
+    case RK_I16:
+    case RK_I32:
+    case RK_I64: return (double)rk_loadi(d, p); /* the integral loads are rk_loadi's */
     case RK_F16: { uint16_t v; memcpy(&v, p, 2); return f16_to_float(v); }
     case RK_BF16: { uint16_t v; memcpy(&v, p, 2); return bf16_to_float(v); }
     case RK_F32: { float v; memcpy(&v, p, 4); return v; }

@@ -38,7 +38,7 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
     if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
     ta_status (*const families[])(ta_registry *) = {
         rk_register_unary, rk_register_binary, rk_register_reduce,
-        rk_register_views, rk_register_shape, rk_register_fill,
+        rk_register_views, rk_register_shape, rk_register_fill, rk_register_linalg,
         rk_register_index, rk_register_softmax,
     };
     for (size_t k = 0; k < sizeof families / sizeof families[0]; k++) {

@@ -187,6 +187,7 @@ ta_status rk_register_reduce(ta_registry *reg);
 ta_status rk_register_views(ta_registry *reg);
 ta_status rk_register_shape(ta_registry *reg);
 ta_status rk_register_fill(ta_registry *reg);
+ta_status rk_register_linalg(ta_registry *reg);
 ta_status rk_register_index(ta_registry *reg);
 ta_status rk_register_softmax(ta_registry *reg);
 

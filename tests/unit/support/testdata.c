@@ -1,15 +1,25 @@
 /* testdata.c - see testdata.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testdata.h"
 
-char *ta_test_read_data(const char *rel, size_t *len)
+const char *ta_test_build_dir(void)
 {
     const char *build = getenv("BUILD");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data/%s", build && *build ? build : "build", rel);
+    return build && *build ? build : "build";
+}
+
+char *ta_test_data_path(char *buf, size_t cap, const char *rel)
+{
+    snprintf(buf, cap, "%s/data/%s", ta_test_build_dir(), rel);
+    return buf;
+}
+
+char *ta_test_read_file(const char *path, size_t *len)
+{
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "cannot open %s\n", path);
@@ -32,11 +42,22 @@ char *ta_test_read_data(const char *rel, size_t *len)
         if (r == 0) break;
         n += r;
     }
+    bool failed = ferror(f);
     fclose(f);
-    if (!b) return NULL;
+    if (!b || failed) {
+        fprintf(stderr, "cannot read %s\n", path);
+        free(b);
+        return NULL;
+    }
     b[n] = '\0';
     if (len) *len = n;
     return b;
+}
+
+char *ta_test_read_data(const char *rel, size_t *len)
+{
+    char path[4096];
+    return ta_test_read_file(ta_test_data_path(path, sizeof path, rel), len);
 }
 
 char **ta_test_lines(char *buf, size_t len, size_t *nlines, size_t **lens)
@@ -60,4 +81,41 @@ char **ta_test_lines(char *buf, size_t len, size_t *nlines, size_t **lens)
     if (lens) *lens = l;
     else free(l);
     return v;
+}
+
+json_t **ta_test_read_jsonl(const char *rel, size_t *n)
+{
+    size_t len = 0, nlines = 0;
+    char *buf = ta_test_read_data(rel, &len);
+    if (!buf) return NULL;
+    char **lines = ta_test_lines(buf, len, &nlines, NULL);
+    json_t **rows = malloc((nlines + 1) * sizeof *rows);
+    size_t k = 0;
+    for (; k < nlines; k++) {
+        json_error_t err;
+        if (!(rows[k] = json_loads(lines[k], 0, &err))) {
+            fprintf(stderr, "%s line %zu: %s\n", rel, k + 1, err.text);
+            ta_test_free_jsonl(rows, k);
+            rows = NULL;
+            break;
+        }
+    }
+    free(lines);
+    free(buf);
+    if (rows) *n = k;
+    return rows;
+}
+
+void ta_test_free_jsonl(json_t **rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++) json_decref(rows[i]);
+    free(rows);
+}
+
+ta_status ta_test_load_corpus(const char *version, ta_native_file **out, ta_diags *d)
+{
+    char yaml[512], tags[512];
+    snprintf(yaml, sizeof yaml, "%s/data/corpus/%s/native_functions.yaml", ta_test_build_dir(), version);
+    snprintf(tags, sizeof tags, "tests/data/corpus/%s/tags.yaml", version);
+    return ta_native_load_path(yaml, tags, out, d);
 }

@@ -1,0 +1,169 @@
+/* test_exec_synth.c - input synthesis for matrix products: for mm, bmm,
+ * addmm, baddbmm, addbmm, mv, addmv, addr and outer (functional, inplace and
+ * out=), every synthesized case's operands can be multiplied (the sizes that
+ * each argument name stands for agree across the case), out= arguments are
+ * the result's shape or empty, empty sizes and non-contiguous layouts both
+ * occur, and an operator without matrix operand names keeps one main shape. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "exec/synth.h"
+#include "tensoralias/exec.h"
+
+/* A schema and, per tensor argument, the sizes it must have: one letter per
+ * dimension (b batch, n rows, k inner, m columns), the same letter the same
+ * size within one case. */
+typedef struct product {
+    const char *schema;
+    const char *shapes[4][2]; /* {argument, letters} */
+} product;
+
+static const product PRODUCTS[] = {
+    {"aten::mm(Tensor self, Tensor mat2) -> Tensor", {{"self", "nk"}, {"mat2", "km"}}},
+    {"aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
+     {{"self", "nk"}, {"mat2", "km"}, {"out", "nm"}}},
+    {"aten::bmm(Tensor self, Tensor mat2) -> Tensor", {{"self", "bnk"}, {"mat2", "bkm"}}},
+    {"aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
+     {{"self", "bnk"}, {"mat2", "bkm"}, {"out", "bnm"}}},
+    {"aten::addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
+     "Tensor(a!) out) -> Tensor(a!)",
+     {{"self", "nm"}, {"mat1", "nk"}, {"mat2", "km"}, {"out", "nm"}}},
+    {"aten::addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
+     {{"self", "nm"}, {"mat1", "nk"}, {"mat2", "km"}}},
+    {"aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+     {{"self", "bnm"}, {"batch1", "bnk"}, {"batch2", "bkm"}}},
+    {"aten::addbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, "
+     "Tensor(a!) out) -> Tensor(a!)",
+     {{"self", "nm"}, {"batch1", "bnk"}, {"batch2", "bkm"}, {"out", "nm"}}},
+    {"aten::mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
+     {{"self", "nk"}, {"vec", "k"}, {"out", "n"}}},
+    {"aten::addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+     {{"self", "n"}, {"mat", "nk"}, {"vec", "k"}}},
+    {"aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+     {{"self", "nm"}, {"vec1", "n"}, {"vec2", "m"}}},
+    {"aten::outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+     {{"self", "n"}, {"vec2", "m"}, {"out", "nm"}}},
+};
+
+enum { CASES = 200 };
+
+typedef struct env {
+    ta_arena *arena;
+    ta_exec *x;
+    ta_decl *decl;
+    const ta_schema *schema;
+    ta_case *c;
+} env;
+
+static void env_open(env *e, const char *schema)
+{
+    e->arena = ta_arena_create();
+    e->x = ta_exec_create(NULL);
+    e->c = calloc(1, sizeof *e->c);
+    assert_non_null(e->arena);
+    assert_non_null(e->x);
+    assert_non_null(e->c);
+    ta_diags *d = ta_diags_create();
+    ta_schema *s = NULL;
+    assert_int_equal(ta_schema_parse(e->arena, schema, strlen(schema), NULL, &s, d), TA_OK);
+    ta_diags_destroy(d);
+    e->schema = s;
+    assert_int_equal(ta_decl_build(e->arena, s, &e->decl), TA_OK);
+}
+
+static void env_close(env *e)
+{
+    free(e->c);
+    ta_exec_destroy(e->x);
+    ta_arena_destroy(e->arena);
+}
+
+static const char *letters_of(const product *p, const char *arg)
+{
+    for (int i = 0; i < 4 && p->shapes[i][0]; i++)
+        if (!strcmp(p->shapes[i][0], arg)) return p->shapes[i][1];
+    return NULL;
+}
+
+static void test_products_multiply(void **state)
+{
+    (void)state;
+    for (size_t pi = 0; pi < sizeof PRODUCTS / sizeof *PRODUCTS; pi++) {
+        const product *p = &PRODUCTS[pi];
+        env e;
+        env_open(&e, p->schema);
+        int zero = 0, strided = 0, empty_out = 0, sized_out = 0;
+        for (uint64_t seed = 0; seed < CASES; seed++) {
+            ta_exec_reset(e.x);
+            assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, seed, e.c), TA_OK);
+            int64_t size['z' + 1];
+            for (int i = 0; i <= 'z'; i++) size[i] = -1;
+            bool has_zero = false;
+            for (int si = 0; si < e.c->nslots; si++) {
+                const ta_case_slot *sl = &e.c->slots[si];
+                const char *arg = e.decl->args[sl->arg].name;
+                const char *want = letters_of(p, arg);
+                if (!want) fail_msg("%s: unexpected tensor argument %s", p->schema, arg);
+                const DLTensor *t = sl->t;
+                if (e.decl->args[sl->arg].is_out && t->ndim == 1 && t->shape[0] == 0 &&
+                    (strlen(want) != 1 || size[(unsigned char)want[0]] != 0)) {
+                    empty_out++; /* the kernel must resize it */
+                    continue;
+                }
+                if (e.decl->args[sl->arg].is_out) sized_out++;
+                if (t->ndim != (int)strlen(want))
+                    fail_msg("%s seed %llu: %s has %d dims, want %s", p->schema, (unsigned long long)seed,
+                             arg, t->ndim, want);
+                for (int d = 0; d < t->ndim; d++) {
+                    int64_t *bound = &size[(unsigned char)want[d]];
+                    if (*bound < 0) *bound = t->shape[d];
+                    if (*bound != t->shape[d])
+                        fail_msg("%s seed %llu: %s dim %d is %lld, '%c' is %lld elsewhere", p->schema,
+                                 (unsigned long long)seed, arg, d, (long long)t->shape[d], want[d],
+                                 (long long)*bound);
+                    has_zero |= t->shape[d] == 0;
+                }
+                if (!ta_is_contiguous(t)) strided++;
+            }
+            zero += has_zero;
+        }
+        /* Every product sees empty operands and strided ones in 200 cases. */
+        if (!zero || !strided) fail_msg("%s: %d cases with an empty size, %d strided operands", p->schema, zero, strided);
+        if (letters_of(p, "out") && (!empty_out || !sized_out))
+            fail_msg("%s: %d empty out= arguments, %d sized ones", p->schema, empty_out, sized_out);
+        env_close(&e);
+    }
+}
+
+/* Without matrix operand names, self and other share the main shape. */
+static void test_other_ops_keep_one_shape(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "mylib::mix(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        ta_exec_reset(e.x);
+        assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, seed, e.c), TA_OK);
+        assert_int_equal(e.c->nslots, 3);
+        const DLTensor *a = e.c->slots[0].t, *b = e.c->slots[1].t;
+        assert_int_equal(a->ndim, b->ndim);
+        for (int d = 0; d < a->ndim; d++) assert_int_equal(a->shape[d], b->shape[d]);
+    }
+    env_close(&e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_products_multiply),
+        cmocka_unit_test(test_other_ops_keep_one_shape),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

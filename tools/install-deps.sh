@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs what tensoralias builds and tests with, from Debian's packages.
+# Used by the README's set-up line and by .ci/run, so the list lives here only.
+# (nvcc is optional: with it, make also builds the CUDA device library.)
+set -eu
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    build-essential clang pkg-config xz-utils \
+    libyaml-dev libigraph-dev libjansson-dev libcmocka-dev libdlpack-dev \
+    graphviz >/dev/null

@@ -1,0 +1,83 @@
+/* sarif.c - the SARIF 2.1.0 envelope, rule catalogue and result skeleton
+ * shared by check's and verify's reports (see sarif.h). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sarif.h"
+
+const char *ta_sarif_level(ta_severity s)
+{
+    return s == TA_SEV_ERROR ? "error" : s == TA_SEV_WARNING ? "warning" : "note";
+}
+
+const char *ta_sarif_vlevel(ta_vseverity s)
+{
+    /* SARIF has no "info": notes carry both info and none. */
+    return s == TA_VSEV_ERROR ? "error" : s == TA_VSEV_WARNING ? "warning" : "note";
+}
+
+int ta_sarif_rule_add(json_t *rules, const char *id, const char *summary, const char *level)
+{
+    return json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", id,
+                                                  "shortDescription", "text", summary,
+                                                  "defaultConfiguration", "level", level));
+}
+
+long ta_sarif_rule_find(const json_t *rules, const char *id)
+{
+    for (size_t k = 0; k < json_array_size(rules); k++) {
+        const char *have = json_string_value(json_object_get(json_array_get(rules, k), "id"));
+        if (have && !strcmp(have, id)) return (long)k;
+    }
+    return -1;
+}
+
+json_t *ta_sarif_result(const char *rule_id, size_t rule_index, const char *level,
+                        const char *text)
+{
+    return json_pack("{s:s, s:I, s:s, s:{s:s}}", "ruleId", rule_id, "ruleIndex",
+                     (json_int_t)rule_index, "level", level, "message", "text", text);
+}
+
+json_t *ta_sarif_artifact(const char *path)
+{
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    bool relative = path[0] != '/';
+    size_t n = strlen(path);
+    char *u = malloc(3 * n + 8), *p = u;
+    if (!u) return NULL;
+    if (!relative) p += sprintf(p, "file://");
+    for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
+        if (isalnum(*s) || strchr("-._~/", *s)) *p++ = (char)*s;
+        else p += sprintf(p, "%%%02X", *s);
+    }
+    *p = '\0';
+    json_t *art = json_pack("{s:s}", "uri", u);
+    free(u);
+    if (art && relative && json_object_set_new(art, "uriBaseId", json_string("%SRCROOT%"))) {
+        json_decref(art);
+        return NULL;
+    }
+    return art;
+}
+
+json_t *ta_sarif_log(json_t *rules, json_t *results)
+{
+    if (!rules || !results) {
+        json_decref(rules);
+        json_decref(results);
+        return NULL;
+    }
+    /* "o" steals both references, also when packing fails. */
+    return json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o}]}", "$schema",
+                     TA_SARIF_SCHEMA, "version", "2.1.0", "runs", "tool", "driver", "name",
+                     "tensoralias", "version", TA_VERSION, "informationUri", TA_SARIF_INFO_URI,
+                     "rules", rules, "results", results);
+}
+
+int ta_sarif_write(const json_t *log, FILE *out)
+{
+    if (!log || json_dumpf(log, out, JSON_PRESERVE_ORDER | JSON_INDENT(2))) return -1;
+    return fputc('\n', out) == EOF ? -1 : 0;
+}
