@@ -60,7 +60,9 @@ static void plain_name(tg_buf *b, const ta_schema *s, bool functional_suffix)
 static bool set_names(ta_arena *a, ta_schema *d, const ta_schema *base, bool functional_suffix,
                       bool out)
 {
-    tg_buf name = {0}, ov = {0};
+    tg_buf name, ov;
+    tg_buf_init(&name);
+    tg_buf_init(&ov);
     plain_name(&name, base, functional_suffix);
     if (out) out_overload(&ov, base);
     else tg_buf_str(&ov, base->overload);

@@ -156,7 +156,8 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         tg_opname op = tg_opname_parse(f->schema->name);
         if ((op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) ||
             (op.base.len >= 8 && memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0)) {
-            tg_buf b = {0};
+            tg_buf b;
+            tg_buf_init(&b);
             tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
             key = b.failed ? NULL : ta_arena_strndup(scratch, b.p ? b.p : "", b.len);
             tg_buf_free(&b);

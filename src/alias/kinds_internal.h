@@ -73,6 +73,15 @@ static inline void tg_buf_str(tg_buf *b, ta_str s)
     if (s.len) tg_buf_put(b, s.ptr, s.len);
 }
 void tg_buf_free(tg_buf *b);
+/* An empty buffer. Prefer it to `= {0}`, which clears the whole inline array
+ * (half a KiB) for every schema printed; the array is written before it is
+ * read. */
+static inline void tg_buf_init(tg_buf *b)
+{
+    b->p = NULL;
+    b->len = b->cap = 0;
+    b->failed = false;
+}
 
 /* Prints into b as ta_schema_print_torchgen does. */
 void tg_print_schema(tg_buf *b, const ta_schema *s);

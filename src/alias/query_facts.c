@@ -82,10 +82,16 @@ typedef struct builder {
  * lower-case name), interning class names. */
 static int name_id(builder *b, ta_str n)
 {
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-        if (n.len == builtin[i].len && n.ptr[0] == builtin[i].name[0] &&
-            !memcmp(n.ptr, builtin[i].name, n.len))
-            return builtin[i].id;
+    /* Tensor is most named types: test it with a constant-length compare
+     * the compiler inlines; the table's names are a dozen bytes at most, so
+     * compare them byte by byte rather than call memcmp for each */
+    if (n.len == 6 && memcmp(n.ptr, "Tensor", 6) == 0) return TA_TY_TENSOR;
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
+        if (n.len != builtin[i].len || n.ptr[0] != builtin[i].name[0]) continue;
+        uint32_t k = 1;
+        while (k < n.len && n.ptr[k] == builtin[i].name[k]) k++;
+        if (k == n.len) return builtin[i].id;
+    }
     if (n.len == 0 || islower((unsigned char)n.ptr[0])) return -1;
     ta_alias_query *q = b->q;
     for (uint32_t k = TA_TY_NBUILTIN; k < q->ntypes; k++)

@@ -159,7 +159,8 @@ void tg_print_schema(tg_buf *b, const ta_schema *s)
 
 size_t ta_schema_print_torchgen(const ta_schema *s, char *buf, size_t cap)
 {
-    tg_buf b = {0};
+    tg_buf b;
+    tg_buf_init(&b);
     tg_print_schema(&b, s);
     size_t n = b.failed ? 0 : b.len;
     if (cap > 0) {
@@ -230,7 +231,8 @@ bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
     s->ns = ns;
     s->name = tg_arena_str(a, name, strlen(name));
     s->overload = tg_arena_str(a, overload, strlen(overload));
-    tg_buf b = {0};
+    tg_buf b;
+    tg_buf_init(&b);
     if (ns.len) {
         tg_buf_str(&b, ns);
         tg_buf_puts(&b, "::");
@@ -262,7 +264,8 @@ bool tg_schema_finish(ta_arena *a, ta_schema *s)
             break;
         }
     s->rets_parenthesized = s->nrets != 1;
-    tg_buf b = {0};
+    tg_buf b;
+    tg_buf_init(&b);
     tg_print_schema(&b, s);
     bool ok = !b.failed;
     if (ok) {
@@ -339,7 +342,8 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
     tg_opname op = tg_opname_parse(s->name);
     bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
 
-    tg_buf name = {0};
+    tg_buf name;
+    tg_buf_init(&name);
     signature_name(&name, &op, flags);
     if (name.failed) {
         tg_buf_free(&name);
@@ -401,7 +405,8 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
             memset(r, 0, sizeof *r);
             if (!(r->type = tg_type_strip(arena, s->args[i].type))) goto done;
             if (keep_names) {
-                tg_buf rn = {0};
+                tg_buf rn;
+                tg_buf_init(&rn);
                 tg_buf_str(&rn, s->args[i].name);
                 tg_buf_puts(&rn, "_out");
                 if (!rn.failed) r->name = tg_arena_str(arena, rn.p, rn.len);
