@@ -26,10 +26,18 @@ static const char *const key_names[TA_NK_COUNT] = {
     [TA_NK_UFUNC_INNER_LOOP] = "ufunc_inner_loop",
 };
 
+/* strcmp(a, b) == 0 inline: the names here are short and a call to the
+ * library's strcmp for each candidate cost more than the comparison. */
+static bool same_str(const char *a, const char *b)
+{
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
 int ta_native_key_id(const char *k)
 {
     for (int i = 0; i < TA_NK_COUNT; i++)
-        if (key_names[i][0] == k[0] && !strcmp(k, key_names[i])) return i;
+        if (key_names[i][0] == k[0] && same_str(k, key_names[i])) return i;
     return -1;
 }
 
@@ -74,10 +82,17 @@ static const char *const dispatch_keys[] = {
 };
 enum { NDISPATCH_KEYS = sizeof dispatch_keys / sizeof dispatch_keys[0] };
 
+/* key[0..len) against the NUL-terminated name, as bytes: <0, 0, >0. Inline
+ * rather than strncmp, whose call cost more than these short names. A key
+ * longer than name compares greater (its byte against name's NUL), which
+ * also keeps an embedded NUL in key from reading past name. */
 static int cmp_key(const char *key, size_t len, const char *name)
 {
-    int c = strncmp(key, name, len);
-    if (c) return c;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)key[i], b = (unsigned char)name[i];
+        if (a != b) return a < b ? -1 : 1;
+        if (!b) return 1;
+    }
     return name[len] ? -1 : 0;
 }
 

@@ -344,8 +344,14 @@ static bool known_base_type(const char *s, uint32_t n)
     /* torch takes any lower-case name it does not know as a type variable
      * (t, t1, ...), so only capitalised names need the table. */
     if (s[0] >= 'a' && s[0] <= 'z') return true;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (names[i][0] == s[0] && strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    /* Tensor is most of them: a constant-length compare the compiler inlines */
+    if (n == 6 && !memcmp(s, "Tensor", 6)) return true;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (names[i][0] != s[0]) continue;
+        uint32_t k = 1; /* names[i] vs s[0..n), inline: no strlen, no memcmp call */
+        while (k < n && names[i][k] == s[k]) k++;
+        if (k == n && names[i][n] == '\0') return true;
+    }
     return false;
 }
 
