@@ -47,6 +47,33 @@ typedef struct ta_lexer {
 /* Scans the token at lx->pos (after blanks and comments) and moves past it. */
 void ta_lex_next(ta_lexer *lx, ta_tok *t);
 
+/* ta_lex_next for the commonest tokens, inline: a bracket, comma, '=', '*',
+ * '!', '?' or '|' right after the previous token or one space (about half of
+ * a schema's tokens; the call and the general scan cost more than the
+ * token). These bytes are always a token of their own, so the result is
+ * ta_lex_next's; anything else goes to it. */
+static inline void ta_lex_next_fast(ta_lexer *lx, ta_tok *t)
+{
+    /* bit c of lo (c < 64) or of hi (c - 64): ( ) * , = ! ? and [ ] | */
+    const uint64_t lo = 1ull << '(' | 1ull << ')' | 1ull << '*' | 1ull << ',' | 1ull << '=' |
+                        1ull << '!' | 1ull << '?';
+    const uint64_t hi = 1ull << ('[' - 64) | 1ull << (']' - 64) | 1ull << ('|' - 64);
+    uint32_t i = lx->pos;
+    if (i < lx->n && lx->s[i] == ' ') i++;
+    if (i < lx->n) {
+        unsigned char c = (unsigned char)lx->s[i];
+        if (c < 128 && ((c < 64 ? lo >> c : hi >> (c - 64)) & 1)) {
+            t->kind = c;
+            t->off = i;
+            t->len = 1;
+            t->nl_off = 0;
+            lx->pos = i + 1;
+            return;
+        }
+    }
+    ta_lex_next(lx, t);
+}
+
 /* A short human name for a token kind ("identifier", "')'", "end of input"). */
 const char *ta_tok_kind_name(int kind);
 

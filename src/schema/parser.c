@@ -53,7 +53,7 @@ static void next(parser *p)
     }
     bool first = p->cur.kind == 0;
     p->prev_end = p->cur.off + p->cur.len;
-    ta_lex_next(&p->lx, &p->cur);
+    ta_lex_next_fast(&p->lx, &p->cur);
     /* torch's lexer ignores line breaks only inside brackets (and at the
      * ends); anywhere else one ends the statement, so the schema is cut. */
     if (p->cur.nl_off && p->nest <= 0 && !first && p->cur.kind != TK_EOF) {
