@@ -97,10 +97,12 @@ static const char *skip_reason(const ta_torchgen *tg, const tg_pregroup *g, int 
         /* set_ is tagged inplace_view but derived like an inplace op */
         any_view |= f->is_view_op && !ta_str_eq(f->schema->name, "set_");
         all_cia &= f->has_composite_implicit_autograd_kernel;
-        core |= tg_has_tag(f, "core");
     }
     if (all_manual) return "\x01its functions have manual C++ bindings (manual_cpp_binding)";
     if (any_view) return "\x01it is a view op";
+    /* the tags are read only when they decide (this runs for every group) */
+    for (int k = 0; all_cia && k < 5 && !core; k++)
+        core = g->m[k] >= 0 && tg_has_tag(tg->fns[g->m[k]], "core");
     if (all_cia && !core) return "\x01its functions are CompositeImplicitAutograd (and not core)";
     if (g->m[TA_KIND_OUT] >= 0 && nmembers == 1) return "it is an out= op with no other variant";
     if (g->m[TA_KIND_INPLACE] >= 0 &&

@@ -22,29 +22,53 @@ void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
                  0, 0, NULL, hint, "%s", msg);
 }
 
+ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
+{
+    if (n <= tg->nclassed) return TA_OK;
+    if (n > tg->sig_first_cap) {
+        size_t cap = n > tg->cap ? n : tg->cap; /* room for what the context holds */
+        int32_t *p = realloc(tg->sig_first, cap * sizeof *p);
+        if (!p) return TA_ERR_NOMEM;
+        tg->sig_first = p;
+        tg->sig_first_cap = cap;
+    }
+    /* derived functions add about a fifth: reserve once */
+    if (!tg_map_reserve(&tg->sig_idx, tg->sig_idx.n + (n - tg->nclassed) + n / 4))
+        return TA_ERR_NOMEM;
+    for (size_t i = tg->nclassed; i < n; i++) {
+        int32_t first;
+        if (!tg_map_add_h(&tg->sig_idx, tg->fns[i]->signature, tg->sig_hash[i], (int32_t)i,
+                          &first))
+            return TA_ERR_NOMEM;
+        tg->sig_first[i] = first;
+        tg->nclassed = i + 1;
+    }
+    return TA_OK;
+}
+
 ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
                             size_t *nout, ta_diags *diags)
 {
     *out = NULL;
     *nout = 0;
-    tg_map idx = {0};
+    ta_status st = tg_sig_classes(tg, n);
+    if (st != TA_OK) return st;
     tg_pregroup *pg = malloc((n ? n : 1) * sizeof *pg);
-    if (!pg || !tg_map_reserve(&idx, n)) {
+    /* group of each class (indexed by the class's first function), -1 until
+     * its first member is met: groups come in order of first appearance */
+    int32_t *gid = malloc((n ? n : 1) * sizeof *gid);
+    if (!pg || !gid) {
         free(pg);
-        tg_map_free(&idx);
+        free(gid);
         return TA_ERR_NOMEM;
     }
+    for (size_t i = 0; i < n; i++) gid[i] = -1;
     size_t np = 0;
     for (size_t i = 0; i < n; i++) {
         const ta_tg_function *f = tg->fns[i];
-        int32_t g;
-        if (!tg_map_add_h(&idx, f->signature, tg->sig_hash[i], (int32_t)np, &g)) {
-            free(pg);
-            tg_map_free(&idx);
-            return TA_ERR_NOMEM;
-        }
-        if (g == (int32_t)np) { /* a new signature */
-            np++;
+        int32_t g = gid[tg->sig_first[i]]; /* the first is at or before i */
+        if (g < 0) { /* a new signature */
+            g = gid[tg->sig_first[i]] = (int32_t)np++;
             for (int k = 0; k < 5; k++) pg[g].m[k] = -1;
         }
         if (pg[g].m[f->kind] >= 0) {
@@ -56,7 +80,7 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
         }
         pg[g].m[f->kind] = (int32_t)i;
     }
-    tg_map_free(&idx);
+    free(gid);
     *out = pg;
     *nout = np;
     return TA_OK;
@@ -139,46 +163,55 @@ enum { SLOT_VIEW = 5, SLOT_VIEW_INPLACE = 6, NSLOTS = 7 };
 static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
                              size_t *cap, ta_diags *diags)
 {
-    ta_status st = TA_OK;
-    tg_map idx = {0};
-    int32_t (*slots)[NSLOTS] = malloc((tg->nfns ? tg->nfns : 1) * sizeof *slots);
+    /* A function's view signature is its signature, so its class
+     * (tg_sig_classes) is its key, unless its base name ends in "_copy" or
+     * "_scatter": then the stripped signature is looked up among the
+     * classes, and one that no function has gets a class of its own
+     * (numbered from nfns, in `extra`). */
+    size_t nf = tg->nfns;
+    ta_status st = tg_sig_classes(tg, nf);
+    if (st != TA_OK) return st;
+    tg_map extra = {0};
+    int32_t (*slots)[NSLOTS] = malloc((nf ? nf : 1) * sizeof *slots);
+    int32_t *gid = malloc((nf ? 2 * nf : 1) * sizeof *gid); /* class -> view group */
     ta_arena *scratch = ta_arena_create();
-    size_t ns = 0;
-    if (!slots || !scratch || !tg_map_reserve(&idx, tg->nfns)) {
+    size_t ns = 0, nextra = 0;
+    if (!slots || !gid || !scratch) {
         st = TA_ERR_NOMEM;
         goto done;
     }
-    for (size_t i = 0; i < tg->nfns; i++) {
+    for (size_t i = 0; i < 2 * nf; i++) gid[i] = -1;
+    for (size_t i = 0; i < nf; i++) {
         const ta_tg_function *f = tg->fns[i];
-        /* only a base name ending in "_copy" or "_scatter" changes the signature */
-        const char *key = f->signature;
-        uint64_t h = tg->sig_hash[i];
+        int32_t c = tg->sig_first[i];
         tg_opname op = tg_opname_parse(f->schema->name);
         if ((op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) ||
             (op.base.len >= 8 && memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0)) {
             tg_buf b;
             tg_buf_init(&b);
             tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
-            key = b.failed ? NULL : ta_arena_strndup(scratch, b.p ? b.p : "", b.len);
+            const char *key = b.failed ? NULL : ta_arena_strndup(scratch, b.p ? b.p : "", b.len);
             tg_buf_free(&b);
             if (!key) {
                 st = TA_ERR_NOMEM;
                 goto done;
             }
-            h = tg_hash(key, strlen(key));
+            uint64_t h = tg_hash(key, strlen(key));
+            if ((c = tg_map_get_h(&tg->sig_idx, key, h)) < 0) {
+                if (!tg_map_add_h(&extra, key, h, (int32_t)(nf + nextra), &c)) {
+                    st = TA_ERR_NOMEM;
+                    goto done;
+                }
+                if (c == (int32_t)(nf + nextra)) nextra++;
+            }
         }
-        int32_t g;
-        if (!tg_map_add_h(&idx, key, h, (int32_t)ns, &g)) {
-            st = TA_ERR_NOMEM;
-            goto done;
-        }
-        if (g == (int32_t)ns) { /* a new view signature */
-            ns++;
+        int32_t g = gid[c];
+        if (g < 0) { /* a new view signature */
+            g = gid[c] = (int32_t)ns++;
             for (int k = 0; k < NSLOTS; k++) slots[g][k] = -1;
         }
         int slot = (int)f->kind;
-        if (f->is_view_op)
-            slot = tg_opname_parse(f->schema->name).inplace ? SLOT_VIEW_INPLACE : SLOT_VIEW;
+        if (f->is_view_op) slot = op.inplace ? SLOT_VIEW_INPLACE : SLOT_VIEW;
         if (slots[g][slot] >= 0) {
             tg_diag(diags, TA_SEV_WARNING, "group-duplicate-view", f, NULL,
                     "'%s' and '%s' fall in the same view group slot; torchgen cannot "
@@ -201,7 +234,8 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         g->view_copy = slots[i][TA_KIND_FUNCTIONAL];
     }
 done:
-    tg_map_free(&idx);
+    tg_map_free(&extra);
+    free(gid);
     free(slots);
     ta_arena_destroy(scratch);
     return st;

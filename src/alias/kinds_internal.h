@@ -146,6 +146,14 @@ struct ta_torchgen {
     bool no_func;       /* yaml functions get no func string (see kinds_native.c) */
     tg_map by_name;
     uint64_t *sig_hash; /* per function: tg_hash of its signature (cap entries) */
+    /* Per function, the index of the first function with the same signature
+     * (its signature class), for [0, nclassed); sig_idx maps a signature to
+     * that first index. Grouping by signature happens three times (derive,
+     * kinds groups, view groups): they share this one index instead of
+     * hashing and comparing every signature each time. See tg_sig_classes. */
+    int32_t *sig_first;
+    size_t nclassed, sig_first_cap;
+    tg_map sig_idx;
     ta_tg_group *groups;
     size_t ngroups;
 };
@@ -166,6 +174,10 @@ bool tg_has_tag(const ta_tg_function *f, const char *tag);
  * kind (indexed by ta_schema_kind) or -1. A second function of a kind that
  * is already taken is left out (torchgen asserts) with a warning when diags
  * is not NULL. *out is malloc'd. */
+/* Extends the signature classes (ta_torchgen.sig_first) to functions
+ * [0, n). */
+ta_status tg_sig_classes(ta_torchgen *tg, size_t n);
+
 typedef struct tg_pregroup {
     int32_t m[5];
 } tg_pregroup;

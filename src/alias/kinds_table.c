@@ -22,6 +22,8 @@ void ta_torchgen_destroy(ta_torchgen *tg)
     if (!tg) return;
     free(tg->fns);
     free(tg->sig_hash);
+    free(tg->sig_first);
+    tg_map_free(&tg->sig_idx);
     free(tg->groups);
     tg_map_free(&tg->by_name);
     ta_arena_destroy(tg->arena);
