@@ -6,8 +6,14 @@
 
 bool ta_str_eq(ta_str s, const char *cstr)
 {
-    size_t n = cstr ? strlen(cstr) : 0;
-    return s.len == n && (n == 0 || memcmp(s.ptr, cstr, n) == 0);
+    /* One walk, stopping at the first difference: callers test a name
+     * against lists of short words, most of which differ in the first byte,
+     * so strlen and memcmp calls cost more than the comparison. */
+    if (!cstr) return s.len == 0;
+    size_t i = 0;
+    for (; i < s.len; i++)
+        if (!cstr[i] || cstr[i] != s.ptr[i]) return false;
+    return cstr[i] == '\0';
 }
 
 bool ta_str_eq_str(ta_str a, ta_str b)
