@@ -53,19 +53,6 @@ tg_opname tg_opname_parse(ta_str name)
     return r;
 }
 
-const ta_alias *tg_annotation(const ta_type *t)
-{
-    while (t) {
-        if (t->alias) return t->alias;
-        if ((t->kind == TA_TYPE_OPTIONAL || t->kind == TA_TYPE_LIST) && t->nelems == 1)
-            t = t->elems[0];
-        else
-            return NULL;
-    }
-    return NULL;
-}
-
-bool tg_alias_is_write(const ta_alias *a) { return a && (a->write || a->bare_write); }
 
 static bool sets_eq(const ta_str *a, uint32_t na, const ta_str *b, uint32_t nb)
 {

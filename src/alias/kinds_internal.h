@@ -26,8 +26,19 @@ tg_opname tg_opname_parse(ta_str name);
 
 /* torchgen's annotation of an argument or return: the alias written on the
  * type itself or on the Tensor inside Tensor?, Tensor[] (NULL if none). */
-const ta_alias *tg_annotation(const ta_type *t);
-bool tg_alias_is_write(const ta_alias *a);
+/* Inline: every pass over a schema's arguments asks this of each one. */
+static inline const ta_alias *tg_annotation(const ta_type *t)
+{
+    while (t) {
+        if (t->alias) return t->alias;
+        if ((t->kind == TA_TYPE_OPTIONAL || t->kind == TA_TYPE_LIST) && t->nelems == 1)
+            t = t->elems[0];
+        else
+            return NULL;
+    }
+    return NULL;
+}
+static inline bool tg_alias_is_write(const ta_alias *a) { return a && (a->write || a->bare_write); }
 /* torchgen's Annotation equality: before sets, write flag, after sets (empty
  * when no arrow was written); NULL equals NULL only. */
 bool tg_alias_eq(const ta_alias *a, const ta_alias *b);
