@@ -46,12 +46,13 @@ bool ta_alias_str_is_wildcard(ta_str name)
 
 int ta_alias_set_index(const ta_alias_query *q, ta_str name)
 {
-    /* set names are a letter or two: test length and first byte inline */
-    for (uint32_t k = 0; k < q->nsets; k++)
-        if (q->sets[k].len == name.len &&
-            (!name.len || (q->sets[k].ptr[0] == name.ptr[0] &&
-                           !memcmp(q->sets[k].ptr, name.ptr, name.len))))
-            return (int)k;
+    /* set names are a letter or two: compare them inline, not by memcmp */
+    for (uint32_t k = 0; k < q->nsets; k++) {
+        if (q->sets[k].len != name.len) continue;
+        uint32_t i = 0;
+        while (i < name.len && q->sets[k].ptr[i] == name.ptr[i]) i++;
+        if (i == name.len) return (int)k;
+    }
     return -1;
 }
 
