@@ -18,7 +18,11 @@ bool ta_str_eq(ta_str s, const char *cstr)
 
 bool ta_str_eq_str(ta_str a, ta_str b)
 {
-    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+    if (a.len != b.len) return false;
+    /* names, mostly short and mostly differing early: inline, as ta_str_eq */
+    for (uint32_t i = 0; i < a.len; i++)
+        if (a.ptr[i] != b.ptr[i]) return false;
+    return true;
 }
 
 bool ta_type_is_name(const ta_type *t, const char *name)

@@ -284,11 +284,15 @@ static int word_type(const char *s, size_t len, bool *bval)
         {4, "Null", YT_NULL, 0},  {4, "NULL", YT_NULL, 0},  {5, "false", YT_BOOL, 0},
         {5, "False", YT_BOOL, 0}, {5, "FALSE", YT_BOOL, 0},
     };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (words[i].len == len && !memcmp(s, words[i].word, len)) {
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (words[i].len != len) continue;
+        size_t k = 0; /* five bytes at most: inline, not a memcmp call */
+        while (k < len && s[k] == words[i].word[k]) k++;
+        if (k == len) {
             *bval = words[i].val;
             return words[i].type;
         }
+    }
     return -1;
 }
 
