@@ -365,6 +365,29 @@ static void wildcard_set(ta_alias_query *q)
     }
 }
 
+/* Counts t's named types into *names; false at the first annotation. */
+static bool unannotated_type(const ta_type *t, uint32_t *names)
+{
+    if (!t) return true;
+    if (t->alias) return false;
+    if (t->kind == TA_TYPE_NAME) (*names)++;
+    for (uint32_t i = 0; i < t->nelems; i++)
+        if (!unannotated_type(t->elems[i], names)) return false;
+    return true;
+}
+
+bool ta_alias_facts_unannotated(const ta_schema *s)
+{
+    /* every named type could be a class of its own: below the limit, none
+     * can overflow it (name_id interns nothing else) */
+    uint32_t names = 0;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (!unannotated_type(s->args[i].type, &names)) return false;
+    for (uint32_t j = 0; j < s->nrets; j++)
+        if (!unannotated_type(s->rets[j].type, &names)) return false;
+    return names <= TA_MAX_TYPES - TA_TY_NBUILTIN;
+}
+
 ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
                                ta_diags *diags)
 {

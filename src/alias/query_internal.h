@@ -56,6 +56,12 @@ struct ta_alias_query {
 ta_status ta_alias_query_build(ta_alias_query *q, ta_slot_facts *slots, const ta_schema *s,
                                ta_diags *diags);
 
+/* True when s has no alias annotation at any depth and too few named
+ * types to pass the class limit: then ta_alias_facts_build cannot fail or
+ * report, finds no alias set (nsets 0), and the schema rules read nothing
+ * else of the query. The yaml pass skips the build for such schemas. */
+bool ta_alias_facts_unannotated(const ta_schema *s);
+
 /* Fills q (zeroed by the caller, q->slot allocated for nin+nout). */
 ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
                                ta_diags *diags);

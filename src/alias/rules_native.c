@@ -116,7 +116,19 @@ ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags)
             slots = big;
             cap = n;
         }
-        st = ta_alias_query_build(&q, slots, fn->schema, diags);
+        if (ta_alias_facts_unannotated(fn->schema)) {
+            /* most entries: the rules need only the (empty) set list */
+            q.s = fn->schema;
+            q.nin = fn->schema->nargs;
+            q.nout = fn->schema->nrets;
+            q.slot = NULL;
+            q.nsets = 0;
+            q.ntypes = TA_TY_NBUILTIN;
+            q.view_op = false;
+            st = TA_OK;
+        } else {
+            st = ta_alias_query_build(&q, slots, fn->schema, diags);
+        }
         if (st == TA_ERR_UNSUPPORTED) {
             st = TA_OK;
             continue;
