@@ -34,10 +34,30 @@ static bool same_str(const char *a, const char *b)
     return *a == *b;
 }
 
+/* The keys by first letter, as id + 1, a row ending at 0: an entry's keys
+ * are looked up about a dozen thousand times a yaml, and a scan of every
+ * name was most of that. */
+#define K(id) (TA_NK_##id + 1)
+static const unsigned char keys_by_letter[26][4] = {
+    ['a' - 'a'] = {K(AUTOGEN)},
+    ['c' - 'a'] = {K(CATEGORY_OVERRIDE), K(CPP_NO_DEFAULT_ARGS)},
+    ['d' - 'a'] = {K(DISPATCH), K(DEVICE_GUARD), K(DEVICE_CHECK)},
+    ['f' - 'a'] = {K(FUNC)},
+    ['m' - 'a'] = {K(MANUAL_KERNEL_REGISTRATION), K(MANUAL_CPP_BINDING)},
+    ['p' - 'a'] = {K(PRECOMPUTED), K(PYTHON_MODULE)},
+    ['s' - 'a'] = {K(STRUCTURED), K(STRUCTURED_DELEGATE), K(STRUCTURED_INHERITS)},
+    ['t' - 'a'] = {K(TAGS)},
+    ['u' - 'a'] = {K(USE_CONST_REF_FOR_MUTABLE_TENSORS), K(UFUNC_INNER_LOOP)},
+    ['v' - 'a'] = {K(VARIANTS)},
+};
+#undef K
+
 int ta_native_key_id(const char *k)
 {
-    for (int i = 0; i < TA_NK_COUNT; i++)
-        if (key_names[i][0] == k[0] && same_str(k, key_names[i])) return i;
+    if (k[0] < 'a' || k[0] > 'z') return -1;
+    const unsigned char *c = keys_by_letter[k[0] - 'a'];
+    for (int i = 0; i < 4 && c[i]; i++)
+        if (same_str(k, key_names[c[i] - 1])) return c[i] - 1;
     return -1;
 }
 
@@ -98,6 +118,23 @@ static int cmp_key(const char *key, size_t len, const char *name)
 
 bool ta_dispatch_key_known(const char *key, size_t len)
 {
+    /* the keys most dispatch tables name, each one of the table's, without
+     * the binary search (compares of a constant length, inlined) */
+#define IS_KEY(lit) (memcmp(key, lit, sizeof lit - 1) == 0)
+    switch (len) {
+    case 3: if (IS_KEY("CPU") || IS_KEY("MPS")) return true; break;
+    case 4: if (IS_KEY("CUDA") || IS_KEY("Meta")) return true; break;
+    case 9: if (IS_KEY("SparseCPU")) return true; break;
+    case 10: if (IS_KEY("SparseCUDA")) return true; break;
+    case 12: if (IS_KEY("QuantizedCPU") || IS_KEY("SparseCsrCPU")) return true; break;
+    case 13: if (IS_KEY("SparseCsrCUDA")) return true; break;
+    case 25:
+        if (IS_KEY("CompositeExplicitAutograd") || IS_KEY("CompositeImplicitAutograd"))
+            return true;
+        break;
+    default: break;
+    }
+#undef IS_KEY
     size_t lo = 0, hi = NDISPATCH_KEYS;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
