@@ -167,8 +167,8 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     if (gets_out) {
         ta_schema *s;
         if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
-        ta_status st = ag_derive_out(tg->arena, base->schema, !tg->no_func, &s, p[np].ret_origin,
-                                     p[np].out_origin, &p[np].nouts);
+        ta_status st = ag_derive_out(tg->arena, base->schema, base->kind, !tg->no_func, &s,
+                                     p[np].ret_origin, p[np].out_origin, &p[np].nouts);
         if (st == TA_ERR_UNSUPPORTED) {
             *reason = "torchgen's out= derivation does not apply to its schema";
         } else if (st != TA_OK) {
@@ -184,7 +184,7 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     }
     if (!has_f && has_o) {
         ta_schema *s;
-        ta_status st = ag_derive_functional(tg->arena, base->schema, !tg->no_func, &s);
+        ta_status st = ag_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
         if (st != TA_OK) return st;
         if (!(p[np].fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
         p[np].base = base;

@@ -94,12 +94,13 @@ static bool finish(ta_arena *a, ta_schema *d, bool text)
     return true;
 }
 
-ta_status ag_derive_functional(ta_arena *a, const ta_schema *base, bool text, ta_schema **out)
+ta_status ag_derive_functional(ta_arena *a, const ta_schema *base, ta_schema_kind bk, bool text,
+                               ta_schema **out)
 {
     ta_schema *d;
     ta_status st = tg_signature_build(a, base, TA_SIG_KEEP_RETURN_NAMES, &d);
     if (st != TA_OK) return st;
-    bool mutable_base = ta_schema_kind_of(base) == TA_KIND_MUTABLE;
+    bool mutable_base = bk == TA_KIND_MUTABLE;
     if (!set_names(a, d, base, mutable_base, false) || !finish(a, d, text)) return TA_ERR_NOMEM;
     *out = d;
     return TA_OK;
@@ -165,12 +166,13 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
     return TA_OK;
 }
 
-ta_status ag_derive_out(ta_arena *a, const ta_schema *base, bool text, ta_schema **out,
-                        uint32_t *ret_origin, uint32_t *out_origin, uint32_t *nouts)
+ta_status ag_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, bool text,
+                        ta_schema **out, uint32_t *ret_origin, uint32_t *out_origin,
+                        uint32_t *nouts)
 {
-    ta_schema_kind bk = ta_schema_kind_of(base);
-    tg_args sp;
-    tg_args_split(base, &sp);
+    tg_args sp = {.self = -1};
+    /* only an inplace base needs its self found */
+    if (bk == TA_KIND_INPLACE) tg_args_split(base, &sp);
     ta_schema *d = NULL;
     ta_status st;
     *nouts = 0;

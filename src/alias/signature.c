@@ -344,7 +344,9 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
 
     tg_buf name;
     tg_buf_init(&name);
-    signature_name(&name, &op, flags);
+    /* the name is wanted only for a finished schema: a caller that renames
+     * it (the derived variants) would print it for nothing */
+    if (finish) signature_name(&name, &op, flags);
     if (name.failed) {
         tg_buf_free(&name);
         return TA_ERR_NOMEM;
