@@ -197,6 +197,20 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     for (int i = 0; i < np; i++) {
         ta_autogen_plan *plan;
         ta_status st;
+        if (p[i].fn->kind == TA_KIND_OUT && g->m[TA_KIND_FUNCTIONAL] >= 0 && tg->no_func) {
+            /* A check-only model (destroyed once its diagnostics are out)
+             * reads of an out= plan only its base (check_names), and an
+             * out= plan never fails: it keeps the plan's head, not its
+             * tables. */
+            ta_autogen_plan *h = ta_arena_alloc(tg->arena, sizeof *h);
+            if (!h) return TA_ERR_NOMEM;
+            h->kind = TA_KIND_OUT;
+            h->base = p[i].base->index;
+            h->base_kind = p[i].base->kind;
+            h->callee = (uint32_t)g->m[TA_KIND_FUNCTIONAL];
+            p[i].fn->plan = h;
+            continue;
+        }
         if (p[i].fn->kind == TA_KIND_OUT) {
             if (g->m[TA_KIND_FUNCTIONAL] < 0) continue;
             st = ag_plan_out(tg->arena, p[i].fn, p[i].base, tg->fns[g->m[TA_KIND_FUNCTIONAL]],

@@ -204,4 +204,11 @@ void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
 #endif
     ;
 
+/* ta_torchgen_from_native; with !want_func the check-only model (the check
+ * pass's): no func strings, no derived schema text, and out= plans that keep
+ * only kind, base and callee. tests/unit/test_tg_check_model.c compares it
+ * with the full model. */
+ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags,
+                         bool want_func);
+
 #endif

@@ -108,8 +108,8 @@ static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_di
 /* ta_torchgen_from_native; a model built only for its diagnostics (the
  * check pass, which destroys it at once) skips the yaml functions' func
  * strings, which no diagnostic uses: they are left NULL. */
-static ta_status from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags,
-                             bool want_func)
+ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags,
+                         bool want_func)
 {
     *out = NULL;
     ta_diags *mine = ta_diags_create();
@@ -131,7 +131,7 @@ static ta_status from_native(const ta_native_file *f, ta_torchgen **out, ta_diag
 
 ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags)
 {
-    return from_native(f, out, diags, true);
+    return tg_from_native(f, out, diags, true);
 }
 
 ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
@@ -139,7 +139,7 @@ ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
     ta_torchgen *tg = NULL;
     ta_diags *mine = ta_diags_create();
     if (!mine) return TA_ERR_NOMEM;
-    ta_status st = from_native(f, &tg, mine, false);
+    ta_status st = tg_from_native(f, &tg, mine, false);
     /* notes (autogen entries torchgen accepts and skips, as PyTorch's own
      * yamls have) stay out of a check: they are no finding */
     for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
