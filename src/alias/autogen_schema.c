@@ -147,10 +147,17 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
         if (!al) return TA_ERR_NOMEM;
         ta_arg *o = &d->args[d->nargs++];
         memset(o, 0, sizeof *o);
-        char nm[16];
-        if (base->nrets == 1) snprintf(nm, sizeof nm, "out");
-        else snprintf(nm, sizeof nm, "out%u", (unsigned)i);
-        o->name = tg_arena_str(a, nm, strlen(nm));
+        /* "out", or "out<i>" (written by hand: snprintf costs more than
+         * the rest of the argument) */
+        char nm[16] = "out";
+        size_t nl = 3;
+        if (base->nrets != 1) {
+            char digits[12];
+            size_t nd = 0;
+            for (uint32_t v = i; nd == 0 || v; v /= 10) digits[nd++] = (char)('0' + v % 10);
+            while (nd) nm[nl++] = digits[--nd];
+        }
+        o->name = tg_arena_str(a, nm, nl);
         o->type = tg_type_annotate(a, r->type, al);
         o->kwarg_only = true;
         o->is_out = true;
@@ -180,11 +187,13 @@ ta_status ag_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, b
         /* the signature's arguments: no annotations, no TensorOptions */
         if ((st = tg_signature_build(a, base, 0, &d)) != TA_OK) return st;
         /* Arguments.signature() keeps defaults as written: undo the
-         * bernoulli.p default that FunctionSchema.signature() adds */
-        for (uint32_t i = 0; i < d->nargs; i++)
-            for (uint32_t j = 0; j < base->nargs; j++)
-                if (ta_str_eq_str(d->args[i].name, base->args[j].name))
-                    d->args[i].def = base->args[j].def;
+         * bernoulli.p default that FunctionSchema.signature() adds (the
+         * only default it changes; every other is copied as written) */
+        if (TA_STR_IS(base->name, "bernoulli") && TA_STR_IS(base->overload, "p"))
+            for (uint32_t i = 0; i < d->nargs; i++)
+                if (TA_STR_IS(d->args[i].name, "p"))
+                    for (uint32_t j = 0; j < base->nargs; j++)
+                        if (TA_STR_IS(base->args[j].name, "p")) d->args[i].def = base->args[j].def;
         ta_arg *args = ta_arena_alloc(a, (d->nargs + base->nrets + 1) * sizeof *args);
         if (!args) return TA_ERR_NOMEM;
         if (d->nargs) memcpy(args, d->args, d->nargs * sizeof *args);
