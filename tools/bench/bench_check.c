@@ -24,59 +24,10 @@
 #include <yaml.h>
 
 #include "alias/check_all.h"
+#include "benchlib.h"
 #include "tensoralias/native.h"
 
 extern char **environ;
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) b[n] = '\0';
-    *len = b ? (size_t)n : 0;
-    return b;
-}
-
-static size_t scan(const char *text, size_t len)
-{
-    yaml_parser_t p;
-    yaml_event_t ev;
-    size_t events = 0;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-    for (;;) {
-        if (!yaml_parser_parse(&p, &ev)) break;
-        events++;
-        int end = ev.type == YAML_STREAM_END_EVENT;
-        yaml_event_delete(&ev);
-        if (end) break;
-    }
-    yaml_parser_delete(&p);
-    return events;
-}
 
 /* Best wall time of running argv with stdout and stderr on /dev/null. */
 static double run_best(char *const argv[], int rounds, int *status)
@@ -88,14 +39,14 @@ static double run_best(char *const argv[], int rounds, int *status)
     double best = 1e9;
     for (int r = 0; r < rounds; r++) {
         pid_t pid;
-        double t0 = wall_now();
+        double t0 = bench_now();
         if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
             best = -1;
             break;
         }
         int st = 0;
         waitpid(pid, &st, 0);
-        double t = wall_now() - t0;
+        double t = bench_now() - t0;
         *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         if (t < best) best = t;
     }
@@ -109,7 +60,7 @@ static void bench(const char *build, const char *corpus, int rounds, int command
     snprintf(path, sizeof path, "%s/data/corpus/%s/native_functions.yaml", build, corpus);
     snprintf(tpath, sizeof tpath, "tests/data/corpus/%s/tags.yaml", corpus);
     size_t len, tlen;
-    char *text = slurp(path, &len), *tags = slurp(tpath, &tlen);
+    char *text = bench_read_file(path, &len), *tags = bench_read_file(tpath, &tlen);
     if (!text || !tags) {
         fprintf(stderr, "bench_check: cannot read %s or %s (run make first)\n", path, tpath);
         exit(1);
@@ -123,16 +74,16 @@ static void bench(const char *build, const char *corpus, int rounds, int command
     size_t events = 0, entries = 0, ndiags = 0;
     ta_status last = TA_OK;
     for (int r = 0; r < rounds; r++) {
-        double t0 = cpu_now();
-        events = scan(text, len);
-        double t1 = cpu_now();
+        double t0 = bench_cpu_now();
+        events = bench_yaml_scan(text, len);
+        double t1 = bench_cpu_now();
         /* as the command: a diagnostics list, the load, every pass */
         ta_diags *d = ta_diags_create();
         ta_native_file *f = NULL;
         ta_native_load_buffer(text, len, path, tags, tlen, tpath, &f, d);
-        double t2 = cpu_now();
+        double t2 = bench_cpu_now();
         last = f ? ta_check_all(f, d) : TA_ERR_NOMEM;
-        double t3 = cpu_now();
+        double t3 = bench_cpu_now();
         if (t1 - t0 < best_scan) best_scan = t1 - t0;
         if (t2 - t1 < best_load) best_load = t2 - t1;
         if (t3 - t1 < best_full) best_full = t3 - t1;
@@ -149,16 +100,16 @@ static void bench(const char *build, const char *corpus, int rounds, int command
         ta_native_file *f = NULL;
         ta_native_load_buffer(text, len, path, tags, tlen, tpath, &f, d);
         for (size_t k = 0; f && k < npasses; k++) {
-            double p0 = cpu_now();
+            double p0 = bench_cpu_now();
             passes[k].run(f, d);
-            double p1 = cpu_now();
+            double p1 = bench_cpu_now();
             if (p1 - p0 < best_seq[k]) best_seq[k] = p1 - p0;
         }
         for (size_t k = 0; f && k < npasses; k++) {
             ta_diags *pd = ta_diags_create();
-            double p0 = cpu_now();
+            double p0 = bench_cpu_now();
             passes[k].run(f, pd);
-            double p1 = cpu_now();
+            double p1 = bench_cpu_now();
             if (p1 - p0 < best_pass[k]) best_pass[k] = p1 - p0;
             ta_diags_destroy(pd);
         }

@@ -11,52 +11,10 @@
 #include <time.h>
 #include <yaml.h>
 
+#include "benchlib.h"
 #include "tensoralias/native.h"
 
 enum { ROUNDS = 30 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: other processes do not count */
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) b[n] = '\0';
-    *len = (size_t)n;
-    return b;
-}
-
-static size_t scan(const char *text, size_t len)
-{
-    yaml_parser_t p;
-    yaml_event_t ev;
-    size_t events = 0;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-    for (;;) {
-        if (!yaml_parser_parse(&p, &ev)) break;
-        events++;
-        int end = ev.type == YAML_STREAM_END_EVENT;
-        yaml_event_delete(&ev);
-        if (end) break;
-    }
-    yaml_parser_delete(&p);
-    return events;
-}
 
 static void bench(const char *build, const char *corpus)
 {
@@ -64,7 +22,7 @@ static void bench(const char *build, const char *corpus)
     snprintf(path, sizeof path, "%s/data/corpus/%s/native_functions.yaml", build, corpus);
     snprintf(tpath, sizeof tpath, "tests/data/corpus/%s/tags.yaml", corpus);
     size_t len, tlen;
-    char *text = slurp(path, &len), *tags = slurp(tpath, &tlen);
+    char *text = bench_read_file(path, &len), *tags = bench_read_file(tpath, &tlen);
     if (!text || !tags) {
         fprintf(stderr, "bench_load: cannot read %s or %s (run make first)\n", path, tpath);
         exit(1);
@@ -72,14 +30,14 @@ static void bench(const char *build, const char *corpus)
     double best_scan = 1e9, best_load = 1e9, best_check = 1e9;
     size_t events = 0, entries = 0, parsed = 0, arena = 0;
     for (int r = 0; r < ROUNDS; r++) {
-        double t0 = now();
-        events = scan(text, len);
-        double t1 = now();
+        double t0 = bench_cpu_now();
+        events = bench_yaml_scan(text, len);
+        double t1 = bench_cpu_now();
         ta_native_file *f = NULL;
         ta_native_load_buffer(text, len, path, tags, tlen, tpath, &f, NULL);
-        double t2 = now();
+        double t2 = bench_cpu_now();
         ta_native_check(f, NULL);
-        double t3 = now();
+        double t3 = bench_cpu_now();
         entries = ta_native_count(f);
         parsed = 0;
         for (size_t i = 0; i < entries; i++) parsed += ta_native_get(f, i)->schema != NULL;

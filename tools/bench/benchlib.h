@@ -1,5 +1,6 @@
 /* benchlib.h - what the benchmarks share (tools/bench/benchlib.c, linked into
- * every build/bench/bench_* program): a wall clock, and reading a whole file. */
+ * every build/bench/bench_* program): clocks, reading a whole file, and the
+ * bare libyaml event scan that loading is measured against. */
 #ifndef TA_BENCHLIB_H
 #define TA_BENCHLIB_H
 
@@ -7,6 +8,14 @@
 
 /* Seconds on the monotonic clock. */
 double bench_now(void);
+
+/* Seconds of this thread's CPU time: other processes on a shared machine
+ * do not count. */
+double bench_cpu_now(void);
+
+/* Parses text with libyaml's event API and does nothing else: the floor any
+ * yaml loader is compared with. Returns the number of events. */
+size_t bench_yaml_scan(const char *text, size_t len);
 
 /* The whole file at path in a NUL-terminated malloc'd buffer (length in
  * *len); NULL, after perror(path), when it cannot be read. */
