@@ -56,6 +56,13 @@ typedef struct ta_yaml_handler {
  * ("yaml-too-deep") and the subtree dropped. */
 ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
                        ta_diags *diags);
+/* The same from libyaml's event API alone: ta_yaml_read reads most files
+ * from tokens and falls back to this; tests compare the two. */
+ta_status ta_yaml_read_events(const ta_yaml_src *src, const ta_yaml_handler *h,
+                              ta_diags *diags);
+/* ta_yaml_read, saying whether it fell back to the event path (tests). */
+ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
+                          ta_diags *diags, bool *fell_back);
 
 const char *ta_yaml_type_name(const ynode *n); /* "a string", "a list" ... */
 

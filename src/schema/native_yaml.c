@@ -1,5 +1,7 @@
-/* native_yaml.c - reads one yaml document into a small node tree with
- * libyaml's event API, resolving plain scalars the way PyYAML does (so
+/* native_yaml.c - reads one yaml document into a small node tree, from
+ * libyaml's token API for the plain block/flow subset PyTorch's files use
+ * (skipping libyaml's event layer) and from its event API for anything else,
+ * resolving plain scalars the way PyYAML does (so
  * `structured: True` is a bool and `structured: maybe` a string, as torchgen
  * sees them), and turns libyaml's positions into 1-based lines and byte
  * columns. Knows nothing about native_functions.yaml. */
@@ -65,6 +67,13 @@ typedef struct reader {
     size_t cur_idx, cur_off;  /* char index -> byte offset cursor */
     bool too_deep_reported;
     ta_status st;
+    /* The token path's one token of lookahead. */
+    yaml_token_t tk;
+    bool has_tk;
+    /* The event path after the token path gave up: begin_seq was called
+     * already; the first `skip` root items were handed over already. */
+    bool began;
+    size_t skip;
 } reader;
 
 /* libyaml counts characters; diagnostics want bytes. Marks come in almost
@@ -296,11 +305,10 @@ static int word_type(const char *s, size_t len, bool *bval)
     return -1;
 }
 
-static void resolve(ynode *n, const yaml_event_t *ev)
+static void resolve(ynode *n, const char *tag)
 {
     static const char *const yes[] = {"yes", "Yes", "YES", "true", "True",
                                       "TRUE", "on", "On", "ON", NULL};
-    const char *tag = (const char *)ev->data.scalar.tag;
     n->type = YT_STR;
     if (tag) {
         if (!strcmp(tag, YAML_BOOL_TAG)) n->type = YT_BOOL;
@@ -406,7 +414,7 @@ static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
             t[n->len] = '\0';
             n->text = t;
         }
-        resolve(n, ev);
+        resolve(n, (const char *)ev->data.scalar.tag);
         break;
     case YAML_ALIAS_EVENT:
         n = new_node(r, YN_ALIAS, ev);
@@ -464,7 +472,7 @@ static void read_root(reader *r, yaml_event_t *ev, const ta_yaml_handler *h)
     ynode seq = {.kind = YN_SEQ};
     seq.pos = mark_pos(r, ev->start_mark, ev->end_mark);
     yaml_event_delete(ev);
-    r->st = h->begin_seq(h->ctx, &seq);
+    if (!r->began) r->st = h->begin_seq(h->ctx, &seq);
     while (r->st == TA_OK) {
         yaml_event_t c;
         if (!next_event(r, &c)) return;
@@ -474,19 +482,19 @@ static void read_root(reader *r, yaml_event_t *ev, const ta_yaml_handler *h)
         }
         ynode *item = read_node(r, &c, 1);
         if (!item) return;
-        r->st = h->item(h->ctx, item);
+        if (r->skip) r->skip--; /* the token path handed it over */
+        else r->st = h->item(h->ctx, item);
         pool_reset(&r->scratch);
     }
 }
 
-ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
-                       ta_diags *diags)
+static void reader_init(reader *r, const ta_yaml_src *src, ta_diags *diags)
 {
-    reader r = {0};
-    r.src = src;
-    r.diags = diags;
+    memset(r, 0, sizeof *r);
+    r->src = src;
+    r->diags = diags;
     const unsigned char *t = (const unsigned char *)src->text;
-    if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r.base = 3;
+    if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r->base = 3;
     /* ASCII text (PyTorch's is) makes positions cheap; test 8 bytes a step */
     size_t i = 0;
     for (; i + 8 <= src->len; i += 8) {
@@ -495,14 +503,20 @@ ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
         if (w & 0x8080808080808080ull) break;
     }
     while (i < src->len && t[i] < 0x80) i++;
-    r.ascii = i == src->len;
-    r.cur_off = r.base;
-    if (!yaml_parser_initialize(&r.p)) return TA_ERR_NOMEM;
-    yaml_parser_set_input_string(&r.p, t, src->len);
+    r->ascii = i == src->len;
+    r->cur_off = r->base;
+}
+
+/* The event path, from the start of the text. */
+static ta_status read_events(reader *r, const ta_yaml_handler *h)
+{
+    const unsigned char *t = (const unsigned char *)r->src->text;
+    if (!yaml_parser_initialize(&r->p)) return TA_ERR_NOMEM;
+    yaml_parser_set_input_string(&r->p, t, r->src->len);
 
     yaml_event_t ev;
     bool in_doc = false, seen_doc = false, seen_root = false;
-    while (r.st == TA_OK && next_event(&r, &ev)) {
+    while (r->st == TA_OK && next_event(r, &ev)) {
         yaml_event_type_t type = ev.type;
         if (type == YAML_STREAM_END_EVENT) {
             yaml_event_delete(&ev);
@@ -511,10 +525,10 @@ ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
         if (type == YAML_DOCUMENT_START_EVENT) {
             if (seen_doc) {
                 /* PyYAML's yaml.load: "expected a single document". */
-                report(&r, "yaml-syntax", mark_pos(&r, ev.start_mark, ev.start_mark),
+                report(r, "yaml-syntax", mark_pos(r, ev.start_mark, ev.start_mark),
                        "split the stream or remove the second document",
                        "expected a single document in the stream, but found another");
-                if (r.st == TA_OK) r.st = TA_ERR_PARSE;
+                if (r->st == TA_OK) r->st = TA_ERR_PARSE;
                 yaml_event_delete(&ev);
                 break;
             }
@@ -531,13 +545,302 @@ ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
                        type == YAML_SEQUENCE_START_EVENT ||
                        type == YAML_MAPPING_START_EVENT)) {
             seen_root = true;
-            read_root(&r, &ev, h);
+            read_root(r, &ev, h);
             continue;
         }
         yaml_event_delete(&ev);
     }
-    if (r.st == TA_OK && !seen_root) r.st = h->other_root(h->ctx, NULL);
-    yaml_parser_delete(&r.p);
+    if (r->st == TA_OK && !seen_root) r->st = h->other_root(h->ctx, NULL);
+    yaml_parser_delete(&r->p);
+    return r->st;
+}
+
+/* ---- the token path ------------------------------------------------------
+ * libyaml's parser turns tokens into events with a state machine and an
+ * allocation per event; for the files PyTorch writes (a block sequence of
+ * block mappings whose values are scalars, flow sequences of scalars,
+ * `{}`, nested block mappings and "k:\n- a" sequences) the tokens say the
+ * same thing directly. This path
+ * accepts only token sequences libyaml's parser accepts too, builds the
+ * nodes the event path would (an event's marks are its token's marks when
+ * there is no anchor or tag) and gives up ("bails") at anything else:
+ * anchors, aliases, tags, flow mappings, empty values, directives, a second
+ * document, a scan error. Then the event path reads the text again, skipping
+ * the root items already handed over, so every diagnostic is the event
+ * path's. Items are handed over on the same token the event path would hand
+ * them over on, so the event path has them all before any error. */
+
+enum { TK_MAX_DEPTH = 16 }; /* below MAX_DEPTH: "yaml-too-deep" is the event path's */
+
+/* The next token's type, or -1 on a scan error. */
+static int tk_peek(reader *r)
+{
+    if (!r->has_tk) {
+        if (!yaml_parser_scan(&r->p, &r->tk)) return -1;
+        r->has_tk = true;
+    }
+    return (int)r->tk.type;
+}
+
+static void tk_drop(reader *r)
+{
+    yaml_token_delete(&r->tk);
+    r->has_tk = false;
+}
+
+/* A node at the current token's marks (the token is not dropped). */
+static ynode *tk_new(reader *r, yn_kind kind)
+{
+    ynode *n = pool_alloc(&r->scratch, sizeof *n);
+    if (!n) {
+        r->st = TA_ERR_NOMEM;
+        return NULL;
+    }
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->pos = mark_pos(r, r->tk.start_mark, r->tk.end_mark);
+    return n;
+}
+
+/* The current token, a scalar. */
+static ynode *tk_scalar(reader *r)
+{
+    ynode *n = tk_new(r, YN_SCALAR);
+    if (!n) return NULL;
+    n->plain = r->tk.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    n->len = (uint32_t)r->tk.data.scalar.length;
+    char *t = pool_alloc(&r->scratch, n->len + 1);
+    if (!t) {
+        r->st = TA_ERR_NOMEM;
+        return NULL;
+    }
+    memcpy(t, r->tk.data.scalar.value, n->len);
+    t[n->len] = '\0';
+    n->text = t;
+    resolve(n, NULL);
+    tk_drop(r);
+    return n;
+}
+
+/* A token that cannot start a node here (an empty value follows). */
+static bool tk_empty(int t)
+{
+    return t == YAML_KEY_TOKEN || t == YAML_VALUE_TOKEN || t == YAML_BLOCK_END_TOKEN ||
+           t == YAML_BLOCK_ENTRY_TOKEN;
+}
+
+static ynode *tk_node(reader *r, int depth);
+
+/* A mapping value that is a sequence at the key's indentation ("k:\n- a"):
+ * no start or end token of its own; it starts at its first "-" and ends at
+ * the first token that is not one (left for the mapping). */
+static ynode *tk_indentless(reader *r, int depth)
+{
+    if (depth >= TK_MAX_DEPTH) return NULL;
+    ynode *n = tk_new(r, YN_SEQ);
+    if (!n) return NULL;
+    ynode **tail = &n->first;
+    while (tk_peek(r) == YAML_BLOCK_ENTRY_TOKEN) {
+        tk_drop(r);
+        if (tk_empty(tk_peek(r))) return NULL;
+        ynode *c = tk_node(r, depth + 1);
+        if (!c) return NULL;
+        *tail = c;
+        tail = &c->next;
+        n->n++;
+    }
+    return n;
+}
+
+/* The node at the current token; NULL with r->st == TA_OK: bail. */
+static ynode *tk_node(reader *r, int depth)
+{
+    if (depth >= TK_MAX_DEPTH) return NULL;
+    int t = tk_peek(r);
+    if (t == YAML_SCALAR_TOKEN) return tk_scalar(r);
+    if (t == YAML_BLOCK_MAPPING_START_TOKEN) {
+        ynode *n = tk_new(r, YN_MAP);
+        if (!n) return NULL;
+        tk_drop(r);
+        ynode **tail = &n->first;
+        for (;;) {
+            t = tk_peek(r);
+            if (t == YAML_BLOCK_END_TOKEN) break;
+            if (t != YAML_KEY_TOKEN) return NULL;
+            tk_drop(r);
+            if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+            ynode *k = tk_scalar(r);
+            if (!k) return NULL;
+            if (tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
+            tk_drop(r);
+            t = tk_peek(r);
+            ynode *v = t == YAML_BLOCK_ENTRY_TOKEN ? tk_indentless(r, depth + 1)
+                       : tk_empty(t)               ? NULL
+                                                   : tk_node(r, depth + 1);
+            if (!v) return NULL;
+            *tail = k;
+            k->next = v;
+            tail = &v->next;
+            n->n++;
+        }
+        tk_drop(r);
+        return n;
+    }
+    if (t == YAML_BLOCK_SEQUENCE_START_TOKEN) {
+        ynode *n = tk_new(r, YN_SEQ);
+        if (!n) return NULL;
+        tk_drop(r);
+        ynode **tail = &n->first;
+        for (;;) {
+            t = tk_peek(r);
+            if (t == YAML_BLOCK_END_TOKEN) break;
+            if (t != YAML_BLOCK_ENTRY_TOKEN) return NULL;
+            tk_drop(r);
+            if (tk_empty(tk_peek(r))) return NULL;
+            ynode *c = tk_node(r, depth + 1);
+            if (!c) return NULL;
+            *tail = c;
+            tail = &c->next;
+            n->n++;
+        }
+        tk_drop(r);
+        return n;
+    }
+    if (t == YAML_FLOW_MAPPING_START_TOKEN) {
+        /* {} and {key: value, ...} of scalars (no trailing comma) */
+        ynode *n = tk_new(r, YN_MAP);
+        if (!n) return NULL;
+        tk_drop(r);
+        ynode **tail = &n->first;
+        if (tk_peek(r) != YAML_FLOW_MAPPING_END_TOKEN) {
+            for (;;) {
+                if (tk_peek(r) != YAML_KEY_TOKEN) return NULL;
+                tk_drop(r);
+                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+                ynode *k = tk_scalar(r);
+                if (!k) return NULL;
+                if (tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
+                tk_drop(r);
+                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+                ynode *v = tk_scalar(r);
+                if (!v) return NULL;
+                *tail = k;
+                k->next = v;
+                tail = &v->next;
+                n->n++;
+                t = tk_peek(r);
+                if (t == YAML_FLOW_MAPPING_END_TOKEN) break;
+                if (t != YAML_FLOW_ENTRY_TOKEN) return NULL;
+                tk_drop(r);
+            }
+        }
+        tk_drop(r);
+        return n;
+    }
+    if (t == YAML_FLOW_SEQUENCE_START_TOKEN) {
+        ynode *n = tk_new(r, YN_SEQ);
+        if (!n) return NULL;
+        tk_drop(r);
+        ynode **tail = &n->first;
+        if (tk_peek(r) != YAML_FLOW_SEQUENCE_END_TOKEN) {
+            for (;;) {
+                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL; /* also "[a, ]" */
+                ynode *c = tk_scalar(r);
+                if (!c) return NULL;
+                *tail = c;
+                tail = &c->next;
+                n->n++;
+                t = tk_peek(r);
+                if (t == YAML_FLOW_SEQUENCE_END_TOKEN) break;
+                if (t != YAML_FLOW_ENTRY_TOKEN) return NULL;
+                tk_drop(r);
+            }
+        }
+        tk_drop(r);
+        return n;
+    }
+    return NULL;
+}
+
+/* The whole stream by tokens: true when done (r->st says how), false when
+ * the event path must take over. */
+static bool read_tokens(reader *r, const ta_yaml_handler *h)
+{
+    if (!yaml_parser_initialize(&r->p)) {
+        r->st = TA_ERR_NOMEM;
+        return true;
+    }
+    yaml_parser_set_input_string(&r->p, (const unsigned char *)r->src->text, r->src->len);
+    bool done = false;
+    if (tk_peek(r) != YAML_STREAM_START_TOKEN) goto out;
+    tk_drop(r);
+    if (tk_peek(r) != YAML_BLOCK_SEQUENCE_START_TOKEN) goto out;
+    ynode seq = {.kind = YN_SEQ};
+    seq.pos = mark_pos(r, r->tk.start_mark, r->tk.end_mark);
+    tk_drop(r);
+    r->began = true;
+    r->st = h->begin_seq(h->ctx, &seq);
+    if (r->st != TA_OK) {
+        done = true;
+        goto out;
+    }
+    for (;;) {
+        int t = tk_peek(r);
+        if (t == YAML_BLOCK_END_TOKEN) break;
+        if (t != YAML_BLOCK_ENTRY_TOKEN) goto out;
+        tk_drop(r);
+        if (tk_empty(tk_peek(r))) goto out;
+        ynode *item = tk_node(r, 1);
+        if (!item) {
+            done = r->st != TA_OK;
+            goto out;
+        }
+        r->st = h->item(h->ctx, item);
+        pool_reset(&r->scratch);
+        r->skip++;
+        if (r->st != TA_OK) {
+            done = true;
+            goto out;
+        }
+    }
+    tk_drop(r);
+    done = tk_peek(r) == YAML_STREAM_END_TOKEN;
+out:
+    if (r->has_tk) tk_drop(r);
+    yaml_parser_delete(&r->p);
+    return done;
+}
+
+ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
+                       ta_diags *diags)
+{
+    bool fell_back;
+    return ta_yaml_read_ex(src, h, diags, &fell_back);
+}
+
+ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
+                          ta_diags *diags, bool *fell_back)
+{
+    reader r;
+    reader_init(&r, src, diags);
+    *fell_back = !read_tokens(&r, h);
+    if (*fell_back) {
+        /* Start again with the event path, which says what the matter is. */
+        pool_reset(&r.scratch);
+        r.cur_idx = 0;
+        r.cur_off = r.base;
+        read_events(&r, h);
+    }
+    pool_free(&r.scratch);
+    return r.st;
+}
+
+ta_status ta_yaml_read_events(const ta_yaml_src *src, const ta_yaml_handler *h,
+                              ta_diags *diags)
+{
+    reader r;
+    reader_init(&r, src, diags);
+    read_events(&r, h);
     pool_free(&r.scratch);
     return r.st;
 }

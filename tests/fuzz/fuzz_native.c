@@ -1,18 +1,105 @@
 /* fuzz_native.c - libFuzzer target for the native_functions.yaml loader:
  * any bytes are loaded (with a small tags.yaml), checked, looked up by name,
- * and every field is read. Nothing may crash, leak or read out of bounds. */
+ * and every field is read. Nothing may crash, leak or read out of bounds.
+ * The yaml reader's token path must also hand over exactly what its event
+ * path does (every node field, every call, every diagnostic). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/native_internal.h"
 #include "tensoralias/native.h"
 
 static const char tags[] = "- tag: core\n  desc: c\n- tag: pointwise\n  desc: p\n";
 
+/* Everything a reader hands over, written out in full. */
+typedef struct trace {
+    unsigned char *buf;
+    size_t len, cap;
+} trace;
+
+static void put(trace *t, const void *p, size_t n)
+{
+    if (t->len + n > t->cap) {
+        t->cap = (t->len + n) * 2 + 256;
+        t->buf = realloc(t->buf, t->cap);
+        if (!t->buf) abort();
+    }
+    memcpy(t->buf + t->len, p, n);
+    t->len += n;
+}
+
+static void put_str(trace *t, const char *s)
+{
+    put(t, s ? s : "(null)", strlen(s ? s : "(null)") + 1);
+}
+
+static void put_node(trace *t, const ynode *n)
+{
+    uint32_t f[] = {n->kind, n->type, n->bval, n->plain, n->len, n->n,
+                    n->pos.line, n->pos.col, n->pos.off, n->pos.len};
+    put(t, f, sizeof f);
+    if (n->kind == YN_SCALAR) put(t, n->text, n->len + 1);
+    for (const ynode *c = n->first; c; c = c->next) put_node(t, c);
+    put(t, "/", 1);
+}
+
+static ta_status on_begin(void *ctx, const ynode *seq)
+{
+    put(ctx, "B", 1);
+    put_node(ctx, seq);
+    return TA_OK;
+}
+
+static ta_status on_item(void *ctx, const ynode *item)
+{
+    put(ctx, "I", 1);
+    put_node(ctx, item);
+    return TA_OK;
+}
+
+static ta_status on_other(void *ctx, const ynode *root)
+{
+    put(ctx, "O", 1);
+    if (root) put_node(ctx, root);
+    return TA_OK;
+}
+
+static void read_trace(const uint8_t *data, size_t size, bool events, trace *t)
+{
+    char *text = malloc(size + 1); /* the reader wants NUL-terminated text */
+    if (!text) abort();
+    memcpy(text, data, size);
+    text[size] = '\0';
+    ta_yaml_src src = {text, size, "fuzz.yaml"};
+    ta_yaml_handler h = {t, on_begin, on_item, on_other};
+    ta_diags *d = ta_diags_create();
+    ta_status st = events ? ta_yaml_read_events(&src, &h, d) : ta_yaml_read(&src, &h, d);
+    put(t, &st, sizeof st);
+    for (size_t i = 0; i < ta_diags_count(d); i++) {
+        const ta_diag *g = ta_diags_get(d, i);
+        uint32_t f[] = {g->severity, g->line, g->col, g->length};
+        put(t, f, sizeof f);
+        put_str(t, g->rule);
+        put_str(t, g->message);
+        put_str(t, g->source_line);
+        put_str(t, g->hint);
+    }
+    ta_diags_destroy(d);
+    free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    trace a = {0}, b = {0};
+    read_trace(data, size, false, &a);
+    read_trace(data, size, true, &b);
+    if (a.len != b.len || memcmp(a.buf, b.buf, a.len)) abort();
+    free(a.buf);
+    free(b.buf);
+
     ta_diags *d = ta_diags_create();
     ta_native_file *f = NULL;
     ta_native_load_buffer((const char *)data, size, "fuzz.yaml", tags, sizeof tags - 1,
