@@ -145,7 +145,7 @@ test: check-build
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
-	$(MAKE) BUILD=build-san OPT=-O1 SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
+	$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus in tests/fuzz/corpus/<name>.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
