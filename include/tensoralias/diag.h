@@ -11,9 +11,12 @@
 #ifndef TENSORALIAS_DIAG_H
 #define TENSORALIAS_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "tensoralias/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,7 +65,44 @@ size_t ta_diags_count(const ta_diags *d);
 const ta_diag *ta_diags_get(const ta_diags *d, size_t i);
 size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);
 
-/* Appends a copy of *proto (all strings duplicated). message is printf-style. */
+/* Where a diagnostic points. line_text is the source line the caret goes
+ * under (line_len bytes, need not be NUL-terminated) or NULL; the list keeps
+ * its own copy, so the text may be freed after the call. A NULL ta_loc, or
+ * a zero line, means the diagnostic has no position. */
+typedef struct ta_loc {
+    const char *file;      /* file name; NULL means "<string>" */
+    uint32_t line;         /* 1-based; 0 when unknown */
+    uint32_t col;          /* 1-based, in bytes; 0 when unknown */
+    uint32_t length;       /* bytes the caret underlines */
+    const char *line_text; /* or NULL */
+    uint32_t line_len;
+} ta_loc;
+
+/* One printf-style call per severity: appends a diagnostic for rule at loc.
+ * d may be NULL (a caller that wants no diagnostics). TA_ERR_NOMEM when the
+ * diagnostic could not be stored. */
+#if defined(__GNUC__)
+#define TA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TA_PRINTF(f, a)
+#endif
+ta_status ta_diag_error(ta_diags *d, const ta_loc *loc, const char *rule,
+                        const char *fmt, ...) TA_PRINTF(4, 5);
+ta_status ta_diag_warning(ta_diags *d, const ta_loc *loc, const char *rule,
+                          const char *fmt, ...) TA_PRINTF(4, 5);
+ta_status ta_diag_note(ta_diags *d, const ta_loc *loc, const char *rule,
+                       const char *fmt, ...) TA_PRINTF(4, 5);
+/* Any severity, for code that forwards one it was given. */
+ta_status ta_diag_emit(ta_diags *d, ta_severity sev, const ta_loc *loc,
+                       const char *rule, const char *fmt, ...) TA_PRINTF(5, 6);
+ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
+                        const char *rule, const char *fmt, va_list ap);
+/* Sets the fix-it hint of the diagnostic added last (a no-op on an empty
+ * or NULL list). */
+ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...) TA_PRINTF(2, 3);
+
+/* Old form of ta_diag_emit, being retired (issue 10): do not add callers.
+ * Appends a diagnostic with every string copied. message is printf-style. */
 ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
                        const char *source, uint32_t line, uint32_t col,
                        uint32_t length, const char *source_line,

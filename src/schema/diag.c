@@ -2,6 +2,7 @@
  * compiler-style renderer the command uses. The list owns copies of all its
  * strings, so a diagnostic outlives the text it points into. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,44 +78,103 @@ size_t ta_diags_count_severity(const ta_diags *d, ta_severity s)
     return k;
 }
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+/* Room for one more diagnostic at the end of d. */
+static ta_diag *diag_slot(ta_diags *d)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 8;
+        ta_diag *v = realloc(d->v, cap * sizeof *v);
+        if (!v) return NULL;
+        d->v = v;
+        d->cap = cap;
+    }
+    return &d->v[d->n];
+}
+
+ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
+                        const char *rule, const char *fmt, va_list ap)
+{
+    if (!d) return TA_OK; /* a caller that does not want diagnostics */
+    ta_diag *g = diag_slot(d);
+    if (!g) return TA_ERR_NOMEM;
+    memset(g, 0, sizeof *g);
+    g->severity = sev;
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) return TA_ERR_NOMEM;
+    g->message = msg;
+    g->rule = strdup(rule ? rule : "unknown");
+    g->source = strdup(loc && loc->file ? loc->file : "<string>");
+    bool ok = g->rule && g->source;
+    if (loc) {
+        g->line = loc->line;
+        g->col = loc->col;
+        g->length = loc->length;
+        if (loc->line_text) {
+            g->source_line = strndup(loc->line_text, loc->line_len);
+            ok = ok && g->source_line;
+        }
+    }
+    if (!ok) {
+        diag_free(g);
+        return TA_ERR_NOMEM;
+    }
+    d->n++;
+    return TA_OK;
+}
+
+ta_status ta_diag_emit(ta_diags *d, ta_severity sev, const ta_loc *loc,
+                       const char *rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status st = ta_diag_vemit(d, sev, loc, rule, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+#define DIAG_AT_SEVERITY(fn, sev)                                           \
+    ta_status fn(ta_diags *d, const ta_loc *loc, const char *rule,          \
+                 const char *fmt, ...)                                      \
+    {                                                                       \
+        va_list ap;                                                         \
+        va_start(ap, fmt);                                                  \
+        ta_status st = ta_diag_vemit(d, sev, loc, rule, fmt, ap);           \
+        va_end(ap);                                                         \
+        return st;                                                          \
+    }
+DIAG_AT_SEVERITY(ta_diag_error, TA_SEV_ERROR)
+DIAG_AT_SEVERITY(ta_diag_warning, TA_SEV_WARNING)
+DIAG_AT_SEVERITY(ta_diag_note, TA_SEV_NOTE)
+
+ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...)
+{
+    if (!d || d->n == 0) return TA_OK;
+    va_list ap;
+    va_start(ap, fmt);
+    char *hint = NULL;
+    int r = vasprintf(&hint, fmt, ap);
+    va_end(ap);
+    if (r < 0) return TA_ERR_NOMEM;
+    ta_diag *g = &d->v[d->n - 1];
+    free((char *)g->hint);
+    g->hint = hint;
+    return TA_OK;
+}
 
 ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
                        const char *source, uint32_t line, uint32_t col,
                        uint32_t length, const char *source_line,
                        const char *hint, const char *fmt, ...)
 {
-    if (!d) return TA_OK; /* a caller that does not want diagnostics */
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 8;
-        ta_diag *v = realloc(d->v, cap * sizeof *v);
-        if (!v) return TA_ERR_NOMEM;
-        d->v = v;
-        d->cap = cap;
-    }
+    if (!d) return TA_OK;
+    ta_loc loc = {source, line, col, length, source_line,
+                  source_line ? (uint32_t)strlen(source_line) : 0};
     va_list ap;
     va_start(ap, fmt);
-    char *msg = NULL;
-    int r = vasprintf(&msg, fmt, ap);
+    ta_status st = ta_diag_vemit(d, sev, &loc, rule, fmt, ap);
     va_end(ap);
-    if (r < 0) return TA_ERR_NOMEM;
-    ta_diag *g = &d->v[d->n];
-    g->severity = sev;
-    g->rule = strdup(rule ? rule : "unknown");
-    g->message = msg;
-    g->source = strdup(source ? source : "<string>");
-    g->line = line;
-    g->col = col;
-    g->length = length;
-    g->source_line = dup_or_null(source_line);
-    g->hint = dup_or_null(hint);
-    if (!g->rule || !g->source || (source_line && !g->source_line) ||
-        (hint && !g->hint)) {
-        diag_free(g);
-        return TA_ERR_NOMEM;
-    }
-    d->n++;
-    return TA_OK;
+    if (st == TA_OK && hint) st = ta_diag_hint(d, "%s", hint);
+    return st;
 }
 
 ta_status ta_diags_move(ta_diags *dst, ta_diags *src)

@@ -287,6 +287,42 @@ static void test_arena_reset(void **state)
     ta_arena_reset(NULL);
 }
 
+/* The diagnostics calls: one per severity, a location struct whose line
+ * text is copied (it need not be NUL-terminated), a hint on the last one. */
+static void test_diag_calls(void **state)
+{
+    (void)state;
+    ta_diags *d = ta_diags_create();
+    char line[] = "x: Tensor(a!) selfXXXX";
+    ta_loc loc = {"f.yaml", 3, 4, 6, line, 18};
+    assert_int_equal(ta_diag_error(d, &loc, "rule-a", "bad %s", "thing"), TA_OK);
+    assert_int_equal(ta_diag_hint(d, "try %d", 2), TA_OK);
+    assert_int_equal(ta_diag_warning(d, NULL, "rule-b", "no place"), TA_OK);
+    assert_int_equal(ta_diag_note(d, NULL, NULL, "n"), TA_OK);
+    line[0] = 'y'; /* the list holds its own copy */
+    assert_int_equal(ta_diags_count(d), 3);
+    const ta_diag *g = ta_diags_get(d, 0);
+    assert_int_equal(g->severity, TA_SEV_ERROR);
+    assert_string_equal(g->rule, "rule-a");
+    assert_string_equal(g->message, "bad thing");
+    assert_string_equal(g->source, "f.yaml");
+    assert_int_equal(g->line, 3);
+    assert_int_equal(g->col, 4);
+    assert_int_equal(g->length, 6);
+    assert_string_equal(g->source_line, "x: Tensor(a!) self");
+    assert_string_equal(g->hint, "try 2");
+    g = ta_diags_get(d, 1);
+    assert_int_equal(g->severity, TA_SEV_WARNING);
+    assert_string_equal(g->source, "<string>");
+    assert_int_equal(g->line, 0);
+    assert_null(g->source_line);
+    assert_null(g->hint);
+    assert_string_equal(ta_diags_get(d, 2)->rule, "unknown");
+    assert_int_equal(ta_diags_count_severity(d, TA_SEV_NOTE), 1);
+    assert_int_equal(ta_diag_error(NULL, &loc, "r", "ignored"), TA_OK);
+    ta_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_canonical_without_text),
         cmocka_unit_test(test_built_in_memory),
         cmocka_unit_test(test_arena_reset),
+        cmocka_unit_test(test_diag_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
