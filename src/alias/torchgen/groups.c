@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
              const ta_tg_function *f, const char *hint, const char *fmt, ...)

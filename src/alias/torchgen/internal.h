@@ -1,6 +1,8 @@
-/* kinds_internal.h - what the torchgen-model files (kinds, signature, groups,
- * autogen) share: torchgen's reading of operator names and argument lists,
- * a growable string, a string-keyed index, and the context's layout. */
+/* internal.h - what the files of torchgen's model (kind, context, native,
+ * signature, groups, autogen*) share, all under the one prefix tg_:
+ * torchgen's reading of operator names and argument lists, a growable
+ * string, a string-keyed index, and the context's layout. The public side
+ * is include/tensoralias/torchgen.h (prefix ta_torchgen_, ta_schema_*). */
 #ifndef TA_TG_INTERNAL_H
 #define TA_TG_INTERNAL_H
 
@@ -154,7 +156,7 @@ struct ta_torchgen {
     size_t nfns, cap;
     size_t nyaml;
     bool derived;
-    bool no_func;       /* yaml functions get no func string (see kinds_native.c) */
+    bool no_func;       /* yaml functions get no func string (see native.c) */
     tg_map by_name;
     uint64_t *sig_hash; /* per function: tg_hash of its signature (cap entries) */
     /* Per function, the index of the first function with the same signature

@@ -1,10 +1,10 @@
-/* kinds_table.c - the ta_torchgen context: every function of one yaml (then
+/* context.c - the ta_torchgen context: every function of one yaml (then
  * the derived ones) with what torchgen computes of each (its spelling, name,
  * kind, view-ness, signature), and look-up by name. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 ta_torchgen *ta_torchgen_create(void)
 {

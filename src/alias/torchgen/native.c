@@ -1,10 +1,10 @@
-/* kinds_native.c - the torchgen family model over a loaded
+/* native.c - the torchgen family model over a loaded
  * native_functions.yaml (ta_native_file), and the `autogen` check pass that
  * reports derivation problems at the yaml entries they come from. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
 {

@@ -1,10 +1,10 @@
-/* groups_map.c - a small string -> index table (open addressing) used to
+/* map.c - a small string -> index table (open addressing) used to
  * group functions by signature and find them by name. Keys are borrowed;
  * their hashes are stored so growing the table rehashes nothing. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 /* Eight bytes a step: keys are signatures of a hundred bytes or so, hashed
  * for every function of a yaml. */
