@@ -3,7 +3,7 @@
  * them: every key, its type, its default, and the derived composite-kernel
  * flags. Problems that make an entry unreadable are reported here (shape,
  * unknown keys, wrong types, illegal values, schema syntax); cross-entry and
- * policy rules are check passes (native_check.c). Also reads tags.yaml. */
+ * policy rules are rule passes (native_passes.c). Also reads tags.yaml. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
