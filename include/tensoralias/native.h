@@ -92,6 +92,7 @@ typedef struct ta_native_func {
     ta_schema *schema;     /* parsed from func; NULL when it did not parse */
     const char *name;      /* "abs.out": name[.overload] without namespace */
     const char *ns;        /* "aten" unless the func names another */
+    const char *full_name; /* "aten::abs.out": ns::name[.overload]; name is its tail */
 
     unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
     ta_native_dispatch *dispatch; /* ordered as written */
