@@ -43,5 +43,6 @@ int ta_cmd_graph(int argc, char **argv);
 int ta_cmd_verify(int argc, char **argv);
 int ta_cmd_groups(int argc, char **argv);
 int ta_cmd_autogen(int argc, char **argv);
+int ta_cmd_graph_alias(int argc, char **argv);
 
 #endif

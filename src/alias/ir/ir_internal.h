@@ -1,0 +1,224 @@
+/* ir_internal.h - the structures behind tensoralias/ir.h, shared by the IR
+ * module's files (graph, types, reader, printer, operator set) and by the
+ * alias analysis built on them (aliasdb*.c).
+ *
+ * Layout, as TorchScript's own IR has it: a block is a doubly linked list of
+ * nodes between two sentinels, a param node (whose outputs are the block's
+ * parameters) and a return node (whose inputs are the block's outputs), so
+ * a block output is an ordinary use and a parameter an ordinary definition.
+ * Every node has a 64-bit position within its block for O(1) order tests.
+ * Everything is allocated from the graph's arena; arrays that grow are
+ * copied to a larger arena allocation (the old one is dropped with the graph).
+ */
+#ifndef TA_ALIAS_IR_INTERNAL_H
+#define TA_ALIAS_IR_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schema/map.h"
+#include "tensoralias/ir.h"
+
+/* ---- well-known node kinds --------------------------------------------- */
+
+/* The kinds the analysis and the printer treat specially; every other kind
+ * is IR_K_OTHER. kinds.c maps names to these. */
+typedef enum ir_kind {
+    IR_K_OTHER = 0,
+    IR_K_PARAM,  /* the sentinels */
+    IR_K_RETURN,
+    IR_K_IF,
+    IR_K_LOOP,
+    IR_K_CONSTANT,
+    IR_K_LIST_CONSTRUCT,
+    IR_K_TUPLE_CONSTRUCT,
+    IR_K_DICT_CONSTRUCT,
+    IR_K_EXTRACTOR,        /* TupleUnpack, TupleIndex, TupleSlice, ListUnpack, PythonOp */
+    IR_K_GET_ATTR,
+    IR_K_SET_ATTR,
+    IR_K_UNINITIALIZED,
+    IR_K_CREATOR,          /* the kinds AliasDb gives fresh outputs from nothing */
+    IR_K_SUBGRAPH,         /* FusionGroup & co.: need a Subgraph attribute */
+    IR_K_FORK,
+    IR_K_WAIT,
+    IR_K_RPC,
+    IR_K_BATCH_NORM,
+    IR_K_INSTANCE_NORM,
+    IR_K_GRAD_OF,
+    IR_K_BROADCAST_MKLDNN,
+    IR_K_UNCHECKED_CAST,
+    IR_K_CONSTANT_CHUNK,
+    IR_K_BROADCASTING_CHUNK,
+    IR_K_PROFILE,          /* profile, profile_ivalue: output points to input 0 */
+    IR_K_TYPE_CHECK,       /* TypeCheck, RequiresGradCheck */
+    IR_K_BAILOUT,
+    IR_K_GUARD,
+    IR_K_CALL,             /* CallFunction, CallMethod */
+    IR_K_ENTER_EXIT,
+    IR_K_NOOP,             /* Print, isinstance */
+    IR_K_AUTOGRAD_ZERO,
+    IR_K_COUNT
+} ir_kind;
+
+/* An interned node kind: its name and what it is. */
+typedef struct ir_kind_info {
+    const char *name;      /* "aten::add", arena-owned */
+    uint32_t len;
+    ir_kind kind;
+    bool side_effects;     /* Node::hasSideEffects' fixed list */
+    bool list_non_escaping;/* cat, stack, ...: a list used only here stays in */
+    bool is_print;         /* prim::Print: no outputs, side effects */
+} ir_kind_info;
+
+/* Fills info->kind and the flags for name (info->name set by the caller). */
+void ir_kind_classify(ir_kind_info *info);
+
+/* ---- types -------------------------------------------------------------- */
+
+typedef struct ir_class_attrs {
+    uint32_t n, cap;
+    const char **names;
+    const ta_ir_type **types;
+} ir_class_attrs;
+
+struct ta_ir_type {
+    uint8_t kind;          /* ta_ir_type_kind */
+    bool detailed;         /* TENSOR with details (name holds them) */
+    bool has_detail_inside;/* this type or an element is a detailed tensor */
+    uint32_t id;           /* unique among the types of a table and its parent */
+    uint32_t nelems;
+    const ta_ir_type **elems;
+    const char *name;      /* NUL-terminated, or NULL */
+    ir_class_attrs *attrs; /* CLASS only */
+};
+
+/* A table of interned types. An analysis keeps a table of its own (for the
+ * derived types it needs: unshaped, unions) whose parent is the graph's:
+ * lookups try the parent first, so a type equal to a graph type is the graph
+ * type, and ids continue after the parent's. */
+typedef struct ir_types {
+    ta_arena *arena;
+    ta_map map;                       /* key bytes -> type */
+    const struct ir_types *parent;
+    uint32_t base, n;                 /* ids base .. base+n-1 */
+    const ta_ir_type *simple[TA_IR_ANY_CLASS + 1];
+} ir_types;
+
+ta_status ir_types_init(ir_types *t, ta_arena *arena, const ir_types *parent);
+void ir_types_clear(ir_types *t);
+/* The interned type of that shape (made when new). NULL on OOM. */
+const ta_ir_type *ir_type_make(ir_types *t, ta_ir_type_kind kind,
+                               const ta_ir_type *const *elems, uint32_t n,
+                               const char *name, size_t name_len);
+const ta_ir_type *ir_type_simple(ir_types *t, ta_ir_type_kind kind);
+/* "Tensor", "int", ... for the simple kinds; NULL for the others. */
+const char *ir_type_simple_name(ta_ir_type_kind kind);
+/* Number of ids used by t and its parents. */
+uint32_t ir_types_count(const ir_types *t);
+/* Parses a type at text[*pos..len); on success *pos is after it. Returns
+ * NULL and sets *err_pos on a syntax error (OOM: *err_pos = SIZE_MAX). */
+const ta_ir_type *ir_type_parse_at(ir_types *t, const char *text, size_t len,
+                                   size_t *pos, size_t *err_pos, const char **err_msg);
+/* The IR type a schema type denotes (ScalarType -> int, SymInt -> int,
+ * Scalar -> Scalar, t -> type variable, ...). NULL on OOM. */
+const ta_ir_type *ir_type_from_schema(ir_types *t, const ta_type *st);
+ta_status ir_class_add_attr(ta_arena *arena, const ta_ir_type *cls, const char *name,
+                            size_t name_len, const ta_ir_type *type);
+
+/* ---- graph ---------------------------------------------------------------- */
+
+typedef struct ir_use {
+    ta_ir_node *user;  /* a return node for a block output */
+    uint32_t index;
+} ir_use;
+
+struct ta_ir_value {
+    uint32_t id;
+    uint32_t offset;        /* output index in its node */
+    const ta_ir_type *type;
+    const char *name;       /* without '%' */
+    ta_ir_node *node;       /* defining node (a param node for parameters) */
+    ir_use *uses;
+    uint32_t nuses, cap_uses;
+};
+
+typedef struct ir_attr {
+    const char *name;
+    const char *value;      /* as printed */
+} ir_attr;
+
+struct ta_ir_node {
+    uint32_t id;
+    const ir_kind_info *kind;
+    ta_ir_graph *graph;
+    ta_ir_block *block;     /* NULL while detached */
+    ta_ir_node *prev, *next;
+    int64_t topo;
+    ta_ir_value **inputs;
+    uint32_t ninputs, cap_inputs;
+    ta_ir_value **outputs;
+    uint32_t noutputs, cap_outputs;
+    ta_ir_block **blocks;
+    uint32_t nblocks, cap_blocks;
+    ir_attr *attrs;
+    uint32_t nattrs, cap_attrs;
+    const char *source;     /* the "# ..." comment, without "# " */
+    uint32_t line;
+};
+
+struct ta_ir_block {
+    ta_ir_graph *graph;
+    ta_ir_node *owner;      /* NULL for the top block */
+    ta_ir_node *param;      /* sentinel before the first node */
+    ta_ir_node *ret;        /* sentinel after the last node */
+};
+
+struct ta_ir_graph {
+    ta_arena *arena;
+    ir_types types;
+    ta_map names;           /* value name -> value (NULL when freed) */
+    ta_map kinds;           /* node kind -> ir_kind_info */
+    ta_ir_block *top;
+    uint32_t nvalues, nnodes;
+    uint64_t next_number;   /* next free numeric name */
+};
+
+/* Grows an arena array of elements of size sz to hold at least need. */
+ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t sz);
+const ir_kind_info *ir_graph_kind(ta_ir_graph *g, const char *name, size_t len);
+ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name,
+                          size_t name_len, const ta_ir_type *type);
+/* Frees v's name (v is being removed). */
+void ir_value_forget(ta_ir_graph *g, ta_ir_value *v);
+ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uint32_t index);
+void ir_value_drop_use(ta_ir_value *v, ta_ir_node *user, uint32_t index);
+ta_ir_node *ir_node_new(ta_ir_graph *g, const ir_kind_info *kind);
+ta_ir_block *ir_block_new(ta_ir_graph *g, ta_ir_node *owner);
+/* Inserts detached n after pos (a node or the param sentinel). */
+void ir_node_link_after(ta_ir_node *n, ta_ir_node *pos);
+/* The node of `target`'s chain of enclosing nodes that sits in block b, or
+ * NULL when target is not inside b. */
+ta_ir_node *ir_node_in_block(ta_ir_node *target, const ta_ir_block *b);
+/* Whether a name is a decimal number (such names are auto names). */
+bool ir_name_is_number(const char *s, size_t len, uint64_t *value);
+
+/* ---- operators ------------------------------------------------------------ */
+
+/* match.c: structural equality and TorchScript's subtyping of types (of
+ * any tables), and Node::matches. */
+bool ir_type_equal(const ta_ir_type *a, const ta_ir_type *b);
+bool ir_type_subtype(const ta_ir_type *a, const ta_ir_type *f);
+typedef struct ta_ir_op ta_ir_op;
+bool ir_op_matches(const ta_ir_op *op, const ta_ir_node *n);
+
+struct ta_ir_op {
+    const ta_schema *schema;
+    ta_ir_alias_kind kind;
+    const char *text;
+    const ta_ir_type **formals; /* argument types as TorchScript sees them */
+    uint32_t nformals;
+    bool vararg;
+    ta_ir_op *next;             /* the next overload of the same name */
+};
+
+#endif

@@ -1,0 +1,247 @@
+/* ops.c - the operator set nodes are resolved against: schemas by
+ * operator name, each overload in the order it was added (registration
+ * order, for torch's list), with how AliasDb treats it. Resolution takes
+ * the first overload whose arguments accept the node's inputs (match.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alias/ir/ir_internal.h"
+
+
+typedef struct op_list {
+    ta_ir_op *first, *last;
+} op_list;
+
+struct ta_ir_ops {
+    ta_arena *arena;
+    ir_types types;
+    ta_map by_kind;     /* "aten::add" -> op_list */
+    ta_map by_overload; /* "aten::add.Tensor" -> op */
+    size_t count;
+};
+
+ta_status ta_ir_ops_create(ta_ir_ops **out)
+{
+    *out = NULL;
+    ta_ir_ops *ops = calloc(1, sizeof *ops);
+    if (!ops) return TA_ERR_NOMEM;
+    if (!(ops->arena = ta_arena_create())) {
+        free(ops);
+        return TA_ERR_NOMEM;
+    }
+    ir_types_init(&ops->types, ops->arena, NULL);
+    ta_map_init(&ops->by_kind, NULL);
+    ta_map_init(&ops->by_overload, NULL);
+    *out = ops;
+    return TA_OK;
+}
+
+void ta_ir_ops_destroy(ta_ir_ops *ops)
+{
+    if (!ops) return;
+    ta_map_clear(&ops->by_kind);
+    ta_map_clear(&ops->by_overload);
+    ir_types_clear(&ops->types);
+    ta_arena_destroy(ops->arena);
+    free(ops);
+}
+
+size_t ta_ir_ops_count(const ta_ir_ops *ops) { return ops->count; }
+
+/* "ns::name.overload" of a parsed schema, arena-owned. */
+static char *overload_key(ta_arena *a, const ta_schema *s, size_t *len)
+{
+    size_t n = s->full_name.len + 1 + s->overload.len;
+    char *k = ta_arena_alloc(a, n + 1);
+    if (!k) return NULL;
+    memcpy(k, s->full_name.ptr, s->full_name.len);
+    k[s->full_name.len] = '.';
+    if (s->overload.len) memcpy(k + s->full_name.len + 1, s->overload.ptr, s->overload.len);
+    *len = n;
+    return k;
+}
+
+static ta_status convert_formals(ta_ir_ops *ops, ta_ir_op *op)
+{
+    const ta_schema *s = op->schema;
+    op->nformals = s->nargs;
+    op->vararg = s->vararg;
+    if (!s->nargs) return TA_OK;
+    op->formals = ta_arena_alloc(ops->arena, s->nargs * sizeof *op->formals);
+    if (!op->formals) return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (!(op->formals[i] = ir_type_from_schema(&ops->types, s->args[i].type))) return TA_ERR_NOMEM;
+    return TA_OK;
+}
+
+static ta_status append_op(ta_ir_ops *ops, ta_ir_op *op)
+{
+    const ta_schema *s = op->schema;
+    ta_map_entry *e;
+    ta_status st = ta_map_add(&ops->by_kind, s->full_name.ptr, s->full_name.len, ta_map_ptr(NULL), &e);
+    if (st != TA_OK) return st;
+    op_list *l = e->value.ptr;
+    if (!l) {
+        if (!(l = ta_arena_alloc(ops->arena, sizeof *l))) return TA_ERR_NOMEM;
+        e->value = ta_map_ptr(l);
+    }
+    if (l->last) l->last->next = op;
+    else l->first = op;
+    l->last = op;
+    ops->count++;
+    return TA_OK;
+}
+
+static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
+                            const ta_parse_opts *opts, bool *added, ta_diags *diags)
+{
+    if (added) *added = false;
+    ta_schema *s;
+    ta_status st = ta_schema_parse(ops->arena, text, len, opts, &s, diags);
+    if (st != TA_OK) return st;
+    size_t klen;
+    char *key = overload_key(ops->arena, s, &klen);
+    if (!key) return TA_ERR_NOMEM;
+    if (ta_map_find(&ops->by_overload, key, klen)) return TA_OK;
+    ta_ir_op *op = ta_arena_alloc(ops->arena, sizeof *op);
+    if (!op) return TA_ERR_NOMEM;
+    op->schema = s;
+    op->kind = kind;
+    op->text = s->text;
+    if ((st = convert_formals(ops, op)) != TA_OK || (st = append_op(ops, op)) != TA_OK ||
+        (st = ta_map_add(&ops->by_overload, key, klen, ta_map_ptr(op), NULL)) != TA_OK)
+        return st;
+    if (added) *added = true;
+    return TA_OK;
+}
+
+ta_status ta_ir_ops_add(ta_ir_ops *ops, const char *schema, size_t len, ta_ir_alias_kind kind,
+                        bool *added, ta_diags *diags)
+{
+    if (!ops || !schema) return TA_ERR_INVALID;
+    return add_schema(ops, schema, len, kind, NULL, added, diags);
+}
+
+static const struct {
+    const char *name;
+    ta_ir_alias_kind kind;
+} kind_names[] = {
+    {"FROM_SCHEMA", TA_IR_FROM_SCHEMA},
+    {"CONSERVATIVE", TA_IR_CONSERVATIVE},
+    {"PURE_FUNCTION", TA_IR_PURE_FUNCTION},
+    {"INTERNAL_SPECIAL_CASE", TA_IR_SPECIAL_CASE},
+};
+
+/* "KIND<TAB>" at the start of a line: the kind and the length of the prefix. */
+static size_t kind_prefix(const char *line, size_t n, ta_ir_alias_kind *kind)
+{
+    const char *tab = memchr(line, '\t', n);
+    *kind = TA_IR_FROM_SCHEMA;
+    if (!tab) return 0;
+    size_t k = (size_t)(tab - line);
+    for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+        if (strlen(kind_names[i].name) == k && !memcmp(kind_names[i].name, line, k)) {
+            *kind = kind_names[i].kind;
+            return k + 1;
+        }
+    return 0;
+}
+
+ta_status ta_ir_ops_add_text(ta_ir_ops *ops, const char *text, size_t len, const char *source,
+                             ta_diags *diags)
+{
+    ta_status result = TA_OK;
+    uint32_t line = 0;
+    for (size_t pos = 0; pos < len;) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - text) : len, n = end - pos;
+        line++;
+        const char *l = text + pos;
+        pos = end + 1;
+        if (n && l[n - 1] == '\r') n--;
+        if (!n || l[0] == '#') continue;
+        ta_ir_alias_kind kind;
+        size_t skip = kind_prefix(l, n, &kind);
+        ta_parse_opts opts = {source ? source : "<schemas>", line, (uint32_t)skip + 1};
+        ta_status st = add_schema(ops, l + skip, n - skip, kind, &opts, NULL, diags);
+        if (st == TA_ERR_NOMEM) return st;
+        if (st != TA_OK) result = st;
+    }
+    return result;
+}
+
+ta_status ta_ir_ops_add_file(ta_ir_ops *ops, const char *path, ta_diags *diags)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ta_loc loc = {path, 0, 0, 0, NULL, 0};
+        ta_diag_error(diags, &loc, "io", "cannot read %s", path);
+        return TA_ERR_IO;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 > cap) {
+            char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return TA_ERR_NOMEM;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    ta_status st = TA_ERR_IO;
+    if (bad) {
+        ta_loc loc = {path, 0, 0, 0, NULL, 0};
+        ta_diag_error(diags, &loc, "io", "cannot read %s", path);
+    } else {
+        st = ta_ir_ops_add_text(ops, buf, len, path, diags);
+    }
+    free(buf);
+    return st;
+}
+
+ta_status ta_ir_ops_add_native(ta_ir_ops *ops, const ta_native_file *f, ta_diags *diags)
+{
+    char stack[1024];
+    for (size_t i = 0; i < ta_native_count(f); i++) {
+        const ta_native_func *fn = ta_native_get(f, i);
+        if (!fn->schema || !fn->func.s) continue;
+        const char *ns = fn->ns ? fn->ns : "aten";
+        bool has_ns = strstr(fn->func.s, "::") != NULL;
+        size_t need = strlen(ns) + 2 + fn->func.len + 1;
+        char *buf = need <= sizeof stack ? stack : malloc(need);
+        if (!buf) return TA_ERR_NOMEM;
+        int n = has_ns ? snprintf(buf, need, "%s", fn->func.s)
+                       : snprintf(buf, need, "%s::%s", ns, fn->func.s);
+        ta_status st = add_schema(ops, buf, (size_t)n, TA_IR_FROM_SCHEMA, NULL, NULL, diags);
+        if (buf != stack) free(buf);
+        if (st == TA_ERR_NOMEM) return st;
+    }
+    return TA_OK;
+}
+
+const ta_ir_op *ta_ir_ops_resolve(const ta_ir_ops *ops, const ta_ir_node *n)
+{
+    ta_map_entry *e = ta_map_find(&ops->by_kind, n->kind->name, n->kind->len);
+    if (!e) return NULL;
+    for (const ta_ir_op *op = ((op_list *)e->value.ptr)->first; op; op = op->next)
+        if (ir_op_matches(op, n)) return op;
+    return NULL;
+}
+
+bool ta_ir_ops_has_kind(const ta_ir_ops *ops, const char *kind)
+{
+    return ta_map_find_str(&ops->by_kind, kind) != NULL;
+}
+
+const ta_schema *ta_ir_op_schema(const ta_ir_op *op) { return op->schema; }
+ta_ir_alias_kind ta_ir_op_alias_kind(const ta_ir_op *op) { return op->kind; }
+const char *ta_ir_op_text(const ta_ir_op *op) { return op->text; }

@@ -1,0 +1,253 @@
+/* graph_alias_dump.c - `graph-alias` without --queries (see the header).
+ *
+ * A location is named by the value whose memory it is ("%x") or, for a
+ * wildcard, by its type ("*Tensor"). A writer is named by its kind and the
+ * line it was read from. The writers of every location are gathered once
+ * (an inverted write index), so a dump is linear in the graph. The dot
+ * drawing has a box per value, an ellipse per location (a gold octagon for
+ * a wildcard), points-to edges in black, contained locations dashed blue,
+ * and the writing nodes and their writes in red. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "graph_alias_dump.h"
+
+typedef struct dump {
+    const ta_aliasdb *db;
+    FILE *out;
+    ta_dump_format format;
+    /* writers of location l: writer[start[l] .. start[l+1]), in print order */
+    uint32_t *start;
+    const ta_ir_node **writer;
+    uint32_t nwrites;
+    /* scratch for one value's writers */
+    const ta_ir_node **seen;
+    uint32_t nseen;
+    uint8_t *mark; /* by node id */
+} dump;
+
+/* Calls fn on every node, in print order (a node before its blocks'). */
+typedef void (*node_fn)(const ta_ir_node *n, void *ctx);
+
+static void each_node(const ta_ir_block *b, node_fn fn, void *ctx)
+{
+    for (const ta_ir_node *n = ta_ir_block_first(b); n; n = ta_ir_node_next(n)) {
+        fn(n, ctx);
+        for (uint32_t k = 0; k < ta_ir_node_nblocks(n); k++) each_node(ta_ir_node_block_at(n, k), fn, ctx);
+    }
+}
+
+static void count_writes(const ta_ir_node *n, void *ctx)
+{
+    dump *d = ctx;
+    size_t k;
+    const uint32_t *locs = ta_aliasdb_node_written(d->db, n, &k);
+    for (size_t i = 0; i < k; i++) d->start[locs[i] + 1]++;
+}
+
+static void fill_writes(const ta_ir_node *n, void *ctx)
+{
+    dump *d = ctx;
+    size_t k;
+    const uint32_t *locs = ta_aliasdb_node_written(d->db, n, &k);
+    for (size_t i = 0; i < k; i++) d->writer[d->start[locs[i]]++] = n;
+}
+
+static int index_writers(dump *d, const ta_ir_graph *g)
+{
+    uint32_t nl = ta_aliasdb_location_count(d->db);
+    d->start = calloc((size_t)nl + 2, sizeof *d->start);
+    d->mark = calloc(ta_ir_graph_node_capacity(g) + 1, 1);
+    if (!d->start || !d->mark) return -1;
+    each_node(ta_ir_graph_block(g), count_writes, d);
+    for (uint32_t l = 0; l < nl; l++) d->start[l + 1] += d->start[l];
+    d->nwrites = d->start[nl];
+    d->writer = malloc(((size_t)d->nwrites + 1) * sizeof *d->writer);
+    d->seen = malloc(((size_t)d->nwrites + 1) * sizeof *d->seen);
+    if (!d->writer || !d->seen) return -1;
+    each_node(ta_ir_graph_block(g), fill_writes, d); /* moves each start to the next one's */
+    for (uint32_t l = nl; l > 0; l--) d->start[l] = d->start[l - 1];
+    d->start[0] = 0;
+    return 0;
+}
+
+/* The writers of any location of v, each once. Print order within a
+ * location; across locations they are merged by first appearance. */
+static void writers_of(dump *d, const uint32_t *locs, size_t n)
+{
+    d->nseen = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t k = d->start[locs[i]]; k < d->start[locs[i] + 1]; k++) {
+            const ta_ir_node *w = d->writer[k];
+            if (d->mark[ta_ir_node_id(w)]) continue;
+            d->mark[ta_ir_node_id(w)] = 1;
+            d->seen[d->nseen++] = w;
+        }
+    for (uint32_t i = 0; i < d->nseen; i++) d->mark[ta_ir_node_id(d->seen[i])] = 0;
+}
+
+static void location_name(const ta_aliasdb *db, uint32_t loc, char *buf, size_t cap)
+{
+    const ta_ir_value *v = ta_aliasdb_location_value(db, loc);
+    if (v) {
+        snprintf(buf, cap, "%%%s", ta_ir_value_name(v));
+        return;
+    }
+    char t[200];
+    ta_ir_type_print(ta_aliasdb_location_wildcard(db, loc), t, sizeof t);
+    snprintf(buf, cap, "*%s", t);
+}
+
+static json_t *locations_json(const ta_aliasdb *db, const uint32_t *locs, size_t n)
+{
+    json_t *a = json_array();
+    char name[256];
+    for (size_t i = 0; i < n; i++) {
+        location_name(db, locs[i], name, sizeof name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+static void text_locations(FILE *out, const ta_aliasdb *db, const char *label, const uint32_t *locs, size_t n)
+{
+    char name[256];
+    fprintf(out, " %s {", label);
+    for (size_t i = 0; i < n; i++) {
+        location_name(db, locs[i], name, sizeof name);
+        fprintf(out, "%s%s", i ? ", " : "", name);
+    }
+    fputc('}', out);
+}
+
+static void dump_json(dump *d, const ta_ir_value *v, const char *type, const uint32_t *pts, size_t np,
+                      const uint32_t *all, size_t nc)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "value", json_sprintf("%%%s", ta_ir_value_name(v)));
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "points_to", locations_json(d->db, pts, np));
+    json_object_set_new(o, "contains", locations_json(d->db, all, nc));
+    json_object_set_new(o, "wildcard", json_boolean(ta_aliasdb_is_wildcard(d->db, v)));
+    json_t *w = json_array();
+    for (uint32_t i = 0; i < d->nseen; i++)
+        json_array_append_new(w, json_pack("{s:s, s:I}", "kind", ta_ir_node_kind(d->seen[i]), "line",
+                                           (json_int_t)ta_ir_node_line(d->seen[i])));
+    json_object_set_new(o, "writers", w);
+    json_dumpf(o, d->out, JSON_PRESERVE_ORDER);
+    fputc('\n', d->out);
+    json_decref(o);
+}
+
+static void dump_value(const ta_ir_value *v, void *ctx)
+{
+    dump *d = ctx;
+    char type[256];
+    ta_ir_type_print(ta_ir_value_type(v), type, sizeof type);
+    size_t np, nc;
+    const uint32_t *pts = ta_aliasdb_locations(d->db, v, &np);
+    const uint32_t *all = ta_aliasdb_contained_locations(d->db, v, &nc);
+    d->nseen = 0;
+    if (ta_aliasdb_has_writers(d->db, v)) writers_of(d, pts, np);
+    if (d->format == TA_DUMP_JSON) {
+        dump_json(d, v, type, pts, np, all, nc);
+        return;
+    }
+    fprintf(d->out, "%%%s : %s", ta_ir_value_name(v), type);
+    if (!np) {
+        fputs(" immutable\n", d->out);
+        return;
+    }
+    text_locations(d->out, d->db, "points-to", pts, np);
+    text_locations(d->out, d->db, "contains", all, nc);
+    if (ta_aliasdb_is_wildcard(d->db, v)) fputs(" wildcard", d->out);
+    for (uint32_t i = 0; i < d->nseen; i++)
+        fprintf(d->out, "%s%s@%u", i ? ", " : " written-by ", ta_ir_node_kind(d->seen[i]),
+                ta_ir_node_line(d->seen[i]));
+    fputc('\n', d->out);
+}
+
+/* Calls fn on every value in print order: inputs, then each node's outputs
+ * followed by its blocks' parameters and values. */
+typedef void (*value_fn)(const ta_ir_value *v, void *ctx);
+
+static void values_in(const ta_ir_block *b, value_fn fn, void *ctx)
+{
+    for (const ta_ir_node *n = ta_ir_block_first(b); n; n = ta_ir_node_next(n)) {
+        for (uint32_t i = 0; i < ta_ir_node_noutputs(n); i++) fn(ta_ir_node_output(n, i), ctx);
+        for (uint32_t k = 0; k < ta_ir_node_nblocks(n); k++) {
+            const ta_ir_block *sub = ta_ir_node_block_at(n, k);
+            for (uint32_t i = 0; i < ta_ir_block_nparams(sub); i++) fn(ta_ir_block_param(sub, i), ctx);
+            values_in(sub, fn, ctx);
+        }
+    }
+}
+
+static void each_value(const ta_ir_graph *g, value_fn fn, void *ctx)
+{
+    for (uint32_t i = 0; i < ta_ir_graph_ninputs(g); i++) fn(ta_ir_graph_input(g, i), ctx);
+    values_in(ta_ir_graph_block(g), fn, ctx);
+}
+
+/* ---- dot ------------------------------------------------------------------------ */
+
+static void dot_value(const ta_ir_value *v, void *ctx)
+{
+    dump *d = ctx;
+    size_t np;
+    const uint32_t *pts = ta_aliasdb_locations(d->db, v, &np);
+    if (!np) return;
+    fprintf(d->out, "  \"v%u\" [label=\"%%%s\", shape=box];\n", ta_ir_value_id(v), ta_ir_value_name(v));
+    for (size_t i = 0; i < np; i++) fprintf(d->out, "  \"v%u\" -> \"l%u\";\n", ta_ir_value_id(v), pts[i]);
+}
+
+static void dot_writer(const ta_ir_node *n, void *ctx)
+{
+    dump *d = ctx;
+    size_t k;
+    const uint32_t *locs = ta_aliasdb_node_written(d->db, n, &k);
+    if (!k) return;
+    fprintf(d->out, "  \"n%u\" [label=\"%s\\nline %u\", shape=cds, color=red, fontcolor=red];\n",
+            ta_ir_node_id(n), ta_ir_node_kind(n), ta_ir_node_line(n));
+    for (size_t i = 0; i < k; i++) fprintf(d->out, "  \"n%u\" -> \"l%u\" [color=red];\n", ta_ir_node_id(n), locs[i]);
+}
+
+static void write_dot(const ta_ir_graph *g, dump *d)
+{
+    FILE *out = d->out;
+    fputs("digraph aliasing {\n  rankdir=LR;\n  node [fontname=\"monospace\"];\n", out);
+    char name[256];
+    for (uint32_t l = 0; l < ta_aliasdb_location_count(d->db); l++) {
+        location_name(d->db, l, name, sizeof name);
+        bool wild = ta_aliasdb_location_wildcard(d->db, l) != NULL;
+        bool written = d->start[l + 1] > d->start[l];
+        fprintf(out, "  \"l%u\" [label=\"%s\", shape=%s%s%s];\n", l, name, wild ? "octagon" : "ellipse",
+                wild ? ", style=filled, fillcolor=gold" : "", written ? ", color=red" : "");
+        const ta_ir_value *lv = ta_aliasdb_location_value(d->db, l);
+        size_t nc = 0;
+        const uint32_t *all = lv ? ta_aliasdb_contained_locations(d->db, lv, &nc) : NULL;
+        for (size_t i = 0; i < nc; i++)
+            if (all[i] != l) fprintf(out, "  \"l%u\" -> \"l%u\" [style=dashed, color=blue];\n", l, all[i]);
+    }
+    each_value(g, dot_value, d);
+    each_node(ta_ir_graph_block(g), dot_writer, d);
+    fputs("}\n", out);
+}
+
+int ta_graph_alias_dump(const ta_ir_graph *g, const ta_aliasdb *db, ta_dump_format format, FILE *out)
+{
+    dump d = {.db = db, .out = out, .format = format};
+    int rc = index_writers(&d, g);
+    if (rc == 0) {
+        if (format == TA_DUMP_DOT) write_dot(g, &d);
+        else each_value(g, dump_value, &d);
+        rc = ferror(out) ? -1 : 0;
+    }
+    free(d.start);
+    free(d.writer);
+    free(d.seen);
+    free(d.mark);
+    return rc;
+}
