@@ -109,11 +109,14 @@ TA_API ta_aliasdb_how ta_aliasdb_node_how(const ta_aliasdb *db, const ta_ir_node
 TA_API const ta_ir_op *ta_aliasdb_node_op(const ta_aliasdb *db, const ta_ir_node *n);
 
 /* Memory locations are numbered elements of the points-to graph. The
- * locations v may point to / v and its contents may point to, sorted; *n
- * gets their count (0 for a value of an immutable type). */
+ * locations v may point to, sorted; *n gets their count (0 for a value of
+ * an immutable type). */
 TA_API const uint32_t *ta_aliasdb_locations(const ta_aliasdb *db, const ta_ir_value *v, size_t *n);
-TA_API const uint32_t *ta_aliasdb_contained_locations(const ta_aliasdb *db, const ta_ir_value *v,
-                                                      size_t *n);
+/* The elements v and what it contains may reach (v's own element, its
+ * locations and, through them, everything contained), sorted: at most cap
+ * into out; returns how many there are. */
+TA_API size_t ta_aliasdb_contained_locations(const ta_aliasdb *db, const ta_ir_value *v, uint32_t *out,
+                                             size_t cap);
 /* A location is a value's own memory, or the wildcard of a type. */
 TA_API const ta_ir_value *ta_aliasdb_location_value(const ta_aliasdb *db, uint32_t loc);
 TA_API const ta_ir_type *ta_aliasdb_location_wildcard(const ta_aliasdb *db, uint32_t loc);

@@ -26,7 +26,23 @@ typedef struct dump {
     const ta_ir_node **seen;
     uint32_t nseen;
     uint8_t *mark; /* by node id */
+    /* scratch for one value's contained locations */
+    uint32_t *all;
+    size_t cap_all;
 } dump;
+
+/* The contained locations of v (into d->all); NULL on OOM. */
+static const uint32_t *contained(dump *d, const ta_ir_value *v, size_t *n)
+{
+    *n = ta_aliasdb_contained_locations(d->db, v, d->all, d->cap_all);
+    if (*n <= d->cap_all) return d->all;
+    uint32_t *grown = realloc(d->all, *n * sizeof *grown);
+    if (!grown) return NULL;
+    d->all = grown;
+    d->cap_all = *n;
+    *n = ta_aliasdb_contained_locations(d->db, v, d->all, d->cap_all);
+    return d->all;
+}
 
 /* Calls fn on every node, in print order (a node before its blocks'). */
 typedef void (*node_fn)(const ta_ir_node *n, void *ctx);
@@ -148,7 +164,8 @@ static void dump_value(const ta_ir_value *v, void *ctx)
     ta_ir_type_print(ta_ir_value_type(v), type, sizeof type);
     size_t np, nc;
     const uint32_t *pts = ta_aliasdb_locations(d->db, v, &np);
-    const uint32_t *all = ta_aliasdb_contained_locations(d->db, v, &nc);
+    const uint32_t *all = contained(d, v, &nc);
+    if (!all) nc = 0;
     d->nseen = 0;
     if (ta_aliasdb_has_writers(d->db, v)) writers_of(d, pts, np);
     if (d->format == TA_DUMP_JSON) {
@@ -227,7 +244,7 @@ static void write_dot(const ta_ir_graph *g, dump *d)
                 wild ? ", style=filled, fillcolor=gold" : "", written ? ", color=red" : "");
         const ta_ir_value *lv = ta_aliasdb_location_value(d->db, l);
         size_t nc = 0;
-        const uint32_t *all = lv ? ta_aliasdb_contained_locations(d->db, lv, &nc) : NULL;
+        const uint32_t *all = lv ? contained(d, lv, &nc) : NULL;
         for (size_t i = 0; i < nc; i++)
             if (all[i] != l) fprintf(out, "  \"l%u\" -> \"l%u\" [style=dashed, color=blue];\n", l, all[i]);
     }
@@ -249,5 +266,6 @@ int ta_graph_alias_dump(const ta_ir_graph *g, const ta_aliasdb *db, ta_dump_form
     free(d.writer);
     free(d.seen);
     free(d.mark);
+    free(d.all);
     return rc;
 }

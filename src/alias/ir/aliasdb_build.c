@@ -30,6 +30,7 @@ uint32_t adb_new_elem(ta_aliasdb *db, const ta_ir_value *v)
     uint32_t e = db->nelems++;
     memset(&db->elems[e], 0, sizeof db->elems[e]);
     db->elems[e].value = v;
+    db->elems[e].type = v ? v->type : NULL;
     db->elems[e].pts = db->elems[e].cont = ADB_NONE;
     if (v) db->elem_of[v->id] = e;
     return e;
@@ -148,8 +149,8 @@ void adb_register_write(ta_aliasdb *db, const ta_ir_value *v, const ta_ir_node *
         adb_nomem(db);
         return;
     }
-    db->reg[db->nreg].node = n;
-    db->reg[db->nreg].value = v;
+    db->reg[db->nreg].node = n->id;
+    db->reg[db->nreg].value = v->id;
     db->reg[db->nreg].contained = contained;
     db->nreg++;
 }
@@ -173,6 +174,12 @@ static ta_status alloc_tables(ta_aliasdb *db)
     if (!db->elem_of || !db->wild_value || !db->op_of || !db->how || !db->side_effects || !db->writes)
         return TA_ERR_NOMEM;
     memset(db->elem_of, 0xff, (nv ? nv : 1) * sizeof *db->elem_of);
+    /* about one element and one edge per value: sized once, not regrown */
+    db->cap_elems = db->cap_edges = nv + 64;
+    db->elems = malloc(db->cap_elems * sizeof *db->elems);
+    db->edge_to = malloc(db->cap_edges * sizeof *db->edge_to);
+    db->edge_next = malloc(db->cap_edges * sizeof *db->edge_next);
+    if (!db->elems || !db->edge_to || !db->edge_next) return TA_ERR_NOMEM;
     return TA_OK;
 }
 

@@ -33,11 +33,10 @@ static inline const uint32_t *adb_set_data(const adb_set *s) { return s->n == 1 
 
 typedef struct adb_elem {
     const ta_ir_value *value; /* NULL: the wildcard element of a type */
-    const ta_ir_type *wild_type; /* for a wildcard element, its type */
+    const ta_ir_type *type;   /* the value's type, or the wildcard's alias type */
     uint32_t pts, cont;       /* heads of its points-to and contains edge lists */
     adb_set locs;             /* memory locations (MemoryDAG::getMemoryLocations) */
-    adb_set all;              /* with everything contained (getAllContainedMemoryLocations) */
-    uint8_t locs_state, all_state; /* 0 not computed, 1 in progress, 2 done */
+    uint8_t locs_state;       /* 0 not computed, 1 in progress, 2 done */
 } adb_elem;
 
 /* What AliasDb knows of a type (by type id). */
@@ -50,10 +49,19 @@ typedef struct adb_type {
 } adb_type;
 
 typedef struct adb_write {
-    const ta_ir_node *node;
-    const ta_ir_value *value;
+    uint32_t node, value;      /* ids */
     bool contained;            /* the value and everything it contains */
 } adb_write;
+
+enum { ADB_RECENT = 64, ADB_RECENT_INPUTS = 6 };
+
+/* One slot of the resolution cache's front (aliasdb_schema.c). */
+typedef struct adb_recent {
+    const void *kind;
+    uint32_t ninputs;
+    const ta_ir_type *types[ADB_RECENT_INPUTS];
+    const ta_ir_op *op;
+} adb_recent;
 
 struct ta_aliasdb {
     const ta_ir_graph *g;
@@ -84,6 +92,7 @@ struct ta_aliasdb {
     adb_set *writes;           /* by node id: what the node itself writes */
     uint64_t *written;         /* bitset of every written location */
     ta_map op_cache;           /* (kind, input types) -> op */
+    adb_recent recent[ADB_RECENT];
 
     adb_write *reg;            /* the write registry of the walk */
     uint32_t nreg, cap_reg;
@@ -129,7 +138,20 @@ void adb_analyze_schema(ta_aliasdb *db, const ta_ir_node *n, const ta_ir_op *op)
 /* The input of n bound to the schema argument called name, or NULL. */
 const ta_ir_value *adb_named_input(ta_aliasdb *db, const ta_ir_node *n, const char *name);
 
+/* The contained locations of some elements (a query's scratch). */
+typedef struct adb_closure {
+    uint32_t *v;               /* the locations, in visiting order */
+    uint32_t n, cap;
+    uint32_t *stack;
+    uint32_t nstack, cap_stack;
+    uint64_t *bits;            /* membership, once there are many */
+    bool failed;               /* out of memory */
+} adb_closure;
+
 /* aliasdb_locs.c */
+void adb_closure_add(const ta_aliasdb *db, adb_closure *c, uint32_t e);
+void adb_closure_sort(adb_closure *c);
+void adb_closure_free(adb_closure *c);
 ta_status adb_finish(ta_aliasdb *db);
 bool adb_sets_intersect(const adb_set *a, const adb_set *b);
 bool adb_set_has(const adb_set *s, uint32_t x);

@@ -129,20 +129,16 @@ typedef struct walk {
     u32vec stack, tmp;
 } walk;
 
-/* The union of the children's sets (or the single child's set, shared). */
-static bool union_of(ta_aliasdb *db, walk *w, const uint32_t *kids, uint32_t nkids, bool use_all,
-                     uint32_t self, adb_set *out)
+/* The union of the children's locations (the single child's set, shared). */
+static bool union_of(ta_aliasdb *db, walk *w, const uint32_t *kids, uint32_t nkids, adb_set *out)
 {
-    w->tmp.n = 0;
-    if (self != ADB_NONE && !vec_push(&w->tmp, self)) return false;
-    for (uint32_t i = 0; i < nkids; i++) {
-        const adb_elem *c = &db->elems[kids[i]];
-        if (!vec_push_set(&w->tmp, use_all ? &c->all : &c->locs)) return false;
-    }
-    if (self == ADB_NONE && nkids == 1) {
-        *out = use_all ? db->elems[kids[0]].all : db->elems[kids[0]].locs;
+    if (nkids == 1) {
+        *out = db->elems[kids[0]].locs;
         return true;
     }
+    w->tmp.n = 0;
+    for (uint32_t i = 0; i < nkids; i++)
+        if (!vec_push_set(&w->tmp, &db->elems[kids[i]].locs)) return false;
     return set_make(db, w->tmp.v, sort_unique(w->tmp.v, w->tmp.n), out);
 }
 
@@ -158,7 +154,15 @@ static uint32_t pts_children(const ta_aliasdb *db, uint32_t e, u32vec *out)
 /* getMemoryLocations with its cache, iteratively (chains of views are long). */
 static bool compute_locs(ta_aliasdb *db, walk *w, uint32_t root, u32vec *kids)
 {
-    if (db->elems[root].locs_state == 2) return true;
+    adb_elem *r = &db->elems[root];
+    if (r->locs_state == 2) return true;
+    /* the common case: one pointee, already done (a view of an earlier value) */
+    if (r->pts != ADB_NONE && db->edge_next[r->pts] == ADB_NONE &&
+        db->elems[db->edge_to[r->pts]].locs_state == 2) {
+        r->locs = db->elems[db->edge_to[r->pts]].locs;
+        r->locs_state = 2;
+        return true;
+    }
     w->stack.n = 0;
     if (!vec_push(&w->stack, root)) return false;
     while (w->stack.n) {
@@ -183,7 +187,7 @@ static bool compute_locs(ta_aliasdb *db, walk *w, uint32_t root, u32vec *kids)
             s.one = e;
         } else {
             uint32_t nk = pts_children(db, e, kids);
-            if (nk == ADB_NONE || !union_of(db, w, kids->v, nk, false, ADB_NONE, &s)) return false;
+            if (nk == ADB_NONE || !union_of(db, w, kids->v, nk, &s)) return false;
         }
         db->elems[e].locs = s;
         db->elems[e].locs_state = 2;
@@ -200,7 +204,7 @@ static bool apply_wildcards(ta_aliasdb *db, walk *w, u32vec *kids)
     for (uint32_t i = 0; ok && i < db->nwild_values; i++) {
         uint32_t vid = db->wild_values[i];
         uint32_t e = db->elem_of[vid];
-        uint32_t wc = adb_wildcard_of(db, db->elems[e].value->type);
+        uint32_t wc = adb_wildcard_of(db, db->elems[e].type);
         if (wc == ADB_NONE || !compute_locs(db, w, e, kids)) {
             ok = wc == ADB_NONE;
             continue;
@@ -216,7 +220,7 @@ static bool apply_wildcards(ta_aliasdb *db, walk *w, u32vec *kids)
     for (uint32_t e = 0; ok && e < db->nelems; e++) {
         const adb_elem *el = &db->elems[e];
         if (!el->value) continue;
-        uint32_t wc = adb_wildcard_of(db, el->value->type);
+        uint32_t wc = adb_wildcard_of(db, el->type);
         if (wc == ADB_NONE || !redirected[wc]) continue;
         if (!compute_locs(db, w, e, kids)) {
             ok = false;
@@ -239,65 +243,73 @@ static bool apply_wildcards(ta_aliasdb *db, walk *w, u32vec *kids)
 
 /* ---- contained locations ------------------------------------------------------------------ */
 
-/* The children of e for containment: its locations (but itself) and what it
- * contains, all of them with their sets computed. */
-static bool all_children(const ta_aliasdb *db, uint32_t e, u32vec *out, bool *pending)
+/* Whether c already holds x: a scan while it is small, a bitset after. */
+static bool closure_seen(const ta_aliasdb *db, adb_closure *c, uint32_t x)
 {
-    const adb_elem *el = &db->elems[e];
-    const uint32_t *d = adb_set_data(&el->locs);
-    out->n = 0;
-    *pending = false;
-    for (uint32_t i = 0; i < el->locs.n; i++) {
-        if (d[i] == e) continue;
-        uint8_t st = db->elems[d[i]].all_state;
-        if (st == 0) *pending = true;
-        if (st == 2 && !vec_push(out, d[i])) return false;
+    if (!c->bits && c->n >= 32) {
+        c->bits = calloc(db->nelems / 64 + 1, sizeof *c->bits);
+        if (!c->bits) return c->failed = true;
+        for (uint32_t i = 0; i < c->n; i++) c->bits[c->v[i] / 64] |= (uint64_t)1 << (c->v[i] % 64);
     }
-    for (uint32_t k = el->cont; k != ADB_NONE; k = db->edge_next[k]) {
-        uint8_t st = db->elems[db->edge_to[k]].all_state;
-        if (st == 0) *pending = true;
-        if (st == 2 && !vec_push(out, db->edge_to[k])) return false;
+    if (c->bits) {
+        if (c->bits[x / 64] >> (x % 64) & 1) return true;
+        c->bits[x / 64] |= (uint64_t)1 << (x % 64);
+        return false;
     }
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->v[i] == x) return true;
+    return false;
+}
+
+static bool closure_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 32;
+        uint32_t *g = realloc(*v, nc * sizeof *g);
+        if (!g) return false;
+        *v = g;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = x;
     return true;
 }
 
-static bool push_pending(ta_aliasdb *db, walk *w, uint32_t e)
+/* Adds x (unless there) to the result and to the work list. */
+static void closure_visit(const ta_aliasdb *db, adb_closure *c, uint32_t x)
 {
-    const adb_elem *el = &db->elems[e];
-    const uint32_t *d = adb_set_data(&el->locs);
-    for (uint32_t i = 0; i < el->locs.n; i++)
-        if (d[i] != e && db->elems[d[i]].all_state == 0 && !vec_push(&w->stack, d[i])) return false;
-    for (uint32_t k = el->cont; k != ADB_NONE; k = db->edge_next[k])
-        if (db->elems[db->edge_to[k]].all_state == 0 && !vec_push(&w->stack, db->edge_to[k])) return false;
-    return true;
+    if (c->failed || closure_seen(db, c, x)) return;
+    if (!closure_push(&c->v, &c->n, &c->cap, x) || !closure_push(&c->stack, &c->nstack, &c->cap_stack, x))
+        c->failed = true;
 }
 
-static bool compute_all(ta_aliasdb *db, walk *w, uint32_t root, u32vec *kids)
+/* getAllContainedMemoryLocations: e, and everything reachable from it
+ * through its memory locations and the elements it contains. Without
+ * cycles (torch cannot have them either) this is what torch caches per
+ * element; it is computed when asked, so the build does not pay for sets
+ * nobody reads. Appends to c (whose earlier contents count as seen). */
+void adb_closure_add(const ta_aliasdb *db, adb_closure *c, uint32_t e)
 {
-    if (db->elems[root].all_state == 2) return true;
-    w->stack.n = 0;
-    if (!vec_push(&w->stack, root)) return false;
-    while (w->stack.n) {
-        uint32_t e = w->stack.v[w->stack.n - 1];
-        adb_elem *el = &db->elems[e];
-        if (el->all_state == 2) {
-            w->stack.n--;
-            continue;
-        }
-        if (el->all_state == 0) {
-            el->all_state = 1;
-            if (!push_pending(db, w, e)) return false;
-            continue;
-        }
-        w->stack.n--;
-        bool pending;
-        if (!all_children(db, e, kids, &pending)) return false;
-        adb_set s;
-        if (!union_of(db, w, kids->v, kids->n, true, e, &s)) return false;
-        db->elems[e].all = s;
-        db->elems[e].all_state = 2;
+    closure_visit(db, c, e);
+    while (c->nstack && !c->failed) {
+        uint32_t x = c->stack[--c->nstack];
+        const adb_elem *el = &db->elems[x];
+        const uint32_t *d = adb_set_data(&el->locs);
+        for (uint32_t i = 0; i < el->locs.n; i++) closure_visit(db, c, d[i]);
+        for (uint32_t k = el->cont; k != ADB_NONE; k = db->edge_next[k]) closure_visit(db, c, db->edge_to[k]);
     }
-    return true;
+}
+
+void adb_closure_sort(adb_closure *c)
+{
+    c->n = sort_unique(c->v, c->n);
+}
+
+void adb_closure_free(adb_closure *c)
+{
+    free(c->v);
+    free(c->stack);
+    free(c->bits);
+    memset(c, 0, sizeof *c);
 }
 
 /* ---- writes ------------------------------------------------------------------------------ */
@@ -307,15 +319,24 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
     uint32_t nn = db->g->nnodes;
     /* group the registry by node; a node's writes are registered together */
     for (uint32_t i = 0; i < db->nreg;) {
-        const ta_ir_node *n = db->reg[i].node;
+        uint32_t n = db->reg[i].node;
         tmp->n = 0;
-        if (!vec_push_set(tmp, &db->writes[n->id])) return false;
+        if (!vec_push_set(tmp, &db->writes[n])) return false;
         for (; i < db->nreg && db->reg[i].node == n; i++) {
-            uint32_t e = db->elem_of[db->reg[i].value->id];
+            uint32_t e = db->elem_of[db->reg[i].value];
             if (e == ADB_NONE) continue;
-            if (!vec_push_set(tmp, db->reg[i].contained ? &db->elems[e].all : &db->elems[e].locs)) return false;
+            if (!db->reg[i].contained) {
+                if (!vec_push_set(tmp, &db->elems[e].locs)) return false;
+                continue;
+            }
+            adb_closure c = {0};
+            adb_closure_add(db, &c, e);
+            bool ok = !c.failed;
+            for (uint32_t k = 0; ok && k < c.n; k++) ok = vec_push(tmp, c.v[k]);
+            adb_closure_free(&c);
+            if (!ok) return false;
         }
-        if (!set_make(db, tmp->v, sort_unique(tmp->v, tmp->n), &db->writes[n->id])) return false;
+        if (!set_make(db, tmp->v, sort_unique(tmp->v, tmp->n), &db->writes[n])) return false;
     }
     for (uint32_t i = 0; i < db->nwild_writers; i++) {
         const ta_ir_node *n = db->wild_writers[i];
@@ -340,10 +361,9 @@ ta_status adb_finish(ta_aliasdb *db)
     u32vec kids = {0};
     /* every value's type mapped, so the wildcard of each can be looked up */
     for (uint32_t e = 0; e < db->nelems; e++)
-        if (db->elems[e].value && !adb_type_info(db, db->elems[e].value->type)) break;
+        if (db->elems[e].value && !adb_type_info(db, db->elems[e].type)) break;
     bool ok = db->status == TA_OK && apply_wildcards(db, &w, &kids);
     for (uint32_t e = 0; ok && e < db->nelems; e++) ok = compute_locs(db, &w, e, &kids);
-    for (uint32_t e = 0; ok && e < db->nelems; e++) ok = compute_all(db, &w, e, &kids);
     ok = ok && index_writes(db, &w.tmp);
     free(w.stack.v);
     free(w.tmp.v);
@@ -385,7 +405,13 @@ ta_status adb_collect_reads(const ta_aliasdb *db, const ta_ir_node *n, uint32_t 
     ta_status st = TA_OK;
     for (uint32_t i = 0; st == TA_OK && i < n->ninputs; i++) {
         uint32_t e = db->elem_of[n->inputs[i]->id];
-        if (e != ADB_NONE) st = push_set(v, nv, cap, &db->elems[e].all);
+        if (e == ADB_NONE) continue;
+        adb_closure c = {0};
+        adb_closure_add(db, &c, e);
+        adb_set s = {c.n, 0, c.v};
+        if (c.n == 1) s.one = c.v[0];
+        st = c.failed ? TA_ERR_NOMEM : push_set(v, nv, cap, &s);
+        adb_closure_free(&c);
     }
     for (uint32_t b = 0; st == TA_OK && b < n->nblocks; b++)
         for (const ta_ir_node *m = n->blocks[b]->param->next; st == TA_OK && m != n->blocks[b]->ret; m = m->next)

@@ -17,20 +17,41 @@ bool ta_aliasdb_may_alias(const ta_aliasdb *db, const ta_ir_value *v, const ta_i
     return adb_sets_intersect(&db->elems[a].locs, &db->elems[b].locs);
 }
 
-bool ta_aliasdb_may_contain_alias(const ta_aliasdb *db, const ta_ir_value *v, const ta_ir_value *w)
+/* The contained locations of the values' elements, sorted. */
+static void closure_of(const ta_aliasdb *db, const ta_ir_value *const *vs, size_t n, adb_closure *c)
 {
-    uint32_t a = adb_elem_of(db, v), b = adb_elem_of(db, w);
-    if (a == ADB_NONE || b == ADB_NONE) return false;
-    return adb_sets_intersect(&db->elems[a].all, &db->elems[b].all);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = adb_elem_of(db, vs[i]);
+        if (e != ADB_NONE) adb_closure_add(db, c, e);
+    }
+    adb_closure_sort(c);
 }
 
 bool ta_aliasdb_may_contain_alias_any(const ta_aliasdb *db, const ta_ir_value *const *a, size_t na,
                                       const ta_ir_value *const *b, size_t nb)
 {
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            if (ta_aliasdb_may_contain_alias(db, a[i], b[j])) return true;
-    return false;
+    adb_closure ca = {0}, cb = {0};
+    closure_of(db, a, na, &ca);
+    closure_of(db, b, nb, &cb);
+    bool yes = false;
+    for (uint32_t i = 0, j = 0; i < ca.n && j < cb.n && !yes;) {
+        if (ca.v[i] == cb.v[j]) yes = true;
+        else if (ca.v[i] < cb.v[j]) i++;
+        else j++;
+    }
+    /* out of memory: say they may (the answer that never misleads) */
+    if (ca.failed || cb.failed) yes = true;
+    adb_closure_free(&ca);
+    adb_closure_free(&cb);
+    return yes;
+}
+
+bool ta_aliasdb_may_contain_alias(const ta_aliasdb *db, const ta_ir_value *v, const ta_ir_value *w)
+{
+    uint32_t a = adb_elem_of(db, v), b = adb_elem_of(db, w);
+    if (a == ADB_NONE || b == ADB_NONE) return false;
+    if (a == b || adb_sets_intersect(&db->elems[a].locs, &db->elems[b].locs)) return true;
+    return ta_aliasdb_may_contain_alias_any(db, &v, 1, &w, 1);
 }
 
 static bool any_written(const ta_aliasdb *db, const adb_set *s)
@@ -143,11 +164,14 @@ const uint32_t *ta_aliasdb_locations(const ta_aliasdb *db, const ta_ir_value *v,
     return e == ADB_NONE ? NULL : adb_set_data(&db->elems[e].locs);
 }
 
-const uint32_t *ta_aliasdb_contained_locations(const ta_aliasdb *db, const ta_ir_value *v, size_t *n)
+size_t ta_aliasdb_contained_locations(const ta_aliasdb *db, const ta_ir_value *v, uint32_t *out, size_t cap)
 {
-    uint32_t e = adb_elem_of(db, v);
-    *n = e == ADB_NONE ? 0 : db->elems[e].all.n;
-    return e == ADB_NONE ? NULL : adb_set_data(&db->elems[e].all);
+    adb_closure c = {0};
+    closure_of(db, &v, 1, &c);
+    size_t n = c.failed ? 0 : c.n;
+    memcpy(out, c.v, (n < cap ? n : cap) * sizeof *out);
+    adb_closure_free(&c);
+    return n;
 }
 
 const ta_ir_value *ta_aliasdb_location_value(const ta_aliasdb *db, uint32_t loc)
@@ -157,7 +181,7 @@ const ta_ir_value *ta_aliasdb_location_value(const ta_aliasdb *db, uint32_t loc)
 
 const ta_ir_type *ta_aliasdb_location_wildcard(const ta_aliasdb *db, uint32_t loc)
 {
-    return loc < db->nelems ? db->elems[loc].wild_type : NULL;
+    return loc < db->nelems && !db->elems[loc].value ? db->elems[loc].type : NULL;
 }
 
 uint32_t ta_aliasdb_location_count(const ta_aliasdb *db) { return db->nelems; }

@@ -16,7 +16,40 @@
 
 enum { MAX_KEY_INPUTS = 64, MAX_BOUND = 32 };
 
+/* A direct-mapped cache in front of the map: most nodes repeat a recent
+ * (kind, input types) combination, and comparing a few pointers is cheaper
+ * than hashing them. */
+static uint32_t recent_slot(const ta_ir_node *n)
+{
+    uintptr_t h = (uintptr_t)n->kind >> 4;
+    for (uint32_t i = 0; i < n->ninputs; i++) h = h * 31 + ((uintptr_t)n->inputs[i]->type >> 4);
+    return (uint32_t)(h ^ h >> 13) & (ADB_RECENT - 1);
+}
+
+static bool recent_hit(const adb_recent *r, const ta_ir_node *n)
+{
+    if (r->kind != n->kind || r->ninputs != n->ninputs) return false;
+    for (uint32_t i = 0; i < n->ninputs; i++)
+        if (r->types[i] != n->inputs[i]->type) return false;
+    return true;
+}
+
+static const ta_ir_op *resolve_cached(ta_aliasdb *db, const ta_ir_node *n);
+
 const ta_ir_op *adb_resolve(ta_aliasdb *db, const ta_ir_node *n)
+{
+    if (n->ninputs > ADB_RECENT_INPUTS) return resolve_cached(db, n);
+    adb_recent *r = &db->recent[recent_slot(n)];
+    if (recent_hit(r, n)) return r->op;
+    const ta_ir_op *op = resolve_cached(db, n);
+    r->kind = n->kind;
+    r->ninputs = n->ninputs;
+    for (uint32_t i = 0; i < n->ninputs; i++) r->types[i] = n->inputs[i]->type;
+    r->op = op;
+    return op;
+}
+
+static const ta_ir_op *resolve_cached(ta_aliasdb *db, const ta_ir_node *n)
 {
     if (n->ninputs > MAX_KEY_INPUTS) return ta_ir_ops_resolve(db->ops, n);
     const void *key[MAX_KEY_INPUTS + 1];
@@ -42,90 +75,67 @@ const ta_ir_value *adb_named_input(ta_aliasdb *db, const ta_ir_node *n, const ch
     return NULL;
 }
 
-/* The alias info torch keeps for a type, with a list's element annotation
- * standing in when the list itself has none. NULL when there is none. */
-static const ta_alias *formal_alias(const ta_type *t)
-{
-    ta_alias_view av;
-    ta_type_alias_view(t, &av);
-    if (!av.present) return NULL;
-    return av.set ? av.set : av.elem;
-}
-
-static bool has_set(const ta_str *sets, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (ta_str_eq(sets[i], name)) return true;
-    return false;
-}
-
-static bool same_sets(const ta_alias *a)
-{
-    if (a->nbefore != a->nafter) return false;
-    for (uint32_t i = 0; i < a->nbefore; i++)
-        if (!ta_str_eq_str(a->before[i], a->after[i])) return false;
-    return true;
-}
-
 typedef struct bindings {
-    ta_str set[MAX_BOUND];
+    uint8_t set[MAX_BOUND];
     const ta_ir_value *value[MAX_BOUND];
     uint32_t n;
 } bindings;
 
-static const ta_ir_value *bound(const bindings *b, ta_str set)
+static const ta_ir_value *bound(const bindings *b, uint8_t set)
 {
     for (uint32_t i = 0; i < b->n; i++)
-        if (ta_str_eq_str(b->set[i], set)) return b->value[i];
+        if (b->set[i] == set) return b->value[i];
     return NULL;
 }
 
-static void bind_arguments(ta_aliasdb *db, const ta_ir_node *n, const ta_schema *s, bindings *b)
+static void bind_arguments(ta_aliasdb *db, const ta_ir_node *n, const ta_ir_op *op, bindings *b)
 {
-    for (uint32_t i = 0; i < s->nargs && i < n->ninputs; i++) {
-        const ta_alias *formal = formal_alias(s->args[i].type);
+    uint32_t nargs = op->schema->nargs;
+    for (uint32_t i = 0; i < nargs && i < n->ninputs; i++) {
+        const ir_alias_slot *formal = &op->args[i];
         const ta_ir_value *actual = n->inputs[i];
-        if (!formal || !adb_value_mutable(db, actual)) continue;
-        if (!formal->nbefore || has_set(formal->before, formal->nbefore, "*")) continue;
-        if (bound(b, formal->before[0])) continue;
+        if (!formal->present || !adb_value_mutable(db, actual)) continue;
+        /* torch asserts an argument is never "*" before the call */
+        if (!formal->nsets || formal->wild_before || bound(b, formal->sets[0])) continue;
         if (b->n < MAX_BOUND) {
-            b->set[b->n] = formal->before[0];
+            b->set[b->n] = formal->sets[0];
             b->value[b->n++] = actual;
         }
         if (formal->write) adb_register_write(db, actual, n, false);
-        if (has_set(formal->after, formal->nafter, "*")) adb_set_wildcard(db, actual);
-        else if (!same_sets(formal)) adb_set_wildcard(db, actual); /* torch asserts; be safe */
+        /* "-> *" makes it a wildcard; any other change of sets torch asserts
+         * against, and a wildcard is the safe reading */
+        if (formal->wild_after || !formal->same) adb_set_wildcard(db, actual);
     }
 }
 
-static void bind_return(ta_aliasdb *db, const ta_ir_node *n, const ta_ret *r, const ta_ir_value *actual,
-                        const bindings *b)
+static void bind_return(ta_aliasdb *db, const ta_ir_node *n, const ir_alias_slot *formal,
+                        const ta_ir_value *actual, const bindings *b)
 {
-    const ta_alias *formal = formal_alias(r->type);
-    if (!formal) {
+    if (!formal->present) {
         adb_give_fresh(db, actual, true);
         return;
     }
     if (!adb_value_mutable(db, actual)) return;
-    if (has_set(formal->before, formal->nbefore, "*")) {
+    if (formal->wild_before) {
         adb_set_wildcard(db, actual);
         return;
     }
     bool aliased = false;
-    for (uint32_t k = 0; k < formal->nbefore; k++) {
-        const ta_ir_value *to = bound(b, formal->before[k]);
+    for (uint32_t k = 0; k < formal->nsets; k++) {
+        const ta_ir_value *to = bound(b, formal->sets[k]);
         if (!to) continue;
         aliased = true;
         adb_make_pointer(db, actual, to);
     }
-    if (!aliased && formal->nbefore) adb_give_fresh(db, actual, true);
+    if (!aliased && formal->nsets) adb_give_fresh(db, actual, true);
     if (formal->write) adb_register_write(db, actual, n, false);
 }
 
 void adb_analyze_schema(ta_aliasdb *db, const ta_ir_node *n, const ta_ir_op *op)
 {
-    const ta_schema *s = op->schema;
-    bindings b = {.n = 0};
-    bind_arguments(db, n, s, &b);
-    for (uint32_t i = 0; i < s->nrets && i < n->noutputs; i++) bind_return(db, n, &s->rets[i], n->outputs[i], &b);
+    bindings b;
+    b.n = 0; /* the arrays fill as sets bind: no clearing per node */
+    bind_arguments(db, n, op, &b);
+    uint32_t nrets = op->schema->nrets;
+    for (uint32_t i = 0; i < nrets && i < n->noutputs; i++) bind_return(db, n, &op->rets[i], n->outputs[i], &b);
 }

@@ -107,6 +107,7 @@ static bool map_into(ta_aliasdb *db, const ta_ir_type *t, const ta_ir_type **set
 
 const adb_type *adb_type_info(ta_aliasdb *db, const ta_ir_type *t)
 {
+    if (t->id < db->cap_tinfo && db->tinfo[t->id].mapped) return &db->tinfo[t->id];
     if (ensure_tinfo(db) != TA_OK) {
         adb_nomem(db);
         return NULL;
@@ -198,7 +199,7 @@ uint32_t adb_wildcard_for(ta_aliasdb *db, const ta_ir_type *t)
     if (ki->wildcard != ADB_NONE) return ki->wildcard;
     uint32_t w = adb_new_elem(db, NULL);
     if (w == ADB_NONE) return ADB_NONE;
-    db->elems[w].wild_type = key;
+    db->elems[w].type = key;
     db->tinfo[key->id].wildcard = w;
     if (ir_grow(db->arena, (void **)&db->wild_elems, &db->cap_wild_elems, db->nwild_elems + 1,
                 sizeof *db->wild_elems) != TA_OK) {

@@ -211,6 +211,21 @@ bool ir_type_subtype(const ta_ir_type *a, const ta_ir_type *f);
 typedef struct ta_ir_op ta_ir_op;
 bool ir_op_matches(const ta_ir_op *op, const ta_ir_node *n);
 
+enum { IR_MAX_SLOT_SETS = 4 };
+
+/* An argument's or return's alias annotation as AliasDb reads it (the
+ * annotation c10::Argument keeps, a list's element annotation standing in
+ * for the list's), worked out once when the operator is added. */
+typedef struct ir_alias_slot {
+    bool present;
+    bool write;
+    bool wild_before;  /* "*" among the sets before */
+    bool wild_after;   /* "*" among the sets after "->" */
+    bool same;         /* the sets after are the sets before */
+    uint8_t nsets;     /* sets before, "*" left out */
+    uint8_t sets[IR_MAX_SLOT_SETS]; /* set names numbered within the schema */
+} ir_alias_slot;
+
 struct ta_ir_op {
     const ta_schema *schema;
     ta_ir_alias_kind kind;
@@ -218,6 +233,7 @@ struct ta_ir_op {
     const ta_ir_type **formals; /* argument types as TorchScript sees them */
     uint32_t nformals;
     bool vararg;
+    ir_alias_slot *args, *rets; /* schema->nargs, schema->nrets */
     ta_ir_op *next;             /* the next overload of the same name */
 };
 

@@ -75,6 +75,60 @@ static ta_status convert_formals(ta_ir_ops *ops, ta_ir_op *op)
     return TA_OK;
 }
 
+/* Set names of one schema, numbered in order of appearance. */
+typedef struct set_names {
+    ta_str name[256];
+    uint32_t n;
+} set_names;
+
+static uint8_t set_number(set_names *sn, ta_str name)
+{
+    for (uint32_t i = 0; i < sn->n; i++)
+        if (ta_str_eq_str(sn->name[i], name)) return (uint8_t)i;
+    if (sn->n == 256) return 255;
+    sn->name[sn->n] = name;
+    return (uint8_t)sn->n++;
+}
+
+static bool has_star(const ta_str *sets, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (ta_str_eq(sets[i], "*")) return true;
+    return false;
+}
+
+static void plan_slot(const ta_type *t, set_names *sn, ir_alias_slot *slot)
+{
+    ta_alias_view av;
+    ta_type_alias_view(t, &av);
+    memset(slot, 0, sizeof *slot);
+    const ta_alias *a = av.set ? av.set : av.elem;
+    if (!av.present || !a) return;
+    slot->present = true;
+    slot->write = a->write;
+    slot->wild_before = has_star(a->before, a->nbefore);
+    slot->wild_after = has_star(a->after, a->nafter);
+    slot->same = a->nbefore == a->nafter;
+    for (uint32_t i = 0; slot->same && i < a->nbefore; i++)
+        slot->same = ta_str_eq_str(a->before[i], a->after[i]);
+    for (uint32_t i = 0; i < a->nbefore && slot->nsets < IR_MAX_SLOT_SETS; i++)
+        if (!ta_str_eq(a->before[i], "*")) slot->sets[slot->nsets++] = set_number(sn, a->before[i]);
+}
+
+/* The alias annotations of every argument and return, for the analysis. */
+static ta_status plan_aliases(ta_ir_ops *ops, ta_ir_op *op)
+{
+    const ta_schema *s = op->schema;
+    set_names sn;
+    sn.n = 0;
+    op->args = ta_arena_alloc(ops->arena, (s->nargs + 1) * sizeof *op->args);
+    op->rets = ta_arena_alloc(ops->arena, (s->nrets + 1) * sizeof *op->rets);
+    if (!op->args || !op->rets) return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->nargs; i++) plan_slot(s->args[i].type, &sn, &op->args[i]);
+    for (uint32_t i = 0; i < s->nrets; i++) plan_slot(s->rets[i].type, &sn, &op->rets[i]);
+    return TA_OK;
+}
+
 static ta_status append_op(ta_ir_ops *ops, ta_ir_op *op)
 {
     const ta_schema *s = op->schema;
@@ -109,7 +163,8 @@ static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_
     op->schema = s;
     op->kind = kind;
     op->text = s->text;
-    if ((st = convert_formals(ops, op)) != TA_OK || (st = append_op(ops, op)) != TA_OK ||
+    if ((st = convert_formals(ops, op)) != TA_OK || (st = plan_aliases(ops, op)) != TA_OK ||
+        (st = append_op(ops, op)) != TA_OK ||
         (st = ta_map_add(&ops->by_overload, key, klen, ta_map_ptr(op), NULL)) != TA_OK)
         return st;
     if (added) *added = true;
