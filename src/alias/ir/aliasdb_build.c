@@ -219,6 +219,7 @@ void ta_aliasdb_destroy(ta_aliasdb *db)
     free(db->edge_to);
     free(db->edge_next);
     free(db->elem_of);
+    free(db->vlocs);
     free(db->wild_value);
     free(db->tinfo);
     free(db->op_of);

@@ -77,6 +77,7 @@ struct ta_aliasdb {
     uint32_t nedges, cap_edges;
 
     uint32_t *elem_of;         /* by value id */
+    adb_set *vlocs;            /* by value id: its element's locations (n 0: none) */
     uint8_t *wild_value;       /* by value id: the analysis made it a wildcard */
     uint32_t *wild_values;     /* their ids, in order */
     uint32_t nwild_values, cap_wild_values;

@@ -355,6 +355,18 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
     return true;
 }
 
+/* Each value's locations in one array by value id, so a query reads one
+ * 16-byte entry per value. */
+static bool value_locations(ta_aliasdb *db)
+{
+    uint32_t nv = db->g->nvalues;
+    db->vlocs = calloc(nv ? nv : 1, sizeof *db->vlocs);
+    if (!db->vlocs) return false;
+    for (uint32_t id = 0; id < nv; id++)
+        if (db->elem_of[id] != ADB_NONE) db->vlocs[id] = db->elems[db->elem_of[id]].locs;
+    return true;
+}
+
 ta_status adb_finish(ta_aliasdb *db)
 {
     walk w = {{0}, {0}};
@@ -364,7 +376,7 @@ ta_status adb_finish(ta_aliasdb *db)
         if (db->elems[e].value && !adb_type_info(db, db->elems[e].type)) break;
     bool ok = db->status == TA_OK && apply_wildcards(db, &w, &kids);
     for (uint32_t e = 0; ok && e < db->nelems; e++) ok = compute_locs(db, &w, e, &kids);
-    ok = ok && index_writes(db, &w.tmp);
+    ok = ok && index_writes(db, &w.tmp) && value_locations(db);
     free(w.stack.v);
     free(w.tmp.v);
     free(kids.v);

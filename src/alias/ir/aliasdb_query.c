@@ -12,9 +12,9 @@ uint32_t adb_elem_of(const ta_aliasdb *db, const ta_ir_value *v)
 
 bool ta_aliasdb_may_alias(const ta_aliasdb *db, const ta_ir_value *v, const ta_ir_value *w)
 {
-    uint32_t a = adb_elem_of(db, v), b = adb_elem_of(db, w);
-    if (a == ADB_NONE || b == ADB_NONE) return false;
-    return adb_sets_intersect(&db->elems[a].locs, &db->elems[b].locs);
+    const adb_set *a = &db->vlocs[v->id], *b = &db->vlocs[w->id];
+    if (a->n == 1 && b->n == 1) return a->one == b->one; /* the common case */
+    return adb_sets_intersect(a, b);
 }
 
 /* The contained locations of the values' elements, sorted. */

@@ -141,10 +141,23 @@ static void unbind_name(ta_ir_graph *g, const ta_ir_value *v)
 
 void ir_value_forget(ta_ir_graph *g, ta_ir_value *v) { unbind_name(g, v); }
 
+enum { VALUE_BLOCK = 1024 };
+
+static ta_ir_value *value_alloc(ta_ir_graph *g)
+{
+    if (g->vnext == g->vend) {
+        ta_ir_value *block = ta_arena_alloc(g->arena, VALUE_BLOCK * sizeof *block);
+        if (!block) return NULL;
+        g->vnext = block;
+        g->vend = block + VALUE_BLOCK;
+    }
+    return g->vnext++;
+}
+
 ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
                           const ta_ir_type *type)
 {
-    ta_ir_value *v = ta_arena_alloc(g->arena, sizeof *v);
+    ta_ir_value *v = value_alloc(g);
     if (!v || !(v->name = free_name(g, name, name_len))) return NULL;
     v->id = g->nvalues++;
     v->node = def;

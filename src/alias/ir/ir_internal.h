@@ -181,6 +181,8 @@ struct ta_ir_graph {
     ta_ir_block *top;
     uint32_t nvalues, nnodes;
     uint64_t next_number;   /* next free numeric name */
+    ta_ir_value *vnext, *vend; /* values come from blocks of their own, so
+                                  the ones a pass looks at share cache lines */
 };
 
 /* Grows an arena array of elements of size sz to hold at least need. */
