@@ -272,6 +272,21 @@ TA_API ta_status ta_ir_value_replace_uses_after(ta_ir_value *v, ta_ir_value *w,
  * prim::GetAttr / prim::SetAttr nodes show. */
 TA_API ta_status ta_ir_read(const char *text, size_t len, const char *source,
                             ta_ir_graph **out, ta_diags *diags);
+/* The same into a graph made with ta_ir_graph_create that has no inputs or
+ * nodes yet (it may have class types declared). On failure the graph holds
+ * whatever was read and should be destroyed. */
+TA_API ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len,
+                                 const char *source, ta_diags *diags);
+/* Declares class types completely, one a line:
+ *     __torch__.m.Block(conv : __torch__.m.Conv, scale : Tensor, n : int)
+ * (attribute names may be left out: "__torch__.m.Conv(Tensor, Tensor?)").
+ * What a class object may contain is its attributes' types, and an
+ * un-inlined graph (prim::CallMethod) does not show them all; a declared
+ * class is not extended by what the reader sees. Empty lines and lines
+ * starting with '#' are skipped. TA_ERR_PARSE with a positioned diagnostic
+ * (rule "ir-syntax") for a malformed line or a class declared twice. */
+TA_API ta_status ta_ir_read_classes(ta_ir_graph *g, const char *text, size_t len,
+                                    const char *source, ta_diags *diags);
 /* Prints the graph as torch does. TA_ERR_IO on a write error. */
 TA_API ta_status ta_ir_write(const ta_ir_graph *g, FILE *out);
 /* The same into a malloc'd NUL-terminated string (*len may be NULL). */

@@ -19,7 +19,8 @@
 
 static void help(FILE *out)
 {
-    fputs("usage: tensoralias graph-alias FILE.ir [--schemas FILE]... [--queries FILE] [--format text|json|dot]\n"
+    fputs("usage: tensoralias graph-alias FILE.ir [--schemas FILE]... [--classes FILE] [--queries FILE]\n"
+          "                                          [--format text|json|dot]\n"
           "\n"
           "Whole-graph alias analysis of a TorchScript graph as torch prints it\n"
           "(str(graph)), answer for answer TorchScript's AliasDb (torch 1.13.1).\n"
@@ -33,12 +34,16 @@ static void help(FILE *out)
           "                   CONSERVATIVE, PURE_FUNCTION, INTERNAL_SPECIAL_CASE). Repeatable.\n"
           "                   Default: torch 1.13.1's registered operators, then the bundled\n"
           "                   native_functions.yaml's (an overload in both is torch's).\n"
+          "  --classes FILE   class types declared whole, one a line: '__torch__.m.M(a : Tensor, b : int)'.\n"
+          "                   What a class object may contain is its attributes' types; without\n"
+          "                   this they are the ones the graph's prim::GetAttr/SetAttr show, which\n"
+          "                   is all of them in an inlined graph (torch's inlined_graph).\n"
           "  --queries FILE   answer the JSON queries of FILE, one a line, each on one line:\n"
           "                     {\"q\": \"may_alias\", \"a\": \"%x\", \"b\": \"%y\"}\n"
           "                     {\"q\": \"may_contain_alias\", \"a\": \"%x\", \"b\": [\"%y\", \"%z\"]}\n"
           "                     {\"q\": \"has_writers\", \"a\": \"%x\"}\n"
           "                     {\"q\": \"move_after\", \"n\": 12, \"m\": 40}   (also move_before)\n"
-          "                     {\"q\": \"schema\", \"n\": 12}   (the overload node 12 resolved to)\n"
+          "                     {\"q\": \"schema\", \"n\": 12}   (the overload node 12 resolves to, or null)\n"
           "                   values by their printed names; n and m index the graph's top-level\n"
           "                   nodes in print order from 0. A move is only checked, not made.\n"
           "  --format F       without --queries: text (default), json (one object per value),\n"
@@ -107,6 +112,7 @@ static ta_status load_ops(const char *const *files, int nfiles, ta_ir_ops *ops, 
 typedef struct query_ctx {
     const ta_ir_graph *g;
     const ta_aliasdb *db;
+    const ta_ir_ops *ops;
     const ta_ir_node **top; /* top-level nodes in print order */
     uint32_t ntop;
     const char *path;
@@ -189,7 +195,7 @@ static bool answer(query_ctx *q, json_t *o)
     }
     if (!strcmp(kind, "schema")) {
         if (!node_of(q, o, "n", &n)) return false;
-        const ta_ir_op *op = ta_aliasdb_node_op(q->db, n);
+        const ta_ir_op *op = ta_ir_ops_resolve(q->ops, n);
         return json_object_set_new(o, "answer", op ? json_string(ta_ir_op_text(op)) : json_null()) == 0;
     }
     return query_error(q, 1, "unknown query kind '%s'", kind);
@@ -255,7 +261,7 @@ static int top_nodes(const ta_ir_graph *g, const ta_ir_node ***out, uint32_t *n)
 enum { MAX_SCHEMA_FILES = 16 };
 
 typedef struct options {
-    const char *ir, *queries, *format;
+    const char *ir, *queries, *format, *classes;
     const char *schemas[MAX_SCHEMA_FILES];
     int nschemas;
 } options;
@@ -270,10 +276,12 @@ static int parse_args(int argc, char **argv, options *o)
             help(stdout);
             return -1;
         }
-        if (!strcmp(a, "--schemas") || !strcmp(a, "--queries") || !strcmp(a, "--format")) {
+        if (!strcmp(a, "--schemas") || !strcmp(a, "--queries") || !strcmp(a, "--format") ||
+            !strcmp(a, "--classes")) {
             if (i + 1 >= argc) return ta_cli_usage_error("graph-alias", "%s needs a value", a);
             const char *v = argv[++i];
             if (!strcmp(a, "--queries")) o->queries = v;
+            else if (!strcmp(a, "--classes")) o->classes = v;
             else if (!strcmp(a, "--format")) o->format = v;
             else if (o->nschemas == MAX_SCHEMA_FILES) return ta_cli_usage_error("graph-alias", "too many --schemas");
             else o->schemas[o->nschemas++] = v;
@@ -291,6 +299,33 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
+/* The graph, with the classes of --classes declared first. */
+static ta_status read_graph(const options *o, const char *text, size_t len, ta_ir_graph **out, ta_diags *d)
+{
+    ta_ir_graph *g;
+    ta_status st = ta_ir_graph_create(&g);
+    if (st != TA_OK) return st;
+    if (o->classes) {
+        char *ctext;
+        size_t clen;
+        if (ta_cli_read_file(o->classes, &ctext, &clen)) {
+            ta_diag_error(d, NULL, "io", "cannot read %s: %s", o->classes, strerror(errno));
+            ta_ir_graph_destroy(g);
+            return TA_ERR_IO;
+        }
+        st = ta_ir_read_classes(g, ctext, clen, o->classes, d);
+        free(ctext);
+    }
+    const char *shown = strcmp(o->ir, "-") ? o->ir : "<stdin>";
+    if (st == TA_OK) st = ta_ir_read_into(g, text, len, shown, d);
+    if (st != TA_OK) {
+        ta_ir_graph_destroy(g);
+        return st;
+    }
+    *out = g;
+    return TA_OK;
+}
+
 static int analyse(const options *o, ta_diags *d)
 {
     char *text = NULL;
@@ -305,8 +340,7 @@ static int analyse(const options *o, ta_diags *d)
     ta_aliasdb *db = NULL;
     const ta_ir_node **top = NULL;
     uint32_t ntop = 0;
-    const char *shown = strcmp(o->ir, "-") ? o->ir : "<stdin>";
-    if (ta_ir_read(text, len, shown, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
+    if (read_graph(o, text, len, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
         load_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK ||
         top_nodes(g, &top, &ntop)) {
         print_diags(d);
@@ -315,7 +349,7 @@ static int analyse(const options *o, ta_diags *d)
     print_diags(d); /* notes on nodes analysed conservatively */
     ta_diags_clear(d);
     if (o->queries) {
-        query_ctx q = {g, db, top, ntop, NULL, 0, NULL, 0, d};
+        query_ctx q = {g, db, ops, top, ntop, NULL, 0, NULL, 0, d};
         rc = run_queries(&q, o->queries);
     } else {
         ta_dump_format f = !strcmp(o->format, "json") ? TA_DUMP_JSON : !strcmp(o->format, "dot") ? TA_DUMP_DOT : TA_DUMP_TEXT;

@@ -76,6 +76,7 @@ void ir_kind_classify(ir_kind_info *info);
 /* ---- types -------------------------------------------------------------- */
 
 typedef struct ir_class_attrs {
+    bool declared;         /* complete as declared: the reader adds nothing */
     uint32_t n, cap;
     const char **names;
     const ta_ir_type **types;

@@ -9,7 +9,7 @@
  *   graph     := 'graph' '(' [param {',' param}] ')' ':' EOL body 'return' '(' refs ')' EOL*
  *   param     := VALUE [':' type]
  *   body      := { statement }
- *   statement := [VALUE ':' type {',' VALUE ':' type}] '=' KIND [attrs] '(' refs ')'
+ *   statement := [[VALUE ':' type {',' VALUE ':' type}] '='] KIND [attrs] '(' refs ')'
  *                [comment] EOL { block }
  *   attrs     := '[' NAME '=' attr_value {',' NAME '=' attr_value} ']'
  *   block     := 'block' INT '(' [param {',' param}] ')' ':' EOL body '->' '(' refs ')' EOL
@@ -407,7 +407,7 @@ static bool learn_class_attr(reader *r, ta_ir_node *node)
     const ta_ir_type *t = NULL;
     if (k == IR_K_GET_ATTR && node->noutputs == 1) t = node->outputs[0]->type;
     if (k == IR_K_SET_ATTR && node->ninputs == 2) t = node->inputs[1]->type;
-    if (cls->kind != TA_IR_CLASS || !name || !t) return true;
+    if (cls->kind != TA_IR_CLASS || cls->attrs->declared || !name || !t) return true;
     size_t n = strlen(name);
     if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
         name++;
@@ -417,19 +417,25 @@ static bool learn_class_attr(reader *r, ta_ir_node *node)
     return true;
 }
 
-/* statement := [outputs] '=' KIND [attrs] '(' refs ')' [comment] EOL {block} */
+/* statement := [[outputs] '='] KIND [attrs] '(' refs ')' [comment] EOL {block}
+ * (torch prints a node without outputs as "= KIND(...)" and reads it as
+ * "KIND(...)": both are accepted) */
 static bool statement(reader *r, ta_ir_block *b, uint32_t line)
 {
     ta_ir_node *node = ir_node_new(r->g, NULL);
     if (!node) return oom(r);
-    if (peek(r, '%'))
+    bool outputs = peek(r, '%');
+    if (outputs)
         for (;;) {
             if (!output(r, node)) return false;
             skip_spaces(r);
             if (!peek(r, ',')) break;
             r->pos++;
         }
-    if (!expect(r, '=', "'=' before the operator")) return false;
+    skip_spaces(r);
+    if (outputs || peek(r, '=')) {
+        if (!expect(r, '=', "'=' before the operator")) return false;
+    }
     if (!(node->kind = kind(r))) return false;
     node->line = line;
     if (peek(r, '[') && !attrs(r, node)) return false;
@@ -469,18 +475,28 @@ static bool graph(reader *r)
     return true;
 }
 
+ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const char *source,
+                          ta_diags *diags)
+{
+    if (!g || !text || g->top->param->noutputs || g->top->param->next != g->top->ret)
+        return TA_ERR_INVALID;
+    reader r = {text, len, 0, source ? source : "<string>", g, diags, 0, TA_OK, 1, 0};
+    if (!graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
+    return TA_OK;
+}
+
 ta_status ta_ir_read(const char *text, size_t len, const char *source, ta_ir_graph **out,
                      ta_diags *diags)
 {
     *out = NULL;
     if (!text) return TA_ERR_INVALID;
-    reader r = {text, len, 0, source ? source : "<string>", NULL, diags, 0, TA_OK, 1, 0};
-    ta_status st = ta_ir_graph_create(&r.g);
+    ta_ir_graph *g;
+    ta_status st = ta_ir_graph_create(&g);
     if (st != TA_OK) return st;
-    if (!graph(&r)) {
-        ta_ir_graph_destroy(r.g);
-        return r.status == TA_OK ? TA_ERR_PARSE : r.status;
+    if ((st = ta_ir_read_into(g, text, len, source, diags)) != TA_OK) {
+        ta_ir_graph_destroy(g);
+        return st;
     }
-    *out = r.g;
+    *out = g;
     return TA_OK;
 }

@@ -8,6 +8,7 @@
  *   type    := primary { '?' | '[' ']' }
  *   primary := '(' [type {',' type}] ')'
  *            | ('Dict' | 'Future' | 'RRef' | 'Await' | 'Union') '(' type {',' type} ')'
+ *            | ('Optional' | 'List' | 'Dict' | 'Tuple' | 'Union' | 'Future') '[' types ']'
  *            | NAME '(' details ')'            a tensor with details, kept as text
  *            | NAME                            simple, class (has a '.') or other
  */
@@ -72,12 +73,12 @@ static ta_ir_type_kind constructor_kind(const char *s, size_t n)
     return TA_IR_OTHER;
 }
 
-/* type {',' type} ')' after an opening parenthesis; fills elems. */
-static bool parse_elems(type_parser *p, const ta_ir_type **elems, uint32_t *n, bool allow_empty)
+/* type {',' type} close, after the opening bracket; fills elems. */
+static bool parse_elems_to(type_parser *p, const ta_ir_type **elems, uint32_t *n, bool allow_empty, char close)
 {
     *n = 0;
     skip_space(p);
-    if (p->pos < p->len && p->s[p->pos] == ')') {
+    if (p->pos < p->len && p->s[p->pos] == close) {
         p->pos++;
         if (!allow_empty) return fail(p, "expected a type"), false;
         return true;
@@ -93,12 +94,42 @@ static bool parse_elems(type_parser *p, const ta_ir_type **elems, uint32_t *n, b
             skip_space(p);
             continue;
         }
-        if (p->pos < p->len && p->s[p->pos] == ')') {
+        if (p->pos < p->len && p->s[p->pos] == close) {
             p->pos++;
             return true;
         }
-        return fail(p, "expected ',' or ')' in a type"), false;
+        return fail(p, close == ')' ? "expected ',' or ')' in a type" : "expected ',' or ']' in a type"), false;
     }
+}
+
+static bool parse_elems(type_parser *p, const ta_ir_type **elems, uint32_t *n, bool allow_empty)
+{
+    return parse_elems_to(p, elems, n, allow_empty, ')');
+}
+
+/* Python's spelling, as torch prints types inside some others:
+ * Optional[T], List[T], Dict[K, V], Tuple[T, ...], Union[T, ...], Future[T] */
+static const ta_ir_type *parse_annotation(type_parser *p, ta_ir_type_kind k)
+{
+    p->pos++; /* '[' */
+    const ta_ir_type *elems[MAX_ELEMS];
+    uint32_t ne;
+    if (!parse_elems_to(p, elems, &ne, k == TA_IR_TUPLE, ']')) return NULL;
+    uint32_t want = k == TA_IR_DICT ? 2 : k == TA_IR_TUPLE || k == TA_IR_UNION ? ne : 1;
+    if (ne != want || (k == TA_IR_UNION && !ne)) return fail(p, "wrong number of type arguments");
+    const ta_ir_type *t = ir_type_make(p->types, k, elems, ne, NULL, 0);
+    return t ? t : oom(p);
+}
+
+static ta_ir_type_kind annotation_kind(const char *s, size_t n)
+{
+    static const struct { const char *name; ta_ir_type_kind kind; } forms[] = {
+        {"Optional", TA_IR_OPTIONAL}, {"List", TA_IR_LIST}, {"Dict", TA_IR_DICT},
+        {"Tuple", TA_IR_TUPLE}, {"Union", TA_IR_UNION}, {"Future", TA_IR_FUTURE},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (strlen(forms[i].name) == n && !memcmp(forms[i].name, s, n)) return forms[i].kind;
+    return TA_IR_OTHER;
 }
 
 /* '(' details ')' of a tensor type: balanced parentheses, kept as text. */
@@ -127,6 +158,8 @@ static const ta_ir_type *parse_named(type_parser *p)
     size_t n = p->pos - start;
     if (!n) return fail(p, "expected a type");
     const char *name = p->s + start;
+    if (p->pos < p->len && p->s[p->pos] == '[' && annotation_kind(name, n) != TA_IR_OTHER)
+        return parse_annotation(p, annotation_kind(name, n));
     if (p->pos < p->len && p->s[p->pos] == '(') {
         ta_ir_type_kind ck = constructor_kind(name, n);
         if (ck == TA_IR_OTHER) return parse_tensor_details(p, start);
