@@ -154,20 +154,45 @@ static ta_ir_value *value_alloc(ta_ir_graph *g)
     return g->vnext++;
 }
 
-ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
-                          const ta_ir_type *type)
+/* A value with name (arena-owned, free) as output of def. */
+static ta_ir_value *value_with(ta_ir_graph *g, ta_ir_node *def, const char *name, const ta_ir_type *type)
 {
     ta_ir_value *v = value_alloc(g);
-    if (!v || !(v->name = free_name(g, name, name_len))) return NULL;
+    if (!v) return NULL;
+    v->name = name;
     v->id = g->nvalues++;
     v->node = def;
     v->type = type ? type : ir_type_simple(&g->types, TA_IR_TENSOR);
-    if (!v->type || bind_name(g, v) != TA_OK) return NULL;
-    if (ir_grow(g->arena, (void **)&def->outputs, &def->cap_outputs, def->noutputs + 1,
-                sizeof *def->outputs))
+    if (!v->type || ir_grow(g->arena, (void **)&def->outputs, &def->cap_outputs, def->noutputs + 1,
+                            sizeof *def->outputs))
         return NULL;
     v->offset = def->noutputs;
     def->outputs[def->noutputs++] = v;
+    return v;
+}
+
+ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
+                          const ta_ir_type *type)
+{
+    const char *free = free_name(g, name, name_len);
+    ta_ir_value *v = free ? value_with(g, def, free, type) : NULL;
+    if (!v || bind_name(g, v) != TA_OK) return NULL;
+    return v;
+}
+
+ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
+                             const ta_ir_type *type, bool *taken)
+{
+    uint64_t h = ta_map_hash_bytes(name, name_len), num;
+    ta_map_entry *e = ta_map_find_h(&g->names, name, name_len, h);
+    *taken = e && e->value.ptr;
+    if (*taken) return NULL;
+    const char *copy = ta_arena_strndup(g->arena, name, name_len);
+    ta_ir_value *v = copy ? value_with(g, def, copy, type) : NULL;
+    if (!v) return NULL;
+    if (ir_name_is_number(name, name_len, &num) && num >= g->next_number) g->next_number = num + 1;
+    if (e) e->value = ta_map_ptr(v); /* a name freed by a removal */
+    else if (ta_map_add_h(&g->names, copy, name_len, h, ta_map_ptr(v), NULL) != TA_OK) return NULL;
     return v;
 }
 

@@ -191,6 +191,10 @@ ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t 
 const ir_kind_info *ir_graph_kind(ta_ir_graph *g, const char *name, size_t len);
 ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name,
                           size_t name_len, const ta_ir_type *type);
+/* A value called exactly name, unless the name is taken (*taken). NULL on
+ * OOM too (*taken false). */
+ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
+                             const ta_ir_type *type, bool *taken);
 /* Frees v's name (v is being removed). */
 void ir_value_forget(ta_ir_graph *g, ta_ir_value *v);
 ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uint32_t index);

@@ -170,13 +170,10 @@ static const ta_ir_type *type_after_colon(reader *r)
 /* Defines %name as output of def (a node or a param sentinel). */
 static ta_ir_value *define(reader *r, ta_ir_node *def, size_t start, size_t n, const ta_ir_type *t)
 {
-    if (ta_map_find(&r->g->names, r->s + start, n) &&
-        ta_map_find(&r->g->names, r->s + start, n)->value.ptr) {
-        error_at(r, start - 1, "ir-redefined", "value '%%%.*s' is defined twice", (int)n, r->s + start);
-        return NULL;
-    }
-    ta_ir_value *v = ir_value_new(r->g, def, r->s + start, n, t);
-    if (!v) oom(r);
+    bool taken;
+    ta_ir_value *v = ir_value_define(r->g, def, r->s + start, n, t, &taken);
+    if (taken) error_at(r, start - 1, "ir-redefined", "value '%%%.*s' is defined twice", (int)n, r->s + start);
+    else if (!v) oom(r);
     return v;
 }
 
@@ -481,6 +478,8 @@ ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const ch
     if (!g || !text || g->top->param->noutputs || g->top->param->next != g->top->ret)
         return TA_ERR_INVALID;
     reader r = {text, len, 0, source ? source : "<string>", g, diags, 0, TA_OK, 1, 0};
+    /* about one value per 30 bytes of text: the name map is sized once */
+    if (ta_map_reserve(&g->names, len / 30 + 16) != TA_OK) return TA_ERR_NOMEM;
     if (!graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
     return TA_OK;
 }
