@@ -136,7 +136,13 @@ static bool expect_eol(reader *r)
     return true;
 }
 
-static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.'; }
+/* A value name is what torch's debug names are made of: module and
+ * variable names, with ".N" suffixes ("x.1", "block1-0"): any printable
+ * byte but the IR's own punctuation. */
+static bool name_char(char c)
+{
+    return (unsigned char)c > ' ' && c != 0x7f && !strchr(",()[]:=#%\"'", c);
+}
 
 /* NAME after '%': the span of name characters. */
 static bool value_name(reader *r, size_t *start, size_t *n)
