@@ -223,7 +223,7 @@ static bool analyze_special(ta_aliasdb *db, const ta_ir_node *n)
 
 static void note_no_schema(ta_aliasdb *db, const ta_ir_node *n)
 {
-    ta_loc loc = {NULL, n->line, 0, 0, NULL, 0};
+    ta_loc loc = {db->g->source, n->line, n->col, n->kind->len, NULL, 0};
     bool known = ta_ir_ops_has_kind(db->ops, n->kind->name);
     ta_diag_note(db->diags, n->line ? &loc : NULL, "ir-no-schema",
                  known ? "no overload of %s accepts these input types; analysed conservatively"

@@ -164,7 +164,7 @@ struct ta_ir_node {
     ir_attr *attrs;
     uint32_t nattrs, cap_attrs;
     const char *source;     /* the "# ..." comment, without "# " */
-    uint32_t line;
+    uint32_t line, col;     /* where the reader found it (0 when built) */
 };
 
 struct ta_ir_block {
@@ -182,6 +182,7 @@ struct ta_ir_graph {
     ta_ir_block *top;
     uint32_t nvalues, nnodes;
     uint64_t next_number;   /* next free numeric name */
+    const char *source;     /* the name the reader was given, for diagnostics */
     ta_ir_value *vnext, *vend; /* values come from blocks of their own, so
                                   the ones a pass looks at share cache lines */
 };

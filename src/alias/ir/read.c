@@ -46,6 +46,14 @@ static uint32_t cur_line(reader *r)
     return r->line;
 }
 
+/* The 1-based column of r->pos. */
+static uint32_t cur_col(const reader *r)
+{
+    size_t start = r->pos;
+    while (start > 0 && r->s[start - 1] != '\n') start--;
+    return (uint32_t)(r->pos - start) + 1;
+}
+
 /* ---- positions and errors ---------------------------------------------------- */
 
 static void locate(const reader *r, size_t pos, ta_loc *loc)
@@ -423,7 +431,7 @@ static bool learn_class_attr(reader *r, ta_ir_node *node)
 /* statement := [[outputs] '='] KIND [attrs] '(' refs ')' [comment] EOL {block}
  * (torch prints a node without outputs as "= KIND(...)" and reads it as
  * "KIND(...)": both are accepted) */
-static bool statement(reader *r, ta_ir_block *b, uint32_t line)
+static bool statement(reader *r, ta_ir_block *b, uint32_t line, uint32_t col)
 {
     ta_ir_node *node = ir_node_new(r->g, NULL);
     if (!node) return oom(r);
@@ -441,6 +449,7 @@ static bool statement(reader *r, ta_ir_block *b, uint32_t line)
     }
     if (!(node->kind = kind(r))) return false;
     node->line = line;
+    node->col = col;
     if (peek(r, '[') && !attrs(r, node)) return false;
     if (!expect(r, '(', "'(' before the inputs") || !references(r, node)) return false;
     if (!comment(r, node) || !expect_eol(r)) return false;
@@ -455,7 +464,8 @@ static bool body(reader *r, ta_ir_block *b)
         skip_blank(r);
         if (r->pos >= r->len) return syntax(r, b->owner ? "'->' closing the block" : "'return'");
         if (peek_word(r, "->") || peek_word(r, "return")) return true;
-        if (!statement(r, b, cur_line(r))) return false;
+        uint32_t line = cur_line(r);
+        if (!statement(r, b, line, cur_col(r))) return false;
     }
 }
 
@@ -484,6 +494,7 @@ ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const ch
     if (!g || !text || g->top->param->noutputs || g->top->param->next != g->top->ret)
         return TA_ERR_INVALID;
     reader r = {text, len, 0, source ? source : "<string>", g, diags, 0, TA_OK, 1, 0};
+    if (source && !(g->source = ta_arena_strndup(g->arena, source, strlen(source)))) return TA_ERR_NOMEM;
     /* about one value per 30 bytes of text: the name map is sized once */
     if (ta_map_reserve(&g->names, len / 30 + 16) != TA_OK) return TA_ERR_NOMEM;
     if (!graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
