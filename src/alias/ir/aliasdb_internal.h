@@ -140,6 +140,8 @@ void adb_analyze_schema(ta_aliasdb *db, const ta_ir_node *n, const ta_ir_op *op)
 const ta_ir_value *adb_named_input(ta_aliasdb *db, const ta_ir_node *n, const char *name);
 
 /* The contained locations of some elements (a query's scratch). */
+enum { ADB_CLOSURE_INLINE = 32 };
+
 typedef struct adb_closure {
     uint32_t *v;               /* the locations, in visiting order */
     uint32_t n, cap;
@@ -147,9 +149,11 @@ typedef struct adb_closure {
     uint32_t nstack, cap_stack;
     uint64_t *bits;            /* membership, once there are many */
     bool failed;               /* out of memory */
+    uint32_t inline_v[ADB_CLOSURE_INLINE], inline_stack[ADB_CLOSURE_INLINE]; /* no malloc when small */
 } adb_closure;
 
 /* aliasdb_locs.c */
+void adb_closure_init(adb_closure *c);
 void adb_closure_add(const ta_aliasdb *db, adb_closure *c, uint32_t e);
 void adb_closure_sort(adb_closure *c);
 void adb_closure_free(adb_closure *c);

@@ -261,12 +261,24 @@ static bool closure_seen(const ta_aliasdb *db, adb_closure *c, uint32_t x)
     return false;
 }
 
-static bool closure_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+void adb_closure_init(adb_closure *c)
+{
+    c->v = c->inline_v;
+    c->stack = c->inline_stack;
+    c->n = c->nstack = 0;
+    c->cap = c->cap_stack = ADB_CLOSURE_INLINE;
+    c->bits = NULL;
+    c->failed = false;
+}
+
+/* Appends x to v (which starts in the inline buffer, then moves to the heap). */
+static bool closure_push(uint32_t **v, uint32_t *n, uint32_t *cap, const uint32_t *inline_buf, uint32_t x)
 {
     if (*n == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 32;
-        uint32_t *g = realloc(*v, nc * sizeof *g);
+        uint32_t nc = *cap * 2;
+        uint32_t *g = *v == inline_buf ? malloc(nc * sizeof *g) : realloc(*v, nc * sizeof *g);
         if (!g) return false;
+        if (*v == inline_buf) memcpy(g, inline_buf, *n * sizeof *g);
         *v = g;
         *cap = nc;
     }
@@ -278,7 +290,8 @@ static bool closure_push(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
 static void closure_visit(const ta_aliasdb *db, adb_closure *c, uint32_t x)
 {
     if (c->failed || closure_seen(db, c, x)) return;
-    if (!closure_push(&c->v, &c->n, &c->cap, x) || !closure_push(&c->stack, &c->nstack, &c->cap_stack, x))
+    if (!closure_push(&c->v, &c->n, &c->cap, c->inline_v, x) ||
+        !closure_push(&c->stack, &c->nstack, &c->cap_stack, c->inline_stack, x))
         c->failed = true;
 }
 
@@ -306,10 +319,10 @@ void adb_closure_sort(adb_closure *c)
 
 void adb_closure_free(adb_closure *c)
 {
-    free(c->v);
-    free(c->stack);
+    if (c->v != c->inline_v) free(c->v);
+    if (c->stack != c->inline_stack) free(c->stack);
     free(c->bits);
-    memset(c, 0, sizeof *c);
+    adb_closure_init(c);
 }
 
 /* ---- writes ------------------------------------------------------------------------------ */
@@ -329,7 +342,8 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
                 if (!vec_push_set(tmp, &db->elems[e].locs)) return false;
                 continue;
             }
-            adb_closure c = {0};
+            adb_closure c;
+            adb_closure_init(&c);
             adb_closure_add(db, &c, e);
             bool ok = !c.failed;
             for (uint32_t k = 0; ok && k < c.n; k++) ok = vec_push(tmp, c.v[k]);
@@ -388,6 +402,7 @@ ta_status adb_finish(ta_aliasdb *db)
 
 static ta_status push_set(uint32_t **v, uint32_t *nv, uint32_t *cap, const adb_set *s)
 {
+    if (!s->n) return TA_OK;
     if (*nv + s->n > *cap) {
         uint32_t c = *cap ? *cap : 64;
         while (c < *nv + s->n) c *= 2;
@@ -418,7 +433,8 @@ ta_status adb_collect_reads(const ta_aliasdb *db, const ta_ir_node *n, uint32_t 
     for (uint32_t i = 0; st == TA_OK && i < n->ninputs; i++) {
         uint32_t e = db->elem_of[n->inputs[i]->id];
         if (e == ADB_NONE) continue;
-        adb_closure c = {0};
+        adb_closure c;
+        adb_closure_init(&c);
         adb_closure_add(db, &c, e);
         adb_set s = {c.n, 0, c.v};
         if (c.n == 1) s.one = c.v[0];

@@ -30,7 +30,9 @@ static void closure_of(const ta_aliasdb *db, const ta_ir_value *const *vs, size_
 bool ta_aliasdb_may_contain_alias_any(const ta_aliasdb *db, const ta_ir_value *const *a, size_t na,
                                       const ta_ir_value *const *b, size_t nb)
 {
-    adb_closure ca = {0}, cb = {0};
+    adb_closure ca, cb;
+    adb_closure_init(&ca);
+    adb_closure_init(&cb);
     closure_of(db, a, na, &ca);
     closure_of(db, b, nb, &cb);
     bool yes = false;
@@ -64,9 +66,8 @@ static bool any_written(const ta_aliasdb *db, const adb_set *s)
 
 bool ta_aliasdb_has_writers(const ta_aliasdb *db, const ta_ir_value *v)
 {
-    uint32_t e = adb_elem_of(db, v);
-    if (e == ADB_NONE || adb_must_be_none(v)) return false;
-    return any_written(db, &db->elems[e].locs);
+    /* None is never written; asked last, as it reads the defining node */
+    return any_written(db, &db->vlocs[v->id]) && !adb_must_be_none(v);
 }
 
 static size_t writers_in(const ta_aliasdb *db, const ta_ir_block *b, const adb_set *locs,
@@ -166,10 +167,11 @@ const uint32_t *ta_aliasdb_locations(const ta_aliasdb *db, const ta_ir_value *v,
 
 size_t ta_aliasdb_contained_locations(const ta_aliasdb *db, const ta_ir_value *v, uint32_t *out, size_t cap)
 {
-    adb_closure c = {0};
+    adb_closure c;
+    adb_closure_init(&c);
     closure_of(db, &v, 1, &c);
     size_t n = c.failed ? 0 : c.n;
-    memcpy(out, c.v, (n < cap ? n : cap) * sizeof *out);
+    if (n && cap) memcpy(out, c.v, (n < cap ? n : cap) * sizeof *out);
     adb_closure_free(&c);
     return n;
 }

@@ -149,7 +149,13 @@ static bool expect_eol(reader *r)
  * byte but the IR's own punctuation. */
 static bool name_char(char c)
 {
-    return (unsigned char)c > ' ' && c != 0x7f && !strchr(",()[]:=#%\"'", c);
+    switch (c) {
+    case ',': case '(': case ')': case '[': case ']': case ':': case '=':
+    case '#': case '%': case '"': case '\'':
+        return false;
+    default:
+        return (unsigned char)c > ' ' && c != 0x7f;
+    }
 }
 
 /* NAME after '%': the span of name characters. */
@@ -488,6 +494,18 @@ static bool graph(reader *r)
     return true;
 }
 
+/* IR is text: a control character other than tab and line ends (a NUL
+ * in a comment, say) is refused before anything is read. */
+static bool plain_text(reader *r)
+{
+    for (size_t i = 0; i < r->len; i++) {
+        unsigned char c = (unsigned char)r->s[i];
+        if ((c < ' ' && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            return error_at(r, i, "ir-syntax", "control character 0x%02x in the text", c);
+    }
+    return true;
+}
+
 ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const char *source,
                           ta_diags *diags)
 {
@@ -497,7 +515,7 @@ ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const ch
     if (source && !(g->source = ta_arena_strndup(g->arena, source, strlen(source)))) return TA_ERR_NOMEM;
     /* about one value per 30 bytes of text: the name map is sized once */
     if (ta_map_reserve(&g->names, len / 30 + 16) != TA_OK) return TA_ERR_NOMEM;
-    if (!graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
+    if (!plain_text(&r) || !graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
     return TA_OK;
 }
 
