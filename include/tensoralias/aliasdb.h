@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tensoralias/diag.h"
 #include "tensoralias/export.h"
@@ -121,6 +122,11 @@ TA_API size_t ta_aliasdb_contained_locations(const ta_aliasdb *db, const ta_ir_v
 TA_API const ta_ir_value *ta_aliasdb_location_value(const ta_aliasdb *db, uint32_t loc);
 TA_API const ta_ir_type *ta_aliasdb_location_wildcard(const ta_aliasdb *db, uint32_t loc);
 TA_API uint32_t ta_aliasdb_location_count(const ta_aliasdb *db);
+
+/* The points-to graph in GraphML (igraph's writer): a vertex per location
+ * ("name": "%x", or "*Tensor" for a wildcard; "wildcard" 0/1), an edge per
+ * points-to or containment ("kind"). TA_ERR_IO on a write error. */
+TA_API ta_status ta_aliasdb_write_graphml(const ta_aliasdb *db, FILE *out);
 
 #ifdef __cplusplus
 }

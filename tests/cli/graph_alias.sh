@@ -48,6 +48,10 @@ if command -v dot >/dev/null 2>&1; then
     dot -Tsvg "$tmp/g.dot" > "$tmp/g.svg" 2> "$tmp/dot.err" || { cat "$tmp/dot.err"; fail "dot rejected it"; }
 fi
 
+"$TA" graph-alias "$tmp/g.ir" --format graphml > "$tmp/g.graphml" || fail "graphml exited $?"
+python3 -c 'import sys, xml.dom.minidom; d = xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName("node")) == 6' \
+    "$tmp/g.graphml" || fail "the GraphML is not a document with a vertex per location"
+
 # the ground truth's lines come back as they are, answers included
 G="$BUILD/data/golden/aliasdb-1.13.1"
 "$TA" graph-alias "$G/synth_1_40.ir" --queries "$G/synth_1_40.truth.jsonl" > "$tmp/answers" ||

@@ -20,7 +20,7 @@
 static void help(FILE *out)
 {
     fputs("usage: tensoralias graph-alias FILE.ir [--schemas FILE]... [--classes FILE] [--queries FILE]\n"
-          "                                          [--format text|json|dot]\n"
+          "                                          [--format text|json|dot|graphml]\n"
           "\n"
           "Whole-graph alias analysis of a TorchScript graph as torch prints it\n"
           "(str(graph)), answer for answer TorchScript's AliasDb (torch 1.13.1).\n"
@@ -47,8 +47,9 @@ static void help(FILE *out)
           "                   values by their printed names; n and m index the graph's top-level\n"
           "                   nodes in print order from 0. A move is only checked, not made.\n"
           "  --format F       without --queries: text (default), json (one object per value),\n"
-          "                   or dot (the graph's aliasing for Graphviz: values, locations,\n"
-          "                   wildcards, writes in red)\n"
+          "                   dot (the graph's aliasing for Graphviz: values, locations,\n"
+          "                   wildcards, writes in red), or graphml (the points-to graph,\n"
+          "                   from igraph: locations, points-to and contains edges)\n"
           "\n"
           "A node no schema fits is analysed conservatively (as torch treats an unknown\n"
           "operation: it may write its inputs, its outputs are wildcards) and reported as a\n"
@@ -294,8 +295,9 @@ static int parse_args(int argc, char **argv, options *o)
         }
     }
     if (!o->ir) return ta_cli_usage_error("graph-alias", "give the graph, FILE.ir");
-    if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "dot"))
-        return ta_cli_usage_error("graph-alias", "unknown format '%s' (text, json, dot)", o->format);
+    if (strcmp(o->format, "text") && strcmp(o->format, "json") && strcmp(o->format, "dot") &&
+        strcmp(o->format, "graphml"))
+        return ta_cli_usage_error("graph-alias", "unknown format '%s' (text, json, dot, graphml)", o->format);
     return 0;
 }
 
@@ -351,6 +353,8 @@ static int analyse(const options *o, ta_diags *d)
     if (o->queries) {
         query_ctx q = {g, db, ops, top, ntop, NULL, 0, NULL, 0, d};
         rc = run_queries(&q, o->queries);
+    } else if (!strcmp(o->format, "graphml")) {
+        rc = ta_aliasdb_write_graphml(db, stdout) != TA_OK || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     } else {
         ta_dump_format f = !strcmp(o->format, "json") ? TA_DUMP_JSON : !strcmp(o->format, "dot") ? TA_DUMP_DOT : TA_DUMP_TEXT;
         rc = ta_graph_alias_dump(g, db, f, stdout) || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;

@@ -167,6 +167,11 @@ ta_status adb_collect_writes(const ta_aliasdb *db, const ta_ir_node *n, uint32_t
 ta_status adb_collect_reads(const ta_aliasdb *db, const ta_ir_node *n, uint32_t **v, uint32_t *nv,
                             uint32_t *cap);
 
+/* aliasdb_graph.c: the points-to graph as igraph (vertex e is element e;
+ * "name", "wildcard"; edges' "kind": points-to or contains). */
+struct igraph_s;
+ta_status adb_to_igraph(const ta_aliasdb *db, struct igraph_s *g);
+
 /* aliasdb_query.c */
 uint32_t adb_elem_of(const ta_aliasdb *db, const ta_ir_value *v);
 bool adb_side_effects(const ta_aliasdb *db, const ta_ir_node *n);
