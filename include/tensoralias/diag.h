@@ -112,6 +112,9 @@ TA_API ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
 #endif
     ;
 
+/* Drops every diagnostic after the first n (none when there are n or fewer). */
+TA_API void ta_diags_truncate(ta_diags *d, size_t n);
+
 /* Moves every diagnostic of src to the end of dst, leaving src empty. */
 TA_API ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
 

@@ -21,6 +21,8 @@
 #include "tensoralias/diag.h"
 #include "tensoralias/export.h"
 #include "tensoralias/kernel.h"
+#include "tensoralias/native.h"
+#include "tensoralias/torchgen.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -147,50 +149,62 @@ TA_API ta_status ta_registry_remove_kernels(ta_registry *reg, const char *name);
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 TA_API size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
 
+/* ---- schema sources ---------------------------------------------------- */
+
+/* Makes every entry of a loaded native_functions.yaml known to the registry
+ * by full operator name ("aten::abs.out": the namespace the func names, aten
+ * otherwise): an operator registered by name takes its schema from there,
+ * and ta_registry_select can pick it. f must outlive reg. Replaces the
+ * schema lookup set before, if any. */
+TA_API ta_status ta_registry_use_native(ta_registry *reg, const ta_native_file *f);
+
+/* Registers every schema of a file, without kernels (`verify --schemas`): a
+ * native_functions.yaml (namespaces as written, aten otherwise), or a list
+ * of schemas, one a line ("- ns::op(...)", quoted or not, or bare). Schemas
+ * the registration rules refuse are reported in diags. TA_ERR_IO (with a
+ * diagnostic) when the file cannot be read. */
+TA_API ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags *diags);
+
+/* The operators to verify: without globs, every registered operator with a
+ * kernel; with globs (fnmatch patterns on names such as "aten::abs.out"),
+ * every operator registered or known to the schema source that one matches
+ * (ta_verify gives one without a kernel a no-kernel result). Registered
+ * operators come first, in registration order, then the schema source's in
+ * yaml order, each once. *names is malloc'd (the caller frees it); its
+ * strings belong to reg. */
+TA_API ta_status ta_registry_select(const ta_registry *reg, const char *const *globs,
+                                    size_t nglobs, const char ***names, size_t *n);
+
 /* ---- derived operators (autogen) --------------------------------------- */
 
-/* Where a derived operator's return comes from. */
-typedef enum ta_derived_src_kind {
-    TA_DSRC_CALLEE_RETURN = 0, /* the callee's return `index` */
-    TA_DSRC_CLONED_ARG,        /* the clone made for callee argument `index` (functional) */
-    TA_DSRC_OWN_ARG            /* the derived operator's own argument `index` (out=) */
-} ta_derived_src_kind;
+/* Derives the operators `autogen:` asks for in f (torchgen's rules, see
+ * torchgen.h) and registers their schemas without kernels, each in the
+ * namespace of the entry it derives from, so that kernel libraries loaded
+ * next can register kernels for them by name. What cannot be derived is
+ * check's business and not reported here. f must outlive reg. */
+TA_API ta_status ta_registry_add_autogen_schemas(ta_registry *reg, const ta_native_file *f);
 
-typedef struct ta_derived_src {
-    ta_derived_src_kind kind;
-    uint32_t index;
-} ta_derived_src;
+/* Which derived operators get a composed kernel. */
+typedef enum ta_compose_mode {
+    TA_COMPOSE_MISSING = 0, /* those without a kernel of their own */
+    TA_COMPOSE_ALL          /* all: a kernel a library gave one is dropped */
+} ta_compose_mode;
 
-/* How to run an operator that autogen derives, by calling another kernel
- * (the same composition torchgen generates; see the plan in torchgen.h).
- * Functional (out false): call the callee with arg_from[j] of the derived
- * operator as its argument j (-1: the callee's default), passing fresh
- * clones for the callee arguments listed in clone; return per ret_src.
- * out= (out true): call the callee likewise, then resize each out argument
- * out_args[k] and copy the callee's return out_from[k] into it, copy the
- * callee's return writeback[k] into written positional argument
- * written_args[k], and return per ret_src. Arrays are copied. */
-typedef struct ta_derived_plan {
-    bool out;
-    const char *callee; /* full operator name of the kernel to call */
-    const int32_t *arg_from;
-    uint32_t ncallee_args;
-    const uint32_t *clone;
-    uint32_t nclone;
-    const ta_derived_src *ret_src;
-    uint32_t nrets;
-    const uint32_t *out_args;
-    const uint32_t *out_from;
-    uint32_t nouts;
-    const uint32_t *written_args;
-    const uint32_t *writeback;
-    uint32_t nwritten;
-} ta_derived_plan;
+/* After the kernel libraries: gives each derived operator of
+ * ta_registry_add_autogen_schemas (per mode) the kernel that runs its plan
+ * over its callee's kernel, where the callee has one (a derived callee
+ * counts once it has its own). *added (may be NULL) receives how many got
+ * one. */
+TA_API ta_status ta_registry_add_autogen_kernels(ta_registry *reg, ta_compose_mode mode,
+                                                 size_t *added);
 
-/* Registers `schema` (whole) with a catch-all kernel that runs plan over
- * the callee's kernel for the device at hand. Nothing is registered (TA_OK)
- * when the operator already has a kernel of its own. */
-TA_API ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan);
+/* Registers `schema` (whole) with a catch-all kernel that runs plan (a
+ * torchgen run plan: see ta_autogen_plan in torchgen.h; its callee index is
+ * not used) over the kernel of `callee` (a full operator name) for the
+ * device at hand. The plan's arrays are copied. Nothing is registered
+ * (TA_OK) when the operator already has a kernel of its own. */
+TA_API ta_status ta_registry_add_derived(ta_registry *reg, const char *schema,
+                                         const ta_autogen_plan *plan, const char *callee);
 /* Whether op's kernel is a derived one. */
 TA_API bool ta_registry_is_derived(const ta_registry_op *op);
 

@@ -1,9 +1,10 @@
 /* derived.c - kernels for operators that autogen derives, composed from an
- * existing kernel by a plan (see ta_derived_plan in exec.h): a functional
- * variant clones what its inplace or mutable base writes and calls the base;
- * an out= variant calls the functional one and copies its returns into the
- * out arguments. The derived kernel is an ordinary kernel to the verifier,
- * so a wrong plan or a base that misbehaves shows up as a verdict. */
+ * existing kernel by torchgen's run plan (ta_autogen_plan, torchgen.h): a
+ * functional variant clones what its inplace or mutable base writes and
+ * calls the base; an out= variant calls the functional one and copies its
+ * returns into the out arguments. The derived kernel is an ordinary kernel
+ * to the verifier, so a wrong plan or a base that misbehaves shows up as a
+ * verdict. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "tensoralias/schema.h"
 
 typedef struct derived {
-    ta_derived_plan p; /* arrays point into the same allocation's tail */
+    ta_autogen_plan p; /* arrays point into the same allocation's tail */
     ta_registry *reg;
     char callee[256];
     char *callee_schema; /* for defaults; parsed on first use */
@@ -23,10 +24,10 @@ typedef struct derived {
 
 static size_t add_size(size_t n, size_t elem) { return (n * elem + 15) & ~(size_t)15; }
 
-static derived *derived_new(ta_registry *reg, const ta_derived_plan *p)
+static derived *derived_new(ta_registry *reg, const ta_autogen_plan *p, const char *callee)
 {
     size_t sz = sizeof(derived) + add_size(p->ncallee_args, sizeof(int32_t)) +
-                add_size(p->nclone, sizeof(uint32_t)) + add_size(p->nrets, sizeof(ta_derived_src)) +
+                add_size(p->nclone, sizeof(uint32_t)) + add_size(p->nrets, sizeof(ta_ag_src)) +
                 2 * add_size(p->nouts, sizeof(uint32_t)) + 2 * add_size(p->nwritten, sizeof(uint32_t));
     derived *d = calloc(1, sz);
     if (!d) return NULL;
@@ -40,19 +41,18 @@ static derived *derived_new(ta_registry *reg, const ta_derived_plan *p)
     d->p = *p;
     TAKE(arg_from, p->ncallee_args, int32_t);
     TAKE(clone, p->nclone, uint32_t);
-    TAKE(ret_src, p->nrets, ta_derived_src);
+    TAKE(ret_src, p->nrets, ta_ag_src);
     TAKE(out_args, p->nouts, uint32_t);
     TAKE(out_from, p->nouts, uint32_t);
     TAKE(written_args, p->nwritten, uint32_t);
     TAKE(writeback, p->nwritten, uint32_t);
 #undef TAKE
-    snprintf(d->callee, sizeof d->callee, "%s", p->callee);
-    d->p.callee = d->callee;
+    snprintf(d->callee, sizeof d->callee, "%s", callee);
     d->reg = reg;
     return d;
 }
 
-void ta_derived_free(void *ud)
+static void derived_free(void *ud)
 {
     derived *d = ud;
     if (!d) return;
@@ -213,7 +213,7 @@ static ta_status derived_kernel(ta_kernel_ctx *ctx, ta_stack *st)
             continue;
         }
         ta_value v = own[from];
-        if (!d->p.out && listed(d->p.clone, d->p.nclone, j)) {
+        if (d->p.kind != TA_KIND_OUT && listed(d->p.clone, d->p.nclone, j)) {
             if (v.tag == TA_VAL_TENSOR && v.u.tensor) {
                 if (!(v.u.tensor = clone_tensor(ctx, v.u.tensor))) s = TA_ERR_NOMEM;
             } else if (v.tag == TA_VAL_TENSOR_LIST) {
@@ -240,7 +240,7 @@ static ta_status derived_kernel(ta_kernel_ctx *ctx, ta_stack *st)
         ta_stack_destroy(sub);
         return s;
     }
-    if (d->p.out) {
+    if (d->p.kind == TA_KIND_OUT) {
         for (uint32_t k = 0; k < d->p.nouts + d->p.nwritten && s == TA_OK; k++) {
             bool is_out = k < d->p.nouts;
             uint32_t ai = is_out ? d->p.out_args[k] : d->p.written_args[k - d->p.nouts];
@@ -261,12 +261,12 @@ static ta_status derived_kernel(ta_kernel_ctx *ctx, ta_stack *st)
     ta_value rets[64];
     uint32_t nr = d->p.nrets < 64 ? d->p.nrets : 64;
     for (uint32_t i = 0; i < nr && s == TA_OK; i++) {
-        ta_derived_src src = d->p.ret_src[i];
-        if (src.kind == TA_DSRC_CALLEE_RETURN && src.index < ta_stack_size(sub))
+        ta_ag_src src = d->p.ret_src[i];
+        if (src.kind == TA_AG_CALLEE_RETURN && src.index < ta_stack_size(sub))
             rets[i] = *ta_stack_at(sub, src.index);
-        else if (src.kind == TA_DSRC_CLONED_ARG && src.index < d->p.ncallee_args && src.index < 64)
+        else if (src.kind == TA_AG_CLONED_ARG && src.index < d->p.ncallee_args && src.index < 64)
             rets[i] = clones[src.index];
-        else if (src.kind == TA_DSRC_OWN_ARG && src.index < nown)
+        else if (src.kind == TA_AG_OWN_ARG && src.index < nown)
             rets[i] = own[src.index];
         else
             s = ta_kernel_error(ctx, "derived operator: return %u has no source", i);
@@ -279,20 +279,21 @@ static ta_status derived_kernel(ta_kernel_ctx *ctx, ta_stack *st)
     return s;
 }
 
-ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan)
+ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_autogen_plan *plan,
+                                  const char *callee)
 {
     char name[512];
     ta_op_name_of(schema, name, sizeof name);
     const ta_registry_op *op = ta_registry_find(reg, name);
     if (op && ta_registry_has_kernel(op)) return TA_OK;
-    derived *d = derived_new(reg, plan);
+    derived *d = derived_new(reg, plan, callee);
     if (!d) return TA_ERR_NOMEM;
     ta_status s = ta_register_op(reg, schema, TA_KEY_CATCHALL, derived_kernel, d);
     if (s != TA_OK) {
-        ta_derived_free(d);
+        derived_free(d);
         return s;
     }
-    return ta_registry_adopt_(reg, d, ta_derived_free);
+    return ta_registry_adopt_(reg, d, derived_free);
 }
 
 bool ta_registry_is_derived(const ta_registry_op *op)

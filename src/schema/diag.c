@@ -49,12 +49,13 @@ static void diag_free(ta_diag *g)
     free((char *)g->hint);
 }
 
-void ta_diags_clear(ta_diags *d)
+void ta_diags_truncate(ta_diags *d, size_t n)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->n; i++) diag_free(&d->v[i]);
-    d->n = 0;
+    while (d->n > n) diag_free(&d->v[--d->n]);
 }
+
+void ta_diags_clear(ta_diags *d) { ta_diags_truncate(d, 0); }
 
 void ta_diags_destroy(ta_diags *d)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "schema/file.h"
 #include "schema/native_internal.h"
 
 typedef struct loader {
@@ -636,53 +637,14 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
     return L.errors ? TA_ERR_PARSE : TA_OK;
 }
 
-static ta_status read_path(const char *path, char **buf, size_t *len, ta_diags *diags)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) goto fail;
-    /* Room for the whole file at once when its size is known (a regular
-     * file), so it is read without growing and copying the buffer. */
-    struct stat sb;
-    size_t cap = 1 << 16, n = 0;
-    if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (uintmax_t)sb.st_size < SIZE_MAX / 2)
-        cap = (size_t)sb.st_size + 1;
-    char *b = malloc(cap);
-    for (;;) {
-        if (!b) {
-            fclose(fp);
-            return TA_ERR_NOMEM;
-        }
-        n += fread(b + n, 1, cap - n, fp);
-        if (n < cap) break;
-        char *nb = realloc(b, cap * 2);
-        if (!nb) free(b);
-        b = nb;
-        cap *= 2;
-    }
-    bool bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(b);
-        goto fail;
-    }
-    *buf = b;
-    *len = n;
-    return TA_OK;
-fail:
-    ta_diags_add(diags, TA_SEV_ERROR, "io", path, 0, 0, 0, NULL, NULL,
-                 "cannot read %s: %s", path, strerror(errno));
-    return TA_ERR_IO;
-}
-
 ta_status ta_native_load_path(const char *path, const char *tags_path,
                               ta_native_file **out, ta_diags *diags)
 {
     *out = NULL;
     char *text = NULL, *tags = NULL;
     size_t len = 0, tags_len = 0;
-    ta_status st = read_path(path, &text, &len, diags);
-    if (st == TA_OK && tags_path) st = read_path(tags_path, &tags, &tags_len, diags);
+    ta_status st = ta_read_file(path, &text, &len, diags);
+    if (st == TA_OK && tags_path) st = ta_read_file(tags_path, &tags, &tags_len, diags);
     if (st == TA_OK)
         st = ta_native_load_buffer(text, len, path, tags, tags_len, tags_path, out, diags);
     free(text);

@@ -770,22 +770,6 @@ static void test_launch_without_driver(void **state)
 
 /* ---- the engine's verification of every CUDA kernel, emulated ---- */
 
-/* Schemas for the registry, from the bundled native_functions.yaml, keyed
- * as the command does ("aten::" + the func text). */
-typedef struct schema_index {
-    ta_native_file *file;
-    char buf[4096];
-} schema_index;
-
-static const char *index_lookup(void *ud, const char *name)
-{
-    schema_index *ix = ud;
-    const ta_native_func *fn = ta_native_find(ix->file, name);
-    if (!fn || !fn->func.s) return NULL;
-    snprintf(ix->buf, sizeof ix->buf, "%s::%s", fn->ns ? fn->ns : "aten", fn->func.s);
-    return ix->buf;
-}
-
 static void test_verify_emulated(void **state)
 {
     (void)state;
@@ -793,13 +777,13 @@ static void test_verify_emulated(void **state)
     assert_int_equal(ops->available(NULL, 0), 0);
     char path[512];
     ta_test_data_path(path, sizeof path, "corpus/pytorch-main/native_functions.yaml");
-    schema_index ix = {0};
+    ta_native_file *yaml = NULL;
     ta_diags *d = ta_diags_create();
-    ta_native_load_path(path, NULL, &ix.file, d);
-    assert_non_null(ix.file);
+    ta_native_load_path(path, NULL, &yaml, d);
+    assert_non_null(yaml);
     ta_diags_clear(d);
     ta_registry *reg = ta_registry_create();
-    ta_registry_set_schema_lookup(reg, index_lookup, &ix);
+    assert_int_equal(ta_registry_use_native(reg, yaml), TA_OK);
     assert_int_equal(ta_registry_load_plugin(reg, cuda_lib_path(), d), TA_OK);
     assert_int_equal(ta_diags_count_severity(d, TA_SEV_ERROR), 0);
 
@@ -842,7 +826,7 @@ static void test_verify_emulated(void **state)
     }
     free(names);
     ta_registry_destroy(reg);
-    ta_native_destroy(ix.file);
+    ta_native_destroy(yaml);
     ta_diags_destroy(d);
     unsetenv("TA_CUDA_EMULATE");
 }
