@@ -136,15 +136,9 @@ TA_API ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
 
 /* ---- rules ------------------------------------------------------------- */
 
-/* One alias rule: a stable id, its severity and what it checks. */
-typedef struct ta_alias_rule {
-    const char *id;
-    ta_severity severity;
-    const char *summary;
-} ta_alias_rule;
-
-/* Every alias rule, in the order the checks run. */
-TA_API const ta_alias_rule *ta_alias_rules(size_t *n);
+/* Every alias rule (id, severity, summary: ta_rule_info, native.h), in the
+ * order the checks run. */
+TA_API const ta_rule_info *ta_alias_rules(size_t *n);
 
 /* The rules that need only the schema (torchgen's schema asserts and the
  * suspicious-but-legal patterns), positioned with ta_schema_locate.

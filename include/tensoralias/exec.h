@@ -37,13 +37,14 @@ struct ta_device_ops; /* src/exec/device.h */
  * faults. */
 TA_API const struct ta_device_ops *ta_exec_device_cpu(void);
 /* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
- * NULL with a message in err. *handle receives the dlopen handle (close it
- * with ta_exec_device_unload after the last use). The device's available()
- * is asked in a short-lived child process, so that this process (which forks
- * the verification children) never initializes the device itself: a CUDA
- * context does not survive fork. */
-TA_API const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
-                                                size_t errcap);
+ * NULL with an error diagnostic (rule "device"; its message is the device's
+ * own when the device is unavailable). *handle receives the dlopen handle
+ * (close it with ta_exec_device_unload after the last use). The device's
+ * available() is asked in a short-lived child process, so that this process
+ * (which forks the verification children) never initializes the device
+ * itself: a CUDA context does not survive fork. */
+TA_API const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle,
+                                                       ta_diags *diags);
 TA_API void ta_exec_device_unload(void *handle);
 
 /* ---- execution contexts ------------------------------------------------ */
@@ -62,7 +63,7 @@ typedef struct ta_storage_info {
 /* dev NULL means the CPU device. */
 TA_API ta_exec *ta_exec_create(const struct ta_device_ops *dev);
 TA_API void ta_exec_destroy(ta_exec *x);
-/* Frees every storage and tensor, the stack contents and the last error. */
+/* Frees every storage and tensor and the stack contents. */
 TA_API void ta_exec_reset(ta_exec *x);
 TA_API const struct ta_device_ops *ta_exec_device(const ta_exec *x);
 
@@ -94,10 +95,11 @@ TA_API ta_status ta_exec_protect(ta_exec *x, uint32_t storage, bool readonly);
 TA_API ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x);
 TA_API ta_stack *ta_exec_stack(ta_exec *x);
 
-/* Calls fn on the context's stack. On TA_ERR_KERNEL, ta_exec_error() holds
- * the kernel's message. Also syncs the device and reports its error. */
-TA_API ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data);
-TA_API const char *ta_exec_error(const ta_exec *x); /* "" when none */
+/* Calls fn on the context's stack, then syncs the device. A kernel that
+ * fails (TA_ERR_KERNEL or another status) adds an error diagnostic with its
+ * message (rule "kernel-error"); a device that faults, one with the
+ * device's message (rule "device-error", TA_ERR_KERNEL). diags may be NULL. */
+TA_API ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *diags);
 
 /* ---- stacks (standalone; a ta_exec has its own) ----------------------- */
 

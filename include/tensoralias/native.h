@@ -188,16 +188,10 @@ typedef struct ta_rule_info {
 /* Every rule the loader and the built-in passes report. */
 TA_API const ta_rule_info *ta_native_rules(size_t *n);
 
-/* Appends a diagnostic positioned at pos in the file's yaml (with the source
- * line, for a caret). For rule passes. */
-TA_API ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
-                           ta_severity sev, const char *rule,
-                           ta_native_pos pos, const char *hint,
-                           const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 7, 8)))
-#endif
-    ;
+/* Where pos is in the file's yaml, for ta_diag_error/warning/note: the
+ * file name, line, column, length and the source line (pointing into the
+ * file's text, valid while f lives) for a caret. For rule passes. */
+TA_API ta_loc ta_native_loc(const ta_native_file *f, ta_native_pos pos);
 
 /* One rule pass over a loaded file. */
 typedef ta_status (*ta_native_pass_fn)(const ta_native_file *f, ta_diags *diags);

@@ -78,7 +78,7 @@ static void report(rc *c, const char *id, ta_span sp, const char *hint, const ch
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const ta_alias_rule *r = ta_alias_rule_get(id);
+    const ta_rule_info *r = ta_alias_rule_get(id);
     if (r) c->st = c->k->emit(c->k, r, sp.off, sp.len ? sp.len : 1, hint, msg);
 }
 

@@ -40,8 +40,6 @@ void ta_exec_reset(ta_exec *x)
     for (size_t i = 0; i < x->nscratch; i++) free(x->scratch[i]);
     x->nscratch = 0;
     ta_stack_reset(x->stack);
-    x->ctx.has_error = false;
-    x->ctx.error[0] = '\0';
 }
 
 void ta_exec_destroy(ta_exec *x)
@@ -63,7 +61,6 @@ void ta_exec_destroy(ta_exec *x)
 const struct ta_device_ops *ta_exec_device(const ta_exec *x) { return x->dev; }
 ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x) { return &x->ctx; }
 ta_stack *ta_exec_stack(ta_exec *x) { return x->stack; }
-const char *ta_exec_error(const ta_exec *x) { return x->ctx.error; }
 
 /* ---- storages ---------------------------------------------------------- */
 
@@ -351,7 +348,7 @@ DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n)
     return a;
 }
 
-ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data)
+ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *diags)
 {
     x->ctx.user_data = user_data;
     x->ctx.has_error = false;
@@ -359,13 +356,16 @@ ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data)
     ta_status s = fn(&x->ctx, x->stack);
     char err[512];
     err[0] = '\0';
+    ta_status st = TA_OK;
     if (x->dev->sync(err, sizeof err) != 0) {
         x->device_lost = true;
-        snprintf(x->ctx.error, sizeof x->ctx.error, "device error after the kernel: %s", err);
-        return TA_ERR_KERNEL;
+        s = TA_ERR_KERNEL;
+        st = ta_diag_error(diags, NULL, "device-error", "device error after the kernel: %s", err);
+    } else if (s != TA_OK && x->ctx.has_error) {
+        st = ta_diag_error(diags, NULL, "kernel-error", "%s", x->ctx.error);
+    } else if (s != TA_OK) {
+        st = ta_diag_error(diags, NULL, "kernel-error", "kernel returned %s without a message",
+                           ta_status_str(s));
     }
-    if (s != TA_OK && !x->ctx.has_error)
-        snprintf(x->ctx.error, sizeof x->ctx.error, "kernel returned %s without a message",
-                 ta_status_str(s));
-    return s;
+    return st == TA_OK ? s : st;
 }

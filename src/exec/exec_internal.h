@@ -23,6 +23,9 @@ typedef struct ta_tensor_rec {
     int64_t *dims; /* shape[cap] then strides[cap] */
 } ta_tensor_rec;
 
+/* A kernel's message (ta_kernel_error) waits here until ta_exec_call turns
+ * it into a diagnostic: kernels run in a child process, often many times
+ * a second, and a fixed buffer costs them nothing. */
 struct ta_kernel_ctx {
     ta_exec *x;
     void *user_data;

@@ -51,17 +51,35 @@ struct ta_observer {
     void *hook_ud;
     unsigned char *cur_host; /* host copy of a device storage after the call */
     size_t cur_cap;
+    ta_diags *call_diags; /* what ta_exec_call says of a failed call */
+    char note[512];       /* the last case's rejection or synthesis message */
 };
 
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
-                              void *user_data, bool trap_writes, ta_finding_fn emit, void *emit_ud)
+                                void *user_data, unsigned flags, ta_finding_fn emit, void *emit_ud)
 {
     ta_observer *ck = calloc(1, sizeof *ck);
     if (!ck) return NULL;
     *ck = (ta_observer){.x = x, .s = s, .d = d, .fn = fn, .ud = user_data,
-                       .trap = trap_writes && x->dev->type == kDLCPU, .emit = emit,
-                       .emit_ud = emit_ud};
+                        .trap = (flags & TA_OBSERVE_TRAP_WRITES) && x->dev->type == kDLCPU,
+                        .emit = emit, .emit_ud = emit_ud, .call_diags = ta_diags_create()};
+    if (!ck->call_diags) {
+        free(ck);
+        return NULL;
+    }
     return ck;
+}
+
+const char *ta_observer_note(const ta_observer *ck) { return ck->note; }
+
+/* The message of the failed call just made, into the note. */
+static const char *take_call_message(ta_observer *ck, ta_status s)
+{
+    size_t n = ta_diags_count(ck->call_diags);
+    snprintf(ck->note, sizeof ck->note, "%s",
+             n ? ta_diags_get(ck->call_diags, n - 1)->message : s == TA_OK ? "" : ta_status_str(s));
+    ta_diags_clear(ck->call_diags);
+    return ck->note;
 }
 
 void ta_observer_destroy(ta_observer *ck)
@@ -77,6 +95,7 @@ void ta_observer_destroy(ta_observer *ck)
         }
     }
     free(ck->cur_host);
+    ta_diags_destroy(ck->call_diags);
     free(ck);
 }
 
@@ -707,43 +726,42 @@ static void unprotect_inputs(ta_observer *ck)
     ck->nprotected = 0;
 }
 
-ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder build, void *build_ud,
-                               bool strict, char *msg, size_t cap)
+ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_source *from)
 {
     ta_exec *x = ck->x;
+    bool strict = from && from->strict;
     ta_exec_reset(x);
-    ta_status s = build ? build(build_ud, x, ck->s, ck->d, seed, &ck->c)
-                        : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
+    ck->note[0] = '\0';
+    ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
+                                      : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
     if (s != TA_OK) {
-        snprintf(msg, cap, "%s", ck->c.note[0] ? ck->c.note : ta_status_str(s));
-        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "sample could not be built: %s", msg);
+        snprintf(ck->note, sizeof ck->note, "%s", ck->c.note[0] ? ck->c.note : ta_status_str(s));
+        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "sample could not be built: %s", ck->note);
         return TA_CASE_UNSYNTH;
     }
     ck->c.seed = seed;
     if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
     ck->nprotected = 0;
     if (take_snapshots(ck) != TA_OK) {
-        snprintf(msg, cap, "cannot snapshot the inputs");
+        snprintf(ck->note, sizeof ck->note, "cannot snapshot the inputs");
         return TA_CASE_UNSYNTH;
     }
     if (ck->trap) protect_inputs(ck);
-    s = ta_exec_call(x, ck->fn, ck->ud);
+    s = ta_exec_call(x, ck->fn, ck->ud, ck->call_diags);
     unprotect_inputs(ck);
+    const char *why = s != TA_OK || x->device_lost ? take_call_message(ck, s) : "";
 
     /* A rejected call still must not have touched what it may not write. */
     check_metadata(ck);
     if (x->device_lost) {
         /* The device's context is dead: comparing storage would only fail
          * in turn. The fault is this case's verdict. */
-        snprintf(msg, cap, "%s", ta_exec_error(x));
-        emit(ck, TA_V_KERNEL_ERROR, "", "%s", ta_exec_error(x));
+        emit(ck, TA_V_KERNEL_ERROR, "", "%s", why);
         return TA_CASE_DEVICE_LOST;
     }
     check_storage_writes(ck);
     if (s != TA_OK) {
-        snprintf(msg, cap, "%s", ta_exec_error(x));
-        if (strict)
-            emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", ta_exec_error(x));
+        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
         return TA_CASE_REJECTED;
     }
     out_t outs[TA_CASE_MAX_SLOTS];
@@ -752,6 +770,5 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder 
         check_outputs(ck, outs, nouts);
         check_out_written(ck);
     }
-    msg[0] = '\0';
     return TA_CASE_RAN;
 }

@@ -16,15 +16,20 @@ struct ta_samples {
 
 static ta_status take_root(json_t *root, const char *path, ta_samples **out, ta_diags *diags);
 
+/* libjansson's error, at its position in the file. */
+static ta_status json_error(ta_diags *diags, const char *path, const json_error_t *e)
+{
+    ta_loc at = {path, (uint32_t)(e->line > 0 ? e->line : 0), (uint32_t)(e->column > 0 ? e->column : 0),
+                 0, NULL, 0};
+    ta_status st = ta_diag_error(diags, &at, "samples", "%s", e->text);
+    return st == TA_OK ? TA_ERR_PARSE : st;
+}
+
 ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags)
 {
     json_error_t e;
     json_t *root = json_load_file(path, 0, &e);
-    if (!root) {
-        ta_diags_add(diags, TA_SEV_ERROR, "samples", path, (uint32_t)(e.line > 0 ? e.line : 0),
-                     (uint32_t)(e.column > 0 ? e.column : 0), 0, NULL, NULL, "%s", e.text);
-        return TA_ERR_PARSE;
-    }
+    if (!root) return json_error(diags, path, &e);
     return take_root(root, path, out, diags);
 }
 
@@ -34,11 +39,7 @@ ta_status ta_samples_load_buffer(const char *text, size_t len, const char *sourc
     json_error_t e;
     const char *path = source ? source : "<samples>";
     json_t *root = json_loadb(text, len, 0, &e);
-    if (!root) {
-        ta_diags_add(diags, TA_SEV_ERROR, "samples", path, (uint32_t)(e.line > 0 ? e.line : 0),
-                     (uint32_t)(e.column > 0 ? e.column : 0), 0, NULL, NULL, "%s", e.text);
-        return TA_ERR_PARSE;
-    }
+    if (!root) return json_error(diags, path, &e);
     return take_root(root, path, out, diags);
 }
 
@@ -61,11 +62,12 @@ static ta_status take_root(json_t *root, const char *path, ta_samples **out, ta_
     (*out)->root = root;
     return TA_OK;
 bad:
-    ta_diags_add(diags, TA_SEV_ERROR, "samples", path, 0, 0, 0, NULL, NULL,
-                 "a samples file is an object mapping operator names to arrays of objects "
-                 "(argument name -> value)");
     json_decref(root);
-    return TA_ERR_PARSE;
+    ta_loc at = {.file = path};
+    ta_status st = ta_diag_error(diags, &at, "samples",
+                                 "a samples file is an object mapping operator names to arrays "
+                                 "of objects (argument name -> value)");
+    return st == TA_OK ? TA_ERR_PARSE : st;
 }
 
 void ta_samples_destroy(ta_samples *s)

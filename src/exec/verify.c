@@ -315,60 +315,84 @@ static void send_case(void *ud, const ta_case *c, const ta_decl *d)
     write_line(fd, line, n);
 }
 
-/* Runs cases [from, total) of j, reporting through fd (or into j in process). */
-static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, bool inproc)
+/* Where the cases of an operator run: in a child process that reports
+ * through a pipe, or (tests, benchmarks) in this process, straight into
+ * the result. */
+typedef enum run_mode { RUN_IN_CHILD, RUN_IN_PROCESS } run_mode;
+
+/* After a case run in this process: the result's counts and first note.
+ * false to stop (the device faulted: no fresh process to go on in). */
+static bool record_case(op_job *j, ta_case_outcome oc, const char *note)
+{
+    if (oc == TA_CASE_RAN) j->res->exercised++;
+    else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", note);
+    return oc != TA_CASE_DEVICE_LOST;
+}
+
+/* After a case run in a child: tells the parent. false to stop: after a
+ * device fault every later allocation would fail in this process, so the
+ * parent goes on at the next case in a fresh child. */
+static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *note)
+{
+    char line[LINE_MAX_BYTES], msg[512];
+    snprintf(msg, sizeof msg, "%s", note);
+    clean(msg);
+    int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
+                              : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
+    write_line(fd, line, (size_t)n);
+    if (oc != TA_CASE_DEVICE_LOST) return true;
+    n = snprintf(line, sizeof line, "L %u\n", c);
+    write_line(fd, line, (size_t)n);
+    return false;
+}
+
+/* Runs case c of j: from the samples file for the first nsamples. */
+static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta_verify_opts *o)
+{
+    bool sample = c < j->nsamples;
+    void *bud[2] = {j, (void *)o->samples};
+    ta_case_source from = {sample ? sample_builder : NULL, bud, sample};
+    uint64_t seed = sample ? c : case_seed(o, j->name, c - j->nsamples);
+    return ta_observer_run(ck, seed, &from);
+}
+
+/* In a child, the observer also reports each case's arguments before the
+ * call, trades copies of large read-only inputs for read-only pages, and
+ * the fault handler learns what it needs to name a trapped write. */
+static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd)
+{
+    ta_observer_set_hook(ck, send_case, fd);
+    ta_observer_set_protect_min(ck, 64 << 10);
+    g_fd = *fd;
+    g_exec = x;
+    g_checker = ck;
+    install_handlers();
+}
+
+/* Runs cases [from, total) of j, reporting through fd (in a child) or into
+ * j (in process). */
+static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
 {
     ta_exec *x = ta_exec_create(o->dev);
-    child_sink sink = {.fd = fd, .inproc = inproc ? j : NULL};
-    ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, o->trap_writes,
-                                           sink_emit, &sink)
-                       : NULL;
+    child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
+    unsigned flags = o->trap_writes ? TA_OBSERVE_TRAP_WRITES : 0;
+    ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, flags, sink_emit, &sink)
+                        : NULL;
     if (!ck) {
         ta_exec_destroy(x);
         return;
     }
-    if (!inproc) {
-        ta_observer_set_hook(ck, send_case, &fd);
-        ta_observer_set_protect_min(ck, 64 << 10);
-        g_fd = fd;
-        g_exec = x;
-        g_checker = ck;
-        install_handlers();
+    if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd);
+    bool go_on = true;
+    for (uint32_t c = from; c < j->total && go_on; c++) {
+        char line[32];
+        if (mode == RUN_IN_CHILD) write_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
+        else j->res->cases++;
+        ta_case_outcome oc = run_case(ck, j, c, o);
+        go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
+                                     : record_case(j, oc, ta_observer_note(ck));
     }
-    char msg[512], line[LINE_MAX_BYTES];
-    bool lost = false;
-    for (uint32_t c = from; c < j->total; c++) {
-        if (!inproc) {
-            int n = snprintf(line, sizeof line, "S %u\n", c);
-            write_line(fd, line, (size_t)n);
-        } else {
-            j->res->cases++;
-        }
-        bool sample = c < j->nsamples;
-        void *bud[2] = {j, (void *)o->samples};
-        uint64_t seed = sample ? c : case_seed(o, j->name, c - j->nsamples);
-        ta_case_outcome oc = ta_observer_run(ck, seed, sample ? sample_builder : NULL, bud, sample,
-                                            msg, sizeof msg);
-        if (inproc) {
-            if (oc == TA_CASE_RAN) j->res->exercised++;
-            else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", msg);
-            if (oc == TA_CASE_DEVICE_LOST) break; /* no fresh process to go on in */
-            continue;
-        }
-        clean(msg);
-        int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
-                                  : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
-        write_line(fd, line, (size_t)n);
-        if (oc == TA_CASE_DEVICE_LOST) {
-            /* Every later allocation would fail in this process: the parent
-             * goes on at the next case in a fresh child. */
-            n = snprintf(line, sizeof line, "L %u\n", c);
-            write_line(fd, line, (size_t)n);
-            lost = true;
-            break;
-        }
-    }
-    if (!inproc && !lost) write_line(fd, "D\n", 2);
+    if (mode == RUN_IN_CHILD && go_on) write_line(fd, "D\n", 2);
     g_checker = NULL;
     g_exec = NULL;
     ta_observer_destroy(ck);
@@ -393,7 +417,7 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
         signal(SIGPIPE, SIG_DFL);
         /* What a kernel prints must not end up inside the report on stdout. */
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        run_cases(j, j->next_case, o, p[1], false);
+        run_cases(j, j->next_case, o, p[1], RUN_IN_CHILD);
         _exit(0);
     }
     close(p[1]);
@@ -662,7 +686,7 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     }
     if (o.in_process) {
         for (size_t i = 0; i < nrun; i++) {
-            run_cases(&run[i], 0, &o, -1, true);
+            run_cases(&run[i], 0, &o, -1, RUN_IN_PROCESS);
             finish_result(&run[i]);
             if (o.progress) o.progress(o.progress_ud, i + 1, nrun, run[i].name);
         }

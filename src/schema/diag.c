@@ -162,20 +162,12 @@ ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...)
     return TA_OK;
 }
 
-ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
-                       const char *source, uint32_t line, uint32_t col,
-                       uint32_t length, const char *source_line,
-                       const char *hint, const char *fmt, ...)
+ta_status ta_diags_append(ta_diags *d, const ta_diag *g)
 {
-    if (!d) return TA_OK;
-    ta_loc loc = {source, line, col, length, source_line,
-                  source_line ? (uint32_t)strlen(source_line) : 0};
-    va_list ap;
-    va_start(ap, fmt);
-    ta_status st = ta_diag_vemit(d, sev, &loc, rule, fmt, ap);
-    va_end(ap);
-    if (st == TA_OK && hint) st = ta_diag_hint(d, "%s", hint);
-    return st;
+    ta_loc at = {g->source, g->line, g->col, g->length, g->source_line,
+                 g->source_line ? (uint32_t)strlen(g->source_line) : 0};
+    ta_status st = ta_diag_emit(d, g->severity, &at, g->rule, "%s", g->message);
+    return st == TA_OK && g->hint ? ta_diag_hint(d, "%s", g->hint) : st;
 }
 
 ta_status ta_diags_move(ta_diags *dst, ta_diags *src)

@@ -30,7 +30,7 @@ static void lreport(loader *L, ta_severity sev, const char *rule,
 {
     va_list ap;
     va_start(ap, fmt);
-    ta_status st = ta_yaml_report(L->src, L->diags, sev, rule, pos, hint, fmt, ap);
+    ta_status st = ta_yaml_vreport(L->src, L->diags, sev, rule, pos, hint, fmt, ap);
     va_end(ap);
     if (st != TA_OK) L->st = st;
     if (sev == TA_SEV_ERROR) L->errors++;
@@ -327,9 +327,7 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
             if (pos.off > L->src->len) pos.off = (uint32_t)L->src->len;
             lreport(L, g->severity, g->rule, pos, g->hint, "%s", g->message);
         } else {
-            ta_status s2 = ta_diags_add(L->diags, g->severity, g->rule, g->source,
-                                        g->line, g->col, g->length, g->source_line,
-                                        g->hint, "%s", g->message);
+            ta_status s2 = ta_diags_append(L->diags, g);
             if (s2 != TA_OK) L->st = s2;
             if (g->severity == TA_SEV_ERROR) L->errors++;
         }

@@ -85,14 +85,7 @@ bool ta_native_tag_known(const ta_native_file *f, const char *tag)
     return false;
 }
 
-ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
-                           ta_severity sev, const char *rule,
-                           ta_native_pos pos, const char *hint,
-                           const char *fmt, ...)
+ta_loc ta_native_loc(const ta_native_file *f, ta_native_pos pos)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    ta_status st = ta_yaml_report(&f->src, diags, sev, rule, pos, hint, fmt, ap);
-    va_end(ap);
-    return st;
+    return ta_yaml_loc(&f->src, pos);
 }

@@ -130,26 +130,27 @@ static ta_native_pos mark_pos(reader *r, yaml_mark_t start, yaml_mark_t end)
     return p;
 }
 
-ta_status ta_yaml_report(const ta_yaml_src *src, ta_diags *diags,
-                         ta_severity sev, const char *rule, ta_native_pos pos,
-                         const char *hint, const char *fmt, va_list ap)
+ta_loc ta_yaml_loc(const ta_yaml_src *src, ta_native_pos pos)
 {
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) return TA_ERR_NOMEM;
+    ta_loc at = {src->source, pos.line, pos.col, pos.len ? pos.len : 1, NULL, 0};
     /* The source line, so the renderer can draw a caret under pos. */
-    char *line = NULL;
     if (pos.line && src->text && pos.off <= src->len) {
         size_t back = pos.col ? pos.col - 1 : 0;
         size_t s = back <= pos.off ? pos.off - back : 0, e = pos.off;
         while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r') e++;
-        line = strndup(src->text + s, e - s);
+        at.line_text = src->text + s;
+        at.line_len = (uint32_t)(e - s);
     }
-    uint32_t len = pos.len ? pos.len : 1;
-    ta_status st = ta_diags_add(diags, sev, rule, src->source, pos.line,
-                                pos.col, len, line, hint, "%s", msg);
-    free(line);
-    free(msg);
-    return st;
+    return at;
+}
+
+ta_status ta_yaml_vreport(const ta_yaml_src *src, ta_diags *diags, ta_severity sev,
+                          const char *rule, ta_native_pos pos, const char *hint,
+                          const char *fmt, va_list ap)
+{
+    ta_loc at = ta_yaml_loc(src, pos);
+    ta_status st = ta_diag_vemit(diags, sev, &at, rule, fmt, ap);
+    return st == TA_OK && hint ? ta_diag_hint(diags, "%s", hint) : st;
 }
 
 static void report(reader *r, const char *rule, ta_native_pos pos,
@@ -160,7 +161,7 @@ static void report(reader *r, const char *rule, ta_native_pos pos,
 {
     va_list ap;
     va_start(ap, fmt);
-    ta_status st = ta_yaml_report(r->src, r->diags, TA_SEV_ERROR, rule, pos,
+    ta_status st = ta_yaml_vreport(r->src, r->diags, TA_SEV_ERROR, rule, pos,
                                   hint, fmt, ap);
     va_end(ap);
     if (st != TA_OK) r->st = st;

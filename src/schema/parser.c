@@ -119,19 +119,20 @@ static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
     uint32_t line, col, ls, ll;
     ta_schema_text_locate(p->s, p->n, p->opts ? p->opts->line : 1,
                           p->opts ? p->opts->col : 1, off, &line, &col, &ls, &ll);
-    /* The source line is copied by ta_diags_add; a NUL-terminated copy is
-     * needed first because the schema text is a counted view. */
+    /* The list copies the source line up to a NUL, which would cut the
+     * line short: a copy with NULs made spaces goes in. */
     char *src = malloc((size_t)ll + 1);
-    if (src) {
-        memcpy(src, p->s + ls, ll);
-        src[ll] = '\0';
-        for (uint32_t i = 0; i < ll; i++) /* a NUL would cut the line short */
-            if (src[i] == '\0') src[i] = ' ';
+    if (!src) {
+        p->oom = true;
+        return;
     }
-    if (len == 0) len = 1;
-    ta_diags_add(p->diags, TA_SEV_ERROR, "schema-syntax",
-                 p->opts && p->opts->source ? p->opts->source : "<string>",
-                 line, col, len, src, p->hint, "%s", msg);
+    memcpy(src, p->s + ls, ll);
+    for (uint32_t i = 0; i < ll; i++)
+        if (src[i] == '\0') src[i] = ' ';
+    ta_loc at = {p->opts ? p->opts->source : NULL, line, col, len ? len : 1, src, ll};
+    ta_status st = ta_diag_error(p->diags, &at, "schema-syntax", "%s", msg);
+    if (st == TA_OK && p->hint) st = ta_diag_hint(p->diags, "%s", p->hint);
+    if (st != TA_OK) p->oom = true;
     free(src);
 }
 

@@ -85,17 +85,20 @@ static void test_available(void **state)
 static void test_engine_load(void **state)
 {
     (void)state;
-    char err[512] = "";
     void *h = NULL;
-    const struct ta_device_ops *d = ta_exec_device_load(cuda_lib_path(), &h, err, sizeof err);
+    ta_diags *diags = ta_diags_create();
+    const struct ta_device_ops *d = ta_exec_device_load(cuda_lib_path(), &h, diags);
     if (ops->available(NULL, 0) == 0) {
         assert_non_null(d);
         ta_exec_device_unload(h);
+        ta_diags_destroy(diags);
         return;
     }
     assert_null(d);
     assert_null(h);
-    assert_non_null(strstr(err, "no CUDA device is available"));
+    assert_int_equal(ta_diags_count(diags), 1);
+    assert_non_null(strstr(ta_diags_get(diags, 0)->message, "no CUDA device is available"));
+    ta_diags_destroy(diags);
 }
 
 /* ---- registration ---- */
@@ -351,7 +354,7 @@ static DLTensor *tensor(fixture *f, DLDataType dt, int ndim, const int64_t *shap
 static DLTensor *run_ok(fixture *f, const char *op)
 {
     ta_status s = call_cuda_op(f->reg, f->x, op);
-    if (s != TA_OK) fail_msg("%s failed: %s", op, ta_exec_error(f->x));
+    if (s != TA_OK) fail_msg("%s failed: %s", op, cuda_call_error());
     assert_int_equal(ta_stack_size(f->st), 1);
     DLTensor *r = ta_stack_tensor(f->st, 0);
     assert_non_null(r);
@@ -363,7 +366,7 @@ static void run_err(fixture *f, const char *op, const char *want)
 {
     ta_status s = call_cuda_op(f->reg, f->x, op);
     assert_int_equal(s, TA_ERR_KERNEL);
-    if (!strstr(ta_exec_error(f->x), want)) fail_msg("%s: '%s' does not say '%s'", op, ta_exec_error(f->x), want);
+    if (!strstr(cuda_call_error(), want)) fail_msg("%s: '%s' does not say '%s'", op, cuda_call_error(), want);
     ta_stack_clear(f->st);
 }
 

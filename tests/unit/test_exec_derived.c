@@ -75,7 +75,7 @@ static void test_run_derived(void **state)
     ta_stack_push_tensor(ta_exec_stack(x), a);
     void *ud;
     ta_kernel_fn kfn = ta_registry_kernel_for(op, kDLCPU, &ud);
-    assert_int_equal(ta_exec_call(x, kfn, ud), TA_OK);
+    assert_int_equal(ta_exec_call(x, kfn, ud, NULL), TA_OK);
     DLTensor *y = ta_stack_tensor(ta_exec_stack(x), 0);
     assert_true(((float *)y->data)[2] == 6.0f);
     assert_true(((float *)a->data)[2] == 3.0f); /* the input was cloned, not written */
@@ -90,7 +90,7 @@ static void test_run_derived(void **state)
     ta_stack_push_tensor(ta_exec_stack(x), o);
     op = ta_registry_find(reg, "mylib::twice.out");
     kfn = ta_registry_kernel_for(op, kDLCPU, &ud);
-    assert_int_equal(ta_exec_call(x, kfn, ud), TA_OK);
+    assert_int_equal(ta_exec_call(x, kfn, ud, NULL), TA_OK);
     assert_ptr_equal(ta_stack_tensor(ta_exec_stack(x), 0), o);
     assert_int_equal(o->shape[0], 3);
     assert_true(((float *)o->data)[1] == 4.0f);

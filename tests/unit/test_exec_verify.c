@@ -266,9 +266,9 @@ static void test_nan_payload(void **state)
     assert_int_equal(ta_decl_build(a, s, &d), TA_OK);
     ta_exec *x = ta_exec_create(NULL);
     ta_finding got = {.kind = TA_V_OK};
-    ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, false, emit_collect, &got);
-    char msg[256];
-    assert_int_equal(ta_observer_run(ck, 7, nan_builder, NULL, true, msg, sizeof msg), TA_CASE_RAN);
+    ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, 0, emit_collect, &got);
+    ta_case_source from = {nan_builder, NULL, true};
+    assert_int_equal(ta_observer_run(ck, 7, &from), TA_CASE_RAN);
     assert_int_equal(got.kind, TA_V_UNDECLARED_MUTATION);
     assert_string_equal(got.argument, "self");
     assert_non_null(strstr(got.message, "element 0 of 3"));

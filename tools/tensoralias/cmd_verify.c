@@ -253,10 +253,11 @@ static int load_yaml(verify_run *r, const char *yaml)
 
 static int open_cuda(verify_run *r, ta_verify_opts *o)
 {
-    char err[512] = "";
     const char *lib = r->cuda_lib = find_lib("libtensoralias_cuda.so", r->cuda_path, sizeof r->cuda_path);
-    o->dev = lib ? ta_exec_device_load(lib, &r->devlib, err, sizeof err) : NULL;
+    o->dev = lib ? ta_exec_device_load(lib, &r->devlib, r->diags) : NULL;
     if (o->dev) return -1;
+    size_t n = ta_diags_count(r->diags);
+    const char *err = n ? ta_diags_get(r->diags, n - 1)->message : "";
     if (!strncmp(err, "no CUDA device is available", 27))
         fprintf(stderr, "tensoralias verify: %s\n", err);
     else
@@ -314,9 +315,9 @@ static int set_up(verify_run *r, verify_cli *c)
         render_diags(r->diags);
         return TA_EXIT_USAGE;
     }
-    char err[512];
-    if (c->baseline && !(r->baseline = ta_vbaseline_load(c->baseline, err, sizeof err))) {
-        fprintf(stderr, "tensoralias verify: %s\n", err);
+    if (c->baseline && !(r->baseline = ta_vbaseline_load(c->baseline, r->diags))) {
+        size_t n = ta_diags_count(r->diags);
+        fprintf(stderr, "tensoralias verify: %s\n", n ? ta_diags_get(r->diags, n - 1)->message : "out of memory");
         return TA_EXIT_USAGE;
     }
     c->opts.samples = r->samples;

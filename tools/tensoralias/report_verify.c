@@ -48,11 +48,12 @@ static void take_object(ta_vbaseline *b, json_t *o)
     }
 }
 
-ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap)
+ta_vbaseline *ta_vbaseline_load(const char *path, ta_diags *diags)
 {
+    ta_loc at = {.file = path};
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errcap, "%s: cannot open", path);
+        ta_diag_error(diags, &at, "baseline", "%s: cannot open", path);
         return NULL;
     }
     ta_vbaseline *b = calloc(1, sizeof *b);
@@ -85,7 +86,7 @@ ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap)
         json_error_t e;
         json_t *v = json_loadf(f, 0, &e);
         if (!v) {
-            snprintf(err, errcap, "%s:%d: not a JSON report: %s", path, e.line, e.text);
+            ta_diag_error(diags, &at, "baseline", "%s:%d: not a JSON report: %s", path, e.line, e.text);
             fclose(f);
             ta_vbaseline_destroy(b);
             return NULL;

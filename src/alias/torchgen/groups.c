@@ -9,17 +9,15 @@
 
 #include "alias/torchgen/internal.h"
 
-void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
-             const ta_tg_function *f, const char *hint, const char *fmt, ...)
+ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
+                  const char *hint, const char *fmt, ...)
 {
-    if (!d) return;
-    char msg[1024];
+    ta_loc at = {.file = f && f->source ? f->source : "<yaml>", .line = f ? f->line : 0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ta_status st = ta_diag_vemit(d, sev, &at, rule, fmt, ap);
     va_end(ap);
-    ta_diags_add(d, sev, rule, f && f->source ? f->source : "<yaml>", f ? f->line : 0,
-                 0, 0, NULL, hint, "%s", msg);
+    return st == TA_OK && hint ? ta_diag_hint(d, "%s", hint) : st;
 }
 
 ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
@@ -73,15 +71,20 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
             for (int k = 0; k < 5; k++) pg[g].m[k] = -1;
         }
         if (pg[g].m[f->kind] >= 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-duplicate-kind", f, NULL,
-                    "'%s' has the same signature and kind (%s) as '%s'; torchgen cannot "
-                    "group them",
-                    f->name, ta_schema_kind_str(f->kind), tg->fns[pg[g].m[f->kind]]->name);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-duplicate-kind", f, NULL,
+                         "'%s' has the same signature and kind (%s) as '%s'; torchgen cannot "
+                         "group them",
+                         f->name, ta_schema_kind_str(f->kind), tg->fns[pg[g].m[f->kind]]->name);
+            if (st != TA_OK) break;
             continue;
         }
         pg[g].m[f->kind] = (int32_t)i;
     }
     free(gid);
+    if (st != TA_OK) {
+        free(pg);
+        return st;
+    }
     *out = pg;
     *nout = np;
     return TA_OK;
@@ -124,17 +127,19 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         if (count < 2) continue;
         const ta_tg_function *f0 = tg->fns[first];
         if (m[TA_KIND_SCRATCH] >= 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-scratch", tg->fns[m[TA_KIND_SCRATCH]], NULL,
-                    "'%s' is a scratch op sharing the signature of '%s'; torchgen cannot "
-                    "group it",
-                    tg->fns[m[TA_KIND_SCRATCH]]->name, f0->name);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-scratch", tg->fns[m[TA_KIND_SCRATCH]], NULL,
+                         "'%s' is a scratch op sharing the signature of '%s'; torchgen cannot "
+                         "group it",
+                         tg->fns[m[TA_KIND_SCRATCH]]->name, f0->name);
+            if (st != TA_OK) break;
             continue;
         }
         if (m[TA_KIND_FUNCTIONAL] < 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-no-functional", f0, NULL,
-                    "the variants of '%s' have no functional variant; torchgen cannot "
-                    "group them",
-                    f0->signature);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-no-functional", f0, NULL,
+                         "the variants of '%s' have no functional variant; torchgen cannot "
+                         "group them",
+                         f0->signature);
+            if (st != TA_OK) break;
             continue;
         }
         if (m[TA_KIND_OUT] < 0) continue;
@@ -151,7 +156,7 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         g->out = m[TA_KIND_OUT];
     }
     free(pg);
-    return TA_OK;
+    return st;
 }
 
 /* get_grouped_by_view_native_functions: every function is filed under its
@@ -221,10 +226,11 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         int slot = (int)f->kind;
         if (f->is_view_op) slot = op.inplace ? SLOT_VIEW_INPLACE : SLOT_VIEW;
         if (slots[g][slot] >= 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-duplicate-view", f, NULL,
-                    "'%s' and '%s' fall in the same view group slot; torchgen cannot "
-                    "group them",
-                    tg->fns[slots[g][slot]]->name, f->name);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-duplicate-view", f, NULL,
+                         "'%s' and '%s' fall in the same view group slot; torchgen cannot "
+                         "group them",
+                         tg->fns[slots[g][slot]]->name, f->name);
+            if (st != TA_OK) goto done;
             continue;
         }
         slots[g][slot] = (int32_t)i;

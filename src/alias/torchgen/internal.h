@@ -172,13 +172,10 @@ typedef struct tg_pregroup {
 ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
                             size_t *nout, ta_diags *diags);
 
-/* Appends a diagnostic located at the function's yaml entry. */
-void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
-             const ta_tg_function *f, const char *hint, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+/* Appends a diagnostic located at the function's yaml entry (file and
+ * line), then the fix-it hint when it is not NULL. d may be NULL. */
+ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
+                  const char *hint, const char *fmt, ...) TA_PRINTF(6, 7);
 
 /* ta_torchgen_from_native; with !want_func the check-only model (the check
  * pass's): no func strings, no derived schema text, and out= plans that keep

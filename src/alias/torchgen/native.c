@@ -94,13 +94,14 @@ static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_di
         const ta_diag *g = ta_diags_get(mine, i);
         const ta_native_func *fn = entry_at(f, g->line);
         if (!fn) {
-            st = ta_diags_add(diags, g->severity, g->rule, g->source, g->line, g->col, g->length,
-                              g->source_line, g->hint, "%s", g->message);
+            st = ta_diags_append(diags, g);
             continue;
         }
         ta_native_pos pos = strncmp(g->rule, "autogen-", 8) == 0 ? autogen_pos(fn, g->message)
                                                                  : fn->pos;
-        st = ta_native_report(f, diags, g->severity, g->rule, pos, g->hint, "%s", g->message);
+        ta_loc at = ta_native_loc(f, pos);
+        st = ta_diag_emit(diags, g->severity, &at, g->rule, "%s", g->message);
+        if (st == TA_OK && g->hint) st = ta_diag_hint(diags, "%s", g->hint);
     }
     return st;
 }
@@ -145,8 +146,7 @@ ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
     for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
         const ta_diag *g = ta_diags_get(mine, i);
         if (g->severity == TA_SEV_NOTE) continue;
-        st = ta_diags_add(diags, g->severity, g->rule, g->source, g->line, g->col, g->length,
-                          g->source_line, g->hint, "%s", g->message);
+        st = ta_diags_append(diags, g);
     }
     ta_diags_destroy(mine);
     ta_torchgen_destroy(tg);
