@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tensoralias/device.h"
 #include "tensoralias/diag.h"
 #include "tensoralias/export.h"
 #include "tensoralias/kernel.h"
@@ -28,7 +29,7 @@
 extern "C" {
 #endif
 
-struct ta_device_ops; /* src/exec/device.h */
+
 
 /* ---- devices ----------------------------------------------------------- */
 

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "tensoralias/exec.h"
 
 /* ops->available() in a child; its message comes back through a pipe. */

@@ -19,7 +19,7 @@ ta_exec *ta_exec_create(const struct ta_device_ops *dev)
 {
     ta_exec *x = calloc(1, sizeof *x);
     if (!x) return NULL;
-    x->dev = dev ? dev : ta_device_cpu();
+    x->dev = dev ? dev : ta_exec_device_cpu();
     x->ctx.x = x;
     x->page = (size_t)sysconf(_SC_PAGESIZE);
     if (!(x->stack = ta_stack_create())) {

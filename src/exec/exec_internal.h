@@ -3,7 +3,7 @@
 #ifndef TA_EXEC_INTERNAL_H
 #define TA_EXEC_INTERNAL_H
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "tensoralias/exec.h"
 
 /* The byte the engine fills fresh storage with (out= arguments, resize

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "support/diags.h"
 #include "tensoralias/exec.h"
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "tensoralias/exec.h"
 
 static void test_stack_values(void **state)
@@ -208,7 +208,7 @@ static void test_alloc_view_restride_resize(void **state)
 static void test_guard_page(void **state)
 {
     (void)state;
-    const ta_device_ops *cpu = ta_device_cpu();
+    const ta_device_ops *cpu = ta_exec_device_cpu();
     assert_string_equal(cpu->name, "cpu");
     char err[128];
     assert_int_equal(cpu->available(err, sizeof err), 0);

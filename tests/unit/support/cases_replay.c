@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "cases_replay.h"
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "testdata.h"
 
 #define CASES "refkernels/cases.jsonl"
