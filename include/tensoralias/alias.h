@@ -96,13 +96,13 @@ TA_API struct json_t *ta_query_to_json(const ta_alias_query *q);
 typedef struct ta_alias_graph ta_alias_graph;
 
 /* Vertex kinds ("kind" string attribute) and edge kinds ("kind"). */
-#define TA_V_INPUT "input"
-#define TA_V_OUTPUT "output"
-#define TA_V_CONTENTS "contents" /* elements of a list, values of a Dict */
-#define TA_V_SET "set"
-#define TA_V_WILDCARD "wildcard"
-#define TA_E_MEMBER "member"     /* slot -> set; attrs before, after, write */
-#define TA_E_CONTAINS "contains" /* container slot -> its contents */
+#define TA_VERTEX_INPUT "input"
+#define TA_VERTEX_OUTPUT "output"
+#define TA_VERTEX_CONTENTS "contents" /* elements of a list, values of a Dict */
+#define TA_VERTEX_SET "set"
+#define TA_VERTEX_WILDCARD "wildcard"
+#define TA_EDGE_MEMBER "member"     /* slot -> set; attrs before, after, write */
+#define TA_EDGE_CONTAINS "contains" /* container slot -> its contents */
 
 /* Builds the graph of s (which must outlive it). Vertex attributes: kind,
  * name (argument name, set name, "*"), label (what a writer prints), slot

@@ -232,21 +232,16 @@ typedef enum ta_verdict_kind {
     TA_V_NKINDS
 } ta_verdict_kind;
 
-typedef enum ta_vseverity {
-    TA_VSEV_NONE = 0,
-    TA_VSEV_INFO,
-    TA_VSEV_WARNING,
-    TA_VSEV_ERROR
-} ta_vseverity;
-
 TA_API const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
 TA_API bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
-TA_API ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
-TA_API const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
+/* A verdict's severity, in the diagnostics' scale: an error for what breaks
+ * the schema's contract, a warning for not-exercised, a note for no-kernel
+ * (and for ok, which is no finding: reports call it "none"). */
+TA_API ta_severity ta_verdict_kind_severity(ta_verdict_kind k);
 
 typedef struct ta_finding {
     ta_verdict_kind kind;
-    ta_vseverity severity;
+    ta_severity severity;
     char argument[64]; /* argument or return name ("self", "out", "return 0"), or "" */
     uint64_t seed;     /* the case seed; replays with --case-seed */
     char message[1024]; /* ends with the case's arguments when known */
@@ -256,7 +251,7 @@ typedef struct ta_finding {
 typedef struct ta_op_result {
     char op[256];             /* "aten::abs.out" */
     ta_verdict_kind verdict;  /* TA_V_OK, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL or the worst finding's kind */
-    ta_vseverity severity;
+    ta_severity severity;
     uint32_t cases;           /* cases run (or attempted) */
     uint32_t exercised;       /* cases the kernel accepted */
     char note[256];           /* e.g. the first rejection message */

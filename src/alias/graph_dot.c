@@ -61,7 +61,7 @@ static void cluster(FILE *out, const igraph_t *g, int which, const char *name,
             name, title, fill, border);
     for (igraph_integer_t v = 0; v < n; v++) {
         if (side(g, v) != which) continue;
-        bool contents = !strcmp(VAS(g, "kind", v), TA_V_CONTENTS);
+        bool contents = !strcmp(VAS(g, "kind", v), TA_VERTEX_CONTENTS);
         const char *flags = VAS(g, "flags", v);
         bool written = strchr(flags, 'w') != NULL;
         /* torch counts running_mean & co. as written in training mode */
@@ -106,13 +106,13 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
     igraph_degree(g, &deg, igraph_vss_all(), IGRAPH_ALL, true);
     for (igraph_integer_t v = 0; v < n; v++) {
         const char *kind = VAS(g, "kind", v);
-        if (!strcmp(kind, TA_V_WILDCARD)) {
+        if (!strcmp(kind, TA_VERTEX_WILDCARD)) {
             bool used = VECTOR(deg)[v] > 0;
             fprintf(out, "    v%ld [shape=doubleoctagon, style=filled, fillcolor=\"%s\", color=\"%s\", "
                          "fontcolor=\"%s\", label=\"%s\"];\n",
                     (long)v, used ? "#ffd966" : "#f4f4f4", used ? "#b8860b" : "#c0c0c0",
                     used ? "black" : "#a0a0a0", used ? "*\\nwildcard" : "*\\n(unused)");
-        } else if (!strcmp(kind, TA_V_SET)) {
+        } else if (!strcmp(kind, TA_VERTEX_SET)) {
             bool anon = !strcmp(VAS(g, "name", v), "!");
             fprintf(out, "    v%ld [shape=ellipse, style=filled, fillcolor=\"%s\", label=", (long)v,
                     anon ? "#f8e0e0" : "#f7f1e3");
@@ -131,7 +131,7 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
         bool any = false;
         for (igraph_integer_t v = 0; v < n; v++) {
             int sd = side(g, v);
-            bool contents = !strcmp(VAS(g, "kind", v), TA_V_CONTENTS);
+            bool contents = !strcmp(VAS(g, "kind", v), TA_VERTEX_CONTENTS);
             int c = sd == 2 ? 2 : sd == 0 ? (contents ? 1 : 0) : (contents ? 3 : 4);
             if (c != col) continue;
             if (!any && prev >= 0) fprintf(out, "  v%ld -> v%ld [style=invis, weight=0];\n", prev, (long)v);
@@ -145,7 +145,7 @@ ta_status ta_alias_graph_write_dot(const ta_alias_graph *ag, FILE *out)
     igraph_integer_t m = igraph_ecount(g);
     for (igraph_integer_t e = 0; e < m; e++) {
         igraph_integer_t from = IGRAPH_FROM(g, e), to = IGRAPH_TO(g, e);
-        bool contains = !strcmp(EAS(g, "kind", e), TA_E_CONTAINS);
+        bool contains = !strcmp(EAS(g, "kind", e), TA_EDGE_CONTAINS);
         bool output_side = side(g, from) == 1;
         /* outputs are drawn to the right: their edges point set -> output */
         igraph_integer_t a = output_side ? to : from, b = output_side ? from : to;

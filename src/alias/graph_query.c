@@ -37,7 +37,7 @@ static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, bool top)
     igraph_integer_t elems = -1;
     for (igraph_integer_t i = 0; i < igraph_vector_int_size(&es); i++) {
         igraph_integer_t e = VECTOR(es)[i];
-        if (is_kind(g, e, TA_E_CONTAINS)) {
+        if (is_kind(g, e, TA_EDGE_CONTAINS)) {
             if (!strcmp(EAS(g, "label", e), "[]")) elems = IGRAPH_TO(g, e);
             continue;
         }

@@ -117,15 +117,17 @@ static void finish_result(op_job *j)
     if (r->verdict != TA_V_NO_KERNEL) {
         bool serious = false;
         for (size_t i = 0; i < r->nfindings; i++)
-            if (r->findings[i].severity == TA_VSEV_ERROR) serious = true;
+            if (r->findings[i].severity == TA_SEV_ERROR) serious = true;
         if (r->exercised == 0 && !serious)
             add_simple(j, TA_V_NOT_EXERCISED, 0, "no case was accepted (%u tried)%s%s", r->cases,
                        r->note[0] ? ": " : "", r->note);
         r->verdict = TA_V_OK;
     }
     r->severity = ta_verdict_kind_severity(r->verdict);
+    /* the first of the worst findings names the verdict (any finding is
+     * worse than ok) */
     for (size_t i = 0; i < r->nfindings; i++)
-        if (r->findings[i].severity > r->severity) {
+        if (r->verdict == TA_V_OK || r->findings[i].severity > r->severity) {
             r->verdict = r->findings[i].kind;
             r->severity = r->findings[i].severity;
         }

@@ -163,14 +163,14 @@ static bool locate_abs(void *ud, const char *op, const char **file, unsigned *li
 static void verify_sarif_valid(void **state)
 {
     (void)state;
-    ta_finding f1 = {.kind = TA_V_UNDECLARED_MUTATION, .severity = TA_VSEV_ERROR, .seed = 0x1f};
+    ta_finding f1 = {.kind = TA_V_UNDECLARED_MUTATION, .severity = TA_SEV_ERROR, .seed = 0x1f};
     snprintf(f1.argument, sizeof f1.argument, "self");
     snprintf(f1.message, sizeof f1.message, "argument 'self' changed");
-    ta_finding f2 = {.kind = TA_V_NOT_EXERCISED, .severity = TA_VSEV_WARNING};
+    ta_finding f2 = {.kind = TA_V_NOT_EXERCISED, .severity = TA_SEV_WARNING};
     snprintf(f2.message, sizeof f2.message, "no case was accepted");
-    ta_op_result ops[2] = {{.verdict = TA_V_UNDECLARED_MUTATION, .severity = TA_VSEV_ERROR,
+    ta_op_result ops[2] = {{.verdict = TA_V_UNDECLARED_MUTATION, .severity = TA_SEV_ERROR,
                             .cases = 4, .exercised = 4, .findings = &f1, .nfindings = 1},
-                           {.verdict = TA_V_NOT_EXERCISED, .severity = TA_VSEV_WARNING,
+                           {.verdict = TA_V_NOT_EXERCISED, .severity = TA_SEV_WARNING,
                             .cases = 4, .findings = &f2, .nfindings = 1}};
     snprintf(ops[0].op, sizeof ops[0].op, "aten::abs_");
     snprintf(ops[1].op, sizeof ops[1].op, "mylib::f");

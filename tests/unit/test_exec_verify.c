@@ -212,7 +212,7 @@ static void test_no_kernel_and_bad_schema(void **state)
     ta_verify_report *r;
     assert_int_equal(ta_verify(reg, ops, 3, &o, &r, NULL), TA_OK);
     assert_int_equal(r->ops[0].verdict, TA_V_NO_KERNEL);
-    assert_int_equal(r->ops[0].severity, TA_VSEV_INFO);
+    assert_int_equal(r->ops[0].severity, TA_SEV_NOTE);
     assert_int_equal(r->ops[1].verdict, TA_V_KERNEL_ERROR);
     assert_int_equal(r->ops[2].verdict, TA_V_NO_KERNEL);
     ta_verify_report_destroy(r);

@@ -80,7 +80,7 @@ static void throughput(uint32_t jobs)
     ta_verify(reg, ops, 16, &o, &r, NULL);
     double t = bench_now() - t0;
     size_t errors = 0;
-    for (size_t i = 0; i < r->nops; i++) errors += r->ops[i].severity == TA_VSEV_ERROR;
+    for (size_t i = 0; i < r->nops; i++) errors += r->ops[i].severity == TA_SEV_ERROR;
     printf("isolated verification, %u job(s): %llu cases in %.3f s = %.0f cases/s (16 operators, fork per operator; %zu with errors)\n",
            jobs, (unsigned long long)r->total_cases, t, (double)r->total_cases / t, errors);
     ta_verify_report_destroy(r);

@@ -355,7 +355,7 @@ static int exit_status(const ta_verify_report *rep, const ta_vbaseline *baseline
     for (size_t i = 0; i < rep->nops; i++)
         for (size_t k = 0; k < rep->ops[i].nfindings; k++) {
             const ta_finding *f = &rep->ops[i].findings[k];
-            if (f->severity == TA_VSEV_ERROR &&
+            if (f->severity == TA_SEV_ERROR &&
                 !ta_vbaseline_has(baseline, rep->ops[i].op, ta_verdict_kind_str(f->kind), f->argument))
                 return TA_EXIT_FINDINGS;
         }
