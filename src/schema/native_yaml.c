@@ -11,56 +11,12 @@
 
 #include "schema/native_internal.h"
 
-enum { MAX_DEPTH = 64, POOL_CHUNK = 64 * 1024 };
-
-/* A bump allocator the reader empties after each item, keeping its chunks:
- * one entry's tree at a time, in memory that stays warm. */
-typedef struct pool_chunk {
-    struct pool_chunk *next;
-    size_t cap, used;
-    _Alignas(16) unsigned char data[];
-} pool_chunk;
-
-typedef struct pool {
-    pool_chunk *head, *cur;
-} pool;
-
-static void *pool_alloc(pool *p, size_t size)
-{
-    size = (size + 15) & ~(size_t)15;
-    while (p->cur && p->cur->cap - p->cur->used < size) p->cur = p->cur->next;
-    if (!p->cur) {
-        size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
-        pool_chunk *c = malloc(sizeof *c + cap);
-        if (!c) return NULL;
-        c->cap = cap;
-        c->used = 0;
-        c->next = p->head; /* new chunks go first; reset walks them all */
-        p->head = p->cur = c;
-    }
-    void *r = p->cur->data + p->cur->used;
-    p->cur->used += size;
-    return r;
-}
-
-static void pool_reset(pool *p)
-{
-    for (pool_chunk *c = p->head; c; c = c->next) c->used = 0;
-    p->cur = p->head;
-}
-
-static void pool_free(pool *p)
-{
-    for (pool_chunk *c = p->head, *n; c; c = n) {
-        n = c->next;
-        free(c);
-    }
-}
+enum { MAX_DEPTH = 64 };
 
 typedef struct reader {
     yaml_parser_t p;
     const ta_yaml_src *src;
-    pool scratch;
+    ta_arena *scratch; /* one entry's tree: reset after each item, its memory kept warm */
     ta_diags *diags;
     size_t base;              /* bytes of a UTF-8 BOM libyaml skipped */
     bool ascii;               /* then libyaml's char index is a byte offset */
@@ -363,12 +319,11 @@ const char *ta_yaml_type_name(const ynode *n)
 
 static ynode *new_node(reader *r, yn_kind kind, const yaml_event_t *ev)
 {
-    ynode *n = pool_alloc(&r->scratch, sizeof *n);
+    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
-    memset(n, 0, sizeof *n);
     n->kind = kind;
     n->pos = mark_pos(r, ev->start_mark, ev->end_mark);
     return n;
@@ -405,14 +360,12 @@ static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         n->len = (uint32_t)ev->data.scalar.length;
         {
-            char *t = pool_alloc(&r->scratch, n->len + 1);
+            char *t = ta_arena_strndup(r->scratch, (const char *)ev->data.scalar.value, n->len);
             if (!t) {
                 r->st = TA_ERR_NOMEM;
                 n = NULL;
                 break;
             }
-            memcpy(t, ev->data.scalar.value, n->len);
-            t[n->len] = '\0';
             n->text = t;
         }
         resolve(n, (const char *)ev->data.scalar.tag);
@@ -485,7 +438,7 @@ static void read_root(reader *r, yaml_event_t *ev, const ta_yaml_handler *h)
         if (!item) return;
         if (r->skip) r->skip--; /* the token path handed it over */
         else r->st = h->item(h->ctx, item);
-        pool_reset(&r->scratch);
+        ta_arena_reset(r->scratch);
     }
 }
 
@@ -494,6 +447,7 @@ static void reader_init(reader *r, const ta_yaml_src *src, ta_diags *diags)
     memset(r, 0, sizeof *r);
     r->src = src;
     r->diags = diags;
+    if (!(r->scratch = ta_arena_create())) r->st = TA_ERR_NOMEM;
     const unsigned char *t = (const unsigned char *)src->text;
     if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r->base = 3;
     /* ASCII text (PyTorch's is) makes positions cheap; test 8 bytes a step */
@@ -592,12 +546,11 @@ static void tk_drop(reader *r)
 /* A node at the current token's marks (the token is not dropped). */
 static ynode *tk_new(reader *r, yn_kind kind)
 {
-    ynode *n = pool_alloc(&r->scratch, sizeof *n);
+    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
-    memset(n, 0, sizeof *n);
     n->kind = kind;
     n->pos = mark_pos(r, r->tk.start_mark, r->tk.end_mark);
     return n;
@@ -610,13 +563,11 @@ static ynode *tk_scalar(reader *r)
     if (!n) return NULL;
     n->plain = r->tk.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
     n->len = (uint32_t)r->tk.data.scalar.length;
-    char *t = pool_alloc(&r->scratch, n->len + 1);
+    char *t = ta_arena_strndup(r->scratch, (const char *)r->tk.data.scalar.value, n->len);
     if (!t) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
-    memcpy(t, r->tk.data.scalar.value, n->len);
-    t[n->len] = '\0';
     n->text = t;
     resolve(n, NULL);
     tk_drop(r);
@@ -797,7 +748,7 @@ static bool read_tokens(reader *r, const ta_yaml_handler *h)
             goto out;
         }
         r->st = h->item(h->ctx, item);
-        pool_reset(&r->scratch);
+        ta_arena_reset(r->scratch);
         r->skip++;
         if (r->st != TA_OK) {
             done = true;
@@ -824,15 +775,17 @@ ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
 {
     reader r;
     reader_init(&r, src, diags);
+    *fell_back = false;
+    if (r.st != TA_OK) return r.st;
     *fell_back = !read_tokens(&r, h);
     if (*fell_back) {
         /* Start again with the event path, which says what the matter is. */
-        pool_reset(&r.scratch);
+        ta_arena_reset(r.scratch);
         r.cur_idx = 0;
         r.cur_off = r.base;
         read_events(&r, h);
     }
-    pool_free(&r.scratch);
+    ta_arena_destroy(r.scratch);
     return r.st;
 }
 
@@ -841,7 +794,8 @@ ta_status ta_yaml_read_events(const ta_yaml_src *src, const ta_yaml_handler *h,
 {
     reader r;
     reader_init(&r, src, diags);
+    if (r.st != TA_OK) return r.st;
     read_events(&r, h);
-    pool_free(&r.scratch);
+    ta_arena_destroy(r.scratch);
     return r.st;
 }
