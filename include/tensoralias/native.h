@@ -165,8 +165,8 @@ TA_API const char *ta_native_source(const ta_native_file *f);
 /* The arena that owns the file; others may allocate derived data in it. */
 TA_API ta_arena *ta_native_arena(const ta_native_file *f);
 
-/* Tags from tags.yaml, in file order. has_tags is false when no tags.yaml was
- * given, in which case tags are not checked. */
+/* Tags from tags.yaml, in file order. ta_native_has_tag_set is false when
+ * no tags.yaml was given, in which case tags are not checked. */
 TA_API bool ta_native_has_tag_set(const ta_native_file *f);
 TA_API size_t ta_native_tag_count(const ta_native_file *f);
 TA_API const char *ta_native_tag(const ta_native_file *f, size_t i);

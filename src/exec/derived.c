@@ -135,32 +135,23 @@ static ta_status push_default(derived *d, ta_stack *sub, uint32_t j)
     switch (df->kind) {
     case TA_DEFAULT_INT:
         v.tag = TA_VAL_INT;
-        v.u.i = strtoll(df->text.ptr, NULL, 0);
+        v.u.i = 0;
+        ta_str_to_int(df->text, &v.u.i);
         break;
     case TA_DEFAULT_FLOAT:
         v.tag = TA_VAL_FLOAT;
-        v.u.f = strtod(df->text.ptr, NULL);
+        v.u.f = 0;
+        ta_str_to_double(df->text, &v.u.f);
         break;
     case TA_DEFAULT_BOOL:
         v.tag = TA_VAL_BOOL;
         v.u.b = ta_str_eq(df->text, "True");
         break;
-    case TA_DEFAULT_LIST: {
-        size_t n = 0;
-        const char *p = df->text.ptr, *e = p + df->text.len;
-        while (p < e && n < 16) {
-            while (p < e && (*p == '[' || *p == ' ' || *p == ',')) p++;
-            if (p >= e || *p == ']') break;
-            char *end;
-            items[n++] = strtoll(p, &end, 0);
-            if (end == p) break;
-            p = end;
-        }
+    case TA_DEFAULT_LIST:
         v.tag = TA_VAL_INT_LIST;
         v.u.ints.items = items;
-        v.u.ints.n = n;
+        v.u.ints.n = ta_str_to_int_list(df->text, items, sizeof items / sizeof *items);
         break;
-    }
     case TA_DEFAULT_IDENT:
         v.tag = TA_VAL_INT; /* contiguous_format, Mean, long...: see the codes in kernel.h */
         v.u.i = ta_str_eq(df->text, "Mean") ? 1 : ta_str_eq(df->text, "Sum") ? 2

@@ -292,26 +292,26 @@ static int64_t dim_size(const synth *y, int64_t dim)
     return dim >= 0 && dim < y->ndim ? y->shape[dim] : 1;
 }
 
-static int64_t default_int(const ta_arg *a, int64_t dflt)
+/* A default's number (0 when it spells none). */
+static int64_t int_of(ta_str text)
 {
-    if (a->def.kind == TA_DEFAULT_INT) return strtoll(a->def.text.ptr, NULL, 0);
-    if (a->def.kind == TA_DEFAULT_BOOL) return ta_str_eq(a->def.text, "True");
-    return dflt;
+    int64_t v = 0;
+    ta_str_to_int(text, &v);
+    return v;
 }
 
-static int parse_int_list(ta_str text, int64_t *out, int cap)
+static double double_of(ta_str text)
 {
-    int n = 0;
-    const char *p = text.ptr, *e = text.ptr + text.len;
-    while (p < e && n < cap) {
-        while (p < e && (*p == '[' || *p == ' ' || *p == ',')) p++;
-        if (p >= e || *p == ']') break;
-        char *end;
-        out[n++] = strtoll(p, &end, 0);
-        if (end == p) break;
-        p = end;
-    }
-    return n;
+    double v = 0;
+    ta_str_to_double(text, &v);
+    return v;
+}
+
+static int64_t default_int(const ta_arg *a, int64_t dflt)
+{
+    if (a->def.kind == TA_DEFAULT_INT) return int_of(a->def.text);
+    if (a->def.kind == TA_DEFAULT_BOOL) return ta_str_eq(a->def.text, "True");
+    return dflt;
 }
 
 /* An int argument: a value that fits the main shape when the name says what it is. */
@@ -388,7 +388,7 @@ static ta_status synth_int_list(synth *y, const ta_decl_slot *d, const ta_arg *a
             y->last_dim = v[0];
         }
     } else if (a->def.kind == TA_DEFAULT_LIST) {
-        k = parse_int_list(a->def.text, v, (int)(sizeof v / sizeof *v));
+        k = (int)ta_str_to_int_list(a->def.text, v, sizeof v / sizeof *v);
     } else if (a->def.kind == TA_DEFAULT_INT) {
         int64_t one = default_int(a, 0);
         k = d->fixed_size > 0 ? d->fixed_size : 1;
@@ -542,7 +542,7 @@ static ta_status synth_arg(synth *y, int argi)
     case TA_DT_FLOAT:
         v.tag = TA_VAL_FLOAT;
         v.u.f = a->def.kind == TA_DEFAULT_FLOAT || a->def.kind == TA_DEFAULT_INT
-                    ? strtod(a->def.text.ptr, NULL)
+                    ? double_of(a->def.text)
                     : 0.5;
         return push(y, v);
     case TA_DT_FLOAT_LIST: {
@@ -569,10 +569,10 @@ static ta_status synth_arg(synth *y, int argi)
         v.tag = TA_VAL_SCALAR;
         if (a->def.kind == TA_DEFAULT_INT) {
             v.scalar_kind = TA_SCALAR_INT;
-            v.u.i = strtoll(a->def.text.ptr, NULL, 0);
+            v.u.i = int_of(a->def.text);
         } else if (a->def.kind == TA_DEFAULT_FLOAT) {
             v.scalar_kind = TA_SCALAR_FLOAT;
-            v.u.f = strtod(a->def.text.ptr, NULL);
+            v.u.f = double_of(a->def.text);
         } else if (y->dtype.code == kDLFloat) {
             v.scalar_kind = TA_SCALAR_FLOAT;
             v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
