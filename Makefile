@@ -120,18 +120,23 @@ $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
+# Programs built from one source file in one step still write a dependency
+# file (program.d), so editing a header they include rebuilds them.
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) $(DEPFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
 	    $(WHOLE_LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
+# Plugins are outside code: they see the public headers only (no -Isrc).
 $(BUILD)/tests/plugins/lib%.so: tests/plugins/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $<
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(DEPFLAGS) -shared $(LDFLAGS) -o $@ $<
 
 $(BUILD)/data/%: tests/data/%.xz
 	@mkdir -p $(dir $@)
@@ -148,7 +153,7 @@ $(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
 check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
 
 test: check-build
-	BUILD=$(BUILD) SAN='$(SAN)' sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
@@ -161,9 +166,9 @@ FUZZ_CFLAGS := -std=c17 -O1 -g -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) -fsan
                -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -c $< -o $@
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
 fuzz-build: $(FUZZ_BIN)
 fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do n=$${f#build-fuzz/}; mkdir -p tests/fuzz/corpus/$$n build-fuzz/new/$$n; \
@@ -186,7 +191,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tensoralias.pc
 
 clean:
-	rm -rf build build-san build-fuzz build-clang
+	rm -rf $(BUILD) build build-san build-fuzz build-clang build-fault build-cov
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)
 .SECONDARY:
