@@ -21,6 +21,7 @@ DESTDIR  ?=
 WERROR   ?=
 OPT      ?= -O2
 SAN      ?=
+FAULT    ?=
 FUZZ_SECONDS ?= 60
 VERSION  := 0.1.0
 
@@ -32,7 +33,8 @@ CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN     := -Wall -Wextra -Wpedantic $(WERROR)
 CFLAGS   ?=
-CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) -Iinclude -Isrc $(PKG_CFLAGS) \
+CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) $(if $(FAULT),-DTA_FAULT_INJECT) \
+            -Iinclude -Isrc $(PKG_CFLAGS) \
             -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
@@ -83,7 +85,7 @@ TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensora
            $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) \
            $(DATA_OUT) $(SHARE_OUT)
 
-.PHONY: all test check-build sanitize fuzz fuzz-build bench install clean
+.PHONY: all test check-build sanitize fault fault-run coverage fuzz fuzz-build bench install clean
 all: $(TARGETS)
 
 $(BUILD)/obj/%.o: %.c
@@ -158,6 +160,24 @@ test: check-build
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
 	$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
+
+# Allocation-failure injection (SQLite's discipline): the library built with
+# TA_FAULT_INJECT under ASan and UBSan, and every program of tests/fault/
+# failing each allocation of its scenarios in turn.
+FAULT_SRC := $(sort $(wildcard tests/fault/fault_*.c))
+fault:
+	$(MAKE) --no-print-directory BUILD=build-fault OPT=-O1 FAULT=1 \
+	    SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' fault-run
+fault-run: $(FAULT_SRC:tests/fault/%.c=$(BUILD)/fault/%) $(PLUGIN_SO)
+	@for t in $(FAULT_SRC:tests/fault/%.c=$(BUILD)/fault/%); do echo "== $$t"; $$t $(BUILD) || exit 1; done
+$(BUILD)/fault/%: tests/fault/%.c $(BUILD)/libtensoralias.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+
+# Line coverage of the whole suite, per source directory (gcov, from gcc).
+coverage:
+	$(MAKE) --no-print-directory BUILD=build-cov OPT=-O0 SAN='--coverage -DTA_COVERAGE' test
+	@sh tools/coverage.sh build-cov
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus in tests/fuzz/corpus/<name>.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

@@ -130,7 +130,7 @@ TA_API ta_registry *ta_registry_create(void);
 TA_API void ta_registry_destroy(ta_registry *reg);
 TA_API void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
 /* Name used in diagnostics for registrations that follow ("libfoo.so"). */
-TA_API void ta_registry_set_origin(ta_registry *reg, const char *origin);
+TA_API ta_status ta_registry_set_origin(ta_registry *reg, const char *origin);
 /* Diagnostics of registrations so far (rule "registration"); moved out by
  * ta_registry_take_diags. */
 TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);

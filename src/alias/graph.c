@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/graph_internal.h"
 
 typedef struct gb {
@@ -60,15 +61,15 @@ static void add_edge(gb *b, igraph_integer_t from, igraph_integer_t to,
     if (from < 0 || to < 0 || b->oom) return;
     if (b->ne == b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 16;
-        void *p1 = realloc(b->e_kind, nc * sizeof(char *));
+        void *p1 = ta_realloc(b->e_kind, nc * sizeof(char *));
         if (p1) b->e_kind = p1;
-        void *p2 = realloc(b->e_label, nc * sizeof(char *));
+        void *p2 = ta_realloc(b->e_label, nc * sizeof(char *));
         if (p2) b->e_label = p2;
-        void *p3 = realloc(b->e_before, nc * sizeof(int));
+        void *p3 = ta_realloc(b->e_before, nc * sizeof(int));
         if (p3) b->e_before = p3;
-        void *p4 = realloc(b->e_after, nc * sizeof(int));
+        void *p4 = ta_realloc(b->e_after, nc * sizeof(int));
         if (p4) b->e_after = p4;
-        void *p5 = realloc(b->e_write, nc * sizeof(int));
+        void *p5 = ta_realloc(b->e_write, nc * sizeof(int));
         if (p5) b->e_write = p5;
         if (!p1 || !p2 || !p3 || !p4 || !p5) {
             b->oom = true;
@@ -83,7 +84,7 @@ static void add_edge(gb *b, igraph_integer_t from, igraph_integer_t to,
     }
     b->e_kind[b->ne] = (char *)kind;
     char clabel[128];
-    b->e_label[b->ne] = strdup(clean(label, clabel, sizeof clabel));
+    b->e_label[b->ne] = ta_strdup(clean(label, clabel, sizeof clabel));
     if (!b->e_label[b->ne]) b->oom = true;
     b->e_before[b->ne] = before;
     b->e_after[b->ne] = after;
@@ -248,7 +249,7 @@ ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
 {
     *out = NULL;
     if (!s) return TA_ERR_INVALID;
-    ta_alias_graph *ag = calloc(1, sizeof *ag);
+    ta_alias_graph *ag = ta_calloc(1, sizeof *ag);
     if (!ag) return TA_ERR_NOMEM;
     ag->s = s;
     ta_status st = ta_alias_query_create(s, &ag->q, diags);

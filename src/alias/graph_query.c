@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/graph_internal.h"
 
 typedef struct gf {
@@ -130,7 +131,7 @@ static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf
 {
     uint32_t va = vid(ag, a), vb = vid(ag, b);
     if (va == UINT32_MAX || vb == UINT32_MAX) return false;
-    gf *fs = calloc(ag->nslots, sizeof *fs);
+    gf *fs = ta_calloc(ag->nslots, sizeof *fs);
     if (!fs) return false;
     all_facts(ag, fs);
     *A = fs[va];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/rules_internal.h"
 
 static const ta_rule_info rules[] = {
@@ -77,7 +78,7 @@ static ta_status schema_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t of
     while (a > 0 && s->text[a - 1] != '\n') a--;
     while (b < s->text_len && s->text[b] != '\n') b++;
     uint32_t pad = col > (off - a) + 1 ? col - (off - a) - 1 : 0;
-    char *src = malloc((size_t)pad + (b - a) + 1);
+    char *src = ta_malloc((size_t)pad + (b - a) + 1);
     if (!src) return TA_ERR_NOMEM;
     memset(src, ' ', pad);
     memcpy(src + pad, s->text + a, b - a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/rules_internal.h"
 #include "tensoralias/native.h"
 
@@ -111,7 +112,7 @@ ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags)
         if (!fn->schema) continue; /* the loader reported why */
         size_t n = (size_t)fn->schema->nargs + fn->schema->nrets;
         if (n > cap) {
-            ta_slot_facts *big = malloc(n * sizeof *big);
+            ta_slot_facts *big = ta_malloc(n * sizeof *big);
             if (!big) {
                 st = TA_ERR_NOMEM;
                 break;

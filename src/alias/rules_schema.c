@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/rules_internal.h"
 
 const ta_alias *ta_tg_annotation(const ta_type *t)
@@ -444,7 +445,7 @@ ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q, ta_
     rc c = {s, q, k, TA_OK, -1, NULL, NULL};
     const ta_alias *small[64], **ann = small;
     size_t n = (size_t)s->nargs + s->nrets;
-    if (n > sizeof small / sizeof small[0] && !(ann = malloc(n * sizeof *ann))) return TA_ERR_NOMEM;
+    if (n > sizeof small / sizeof small[0] && !(ann = ta_malloc(n * sizeof *ann))) return TA_ERR_NOMEM;
     for (uint32_t i = 0; i < s->nargs; i++) ann[i] = ta_tg_annotation(s->args[i].type);
     for (uint32_t j = 0; j < s->nrets; j++) ann[s->nargs + j] = ta_tg_annotation(s->rets[j].type);
     c.arg_ann = ann;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/registry_internal.h"
 
 struct ta_autogen_ops {
@@ -52,9 +53,9 @@ static ta_status derive(const ta_native_file *f, ta_autogen_ops **out)
         ta_torchgen_destroy(tg);
         return st != TA_OK ? st : TA_ERR_NOMEM;
     }
-    ta_autogen_ops *v = calloc(1, sizeof *v);
+    ta_autogen_ops *v = ta_calloc(1, sizeof *v);
     size_t nd = ta_torchgen_count_derived(tg);
-    if (!v || !(v->schemas = calloc(nd ? nd : 1, sizeof *v->schemas))) {
+    if (!v || !(v->schemas = ta_calloc(nd ? nd : 1, sizeof *v->schemas))) {
         free(v);
         ta_torchgen_destroy(tg);
         return TA_ERR_NOMEM;
@@ -94,7 +95,7 @@ ta_status ta_registry_add_autogen_schemas(ta_registry *reg, const ta_native_file
     /* What the registration rules say of them is check's business too. */
     ta_diags *rd = ta_registry_diags_(reg);
     size_t keep = ta_diags_count(rd);
-    ta_registry_set_origin(reg, "autogen");
+    st = ta_registry_set_origin(reg, "autogen");
     for (size_t i = 0; i < v->n && st == TA_OK; i++) st = register_schema(reg, v, i);
     ta_diags_truncate(rd, keep);
     return st;

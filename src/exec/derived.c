@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/exec_internal.h"
 #include "exec/registry_internal.h"
 #include "tensoralias/schema.h"
@@ -29,7 +30,7 @@ static derived *derived_new(ta_registry *reg, const ta_autogen_plan *p, const ch
     size_t sz = sizeof(derived) + add_size(p->ncallee_args, sizeof(int32_t)) +
                 add_size(p->nclone, sizeof(uint32_t)) + add_size(p->nrets, sizeof(ta_ag_src)) +
                 2 * add_size(p->nouts, sizeof(uint32_t)) + 2 * add_size(p->nwritten, sizeof(uint32_t));
-    derived *d = calloc(1, sz);
+    derived *d = ta_calloc(1, sz);
     if (!d) return NULL;
     char *tail = (char *)(d + 1);
 #define TAKE(field, n, type) \

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tensoralias/device.h"
-#include "tensoralias/exec.h"
+#include "exec/exec_internal.h"
 
 /* ops->available() in a child; its message comes back through a pipe. */
 static int probe_available(const ta_device_ops *ops, char *err, size_t errcap)
@@ -30,7 +30,7 @@ static int probe_available(const ta_device_ops *ops, char *err, size_t errcap)
             ssize_t w = write(p[1], msg, strlen(msg));
             (void)w;
         }
-        _exit(rc != 0);
+        ta_child_exit(rc != 0);
     }
     close(p[1]);
     char msg[512];

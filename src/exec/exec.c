@@ -13,11 +13,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "schema/alloc.h"
 #include "exec/exec_internal.h"
 
 ta_exec *ta_exec_create(const struct ta_device_ops *dev)
 {
-    ta_exec *x = calloc(1, sizeof *x);
+    ta_exec *x = ta_calloc(1, sizeof *x);
     if (!x) return NULL;
     x->dev = dev ? dev : ta_exec_device_cpu();
     x->ctx.x = x;
@@ -68,7 +69,7 @@ uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
 {
     if (x->nst == x->capst) {
         size_t cap = x->capst ? x->capst * 2 : 16;
-        ta_storage_rec *n = realloc(x->st, cap * sizeof *n);
+        ta_storage_rec *n = ta_realloc(x->st, cap * sizeof *n);
         if (!n) return 0;
         x->st = n;
         x->capst = cap;
@@ -124,7 +125,7 @@ static int set_dims(ta_tensor_rec *r, int ndim, const int64_t *shape, const int6
 {
     if (ndim > r->cap || !r->dims) { /* 0-dim tensors get arrays too: shape is never NULL */
         int cap = ndim < 8 ? 8 : ndim;
-        int64_t *d = malloc(2 * (size_t)cap * sizeof *d);
+        int64_t *d = ta_malloc(2 * (size_t)cap * sizeof *d);
         if (!d) return -1;
         free(r->dims);
         r->dims = d;
@@ -188,14 +189,14 @@ static ta_tensor_rec *new_rec(ta_exec *x)
 {
     if (x->ntr == x->captr) {
         size_t cap = x->captr ? x->captr * 2 : 32;
-        ta_tensor_rec **n = realloc(x->tr, cap * sizeof *n);
+        ta_tensor_rec **n = ta_realloc(x->tr, cap * sizeof *n);
         if (!n) return NULL;
         memset(n + x->captr, 0, (cap - x->captr) * sizeof *n);
         x->tr = n;
         x->captr = cap;
     }
     ta_tensor_rec *r = x->tr[x->ntr];
-    if (!r && !(r = x->tr[x->ntr] = calloc(1, sizeof *r))) return NULL;
+    if (!r && !(r = x->tr[x->ntr] = ta_calloc(1, sizeof *r))) return NULL;
     x->ntr++;
     return r;
 }
@@ -294,7 +295,7 @@ static int fill(ta_exec *x, char *dst, size_t n)
         memset(dst, TA_FILL_BYTE, n);
         return 0;
     }
-    char *buf = malloc(n);
+    char *buf = ta_malloc(n);
     if (!buf) return -1;
     memset(buf, TA_FILL_BYTE, n);
     char err[256];
@@ -338,12 +339,12 @@ DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n)
     ta_exec *x = ctx->x;
     if (x->nscratch == x->capscratch) {
         size_t cap = x->capscratch ? x->capscratch * 2 : 8;
-        void **nv = realloc(x->scratch, cap * sizeof *nv);
+        void **nv = ta_realloc(x->scratch, cap * sizeof *nv);
         if (!nv) return NULL;
         x->scratch = nv;
         x->capscratch = cap;
     }
-    DLTensor **a = calloc(n ? n : 1, sizeof *a);
+    DLTensor **a = ta_calloc(n ? n : 1, sizeof *a);
     if (a) x->scratch[x->nscratch++] = a;
     return a;
 }

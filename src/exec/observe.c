@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/observe.h"
 
 /* Outputs above this many elements are checked at TA_OUT_SAMPLES + 1 points. */
@@ -58,7 +59,7 @@ struct ta_observer {
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
                                 void *user_data, unsigned flags, ta_finding_fn emit, void *emit_ud)
 {
-    ta_observer *ck = calloc(1, sizeof *ck);
+    ta_observer *ck = ta_calloc(1, sizeof *ck);
     if (!ck) return NULL;
     *ck = (ta_observer){.x = x, .s = s, .d = d, .fn = fn, .ud = user_data,
                         .trap = (flags & TA_OBSERVE_TRAP_WRITES) && x->dev->type == kDLCPU,
@@ -277,7 +278,7 @@ static ta_status take_snapshots(ta_observer *ck)
             if (sn->cap < si.bytes || !sn->copy) {
                 free(sn->copy);
                 sn->cap = si.bytes ? si.bytes : 1;
-                if (!(sn->copy = malloc(sn->cap))) return TA_ERR_NOMEM;
+                if (!(sn->copy = ta_malloc(sn->cap))) return TA_ERR_NOMEM;
             }
             if (si.bytes) memcpy(sn->copy, si.base, si.bytes);
         } else {
@@ -309,7 +310,7 @@ static ta_status host_views(ta_observer *ck, snap *sn, const unsigned char **bef
     size_t need = 2 * si.bytes + 1;
     if (ck->cur_cap < need) {
         free(ck->cur_host);
-        if (!(ck->cur_host = malloc(need))) return TA_ERR_NOMEM;
+        if (!(ck->cur_host = ta_malloc(need))) return TA_ERR_NOMEM;
         ck->cur_cap = need;
     }
     char err[256];
@@ -502,7 +503,7 @@ static void check_out_written(ta_observer *ck)
         unsigned char *tmp = NULL;
         if (x->dev->type != kDLCPU) {
             char err[256];
-            if (!(tmp = malloc(si.bytes ? si.bytes : 1))) continue;
+            if (!(tmp = ta_malloc(si.bytes ? si.bytes : 1))) continue;
             if (x->dev->to_host(tmp, si.base, si.bytes, err, sizeof err) != 0) {
                 free(tmp);
                 continue;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/registry_internal.h"
 #include "schema/map.h"
 #include "tensoralias/exec.h"
@@ -51,7 +52,7 @@ static bool grow(void **v, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap) return true;
     size_t c = *cap ? *cap * 2 : 16;
-    void *nv = realloc(*v, c * elem);
+    void *nv = ta_realloc(*v, c * elem);
     if (!nv) return false;
     *v = nv;
     *cap = c;
@@ -60,7 +61,7 @@ static bool grow(void **v, size_t *cap, size_t n, size_t elem)
 
 ta_registry *ta_registry_create(void)
 {
-    ta_registry *r = calloc(1, sizeof *r);
+    ta_registry *r = ta_calloc(1, sizeof *r);
     if (!r) return NULL;
     r->diags = ta_diags_create();
     r->arena = ta_arena_create();
@@ -110,11 +111,17 @@ void ta_registry_set_schema_lookup(ta_registry *r, ta_schema_lookup_fn fn, void 
     r->lookup_ud = ud;
 }
 
-void ta_registry_set_origin(ta_registry *r, const char *origin)
+ta_status ta_registry_set_origin(ta_registry *r, const char *origin)
 {
+    if (!origin) {
+        r->origin = "<api>";
+        return TA_OK;
+    }
     /* Kept as long as the registry: kernels and schemas point to it. */
-    const char *o = origin ? ta_arena_strndup(r->arena, origin, strlen(origin)) : NULL;
-    r->origin = o ? o : "<api>";
+    const char *o = ta_arena_strndup(r->arena, origin, strlen(origin));
+    if (!o) return TA_ERR_NOMEM;
+    r->origin = o;
+    return TA_OK;
 }
 
 ta_status ta_registry_take_diags(ta_registry *r, ta_diags *into)
@@ -171,7 +178,7 @@ static bool is_punct(char c) { return c && strchr("()[],:|!*?=->.", c) != NULL; 
 static char *normalize(const char *s)
 {
     size_t n = strlen(s);
-    char *d = malloc(n + 1), *o = d;
+    char *d = ta_malloc(n + 1), *o = d;
     if (!d) return NULL;
     bool pending_space = false;
     for (const char *p = s; *p; p++) {
@@ -198,8 +205,8 @@ static op_rec *find(const ta_registry *r, const char *name)
 static op_rec *add_op(ta_registry *r, const char *name)
 {
     if (!grow((void **)&r->ops, &r->cap, r->n, sizeof(op_rec *))) return NULL;
-    op_rec *o = calloc(1, sizeof *o);
-    if (!o || !(o->pub.name = strdup(name)) ||
+    op_rec *o = ta_calloc(1, sizeof *o);
+    if (!o || !(o->pub.name = ta_strdup(name)) ||
         ta_map_add(&r->by_name, o->pub.name, strlen(o->pub.name), ta_map_ptr(o), NULL) != TA_OK) {
         if (o) free((char *)o->pub.name);
         free(o);
@@ -211,7 +218,7 @@ static op_rec *add_op(ta_registry *r, const char *name)
 
 static ta_status set_schema(op_rec *o, const char *text, const char *origin)
 {
-    char *copy = strdup(text), *norm = normalize(text);
+    char *copy = ta_strdup(text), *norm = normalize(text);
     if (!copy || !norm) {
         free(copy);
         free(norm);
@@ -381,7 +388,7 @@ ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *di
     ta_plugin_register_fn entry;
     memcpy(&entry, &sym, sizeof entry); /* object to function pointer, as POSIX allows */
     const char *prev = r->origin;
-    ta_registry_set_origin(r, path);
+    if (ta_registry_set_origin(r, path) != TA_OK) return TA_ERR_NOMEM;
     size_t before = ta_diags_count_severity(r->diags, TA_SEV_ERROR);
     ta_status s = entry(r, TA_KERNEL_ABI_VERSION);
     bool rule_errors = ta_diags_count_severity(r->diags, TA_SEV_ERROR) > before;

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "schema/alloc.h"
 #include "exec/samples.h"
 
 struct ta_samples {
@@ -54,7 +55,7 @@ static ta_status take_root(json_t *root, const char *path, ta_samples **out, ta_
         json_t *item;
         json_array_foreach(v, i, item) if (!json_is_object(item)) goto bad;
     }
-    *out = calloc(1, sizeof **out);
+    *out = ta_calloc(1, sizeof **out);
     if (!*out) {
         json_decref(root);
         return TA_ERR_NOMEM;
@@ -187,7 +188,7 @@ static DLTensor *build_tensor(json_t *o, ta_exec *x, bool fill, char *why, size_
     }
     ta_storage_info si;
     ta_exec_storage_get(x, sid, &si);
-    unsigned char *host = malloc(si.bytes ? si.bytes : 1);
+    unsigned char *host = ta_malloc(si.bytes ? si.bytes : 1);
     if (!host) return NULL;
     memset(host, fill ? TA_FILL_BYTE : 0, si.bytes);
     json_t *vals = json_object_get(o, "values");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/registry_internal.h"
 #include "schema/file.h"
 
@@ -85,8 +86,8 @@ ta_status ta_registry_use_native(ta_registry *reg, const ta_native_file *f)
     free(x->source_schemas);
     x->nsource = 0;
     x->native = f;
-    x->source_names = malloc((n ? n : 1) * sizeof *x->source_names);
-    x->source_schemas = malloc((n ? n : 1) * sizeof *x->source_schemas);
+    x->source_names = ta_malloc((n ? n : 1) * sizeof *x->source_names);
+    x->source_schemas = ta_malloc((n ? n : 1) * sizeof *x->source_schemas);
     if (!x->source_names || !x->source_schemas || ta_map_reserve(&x->source_by_name, n) != TA_OK)
         return TA_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
@@ -167,7 +168,10 @@ ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags 
     size_t len;
     ta_status st = ta_read_file(path, &text, &len, diags);
     if (st != TA_OK) return st;
-    ta_registry_set_origin(reg, path);
+    if (ta_registry_set_origin(reg, path) != TA_OK) {
+        free(text);
+        return TA_ERR_NOMEM;
+    }
     st = strstr(text, "func:") ? register_yaml(reg, path, text, len, diags) : TA_ERR_NOTFOUND;
     if (st == TA_ERR_NOTFOUND) st = register_lines(reg, text);
     free(text);
@@ -198,7 +202,7 @@ static ta_status select_add(selection *s, const char *name)
     if (e->value.i != (int64_t)s->n) return TA_OK; /* selected already */
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 256;
-        const char **v = realloc(s->v, cap * sizeof *v);
+        const char **v = ta_realloc(s->v, cap * sizeof *v);
         if (!v) return TA_ERR_NOMEM;
         s->v = v;
         s->cap = cap;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/synth.h"
 
 uint64_t ta_mix64(uint64_t x)
@@ -171,7 +172,7 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
     if (!sid) return NULL;
     DLTensor *t = ta_exec_tensor(x, sid, dt, ndim, shape, st, off);
     if (!t) return NULL;
-    unsigned char *host = malloc(bytes ? bytes : 1);
+    unsigned char *host = ta_malloc(bytes ? bytes : 1);
     if (!host) return NULL;
     if (fill) {
         memset(host, TA_FILL_BYTE, bytes);

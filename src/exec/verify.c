@@ -34,6 +34,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "schema/alloc.h"
 #include "exec/observe.h"
 #include "exec/samples.h"
 
@@ -91,7 +92,7 @@ static void add_finding(op_job *j, const ta_finding *f)
         if (r->findings[i].kind == f->kind && !strcmp(r->findings[i].argument, f->argument)) return;
     if (r->nfindings == j->capfindings) {
         size_t cap = j->capfindings ? j->capfindings * 2 : 4;
-        ta_finding *n = realloc(r->findings, cap * sizeof *n);
+        ta_finding *n = ta_realloc(r->findings, cap * sizeof *n);
         if (!n) return;
         r->findings = n;
         j->capfindings = cap;
@@ -420,7 +421,7 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
         /* What a kernel prints must not end up inside the report on stdout. */
         dup2(STDERR_FILENO, STDOUT_FILENO);
         run_cases(j, j->next_case, o, p[1], RUN_IN_CHILD);
-        _exit(0);
+        ta_child_exit(0);
     }
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
@@ -556,8 +557,8 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
     size_t next = 0, done = 0, running = 0;
     uint32_t maxj = o->jobs ? o->jobs : 1;
     double timeout = o->timeout > 0 ? o->timeout : 10.0;
-    struct pollfd *pfd = calloc(maxj, sizeof *pfd);
-    op_job **slots = calloc(maxj, sizeof *slots);
+    struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
+    op_job **slots = ta_calloc(maxj, sizeof *slots);
     if (!pfd || !slots) {
         free(pfd);
         free(slots);
@@ -631,9 +632,9 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     if (!o.cases) o.cases = 40;
     if (o.timeout <= 0) o.timeout = 10.0;
     if (!o.dev) o.dev = ta_exec_device_cpu();
-    ta_verify_report *rep = calloc(1, sizeof *rep);
-    op_job *jobs = calloc(nops ? nops : 1, sizeof *jobs);
-    if (rep) rep->ops = calloc(nops ? nops : 1, sizeof *rep->ops);
+    ta_verify_report *rep = ta_calloc(1, sizeof *rep);
+    op_job *jobs = ta_calloc(nops ? nops : 1, sizeof *jobs);
+    if (rep) rep->ops = ta_calloc(nops ? nops : 1, sizeof *rep->ops);
     if (!rep || !jobs || !rep->ops) {
         if (rep) free(rep->ops);
         free(rep);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "schema/alloc.h"
 #include "schema/file.h"
 
 ta_status ta_read_file(const char *path, char **buf, size_t *len, ta_diags *diags)
@@ -20,7 +21,7 @@ ta_status ta_read_file(const char *path, char **buf, size_t *len, ta_diags *diag
     if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
         (uintmax_t)sb.st_size < SIZE_MAX / 2)
         cap = (size_t)sb.st_size + 1;
-    char *b = malloc(cap);
+    char *b = ta_malloc(cap);
     for (;;) {
         if (!b) {
             fclose(fp);
@@ -28,7 +29,7 @@ ta_status ta_read_file(const char *path, char **buf, size_t *len, ta_diags *diag
         }
         n += fread(b + n, 1, cap - n, fp);
         if (n < cap) break;
-        char *nb = realloc(b, cap * 2);
+        char *nb = ta_realloc(b, cap * 2);
         if (!nb) free(b);
         b = nb;
         cap *= 2;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "schema/alloc.h"
 #include "schema/file.h"
 #include "schema/native_internal.h"
 
@@ -484,7 +485,7 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
     size_t guess = 16 + f->src.len / 128;
     if (guess > (size_t)1 << 15) guess = (size_t)1 << 15; /* a huge file grows instead */
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
-    f->funcs = malloc(guess * sizeof *f->funcs); /* each is cleared when read */
+    f->funcs = ta_malloc(guess * sizeof *f->funcs); /* each is cleared when read */
     if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
     f->funcs_cap = (uint32_t)guess;
     return TA_OK;
@@ -502,7 +503,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     }
     if (f->nfuncs == f->funcs_cap) {
         uint32_t cap = f->funcs_cap * 2;
-        ta_native_func *v = realloc(f->funcs, cap * sizeof *v);
+        ta_native_func *v = ta_realloc(f->funcs, cap * sizeof *v);
         if (!v) return L->st = TA_ERR_NOMEM;
         f->funcs = v;
         f->funcs_cap = cap;
@@ -518,6 +519,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
                     "entry has no 'func' key");
         return L->st;
     }
+    if (L->st != TA_OK) return L->st; /* out of memory: the entry is incomplete */
     fn->index = f->nfuncs++;
     if (ta_native_index_add(f, fn->index) != TA_OK) L->st = TA_ERR_NOMEM;
     return L->st;
@@ -600,7 +602,7 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
 {
     *out = NULL;
     if (len > UINT32_MAX || tags_len > UINT32_MAX) return TA_ERR_INVALID;
-    ta_native_file *f = calloc(1, sizeof *f);
+    ta_native_file *f = ta_calloc(1, sizeof *f);
     if (!f || !(f->arena = ta_arena_create())) {
         free(f);
         return TA_ERR_NOMEM;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/lexer.h"
 #include "schema/parser.h"
 
@@ -121,7 +122,7 @@ static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
                           p->opts ? p->opts->col : 1, off, &line, &col, &ls, &ll);
     /* The list copies the source line up to a NUL, which would cut the
      * line short: a copy with NULs made spaces goes in. */
-    char *src = malloc((size_t)ll + 1);
+    char *src = ta_malloc((size_t)ll + 1);
     if (!src) {
         p->oom = true;
         return;
@@ -194,13 +195,12 @@ static bool expect(parser *p, int kind, const char *what)
     return true;
 }
 
+/* Arena memory; running out ends the parse with TA_ERR_NOMEM and no
+ * diagnostic (the status says it all, and storing one would need memory). */
 static void *alloc(parser *p, size_t size)
 {
     void *m = ta_arena_alloc(p->a, size);
-    if (!m && !p->oom) {
-        p->oom = true;
-        fail_at(p, p->cur.off, p->cur.len, "out of memory");
-    }
+    if (!m) p->failed = p->oom = true;
     return m;
 }
 

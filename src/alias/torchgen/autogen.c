@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/autogen_internal.h"
 
 /* torchgen's lists of operators exempt from its assertions. */
@@ -405,7 +406,7 @@ ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags)
     size_t np;
     ta_status st = tg_pregroup_build(tg, tg->nyaml, &pg, &np, diags);
     if (st != TA_OK) return st;
-    const char **reasons = calloc(np ? np : 1, sizeof *reasons);
+    const char **reasons = ta_calloc(np ? np : 1, sizeof *reasons);
     if (!reasons) {
         free(pg);
         return TA_ERR_NOMEM;

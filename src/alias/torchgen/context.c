@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_torchgen *ta_torchgen_create(void)
 {
-    ta_torchgen *tg = calloc(1, sizeof *tg);
+    ta_torchgen *tg = ta_calloc(1, sizeof *tg);
     if (!tg) return NULL;
     if (!(tg->arena = ta_arena_create())) {
         free(tg);
@@ -112,10 +113,10 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
 {
     if (tg->nfns == tg->cap) {
         size_t cap = tg->cap ? tg->cap * 2 : 1024;
-        ta_tg_function **p = realloc(tg->fns, cap * sizeof *p);
+        ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->fns = p;
-        uint64_t *h = realloc(tg->sig_hash, cap * sizeof *h);
+        uint64_t *h = ta_realloc(tg->sig_hash, cap * sizeof *h);
         if (!h) return TA_ERR_NOMEM;
         tg->sig_hash = h;
         tg->cap = cap;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
@@ -25,7 +26,7 @@ ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
     if (n <= tg->nclassed) return TA_OK;
     if (n > tg->sig_first_cap) {
         size_t cap = n > tg->cap ? n : tg->cap; /* room for what the context holds */
-        int32_t *p = realloc(tg->sig_first, cap * sizeof *p);
+        int32_t *p = ta_realloc(tg->sig_first, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->sig_first = p;
         tg->sig_first_cap = cap;
@@ -52,10 +53,10 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
     *nout = 0;
     ta_status st = tg_sig_classes(tg, n);
     if (st != TA_OK) return st;
-    tg_pregroup *pg = malloc((n ? n : 1) * sizeof *pg);
+    tg_pregroup *pg = ta_malloc((n ? n : 1) * sizeof *pg);
     /* group of each class (indexed by the class's first function), -1 until
      * its first member is met: groups come in order of first appearance */
-    int32_t *gid = malloc((n ? n : 1) * sizeof *gid);
+    int32_t *gid = ta_malloc((n ? n : 1) * sizeof *gid);
     if (!pg || !gid) {
         free(pg);
         free(gid);
@@ -94,7 +95,7 @@ static ta_tg_group *new_group(ta_tg_group **gs, size_t *n, size_t *cap)
 {
     if (*n == *cap) {
         size_t c = *cap ? *cap * 2 : 256;
-        ta_tg_group *p = realloc(*gs, c * sizeof *p);
+        ta_tg_group *p = ta_realloc(*gs, c * sizeof *p);
         if (!p) return NULL;
         *gs = p;
         *cap = c;
@@ -179,8 +180,8 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
     if (st != TA_OK) return st;
     ta_map extra;
     ta_map_init(&extra, NULL);
-    int32_t (*slots)[NSLOTS] = malloc((nf ? nf : 1) * sizeof *slots);
-    int32_t *gid = malloc((nf ? 2 * nf : 1) * sizeof *gid); /* class -> view group */
+    int32_t (*slots)[NSLOTS] = ta_malloc((nf ? nf : 1) * sizeof *slots);
+    int32_t *gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *gid); /* class -> view group */
     ta_arena *scratch = ta_arena_create();
     size_t ns = 0, nextra = 0;
     if (!slots || !gid || !scratch) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
@@ -18,7 +19,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
         if (!fn->schema) continue; /* reported by the loader */
         size_t need = fn->ntags + fn->nautogen + 2;
         if (need > cap) {
-            const char **p = realloc(buf, need * sizeof *p);
+            const char **p = ta_realloc(buf, need * sizeof *p);
             if (!p) {
                 st = TA_ERR_NOMEM;
                 break;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 /* ---- growable string ------------------------------------------------- */
@@ -24,7 +25,7 @@ void tg_buf_grow_put(tg_buf *b, const char *s, size_t n)
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap * 2;
         while (cap < b->len + n + 1) cap *= 2;
-        char *p = b->p == b->small ? malloc(cap) : realloc(b->p, cap);
+        char *p = b->p == b->small ? ta_malloc(cap) : ta_realloc(b->p, cap);
         if (!p) {
             b->failed = true;
             return;
