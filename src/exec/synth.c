@@ -518,104 +518,132 @@ static ta_status synth_tensor_list(synth *y, int argi)
     return s;
 }
 
+/* An optional argument is mostly None (its default), sometimes a value;
+ * one the verifier cannot make is always None, an out= one never. */
+static bool synth_none(synth *y, const ta_decl_slot *d)
+{
+    bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER || d->type == TA_DT_DEVICE ||
+                d->type == TA_DT_LAYOUT || d->type == TA_DT_MEMORY_FORMAT ||
+                d->type == TA_DT_STRING || chance(&y->r, d->type == TA_DT_TENSOR ? 60 : 70);
+    return none && !d->is_out;
+}
+
+/* float: its default when it has a number, else 0.5. */
+static ta_value synth_float(const ta_arg *a)
+{
+    ta_value v = {.tag = TA_VAL_FLOAT};
+    v.u.f = a->def.kind == TA_DEFAULT_FLOAT || a->def.kind == TA_DEFAULT_INT ? double_of(a->def.text)
+                                                                              : 0.5;
+    return v;
+}
+
+/* bool: mostly its default when it has one, else a coin. */
+static ta_value synth_bool(synth *y, const ta_arg *a)
+{
+    ta_value v = {.tag = TA_VAL_BOOL};
+    if (a->def.kind != TA_DEFAULT_BOOL) {
+        v.u.b = chance(&y->r, 50);
+        return v;
+    }
+    bool dflt = ta_str_eq(a->def.text, "True");
+    v.u.b = chance(&y->r, 75) ? dflt : !dflt;
+    return v;
+}
+
+/* Scalar: its default, else a small value of the case's dtype's kind. */
+static ta_value synth_scalar(synth *y, const ta_arg *a)
+{
+    ta_value v = {.tag = TA_VAL_SCALAR};
+    if (a->def.kind == TA_DEFAULT_INT) {
+        v.scalar_kind = TA_SCALAR_INT;
+        v.u.i = int_of(a->def.text);
+    } else if (a->def.kind == TA_DEFAULT_FLOAT) {
+        v.scalar_kind = TA_SCALAR_FLOAT;
+        v.u.f = double_of(a->def.text);
+    } else if (y->dtype.code == kDLFloat) {
+        v.scalar_kind = TA_SCALAR_FLOAT;
+        v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
+    } else if (y->dtype.code == TA_DL_BOOL) {
+        v.scalar_kind = TA_SCALAR_BOOL;
+        v.u.b = chance(&y->r, 50);
+    } else {
+        v.scalar_kind = TA_SCALAR_INT;
+        v.u.i = below(&y->r, 7) - 3;
+    }
+    return v;
+}
+
+/* str: its default without the quotes, "sum" for a reduce, else "". The
+ * stack copies it. */
+static ta_status synth_string(synth *y, const ta_decl_slot *d, const ta_arg *a)
+{
+    char buf[64] = "";
+    if (a->def.kind == TA_DEFAULT_STRING && a->def.text.len >= 2) {
+        size_t n = a->def.text.len - 2 < sizeof buf - 1 ? a->def.text.len - 2 : sizeof buf - 1;
+        memcpy(buf, a->def.text.ptr + 1, n);
+        buf[n] = '\0';
+    } else if (!strcmp(d->name, "reduce")) {
+        strcpy(buf, "sum");
+    }
+    ta_value v = {.tag = TA_VAL_STRING};
+    v.u.s = buf;
+    return push(y, v);
+}
+
+/* float[N] and bool[N]: all ones (true), N items (1 when unsized). The
+ * stack copies them. */
+static ta_status synth_constant_list(synth *y, const ta_decl_slot *d)
+{
+    double f[2] = {1.0, 1.0};
+    bool b[4] = {true, true, true, true};
+    ta_value v = {.tag = d->type == TA_DT_FLOAT_LIST ? TA_VAL_FLOAT_LIST : TA_VAL_BOOL_LIST};
+    if (d->type == TA_DT_FLOAT_LIST) {
+        v.u.floats.items = f;
+        v.u.floats.n = d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
+    } else {
+        v.u.bools.items = b;
+        v.u.bools.n = d->fixed_size > 0 && d->fixed_size <= 4 ? (size_t)d->fixed_size : 1;
+    }
+    return push(y, v);
+}
+
+/* An int-valued enum or an int. */
+static ta_status push_int(synth *y, int64_t i)
+{
+    ta_value v = {.tag = TA_VAL_INT};
+    v.u.i = i;
+    return push(y, v);
+}
+
+/* Argument argi of the case, by its declared type. */
 static ta_status synth_arg(synth *y, int argi)
 {
     const ta_decl_slot *d = &y->d->args[argi];
     const ta_arg *a = d->arg;
-    ta_value v = {.tag = TA_VAL_NONE};
-    if (d->optional) {
-        /* Optional: mostly None (its default), sometimes a value. */
-        bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER ||
-                    d->type == TA_DT_DEVICE || d->type == TA_DT_LAYOUT ||
-                    d->type == TA_DT_MEMORY_FORMAT || d->type == TA_DT_STRING ||
-                    chance(&y->r, d->type == TA_DT_TENSOR ? 60 : 70);
-        if (d->is_out) none = false;
-        if (none) return push(y, v);
-    }
+    ta_value device = {.tag = TA_VAL_STRING};
+    if (d->optional && synth_none(y, d)) return push(y, (ta_value){.tag = TA_VAL_NONE});
     switch (d->type) {
     case TA_DT_TENSOR: return synth_tensor_arg(y, argi);
     case TA_DT_TENSOR_LIST: return synth_tensor_list(y, argi);
-    case TA_DT_INT:
-        v.tag = TA_VAL_INT;
-        v.u.i = synth_int(y, a, d->name);
-        return push(y, v);
+    case TA_DT_INT: return push_int(y, synth_int(y, a, d->name));
     case TA_DT_INT_LIST: return synth_int_list(y, d, a);
-    case TA_DT_FLOAT:
-        v.tag = TA_VAL_FLOAT;
-        v.u.f = a->def.kind == TA_DEFAULT_FLOAT || a->def.kind == TA_DEFAULT_INT
-                    ? double_of(a->def.text)
-                    : 0.5;
-        return push(y, v);
-    case TA_DT_FLOAT_LIST: {
-        double f[2] = {1.0, 1.0};
-        v.tag = TA_VAL_FLOAT_LIST;
-        v.u.floats.items = f;
-        v.u.floats.n = d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
-        return push(y, v);
-    }
-    case TA_DT_BOOL:
-        v.tag = TA_VAL_BOOL;
-        v.u.b = a->def.kind == TA_DEFAULT_BOOL ? (chance(&y->r, 75) ? ta_str_eq(a->def.text, "True")
-                                                                    : !ta_str_eq(a->def.text, "True"))
-                                               : chance(&y->r, 50);
-        return push(y, v);
-    case TA_DT_BOOL_LIST: {
-        bool b[4] = {true, true, true, true};
-        v.tag = TA_VAL_BOOL_LIST;
-        v.u.bools.items = b;
-        v.u.bools.n = d->fixed_size > 0 && d->fixed_size <= 4 ? (size_t)d->fixed_size : 1;
-        return push(y, v);
-    }
-    case TA_DT_SCALAR:
-        v.tag = TA_VAL_SCALAR;
-        if (a->def.kind == TA_DEFAULT_INT) {
-            v.scalar_kind = TA_SCALAR_INT;
-            v.u.i = int_of(a->def.text);
-        } else if (a->def.kind == TA_DEFAULT_FLOAT) {
-            v.scalar_kind = TA_SCALAR_FLOAT;
-            v.u.f = double_of(a->def.text);
-        } else if (y->dtype.code == kDLFloat) {
-            v.scalar_kind = TA_SCALAR_FLOAT;
-            v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
-        } else if (y->dtype.code == TA_DL_BOOL) {
-            v.scalar_kind = TA_SCALAR_BOOL;
-            v.u.b = chance(&y->r, 50);
-        } else {
-            v.scalar_kind = TA_SCALAR_INT;
-            v.u.i = below(&y->r, 7) - 3;
-        }
-        return push(y, v);
+    case TA_DT_FLOAT: return push(y, synth_float(a));
+    case TA_DT_FLOAT_LIST:
+    case TA_DT_BOOL_LIST: return synth_constant_list(y, d);
+    case TA_DT_BOOL: return push(y, synth_bool(y, a));
+    case TA_DT_SCALAR: return push(y, synth_scalar(y, a));
     case TA_DT_SCALAR_TYPE:
-        v.tag = TA_VAL_INT;
-        v.u.i = ta_scalar_type_of(chance(&y->r, 50) ? y->dtype : other_dtype(y));
-        return push(y, v);
+        return push_int(y, ta_scalar_type_of(chance(&y->r, 50) ? y->dtype : other_dtype(y)));
     case TA_DT_LAYOUT:
-    case TA_DT_MEMORY_FORMAT:
-        v.tag = TA_VAL_INT;
-        v.u.i = 0; /* Strided; contiguous_format */
-        return push(y, v);
+    case TA_DT_MEMORY_FORMAT: return push_int(y, 0); /* Strided; contiguous_format */
     case TA_DT_DEVICE:
-        v.tag = TA_VAL_STRING;
-        v.u.s = y->x->dev->type == kDLCUDA ? "cuda" : "cpu";
-        return push(y, v);
-    case TA_DT_STRING: {
-        char buf[64] = "";
-        if (a->def.kind == TA_DEFAULT_STRING && a->def.text.len >= 2) {
-            size_t n = a->def.text.len - 2 < sizeof buf - 1 ? a->def.text.len - 2 : sizeof buf - 1;
-            memcpy(buf, a->def.text.ptr + 1, n);
-            buf[n] = '\0';
-        } else if (!strcmp(d->name, "reduce")) {
-            strcpy(buf, "sum");
-        }
-        v.tag = TA_VAL_STRING;
-        v.u.s = buf;
-        return push(y, v);
-    }
+        device.u.s = y->x->dev->type == kDLCUDA ? "cuda" : "cpu";
+        return push(y, device);
+    case TA_DT_STRING: return synth_string(y, d, a);
     case TA_DT_GENERATOR:
-    case TA_DT_OTHER:
-        snprintf(y->c->note, sizeof y->c->note, "cannot synthesize argument '%s'", d->name);
-        return TA_ERR_UNSUPPORTED;
+    case TA_DT_OTHER: break;
     }
+    snprintf(y->c->note, sizeof y->c->note, "cannot synthesize argument '%s'", d->name);
     return TA_ERR_UNSUPPORTED;
 }
 

@@ -583,6 +583,23 @@ static bool tk_empty(int t)
 
 static ynode *tk_node(reader *r, int depth);
 
+/* Appends c to the children of n (tail: where the next one goes). */
+static void tk_append(ynode *n, ynode ***tail, ynode *c)
+{
+    **tail = c;
+    *tail = &c->next;
+    n->n++;
+}
+
+/* Appends the pair k: v to the mapping n. */
+static void tk_append_pair(ynode *n, ynode ***tail, ynode *k, ynode *v)
+{
+    **tail = k;
+    k->next = v;
+    *tail = &v->next;
+    n->n++;
+}
+
 /* A mapping value that is a sequence at the key's indentation ("k:\n- a"):
  * no start or end token of its own; it starts at its first "-" and ends at
  * the first token that is not one (left for the mapping). */
@@ -597,121 +614,128 @@ static ynode *tk_indentless(reader *r, int depth)
         if (tk_empty(tk_peek(r))) return NULL;
         ynode *c = tk_node(r, depth + 1);
         if (!c) return NULL;
-        *tail = c;
-        tail = &c->next;
-        n->n++;
+        tk_append(n, &tail, c);
     }
     return n;
 }
 
-/* The node at the current token; NULL with r->st == TA_OK: bail. */
+/* key ::= KEY SCALAR VALUE    (the key node; NULL: bail) */
+static ynode *tk_key(reader *r)
+{
+    if (tk_peek(r) != YAML_KEY_TOKEN) return NULL;
+    tk_drop(r);
+    if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+    ynode *k = tk_scalar(r);
+    if (!k || tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
+    tk_drop(r);
+    return k;
+}
+
+/* block_mapping ::= BLOCK-MAPPING-START {key (node | indentless)} BLOCK-END */
+static ynode *tk_block_mapping(reader *r, int depth)
+{
+    ynode *n = tk_new(r, YN_MAP);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    while (tk_peek(r) != YAML_BLOCK_END_TOKEN) {
+        ynode *k = tk_key(r);
+        if (!k) return NULL;
+        int t = tk_peek(r);
+        ynode *v = t == YAML_BLOCK_ENTRY_TOKEN ? tk_indentless(r, depth + 1)
+                   : tk_empty(t)               ? NULL
+                                               : tk_node(r, depth + 1);
+        if (!v) return NULL;
+        tk_append_pair(n, &tail, k, v);
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* block_sequence ::= BLOCK-SEQUENCE-START {BLOCK-ENTRY node} BLOCK-END */
+static ynode *tk_block_sequence(reader *r, int depth)
+{
+    ynode *n = tk_new(r, YN_SEQ);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    for (int t; (t = tk_peek(r)) != YAML_BLOCK_END_TOKEN;) {
+        if (t != YAML_BLOCK_ENTRY_TOKEN) return NULL;
+        tk_drop(r);
+        if (tk_empty(tk_peek(r))) return NULL;
+        ynode *c = tk_node(r, depth + 1);
+        if (!c) return NULL;
+        tk_append(n, &tail, c);
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* After a flow item: true at the closing token `end` (not dropped), or past
+ * a ','; false (bail) otherwise. */
+static bool tk_flow_next(reader *r, int end, bool *at_end)
+{
+    int t = tk_peek(r);
+    *at_end = t == end;
+    if (*at_end) return true;
+    if (t != YAML_FLOW_ENTRY_TOKEN) return false;
+    tk_drop(r);
+    return true;
+}
+
+/* flow_mapping ::= '{' [key SCALAR {',' key SCALAR}] '}'   (no trailing ',') */
+static ynode *tk_flow_mapping(reader *r)
+{
+    ynode *n = tk_new(r, YN_MAP);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    bool at_end = tk_peek(r) == YAML_FLOW_MAPPING_END_TOKEN;
+    while (!at_end) {
+        ynode *k = tk_key(r);
+        if (!k || tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+        ynode *v = tk_scalar(r);
+        if (!v) return NULL;
+        tk_append_pair(n, &tail, k, v);
+        if (!tk_flow_next(r, YAML_FLOW_MAPPING_END_TOKEN, &at_end)) return NULL;
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* flow_sequence ::= '[' [SCALAR {',' SCALAR}] ']'   (no trailing ',') */
+static ynode *tk_flow_sequence(reader *r)
+{
+    ynode *n = tk_new(r, YN_SEQ);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    bool at_end = tk_peek(r) == YAML_FLOW_SEQUENCE_END_TOKEN;
+    while (!at_end) {
+        if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL; /* also "[a, ]" */
+        ynode *c = tk_scalar(r);
+        if (!c) return NULL;
+        tk_append(n, &tail, c);
+        if (!tk_flow_next(r, YAML_FLOW_SEQUENCE_END_TOKEN, &at_end)) return NULL;
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* node ::= SCALAR | block_mapping | block_sequence | flow_mapping
+ *        | flow_sequence
+ * NULL with r->st == TA_OK: anything else, and the event path takes over. */
 static ynode *tk_node(reader *r, int depth)
 {
     if (depth >= TK_MAX_DEPTH) return NULL;
-    int t = tk_peek(r);
-    if (t == YAML_SCALAR_TOKEN) return tk_scalar(r);
-    if (t == YAML_BLOCK_MAPPING_START_TOKEN) {
-        ynode *n = tk_new(r, YN_MAP);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        for (;;) {
-            t = tk_peek(r);
-            if (t == YAML_BLOCK_END_TOKEN) break;
-            if (t != YAML_KEY_TOKEN) return NULL;
-            tk_drop(r);
-            if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
-            ynode *k = tk_scalar(r);
-            if (!k) return NULL;
-            if (tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
-            tk_drop(r);
-            t = tk_peek(r);
-            ynode *v = t == YAML_BLOCK_ENTRY_TOKEN ? tk_indentless(r, depth + 1)
-                       : tk_empty(t)               ? NULL
-                                                   : tk_node(r, depth + 1);
-            if (!v) return NULL;
-            *tail = k;
-            k->next = v;
-            tail = &v->next;
-            n->n++;
-        }
-        tk_drop(r);
-        return n;
+    switch (tk_peek(r)) {
+    case YAML_SCALAR_TOKEN: return tk_scalar(r);
+    case YAML_BLOCK_MAPPING_START_TOKEN: return tk_block_mapping(r, depth);
+    case YAML_BLOCK_SEQUENCE_START_TOKEN: return tk_block_sequence(r, depth);
+    case YAML_FLOW_MAPPING_START_TOKEN: return tk_flow_mapping(r);
+    case YAML_FLOW_SEQUENCE_START_TOKEN: return tk_flow_sequence(r);
+    default: return NULL;
     }
-    if (t == YAML_BLOCK_SEQUENCE_START_TOKEN) {
-        ynode *n = tk_new(r, YN_SEQ);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        for (;;) {
-            t = tk_peek(r);
-            if (t == YAML_BLOCK_END_TOKEN) break;
-            if (t != YAML_BLOCK_ENTRY_TOKEN) return NULL;
-            tk_drop(r);
-            if (tk_empty(tk_peek(r))) return NULL;
-            ynode *c = tk_node(r, depth + 1);
-            if (!c) return NULL;
-            *tail = c;
-            tail = &c->next;
-            n->n++;
-        }
-        tk_drop(r);
-        return n;
-    }
-    if (t == YAML_FLOW_MAPPING_START_TOKEN) {
-        /* {} and {key: value, ...} of scalars (no trailing comma) */
-        ynode *n = tk_new(r, YN_MAP);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        if (tk_peek(r) != YAML_FLOW_MAPPING_END_TOKEN) {
-            for (;;) {
-                if (tk_peek(r) != YAML_KEY_TOKEN) return NULL;
-                tk_drop(r);
-                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
-                ynode *k = tk_scalar(r);
-                if (!k) return NULL;
-                if (tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
-                tk_drop(r);
-                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
-                ynode *v = tk_scalar(r);
-                if (!v) return NULL;
-                *tail = k;
-                k->next = v;
-                tail = &v->next;
-                n->n++;
-                t = tk_peek(r);
-                if (t == YAML_FLOW_MAPPING_END_TOKEN) break;
-                if (t != YAML_FLOW_ENTRY_TOKEN) return NULL;
-                tk_drop(r);
-            }
-        }
-        tk_drop(r);
-        return n;
-    }
-    if (t == YAML_FLOW_SEQUENCE_START_TOKEN) {
-        ynode *n = tk_new(r, YN_SEQ);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        if (tk_peek(r) != YAML_FLOW_SEQUENCE_END_TOKEN) {
-            for (;;) {
-                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL; /* also "[a, ]" */
-                ynode *c = tk_scalar(r);
-                if (!c) return NULL;
-                *tail = c;
-                tail = &c->next;
-                n->n++;
-                t = tk_peek(r);
-                if (t == YAML_FLOW_SEQUENCE_END_TOKEN) break;
-                if (t != YAML_FLOW_ENTRY_TOKEN) return NULL;
-                tk_drop(r);
-            }
-        }
-        tk_drop(r);
-        return n;
-    }
-    return NULL;
 }
 
 /* The whole stream by tokens: true when done (r->st says how), false when
