@@ -616,92 +616,109 @@ static const ta_case_slot *arg_slot(const ta_observer *ck, int arg)
     return NULL;
 }
 
+/* undeclared-alias: a return shares an input's storage (before or after
+ * the call) though the schema puts them in no common alias set. One finding
+ * per return, for the first such input. */
+static void check_input_sharing(ta_observer *ck, const out_t *o)
+{
+    const ta_decl *d = ck->d;
+    const ta_decl_slot *rs = &d->rets[o->ret];
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        uint32_t now = ta_exec_storage_of(ck->x, sl->t);
+        if (o->storage != sl->storage && o->storage != now) continue;
+        if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
+        char on[32], an[96];
+        out_name(o, on, sizeof on);
+        slot_name(ck, sl, an, sizeof an);
+        uint64_t lo, hi;
+        ta_tensor_byte_range(&sl->before, &lo, &hi);
+        emit(ck, TA_V_UNDECLARED_ALIAS, an,
+             "%s shares storage with argument '%s' (return bytes [%llu, %llu), argument bytes "
+             "[%llu, %llu)), but the schema declares no alias between them",
+             on, an, (unsigned long long)o->lo, (unsigned long long)o->hi, (unsigned long long)lo,
+             (unsigned long long)hi);
+        return;
+    }
+}
+
+/* undeclared-output-alias: two returns (or two items of one list return)
+ * share storage the schema does not let them share. */
+static void check_output_sharing(ta_observer *ck, const out_t *p, const out_t *q)
+{
+    const ta_decl *d = ck->d;
+    if (p->storage != q->storage) return;
+    const ta_decl_slot *rp = &d->rets[p->ret], *rq = &d->rets[q->ret];
+    if (p->ret == q->ret ? rp->annotated : ta_decl_may_alias(d, rp, rq)) return;
+    char pn[32], qn[32];
+    out_name(p, pn, sizeof pn);
+    out_name(q, qn, sizeof qn);
+    emit(ck, TA_V_UNDECLARED_OUTPUT_ALIAS, qn,
+         "%s and %s share storage (bytes [%llu, %llu) and [%llu, %llu)), but the schema "
+         "declares no alias between them",
+         pn, qn, (unsigned long long)p->lo, (unsigned long long)p->hi, (unsigned long long)q->lo,
+         (unsigned long long)q->hi);
+}
+
+/* out-not-returned / inplace-not-self: return o is declared to be argument
+ * ai (an out= or inplace return), so it must be that very tensor (or one of
+ * the same geometry over its storage). */
+static void check_returned_argument(ta_observer *ck, const out_t *o, int ai)
+{
+    const ta_decl *d = ck->d;
+    const ta_case_slot *sl = arg_slot(ck, ai);
+    if (!sl) return;
+    uint32_t arg_storage = ta_exec_storage_of(ck->x, sl->t);
+    if (o->t == sl->t || (o->storage == arg_storage && same_geometry(o->t, sl->t))) return;
+    bool out = d->args[ai].is_out;
+    char on[32];
+    out_name(o, on, sizeof on);
+    emit(ck, out ? TA_V_OUT_NOT_RETURNED : TA_V_INPLACE_NOT_SELF, d->args[ai].name,
+         "%s is declared to be argument '%s' (%s), but the kernel returned %s", on,
+         d->args[ai].name, out ? "out=" : "inplace",
+         o->storage == arg_storage ? "another view of its storage" : "a tensor over other storage");
+}
+
+/* view-returned-copy: return o is declared a view (an alias set shared with
+ * read-only inputs), so it must share storage with one of them. true when
+ * it was reported. */
+static bool check_view_shares(ta_observer *ck, const out_t *o, int r)
+{
+    const ta_decl *d = ck->d;
+    bool shares = false, any_input = false;
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        const ta_decl_slot *a = &d->args[sl->arg];
+        if (a->write || !(a->sets & d->rets[r].sets)) continue;
+        any_input = true;
+        if (o->storage == sl->storage) shares = true;
+    }
+    if (!any_input || shares) return false;
+    char on[32];
+    out_name(o, on, sizeof on);
+    emit(ck, TA_V_VIEW_RETURNED_COPY, on,
+         "%s is declared a view of its input (alias set shared, not written), but it shares no "
+         "storage with it: the kernel returned a copy",
+         on);
+    return true;
+}
+
+/* What the returns share, and whether the returns that must be an argument
+ * or a view are. */
 static void check_outputs(ta_observer *ck, const out_t *outs, int nouts)
 {
-    ta_exec *x = ck->x;
     const ta_decl *d = ck->d;
-    /* Input/output sharing. */
-    for (int k = 0; k < nouts; k++) {
-        const out_t *o = &outs[k];
-        const ta_decl_slot *rs = &d->rets[o->ret];
-        for (int i = 0; i < ck->c.nslots; i++) {
-            const ta_case_slot *sl = &ck->c.slots[i];
-            uint32_t now = ta_exec_storage_of(x, sl->t);
-            if (o->storage != sl->storage && o->storage != now) continue;
-            if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
-            char on[32], an[96];
-            out_name(o, on, sizeof on);
-            slot_name(ck, sl, an, sizeof an);
-            uint64_t lo, hi;
-            ta_tensor_byte_range(&sl->before, &lo, &hi);
-            emit(ck, TA_V_UNDECLARED_ALIAS, an,
-                 "%s shares storage with argument '%s' (return bytes [%llu, %llu), argument bytes "
-                 "[%llu, %llu)), but the schema declares no alias between them",
-                 on, an, (unsigned long long)o->lo, (unsigned long long)o->hi,
-                 (unsigned long long)lo, (unsigned long long)hi);
-            break;
-        }
-    }
-    /* Output/output sharing. */
+    for (int k = 0; k < nouts; k++) check_input_sharing(ck, &outs[k]);
     for (int a = 0; a < nouts; a++)
-        for (int b = a + 1; b < nouts; b++) {
-            const out_t *p = &outs[a], *q = &outs[b];
-            if (p->storage != q->storage) continue;
-            const ta_decl_slot *rp = &d->rets[p->ret], *rq = &d->rets[q->ret];
-            bool ok = p->ret == q->ret ? rp->annotated : ta_decl_may_alias(d, rp, rq);
-            if (ok) continue;
-            char pn[32], qn[32];
-            out_name(p, pn, sizeof pn);
-            out_name(q, qn, sizeof qn);
-            emit(ck, TA_V_UNDECLARED_OUTPUT_ALIAS, qn,
-                 "%s and %s share storage (bytes [%llu, %llu) and [%llu, %llu)), but the schema "
-                 "declares no alias between them",
-                 pn, qn, (unsigned long long)p->lo, (unsigned long long)p->hi,
-                 (unsigned long long)q->lo, (unsigned long long)q->hi);
-        }
-    /* Inplace and out= returns must be their argument; views must share storage. */
+        for (int b = a + 1; b < nouts; b++) check_output_sharing(ck, &outs[a], &outs[b]);
     for (int r = 0; r < d->nrets; r++) {
         const out_t *o = NULL;
         for (int k = 0; k < nouts; k++)
             if (outs[k].ret == r && outs[k].item < 0) o = &outs[k];
-        int ai = d->ret_is_arg[r];
-        if (ai >= 0 && o) {
-            const ta_case_slot *sl = arg_slot(ck, ai);
-            if (sl && !(o->t == sl->t || (o->storage == ta_exec_storage_of(x, sl->t) &&
-                                          same_geometry(o->t, sl->t)))) {
-                bool out = d->args[ai].is_out;
-                char on[32];
-                out_name(o, on, sizeof on);
-                emit(ck, out ? TA_V_OUT_NOT_RETURNED : TA_V_INPLACE_NOT_SELF, d->args[ai].name,
-                     "%s is declared to be argument '%s' (%s), but the kernel returned %s",
-                     on, d->args[ai].name, out ? "out=" : "inplace",
-                     o->storage == ta_exec_storage_of(x, sl->t)
-                         ? "another view of its storage"
-                         : "a tensor over other storage");
-            }
-        }
-        if (d->ret_is_view[r] && !d->may_copy) {
-            for (int k = 0; k < nouts; k++) {
-                if (outs[k].ret != r) continue;
-                bool shares = false, any_input = false;
-                for (int i = 0; i < ck->c.nslots; i++) {
-                    const ta_case_slot *sl = &ck->c.slots[i];
-                    const ta_decl_slot *a = &d->args[sl->arg];
-                    if (a->write || !(a->sets & d->rets[r].sets)) continue;
-                    any_input = true;
-                    if (outs[k].storage == sl->storage) shares = true;
-                }
-                if (any_input && !shares) {
-                    char on[32];
-                    out_name(&outs[k], on, sizeof on);
-                    emit(ck, TA_V_VIEW_RETURNED_COPY, on,
-                         "%s is declared a view of its input (alias set shared, not written), "
-                         "but it shares no storage with it: the kernel returned a copy",
-                         on);
-                    break;
-                }
-            }
-        }
+        if (d->ret_is_arg[r] >= 0 && o) check_returned_argument(ck, o, d->ret_is_arg[r]);
+        if (!d->ret_is_view[r] || d->may_copy) continue;
+        for (int k = 0; k < nouts; k++)
+            if (outs[k].ret == r && check_view_shares(ck, &outs[k], r)) break;
     }
 }
 
