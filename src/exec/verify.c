@@ -624,6 +624,79 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
 
 /* ---- the entry point --------------------------------------------------- */
 
+/* The kernel that runs op on the run's device; false (with a no-kernel
+ * result) when there is none. */
+static bool find_kernel(op_job *j, const ta_registry_op *op, const char *name,
+                        const ta_verify_opts *o)
+{
+    if (!op || !ta_registry_has_kernel(op)) {
+        j->res->verdict = TA_V_NO_KERNEL;
+        add_simple(j, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", name);
+        return false;
+    }
+    j->fn = ta_registry_kernel_for(op, o->dev->type, &j->ud);
+    j->res->derived = ta_registry_is_derived(op);
+    if (j->fn) return true;
+    j->res->verdict = TA_V_NO_KERNEL;
+    add_simple(j, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s", o->dev->name,
+               name);
+    return false;
+}
+
+/* The parsed schema of op and its declaration, in the job's arena; false
+ * (with a kernel-error result) when they cannot be had. */
+static bool read_declaration(op_job *j, const ta_registry_op *op, const char *name)
+{
+    j->arena = ta_arena_create();
+    ta_diags *pd = ta_diags_create();
+    if (!op->schema) {
+        add_simple(j, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", name);
+    } else if (!j->arena || !pd ||
+               ta_schema_parse(j->arena, op->schema, strlen(op->schema), NULL, &j->schema, pd) != TA_OK) {
+        const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
+        add_simple(j, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", name,
+                   g ? g->message : "out of memory");
+    } else if (ta_decl_build(j->arena, j->schema, &j->decl) != TA_OK) {
+        add_simple(j, TA_V_KERNEL_ERROR, 0, "out of memory");
+    }
+    ta_diags_destroy(pd);
+    if (j->decl) return true;
+    ta_arena_destroy(j->arena);
+    j->arena = NULL;
+    return false;
+}
+
+/* A job for operator ops[i] into *j; false when its result is final
+ * already (no kernel, no usable schema). */
+static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, const char *name,
+                        const ta_verify_opts *o)
+{
+    snprintf(r->op, sizeof r->op, "%s", name);
+    *j = (op_job){.name = r->op, .res = r, .fd = -1};
+    const ta_registry_op *op = ta_registry_find(reg, name);
+    if (!find_kernel(j, op, name, o) || !read_declaration(j, op, name)) {
+        finish_result(j);
+        return false;
+    }
+    j->nsamples = o->samples && !o->has_case_seed ? (uint32_t)ta_samples_count(o->samples, name) : 0;
+    j->total = o->has_case_seed ? 1 : j->nsamples + o->cases;
+    return true;
+}
+
+/* Runs every job: in children, or one after the other in this process. */
+static void run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o)
+{
+    if (!o->in_process) {
+        run_parallel(run, nrun, o);
+        return;
+    }
+    for (size_t i = 0; i < nrun; i++) {
+        run_cases(&run[i], 0, o, -1, RUN_IN_PROCESS);
+        finish_result(&run[i]);
+        if (o->progress) o->progress(o->progress_ud, i + 1, nrun, run[i].name);
+    }
+}
+
 ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
                     const ta_verify_opts *opts, ta_verify_report **out, ta_diags *diags)
 {
@@ -643,62 +716,13 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     }
     rep->nops = nops;
     double t0 = now_s();
-    size_t nrun = 0;
-    op_job *run = jobs; /* jobs that need cases run, packed at the front */
-    for (size_t i = 0; i < nops; i++) {
-        ta_op_result *r = &rep->ops[i];
-        snprintf(r->op, sizeof r->op, "%s", ops[i]);
-        const ta_registry_op *op = ta_registry_find(reg, ops[i]);
-        op_job tmp = {.name = r->op, .res = r, .fd = -1};
-        if (!op || !ta_registry_has_kernel(op)) {
-            r->verdict = TA_V_NO_KERNEL;
-            add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", ops[i]);
-            finish_result(&tmp);
-            continue;
-        }
-        tmp.fn = ta_registry_kernel_for(op, o.dev->type, &tmp.ud);
-        r->derived = ta_registry_is_derived(op);
-        if (!tmp.fn) {
-            r->verdict = TA_V_NO_KERNEL;
-            add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s",
-                       o.dev->name, ops[i]);
-            finish_result(&tmp);
-            continue;
-        }
-        tmp.arena = ta_arena_create();
-        ta_diags *pd = ta_diags_create();
-        if (!op->schema) {
-            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", ops[i]);
-        } else if (!tmp.arena || !pd ||
-                   ta_schema_parse(tmp.arena, op->schema, strlen(op->schema), NULL, &tmp.schema, pd) != TA_OK) {
-            const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
-            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", ops[i],
-                       g ? g->message : "out of memory");
-        } else if (ta_decl_build(tmp.arena, tmp.schema, &tmp.decl) != TA_OK) {
-            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "out of memory");
-        }
-        ta_diags_destroy(pd);
-        if (!tmp.decl) {
-            ta_arena_destroy(tmp.arena);
-            finish_result(&tmp);
-            continue;
-        }
-        tmp.nsamples = o.samples && !o.has_case_seed ? (uint32_t)ta_samples_count(o.samples, ops[i]) : 0;
-        tmp.total = o.has_case_seed ? 1 : tmp.nsamples + o.cases;
-        run[nrun++] = tmp;
-    }
-    if (o.in_process) {
-        for (size_t i = 0; i < nrun; i++) {
-            run_cases(&run[i], 0, &o, -1, RUN_IN_PROCESS);
-            finish_result(&run[i]);
-            if (o.progress) o.progress(o.progress_ud, i + 1, nrun, run[i].name);
-        }
-    } else {
-        run_parallel(run, nrun, &o);
-    }
+    size_t nrun = 0; /* jobs that need cases run, packed at the front */
+    for (size_t i = 0; i < nops; i++)
+        if (prepare_job(&jobs[nrun], &rep->ops[i], reg, ops[i], &o)) nrun++;
+    run_jobs(jobs, nrun, &o);
     for (size_t i = 0; i < nrun; i++) {
-        rep->total_cases += run[i].res->cases;
-        ta_arena_destroy(run[i].arena);
+        rep->total_cases += jobs[i].res->cases;
+        ta_arena_destroy(jobs[i].arena);
     }
     free(jobs);
     rep->seconds = now_s() - t0;
