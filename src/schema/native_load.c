@@ -89,11 +89,11 @@ static bool is_null(const ynode *v)
 }
 
 /* A string value; null reads as absent when the key's default is None. */
-static void get_str(loader *L, const char *key, const ynode *v, bool null_ok,
-                    ta_native_str *out)
+/* A string value; null means absent. */
+static void get_opt_str(loader *L, const char *key, const ynode *v, ta_native_str *out)
 {
     if (is_str(v)) *out = node_str(L, v);
-    else if (null_ok && is_null(v)) memset(out, 0, sizeof *out);
+    else if (is_null(v)) memset(out, 0, sizeof *out);
     else wrong_type(L, key, v, "a string", NULL);
 }
 
@@ -372,6 +372,104 @@ static void derive(ta_native_func *fn)
     fn->is_abstract = fn->structured_delegate.s || other || (!cia && !ciant);
 }
 
+/* The key k of an entry, as a ta_native_key; -1 (reported) when it is not
+ * a string or no key torchgen knows. A key written twice is a warning: the
+ * last one wins. */
+static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
+{
+    if (!is_str(k)) {
+        lreport(L, TA_SEV_ERROR, "entry-wrong-type", k->pos, NULL,
+                "an entry's keys must be strings, not %s", ta_yaml_type_name(k));
+        return -1;
+    }
+    int id = ta_native_key_id(k->text);
+    if (id < 0) {
+        const char *near = ta_native_closest_key(k->text, k->len);
+        char hint[96];
+        if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
+        lreport(L, TA_SEV_ERROR, "entry-unknown-key", k->pos, near ? hint : NULL,
+                "unknown key '%s'", k->text);
+        return -1;
+    }
+    if (fn->key_pos[id].line) {
+        char hint[64];
+        snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
+        lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
+                "'%s' is written twice; the last one wins", k->text);
+    }
+    return id;
+}
+
+static void read_autogen(loader *L, ta_native_func *fn, const char *key, const ynode *v)
+{
+    fn->autogen = NULL;
+    fn->nautogen = 0;
+    if (!is_str(v)) wrong_type(L, key, v, "a string", "separate operator names with ', '");
+    else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
+}
+
+static void read_device_check(loader *L, ta_native_func *fn, const char *key, const ynode *v)
+{
+    get_opt_str(L, key, v, &fn->device_check);
+    if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
+        strcmp(fn->device_check.s, "ExactSame"))
+        lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
+                "illegal device_check '%s'", fn->device_check.s);
+}
+
+/* The value v of key `id` into fn; *func gets the func node (parsed once
+ * the whole entry is read). */
+static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const char *key,
+                       const ynode *v, const ynode **func)
+{
+    switch (id) {
+    case TA_NK_FUNC:
+        if (is_str(v)) *func = v;
+        else wrong_type(L, key, v, "a string", "write the operator schema");
+        break;
+    case TA_NK_VARIANTS: read_variants(L, fn, v); break;
+    case TA_NK_DISPATCH: read_dispatch(L, fn, v); break;
+    case TA_NK_AUTOGEN: read_autogen(L, fn, key, v); break;
+    case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
+    case TA_NK_STRUCTURED_DELEGATE: get_opt_str(L, key, v, &fn->structured_delegate); break;
+    case TA_NK_STRUCTURED_INHERITS: get_opt_str(L, key, v, &fn->structured_inherits); break;
+    case TA_NK_PRECOMPUTED:
+        fn->precomputed = NULL;
+        fn->nprecomputed = 0;
+        if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
+        break;
+    case TA_NK_TAGS: read_tags(L, fn, v); break;
+    case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
+    case TA_NK_DEVICE_CHECK: read_device_check(L, fn, key, v); break;
+    case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &fn->python_module); break;
+    case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &fn->category_override); break;
+    case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
+    case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
+    case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
+        get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
+        break;
+    case TA_NK_CPP_NO_DEFAULT_ARGS:
+        fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
+        break;
+    case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
+    case TA_NK_COUNT: break;
+    }
+}
+
+/* func, parsed from the reader's text; the entry keeps the parser's copy
+ * of it when the parser has one. */
+static void read_func(loader *L, ta_native_func *fn, const ynode *func)
+{
+    fn->func = (ta_native_str){func->text, func->len, func->pos};
+    parse_func(L, fn, func);
+    if (fn->schema && fn->schema->text_len == func->len)
+        fn->func.s = fn->schema->text;
+    else
+        fn->func = node_str(L, func);
+}
+
+/* One "- func:" entry: every key, then the schema, then what torchgen
+ * derives from the dispatch table. */
 static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
 {
     fn->pos = m->pos;
@@ -380,84 +478,13 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->device_guard = true;
     const ynode *func = NULL;
     for (const ynode *k = m->first; k && k->next; k = k->next->next) {
-        const ynode *v = k->next;
-        if (!is_str(k)) {
-            lreport(L, TA_SEV_ERROR, "entry-wrong-type", k->pos, NULL,
-                    "an entry's keys must be strings, not %s", ta_yaml_type_name(k));
-            continue;
-        }
-        int id = ta_native_key_id(k->text);
-        if (id < 0) {
-            const char *near = ta_native_closest_key(k->text, k->len);
-            char hint[96];
-            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
-            lreport(L, TA_SEV_ERROR, "entry-unknown-key", k->pos,
-                    near ? hint : NULL, "unknown key '%s'", k->text);
-            continue;
-        }
-        if (fn->key_pos[id].line) {
-            char hint[64];
-            snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
-            lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
-                    "'%s' is written twice; the last one wins", k->text);
-        }
+        int id = entry_key(L, fn, k);
+        if (id < 0) continue;
         fn->key_pos[id] = k->pos;
-        fn->val_pos[id] = v->pos;
-        const char *key = k->text;
-        switch ((ta_native_key)id) {
-        case TA_NK_FUNC:
-            if (is_str(v)) func = v;
-            else wrong_type(L, key, v, "a string", "write the operator schema");
-            break;
-        case TA_NK_VARIANTS: read_variants(L, fn, v); break;
-        case TA_NK_DISPATCH: read_dispatch(L, fn, v); break;
-        case TA_NK_AUTOGEN:
-            fn->autogen = NULL;
-            fn->nautogen = 0;
-            if (!is_str(v)) wrong_type(L, key, v, "a string", "separate operator names with ', '");
-            else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
-            break;
-        case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
-        case TA_NK_STRUCTURED_DELEGATE: get_str(L, key, v, true, &fn->structured_delegate); break;
-        case TA_NK_STRUCTURED_INHERITS: get_str(L, key, v, true, &fn->structured_inherits); break;
-        case TA_NK_PRECOMPUTED:
-            fn->precomputed = NULL;
-            fn->nprecomputed = 0;
-            if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
-            break;
-        case TA_NK_TAGS: read_tags(L, fn, v); break;
-        case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
-        case TA_NK_DEVICE_CHECK:
-            get_str(L, key, v, true, &fn->device_check);
-            if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
-                strcmp(fn->device_check.s, "ExactSame"))
-                lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos,
-                        "write NoCheck or ExactSame",
-                        "illegal device_check '%s'", fn->device_check.s);
-            break;
-        case TA_NK_PYTHON_MODULE: get_str(L, key, v, true, &fn->python_module); break;
-        case TA_NK_CATEGORY_OVERRIDE: get_str(L, key, v, true, &fn->category_override); break;
-        case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
-        case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
-        case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
-            get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
-            break;
-        case TA_NK_CPP_NO_DEFAULT_ARGS:
-            fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
-            break;
-        case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
-        case TA_NK_COUNT: break;
-        }
+        fn->val_pos[id] = k->next->pos;
+        read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
-    if (func) {
-        /* Parse from the reader's text; keep the parser's copy of it. */
-        fn->func = (ta_native_str){func->text, func->len, func->pos};
-        parse_func(L, fn, func);
-        if (fn->schema && fn->schema->text_len == func->len)
-            fn->func.s = fn->schema->text;
-        else
-            fn->func = node_str(L, func);
-    }
+    if (func) read_func(L, fn, func);
     derive(fn);
 }
 
