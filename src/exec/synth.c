@@ -121,24 +121,35 @@ static ta_status put_bytes(ta_exec *x, uint32_t sid, const void *host, size_t n)
     return x->dev->from_host(si.base, host, n, err, sizeof err) == 0 ? TA_OK : TA_ERR_IO;
 }
 
-/* A tensor of the given shape and dtype in a fresh storage: contiguous,
- * transposed (last two dimensions), or sliced (every other element of the
- * last dimension, one element in). Values in [lo, hi) for integer and index
- * tensors; fill: every byte TA_FILL_BYTE. */
-static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *shape, int layout,
-                             bool fill, int64_t lo, int64_t hi, bool index)
+/* How a synthesized tensor lies in its storage: contiguous, transposed
+ * (last two dimensions), or sliced (every other element of the last
+ * dimension, one element in). */
+typedef enum layout { LAYOUT_CONTIGUOUS = 0, LAYOUT_TRANSPOSED = 1, LAYOUT_SLICED = 2 } layout;
+
+/* What a synthesized tensor holds: values in [lo, hi) (INDICES: whole
+ * numbers even in a floating dtype), or MARKER: every byte TA_FILL_BYTE
+ * (an out= argument, whose unwritten elements observation finds). */
+typedef struct contents {
+    enum { VALUES, INDICES, MARKER } kind;
+    int64_t lo, hi;
+} contents;
+
+static const contents MARKED = {MARKER, 0, 0};
+static contents values_in(int64_t lo, int64_t hi) { return (contents){VALUES, lo, hi}; }
+static contents indices_in(int64_t lo, int64_t hi) { return (contents){INDICES, lo, hi}; }
+
+/* Strides (st), byte offset and storage size in elements of a tensor of
+ * shape laid out as `lay`. */
+static int64_t lay_out(layout lay, int ndim, const int64_t *shape, size_t es, int64_t *st, uint64_t *off)
 {
-    ta_exec *x = y->x;
-    size_t es = ta_dtype_size(dt);
-    int64_t st[TA_CASE_MAX_DIM], sshape[TA_CASE_MAX_DIM];
-    uint64_t off = 0;
-    int64_t storage_elems;
-    if (layout == 1 && ndim >= 2) {
+    int64_t sshape[TA_CASE_MAX_DIM], s = 1;
+    *off = 0;
+    if (lay == LAYOUT_TRANSPOSED && ndim >= 2) {
         /* Storage laid out with the last two dimensions swapped. */
+        int64_t cs[TA_CASE_MAX_DIM];
         memcpy(sshape, shape, (size_t)ndim * sizeof *sshape);
         sshape[ndim - 1] = shape[ndim - 2];
         sshape[ndim - 2] = shape[ndim - 1];
-        int64_t s = 1, cs[TA_CASE_MAX_DIM];
         for (int d = ndim - 1; d >= 0; d--) {
             cs[d] = s;
             s *= sshape[d];
@@ -146,35 +157,44 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
         memcpy(st, cs, (size_t)ndim * sizeof *st);
         st[ndim - 1] = cs[ndim - 2];
         st[ndim - 2] = cs[ndim - 1];
-        storage_elems = s;
-    } else if (layout == 2) {
+        return s;
+    }
+    if (lay == LAYOUT_SLICED) {
         /* Last dimension 2n+1 wide in storage, the view takes odd positions. */
         if (ndim) memcpy(sshape, shape, (size_t)ndim * sizeof *sshape);
         if (ndim) sshape[ndim - 1] = 2 * shape[ndim - 1] + 1;
-        int64_t s = 1;
         for (int d = ndim - 1; d >= 0; d--) {
             st[d] = s;
             s *= sshape[d];
         }
         if (ndim) st[ndim - 1] = 2;
-        storage_elems = s + 1;
-        off = es;
-    } else {
-        int64_t s = 1;
-        for (int d = ndim - 1; d >= 0; d--) {
-            st[d] = s;
-            s *= shape[d];
-        }
-        storage_elems = s;
+        *off = es;
+        return s + 1;
     }
-    size_t bytes = (size_t)storage_elems * es;
+    for (int d = ndim - 1; d >= 0; d--) {
+        st[d] = s;
+        s *= shape[d];
+    }
+    return s;
+}
+
+/* A tensor of the given shape and dtype in a fresh storage, laid out and
+ * filled as asked. */
+static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *shape, layout lay,
+                             contents what)
+{
+    ta_exec *x = y->x;
+    size_t es = ta_dtype_size(dt);
+    int64_t st[TA_CASE_MAX_DIM];
+    uint64_t off;
+    size_t bytes = (size_t)lay_out(lay, ndim, shape, es, st, &off) * es;
     uint32_t sid = ta_exec_storage_new(x, bytes);
     if (!sid) return NULL;
     DLTensor *t = ta_exec_tensor(x, sid, dt, ndim, shape, st, off);
     if (!t) return NULL;
     unsigned char *host = ta_malloc(bytes ? bytes : 1);
     if (!host) return NULL;
-    if (fill) {
+    if (what.kind == MARKER) {
         memset(host, TA_FILL_BYTE, bytes);
     } else {
         for (size_t i = 0; i < bytes; i++) host[i] = (unsigned char)next(&y->r);
@@ -182,18 +202,21 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
         DLTensor h = *t;
         h.data = host;
         int64_t n = ta_numel(t);
-        for (int64_t i = 0; i < n; i++) write_value(dt, ta_elem_ptr(&h, i), &y->r, lo, hi, index);
+        for (int64_t i = 0; i < n; i++)
+            write_value(dt, ta_elem_ptr(&h, i), &y->r, what.lo, what.hi, what.kind == INDICES);
     }
     ta_status s = put_bytes(x, sid, host, bytes);
     free(host);
     return s == TA_OK ? t : NULL;
 }
 
-static int pick_layout(synth *y)
+/* Mostly contiguous; in a case that varies layouts, sometimes transposed
+ * or sliced. */
+static layout pick_layout(synth *y)
 {
-    if (!y->layout_mode) return 0;
+    if (!y->layout_mode) return LAYOUT_CONTIGUOUS;
     int64_t v = below(&y->r, 4);
-    return v < 2 ? 0 : (int)v - 1;
+    return v < 2 ? LAYOUT_CONTIGUOUS : (layout)(v - 1);
 }
 
 static int64_t min_size(const synth *y)
@@ -449,33 +472,33 @@ static ta_status synth_tensor_arg(synth *y, int argi)
         DLDataType dt = chance(&y->r, 75) ? y->dtype : other_dtype(y);
         if (chance(&y->r, 50)) {
             int64_t zero = 0;
-            t = make_tensor(y, dt, 1, &zero, 0, true, 0, 0, false);
+            t = make_tensor(y, dt, 1, &zero, LAYOUT_CONTIGUOUS, MARKED);
         } else {
-            t = make_tensor(y, dt, y->ndim, y->shape, 0, true, 0, 0, false);
+            t = make_tensor(y, dt, y->ndim, y->shape, LAYOUT_CONTIGUOUS, MARKED);
         }
         fill = true;
     } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {
-        t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), false, -4, 5, false);
+        t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), values_in(-4, 5));
     } else if (!strcmp(n, "index") || !strcmp(n, "indices")) {
         int64_t m = min_size(y);
         if ((op_name_has(y, "gather") || op_name_has(y, "scatter")) && y->ndim)
-            t = make_tensor(y, TA_DTYPE_I64, y->ndim, y->shape, 0, false, 0, m, true);
+            t = make_tensor(y, TA_DTYPE_I64, y->ndim, y->shape, LAYOUT_CONTIGUOUS, indices_in(0, m));
         else {
             int64_t two = 2;
-            t = make_tensor(y, TA_DTYPE_I64, 1, &two, 0, false, 0, m, true);
+            t = make_tensor(y, TA_DTYPE_I64, 1, &two, LAYOUT_CONTIGUOUS, indices_in(0, m));
         }
     } else if (!strcmp(n, "start") || !strcmp(n, "end") || !strcmp(n, "length") ||
                !strcmp(n, "step")) {
         /* An integer passed as a 0-dim tensor (narrow.Tensor). */
         int64_t v = synth_int(y, d->arg, n);
-        t = make_tensor(y, TA_DTYPE_I64, 0, NULL, 0, false, v, v + 1, true);
+        t = make_tensor(y, TA_DTYPE_I64, 0, NULL, LAYOUT_CONTIGUOUS, indices_in(v, v + 1));
     } else if (!strcmp(n, "value") && partner < 0) {
         /* fill_(Tensor value): a 0-dim tensor. */
-        t = make_tensor(y, y->dtype, 0, NULL, 0, false, -4, 5, false);
+        t = make_tensor(y, y->dtype, 0, NULL, LAYOUT_CONTIGUOUS, values_in(-4, 5));
     } else if (!strcmp(n, "mask") || !strcmp(n, "condition")) {
-        t = make_tensor(y, TA_DTYPE_BOOL, y->ndim, y->shape, pick_layout(y), false, 0, 2, false);
+        t = make_tensor(y, TA_DTYPE_BOOL, y->ndim, y->shape, pick_layout(y), values_in(0, 2));
     } else {
-        t = make_tensor(y, y->dtype, y->ndim, y->shape, pick_layout(y), false, -4, 5, false);
+        t = make_tensor(y, y->dtype, y->ndim, y->shape, pick_layout(y), values_in(-4, 5));
     }
     if (!t) {
         snprintf(y->c->note, sizeof y->c->note, "cannot allocate argument '%s'", n);
@@ -495,8 +518,8 @@ static ta_status synth_tensor_list(synth *y, int argi)
         if (d->list_opt_items) {
             /* Tensor?[] indices: one index tensor for the first dimension, then None. */
             int64_t two = 2;
-            items[i] = i == 0 ? make_tensor(y, TA_DTYPE_I64, 1, &two, 0, false, 0,
-                                            y->ndim ? y->shape[0] : 1, true)
+            items[i] = i == 0 ? make_tensor(y, TA_DTYPE_I64, 1, &two, LAYOUT_CONTIGUOUS,
+                                            indices_in(0, y->ndim ? y->shape[0] : 1))
                               : NULL;
             if (i == 0 && !items[i]) return TA_ERR_NOMEM;
             if (i > 0) {
@@ -504,8 +527,9 @@ static ta_status synth_tensor_list(synth *y, int argi)
                 break;
             }
         } else {
-            items[i] = make_tensor(y, y->dtype, y->ndim, y->shape, fill ? 0 : pick_layout(y), fill,
-                                   -4, 5, false);
+            items[i] = make_tensor(y, y->dtype, y->ndim, y->shape,
+                                   fill ? LAYOUT_CONTIGUOUS : pick_layout(y),
+                                   fill ? MARKED : values_in(-4, 5));
             if (!items[i]) return TA_ERR_NOMEM;
         }
     }
