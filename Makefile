@@ -1,7 +1,7 @@
 # tensoralias - build, test, sanitize, fuzz, install.
 #
 # Sources are found by directory, so a new file needs no Makefile edit:
-#   src/{schema,alias,exec}/*.c   -> build/libtensoralias.{a,so}
+#   src/{schema,schema/extract,alias,exec}/*.c -> build/libtensoralias.{a,so}
 #   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   tools/tensoralias/*.c         -> build/tensoralias
@@ -35,7 +35,7 @@ CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) -Iinclude -Isr
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
 
-LIB_SRC  := $(sort $(wildcard src/schema/*.c src/alias/*.c src/exec/*.c))
+LIB_SRC  := $(sort $(wildcard src/schema/*.c src/schema/extract/*.c src/alias/*.c src/exec/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 REF_SRC  := $(sort $(wildcard src/exec/refkernels/*.c))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
