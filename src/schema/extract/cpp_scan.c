@@ -422,6 +422,24 @@ static void define_wrapper(xfile *f, const char *name, uint32_t nlen, dcur *c)
         xf_define_block(f, name, nlen, kind, ns_param, var_param, np);
 }
 
+/* A macro whose body calls def with a string: the schemas are made where
+ * it is expanded, often with its parameters pasted in (#DIM), so they
+ * cannot be read here. A note, once for the macro. */
+static void note_macro_defs(xfile *f, const xtok *t, const char *name, uint32_t nlen)
+{
+    const char *s = f->s + t->off, *e = s + t->len;
+    for (const char *p = s; (p = memmem(p, (size_t)(e - p), "def(", 4)); p += 4) {
+        const char *q = p + 4;
+        while (q < e && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\n' || *q == '\r')) q++;
+        if (p > s && (p[-1] == '.' || p[-1] == '>') && q < e && *q == '"') {
+            xf_report(f, TA_SEV_NOTE, (uint32_t)(p - f->s), 4, XR_UNRESOLVED, NULL,
+                      "macro '%.*s' declares schemas that are made where it is expanded; they are not checked here",
+                      (int)nlen, name);
+            return;
+        }
+    }
+}
+
 /* "#define NAME value" with a single identifier or plain string as value,
  * and block wrappers. */
 static void directive(cscan *cs, const xtok *t)
@@ -432,6 +450,7 @@ static void directive(cscan *cs, const xtok *t)
     if (dword(&c, &w) != 6 || memcmp(w, "define", 6)) return;
     uint32_t nlen = dword(&c, &name);
     if (!nlen) return;
+    note_macro_defs(f, t, name, nlen);
     if (c.p < c.e && *c.p == '(') {
         c.p++;
         define_wrapper(f, name, nlen, &c);

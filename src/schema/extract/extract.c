@@ -349,6 +349,7 @@ void xf_add_op(xfile *f, const xdecl *d)
         f->st = TA_ERR_NOMEM;
         return;
     }
+    if (!t->s) return; /* never reset: nothing was read */
     xop *op = &x->ops[x->n];
     memset(op, 0, sizeof *op);
     ta_extract_op *p = &op->pub;
@@ -358,7 +359,7 @@ void xf_add_op(xfile *f, const xdecl *d)
     p->has_kernel = d->has_kernel;
     xf_pos(f, t->nseg ? t->seg[0].src : d->anchor, &p->line, &p->col);
 
-    if (t->n && memmem(t->s, t->n, "{{", 2) && memmem(t->s, t->n, "}}", 2)) {
+    if (memmem(t->s, t->n, "{{", 2) && memmem(t->s, t->n, "}}", 2)) {
         /* a template (Jinja, as FBGEMM generates its sources from) */
         const char *o = memmem(t->s, t->n, "{{", 2);
         uint32_t k = (uint32_t)(o - t->s), off = d->anchor;
@@ -369,7 +370,7 @@ void xf_add_op(xfile *f, const xdecl *d)
         return;
     }
     uint32_t a, b, sep;
-    name_span(t->s ? t->s : "", t->n, &a, &b, &sep);
+    name_span(t->s, t->n, &a, &b, &sep);
     uint32_t shift = 0;
     const char *ns = NULL;
     uint32_t ns_len = 0;
@@ -595,7 +596,7 @@ static int cmp_str(const void *a, const void *b)
 
 static bool has_kernel_named(const ta_extract *x, const char *name)
 {
-    return bsearch(&name, x->kernels, x->nkernels, sizeof *x->kernels, cmp_str) != NULL;
+    return x->nkernels && bsearch(&name, x->kernels, x->nkernels, sizeof *x->kernels, cmp_str);
 }
 
 /* ns::op.overload -> ns::op and op.overload -> op (in buf). */
@@ -641,7 +642,7 @@ static ta_status report_duplicates(ta_extract *x, ta_diags *diags)
     size_t k = 0;
     for (size_t i = 0; i < x->n; i++)
         if (x->ops[i].pub.ns && x->ops[i].pub.schema) v[k++] = (by_name){x->ops[i].pub.name, i};
-    qsort(v, k, sizeof *v, cmp_by_name);
+    if (k) qsort(v, k, sizeof *v, cmp_by_name);
     ta_status st = TA_OK;
     for (size_t i = 1; i < k && st == TA_OK; i++) {
         if (strcmp(v[i].name, v[i - 1].name)) continue;
@@ -666,7 +667,7 @@ ta_status ta_extract_finish(ta_extract *x, ta_diags *diags)
     if (!x) return TA_ERR_INVALID;
     if (x->finished == x->n + 1) return TA_OK; /* nothing new since the last call */
     x->finished = x->n + 1;
-    qsort(x->kernels, x->nkernels, sizeof *x->kernels, cmp_str);
+    if (x->nkernels) qsort(x->kernels, x->nkernels, sizeof *x->kernels, cmp_str);
     for (size_t i = 0; i < x->n; i++)
         if (!x->ops[i].pub.has_kernel) x->ops[i].pub.has_kernel = kernel_for(x, &x->ops[i].pub);
     return report_duplicates(x, diags);

@@ -29,13 +29,14 @@ typedef struct xseg {
 } xseg;
 
 typedef struct xtext {
-    char *s;          /* decoded bytes, NUL-terminated when n > 0 */
+    char *s;          /* decoded bytes, NUL-terminated (NULL before the first xt_reset) */
     uint32_t n, cap;
     xseg *seg;
     uint32_t nseg, capseg;
     bool oom;
 } xtext;
 
+/* Empties t; afterwards t->s is a string (unless t->oom). */
 void xt_reset(xtext *t);
 void xt_free(xtext *t);
 /* Appends source bytes [off, off + len) of src unchanged. */

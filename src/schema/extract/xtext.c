@@ -11,12 +11,14 @@
 
 #include "schema/extract/extract_internal.h"
 
+static bool room(xtext *t, uint32_t n);
+
 void xt_reset(xtext *t)
 {
     t->n = 0;
     t->nseg = 0;
     t->oom = false;
-    if (t->s) t->s[0] = '\0';
+    if (room(t, 0)) t->s[0] = '\0'; /* even an empty text is a string */
 }
 
 void xt_free(xtext *t)
