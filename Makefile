@@ -1,7 +1,9 @@
 # tensoralias - build, test, sanitize, fuzz, install.
 #
 # Sources are found by directory, so a new file needs no Makefile edit:
-#   src/{schema,schema/extract,alias,exec}/*.c -> build/libtensoralias.{a,so}
+#   src/schema/**.c, src/alias/**.c (any subdirectory), src/exec/*.c
+#                                 -> build/libtensoralias.{a,so}, built with
+#                                    -fvisibility=hidden: only TA_API is exported
 #   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   tools/tensoralias/*.c         -> build/tensoralias
@@ -35,7 +37,7 @@ CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) -Iinclude -Isr
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
 
-LIB_SRC  := $(sort $(wildcard src/schema/*.c src/schema/extract/*.c src/alias/*.c src/exec/*.c))
+LIB_SRC  := $(sort $(shell find src/schema src/alias -name '*.c') $(wildcard src/exec/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 REF_SRC  := $(sort $(wildcard src/exec/refkernels/*.c))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
@@ -86,7 +88,12 @@ all: $(TARGETS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
+
+# The library exports only what a public header marks TA_API; the test
+# helpers need cmocka's flags, nothing else does.
+$(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden
+$(TESTLIB_OBJ): OBJ_CFLAGS := $(CMOCKA_CFLAGS)
 
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(dir $@)

@@ -48,41 +48,41 @@ typedef struct ta_alias_query ta_alias_query;
  * diagnostic (rule "alias-limits") when the schema names more than 64
  * distinct alias sets or more than 46 distinct class types. diags may be
  * NULL. */
-ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,
+TA_API ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,
                                 ta_diags *diags);
-void ta_alias_query_destroy(ta_alias_query *q);
+TA_API void ta_alias_query_destroy(ta_alias_query *q);
 
-uint32_t ta_query_ninputs(const ta_alias_query *q);
-uint32_t ta_query_noutputs(const ta_alias_query *q);
+TA_API uint32_t ta_query_ninputs(const ta_alias_query *q);
+TA_API uint32_t ta_query_noutputs(const ta_alias_query *q);
 
 /* SchemaInfo.is_mutable(input i): the argument is written (an "!" on it or on
  * its elements), or it is one of torch's training-mode special cases
  * (running_mean/running_var of batch_norm & co., noise of rrelu_with_noise),
  * which torch counts as written when the call has a training flag. */
-bool ta_query_is_mutable_input(const ta_alias_query *q, uint32_t i);
+TA_API bool ta_query_is_mutable_input(const ta_alias_query *q, uint32_t i);
 /* SchemaInfo.is_mutable(): some input is mutable. */
-bool ta_query_is_mutable(const ta_alias_query *q);
+TA_API bool ta_query_is_mutable(const ta_alias_query *q);
 /* SchemaInfo.may_alias(a, b) and may_contain_alias(a, b) (bidirectional).
  * Out-of-range slots answer false. */
-bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
-bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
+TA_API bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
+TA_API bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
 
 /* The declared contract, element sets included (what torch's list-level
  * view hides): true when output j and input i share an alias set after the
  * call, at the slot or inside its elements, or both enter the wildcard. */
-bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
+TA_API bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
                                    uint32_t in);
 /* A view op returns a non-written alias of an input (torchgen's reading:
  * some return carries a read-only annotation, or some input is annotated
  * with an after set "->"). */
-bool ta_query_is_view_op(const ta_alias_query *q);
+TA_API bool ta_query_is_view_op(const ta_alias_query *q);
 /* Name of alias set k (k < ta_query_nsets), "*" never among them. */
-uint32_t ta_query_nsets(const ta_alias_query *q);
-ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
+TA_API uint32_t ta_query_nsets(const ta_alias_query *q);
+TA_API ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
 /* Bitset of the alias sets slot (its elements included) is in after the
  * call / written through; bit k is set k. */
-uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
-uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
+TA_API uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
+TA_API uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
 
 /* The four torch answers as a jansson object in the golden format:
  * {"is_mutable": bool, "mutable_args": [i...], "may_alias": [[kind, i,
@@ -90,7 +90,7 @@ uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
  * once with the lower slot first (inputs before outputs). NULL on OOM;
  * the caller json_decref's it. */
 struct json_t;
-struct json_t *ta_query_to_json(const ta_alias_query *q);
+TA_API struct json_t *ta_query_to_json(const ta_alias_query *q);
 
 /* ---- graphs ------------------------------------------------------------- */
 
@@ -112,28 +112,28 @@ typedef struct ta_alias_graph ta_alias_graph;
  * aliases: what torch compares), flags (w: written, W: wildcard after,
  * c: contained in torch's conservative wildcard set). Edge attributes: kind,
  * before, after, write (0/1), label ("a", "a!", "->a", "*"). */
-ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
+TA_API ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
                                 ta_diags *diags);
-void ta_alias_graph_destroy(ta_alias_graph *g);
+TA_API void ta_alias_graph_destroy(ta_alias_graph *g);
 
 /* The igraph_t inside (igraph/igraph.h); valid while g lives. */
-const void *ta_alias_graph_igraph(const ta_alias_graph *g);
-uint32_t ta_alias_graph_vcount(const ta_alias_graph *g);
-uint32_t ta_alias_graph_ecount(const ta_alias_graph *g);
-const ta_schema *ta_alias_graph_schema(const ta_alias_graph *g);
+TA_API const void *ta_alias_graph_igraph(const ta_alias_graph *g);
+TA_API uint32_t ta_alias_graph_vcount(const ta_alias_graph *g);
+TA_API uint32_t ta_alias_graph_ecount(const ta_alias_graph *g);
+TA_API const ta_schema *ta_alias_graph_schema(const ta_alias_graph *g);
 
 /* The same queries answered by walking the graph (slower; used to check the
  * compact summary). */
-bool ta_graph_is_mutable_input(const ta_alias_graph *g, uint32_t i);
-bool ta_graph_may_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
-bool ta_graph_may_contain_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+TA_API bool ta_graph_is_mutable_input(const ta_alias_graph *g, uint32_t i);
+TA_API bool ta_graph_may_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+TA_API bool ta_graph_may_contain_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
 
 /* Writers. dot is laid out for reading (inputs left, sets middle, outputs
  * right; writes bold red); GraphML comes from igraph's writer; JSON is
  * {"schema", "vertices": [...], "edges": [...]}. TA_ERR_IO on write errors. */
-ta_status ta_alias_graph_write_dot(const ta_alias_graph *g, FILE *out);
-ta_status ta_alias_graph_write_graphml(const ta_alias_graph *g, FILE *out);
-ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
+TA_API ta_status ta_alias_graph_write_dot(const ta_alias_graph *g, FILE *out);
+TA_API ta_status ta_alias_graph_write_graphml(const ta_alias_graph *g, FILE *out);
+TA_API ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
 
 /* ---- rules ------------------------------------------------------------- */
 
@@ -145,19 +145,19 @@ typedef struct ta_alias_rule {
 } ta_alias_rule;
 
 /* Every alias rule, in the order the checks run. */
-const ta_alias_rule *ta_alias_rules(size_t *n);
+TA_API const ta_alias_rule *ta_alias_rules(size_t *n);
 
 /* The rules that need only the schema (torchgen's schema asserts and the
  * suspicious-but-legal patterns), positioned with ta_schema_locate.
  * Appends to diags; returns TA_OK, or TA_ERR_NOMEM. */
-ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
+TA_API ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
 
 /* Every alias rule over a loaded native_functions.yaml: the schema rules of
  * each entry at its yaml position, and the entry rules (autogen). A
  * ta_native_pass_fn, so `check` runs it after the loader's built-in passes
  * through ta_native_check_with; ta_alias_native_passes lists it as such. */
-ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags);
-const ta_native_pass *ta_alias_native_passes(size_t *n);
+TA_API ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags);
+TA_API const ta_native_pass *ta_alias_native_passes(size_t *n);
 
 /* ---- rules for custom operators ------------------------------------------ */
 

@@ -33,7 +33,7 @@ typedef enum ta_status {
     TA_ERR_KERNEL   /* a kernel reported an error */
 } ta_status;
 
-const char *ta_status_str(ta_status s);
+TA_API const char *ta_status_str(ta_status s);
 
 typedef enum ta_severity {
     TA_SEV_NOTE = 0,
@@ -41,7 +41,7 @@ typedef enum ta_severity {
     TA_SEV_ERROR
 } ta_severity;
 
-const char *ta_severity_str(ta_severity s);
+TA_API const char *ta_severity_str(ta_severity s);
 
 /* One diagnostic. Every string is owned by the ta_diags list it lives in. */
 typedef struct ta_diag {
@@ -58,12 +58,12 @@ typedef struct ta_diag {
 
 typedef struct ta_diags ta_diags;
 
-ta_diags *ta_diags_create(void);
-void ta_diags_destroy(ta_diags *d);
-void ta_diags_clear(ta_diags *d);
-size_t ta_diags_count(const ta_diags *d);
-const ta_diag *ta_diags_get(const ta_diags *d, size_t i);
-size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);
+TA_API ta_diags *ta_diags_create(void);
+TA_API void ta_diags_destroy(ta_diags *d);
+TA_API void ta_diags_clear(ta_diags *d);
+TA_API size_t ta_diags_count(const ta_diags *d);
+TA_API const ta_diag *ta_diags_get(const ta_diags *d, size_t i);
+TA_API size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);
 
 /* Where a diagnostic points. line_text is the source line the caret goes
  * under (line_len bytes, need not be NUL-terminated) or NULL; the list keeps
@@ -86,24 +86,24 @@ typedef struct ta_loc {
 #else
 #define TA_PRINTF(f, a)
 #endif
-ta_status ta_diag_error(ta_diags *d, const ta_loc *loc, const char *rule,
+TA_API ta_status ta_diag_error(ta_diags *d, const ta_loc *loc, const char *rule,
                         const char *fmt, ...) TA_PRINTF(4, 5);
-ta_status ta_diag_warning(ta_diags *d, const ta_loc *loc, const char *rule,
+TA_API ta_status ta_diag_warning(ta_diags *d, const ta_loc *loc, const char *rule,
                           const char *fmt, ...) TA_PRINTF(4, 5);
-ta_status ta_diag_note(ta_diags *d, const ta_loc *loc, const char *rule,
+TA_API ta_status ta_diag_note(ta_diags *d, const ta_loc *loc, const char *rule,
                        const char *fmt, ...) TA_PRINTF(4, 5);
 /* Any severity, for code that forwards one it was given. */
-ta_status ta_diag_emit(ta_diags *d, ta_severity sev, const ta_loc *loc,
+TA_API ta_status ta_diag_emit(ta_diags *d, ta_severity sev, const ta_loc *loc,
                        const char *rule, const char *fmt, ...) TA_PRINTF(5, 6);
-ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
+TA_API ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
                         const char *rule, const char *fmt, va_list ap);
 /* Sets the fix-it hint of the diagnostic added last (a no-op on an empty
  * or NULL list). */
-ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...) TA_PRINTF(2, 3);
+TA_API ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...) TA_PRINTF(2, 3);
 
 /* Old form of ta_diag_emit, being retired (issue 10): do not add callers.
  * Appends a diagnostic with every string copied. message is printf-style. */
-ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
+TA_API ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
                        const char *source, uint32_t line, uint32_t col,
                        uint32_t length, const char *source_line,
                        const char *hint, const char *fmt, ...)
@@ -113,11 +113,11 @@ ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
     ;
 
 /* Moves every diagnostic of src to the end of dst, leaving src empty. */
-ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
+TA_API ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
 
 /* Writes one diagnostic as a compiler would, with the source line and a
  * caret when they are known. Used by the command, never by the library. */
-void ta_diag_render(const ta_diag *g, FILE *out);
+TA_API void ta_diag_render(const ta_diag *g, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/export.h"
 #include "tensoralias/kernel.h"
 
 #ifdef __cplusplus
@@ -32,16 +33,16 @@ struct ta_device_ops; /* src/exec/device.h */
 /* The CPU device (always available). Every allocation is page-backed with a
  * PROT_NONE guard page right after its last byte, so a write past the end
  * faults. */
-const struct ta_device_ops *ta_exec_device_cpu(void);
+TA_API const struct ta_device_ops *ta_exec_device_cpu(void);
 /* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
  * NULL with a message in err. *handle receives the dlopen handle (close it
  * with ta_exec_device_unload after the last use). The device's available()
  * is asked in a short-lived child process, so that this process (which forks
  * the verification children) never initializes the device itself: a CUDA
  * context does not survive fork. */
-const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
+TA_API const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
                                                 size_t errcap);
-void ta_exec_device_unload(void *handle);
+TA_API void ta_exec_device_unload(void *handle);
 
 /* ---- execution contexts ------------------------------------------------ */
 
@@ -57,53 +58,53 @@ typedef struct ta_storage_info {
 } ta_storage_info;
 
 /* dev NULL means the CPU device. */
-ta_exec *ta_exec_create(const struct ta_device_ops *dev);
-void ta_exec_destroy(ta_exec *x);
+TA_API ta_exec *ta_exec_create(const struct ta_device_ops *dev);
+TA_API void ta_exec_destroy(ta_exec *x);
 /* Frees every storage and tensor, the stack contents and the last error. */
-void ta_exec_reset(ta_exec *x);
-const struct ta_device_ops *ta_exec_device(const ta_exec *x);
+TA_API void ta_exec_reset(ta_exec *x);
+TA_API const struct ta_device_ops *ta_exec_device(const ta_exec *x);
 
 /* A new storage of `bytes` bytes (contents unspecified). Returns its id, 0 on failure. */
-uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes);
-size_t ta_exec_storage_count(const ta_exec *x);
+TA_API uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes);
+TA_API size_t ta_exec_storage_count(const ta_exec *x);
 /* Storage by id; false when there is none. */
-bool ta_exec_storage_get(const ta_exec *x, uint32_t id, ta_storage_info *out);
+TA_API bool ta_exec_storage_get(const ta_exec *x, uint32_t id, ta_storage_info *out);
 /* The storage whose bytes contain p (or, for empty storages, start at p); 0 if none. */
-uint32_t ta_exec_storage_at(const ta_exec *x, const void *p);
+TA_API uint32_t ta_exec_storage_at(const ta_exec *x, const void *p);
 
 /* A tensor over storage `storage` with the given geometry (strides NULL:
  * contiguous), checked to fit in the storage. NULL when it does not. */
-DLTensor *ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
+TA_API DLTensor *ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
                          const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
 /* A new contiguous tensor on a new storage of exactly its size. */
-DLTensor *ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape);
+TA_API DLTensor *ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape);
 /* The storage id of a tensor the engine handed out (0 for a foreign one). */
-uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t);
+TA_API uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t);
 /* The lowest and one-past-highest byte (relative to the storage base) that t
  * can reach; lo == hi for an empty tensor. */
-void ta_tensor_byte_range(const DLTensor *t, uint64_t *lo, uint64_t *hi);
+TA_API void ta_tensor_byte_range(const DLTensor *t, uint64_t *lo, uint64_t *hi);
 
 /* Makes a CPU storage's pages read-only (or writable again); for trapping
  * writes. TA_ERR_UNSUPPORTED on other devices. */
-ta_status ta_exec_protect(ta_exec *x, uint32_t storage, bool readonly);
+TA_API ta_status ta_exec_protect(ta_exec *x, uint32_t storage, bool readonly);
 
 /* The context's kernel context and stack. */
-ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x);
-ta_stack *ta_exec_stack(ta_exec *x);
+TA_API ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x);
+TA_API ta_stack *ta_exec_stack(ta_exec *x);
 
 /* Calls fn on the context's stack. On TA_ERR_KERNEL, ta_exec_error() holds
  * the kernel's message. Also syncs the device and reports its error. */
-ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data);
-const char *ta_exec_error(const ta_exec *x); /* "" when none */
+TA_API ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data);
+TA_API const char *ta_exec_error(const ta_exec *x); /* "" when none */
 
 /* ---- stacks (standalone; a ta_exec has its own) ----------------------- */
 
 /* Values pushed are copied shallowly, except lists and strings, whose
  * contents the stack copies; tensors stay owned by their ta_exec. */
-ta_stack *ta_stack_create(void);
-void ta_stack_destroy(ta_stack *st);
+TA_API ta_stack *ta_stack_create(void);
+TA_API void ta_stack_destroy(ta_stack *st);
 /* Like ta_stack_clear, and also frees the copies of lists and strings. */
-void ta_stack_reset(ta_stack *st);
+TA_API void ta_stack_reset(ta_stack *st);
 
 /* ---- the registry ------------------------------------------------------ */
 
@@ -120,31 +121,31 @@ typedef struct ta_registry_op {
     const char *kernel_origin[3];
 } ta_registry_op;
 
-ta_registry *ta_registry_create(void);
-void ta_registry_destroy(ta_registry *reg);
-void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
+TA_API ta_registry *ta_registry_create(void);
+TA_API void ta_registry_destroy(ta_registry *reg);
+TA_API void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
 /* Name used in diagnostics for registrations that follow ("libfoo.so"). */
-void ta_registry_set_origin(ta_registry *reg, const char *origin);
+TA_API void ta_registry_set_origin(ta_registry *reg, const char *origin);
 /* Diagnostics of registrations so far (rule "registration"); moved out by
  * ta_registry_take_diags. */
-ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
+TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
 
 /* dlopens a kernel library and calls its tensoralias_register. The library
  * stays loaded until ta_registry_destroy. */
-ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);
+TA_API ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);
 
-size_t ta_registry_count(const ta_registry *reg);
-const ta_registry_op *ta_registry_at(const ta_registry *reg, size_t i);
-const ta_registry_op *ta_registry_find(const ta_registry *reg, const char *name);
+TA_API size_t ta_registry_count(const ta_registry *reg);
+TA_API const ta_registry_op *ta_registry_at(const ta_registry *reg, size_t i);
+TA_API const ta_registry_op *ta_registry_find(const ta_registry *reg, const char *name);
 /* The kernel that runs op on a device: the device's own, else the catch-all. */
-ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, void **user_data);
-bool ta_registry_has_kernel(const ta_registry_op *op);
+TA_API ta_kernel_fn ta_registry_kernel_for(const ta_registry_op *op, DLDeviceType dev, void **user_data);
+TA_API bool ta_registry_has_kernel(const ta_registry_op *op);
 /* Drops every kernel of an operator (its schema stays). TA_ERR_NOTFOUND
  * when there is no such operator. */
-ta_status ta_registry_remove_kernels(ta_registry *reg, const char *name);
+TA_API ta_status ta_registry_remove_kernels(ta_registry *reg, const char *name);
 /* The operator name of a schema or name ("aten::add.Tensor(Tensor self...)"
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
-size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
+TA_API size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
 
 /* ---- derived operators (autogen) --------------------------------------- */
 
@@ -189,9 +190,9 @@ typedef struct ta_derived_plan {
 /* Registers `schema` (whole) with a catch-all kernel that runs plan over
  * the callee's kernel for the device at hand. Nothing is registered (TA_OK)
  * when the operator already has a kernel of its own. */
-ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan);
+TA_API ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan);
 /* Whether op's kernel is a derived one. */
-bool ta_registry_is_derived(const ta_registry_op *op);
+TA_API bool ta_registry_is_derived(const ta_registry_op *op);
 
 /* ---- verification ------------------------------------------------------ */
 
@@ -221,10 +222,10 @@ typedef enum ta_vseverity {
     TA_VSEV_ERROR
 } ta_vseverity;
 
-const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
-bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
-ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
-const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
+TA_API const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
+TA_API bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
+TA_API ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
+TA_API const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
 
 typedef struct ta_finding {
     ta_verdict_kind kind;
@@ -277,9 +278,9 @@ typedef struct ta_verify_opts {
 /* Verifies the named operators (each must be in the registry; one without
  * a kernel gets a no-kernel result, one whose schema does not parse a
  * kernel-error). Every operator gets a result, whatever its kernel does. */
-ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
+TA_API ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
                     const ta_verify_opts *opts, ta_verify_report **out, ta_diags *diags);
-void ta_verify_report_destroy(ta_verify_report *r);
+TA_API void ta_verify_report_destroy(ta_verify_report *r);
 
 /* Samples: exact arguments per operator, from JSON:
  *   {"aten::add.Tensor": [ {"self": {"shape": [2, 3], "dtype": "float32"},
@@ -288,11 +289,11 @@ void ta_verify_report_destroy(ta_verify_report *r);
  * optional values (flat, row-major), strides and offset (elements); other
  * arguments are JSON numbers, booleans, strings, lists or null. Arguments a
  * sample leaves out are synthesized. */
-ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
-ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
+TA_API ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
+TA_API ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
                                  ta_samples **out, ta_diags *diags);
-void ta_samples_destroy(ta_samples *s);
-size_t ta_samples_count(const ta_samples *s, const char *op);
+TA_API void ta_samples_destroy(ta_samples *s);
+TA_API size_t ta_samples_count(const ta_samples *s, const char *op);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,7 @@
 #include <dlpack/dlpack.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,45 +102,45 @@ typedef struct ta_value {
 
 typedef struct ta_stack ta_stack;
 
-size_t ta_stack_size(const ta_stack *st);
-ta_value *ta_stack_at(ta_stack *st, size_t i); /* NULL past the end */
+TA_API size_t ta_stack_size(const ta_stack *st);
+TA_API ta_value *ta_stack_at(ta_stack *st, size_t i); /* NULL past the end */
 /* The tensor at i, or NULL when it is None or not a tensor. */
-DLTensor *ta_stack_tensor(ta_stack *st, size_t i);
-int64_t ta_stack_int(ta_stack *st, size_t i, int64_t dflt);   /* INT, BOOL or integral SCALAR */
-double ta_stack_double(ta_stack *st, size_t i, double dflt);  /* FLOAT, INT, BOOL or SCALAR */
-bool ta_stack_is_none(ta_stack *st, size_t i);
-void ta_stack_clear(ta_stack *st);                     /* drop everything */
-ta_status ta_stack_push(ta_stack *st, ta_value v);
-ta_status ta_stack_push_tensor(ta_stack *st, DLTensor *t);
+TA_API DLTensor *ta_stack_tensor(ta_stack *st, size_t i);
+TA_API int64_t ta_stack_int(ta_stack *st, size_t i, int64_t dflt);   /* INT, BOOL or integral SCALAR */
+TA_API double ta_stack_double(ta_stack *st, size_t i, double dflt);  /* FLOAT, INT, BOOL or SCALAR */
+TA_API bool ta_stack_is_none(ta_stack *st, size_t i);
+TA_API void ta_stack_clear(ta_stack *st);                     /* drop everything */
+TA_API ta_status ta_stack_push(ta_stack *st, ta_value v);
+TA_API ta_status ta_stack_push_tensor(ta_stack *st, DLTensor *t);
 
 /* ---- the kernel context: allocation and errors -------------------------- */
 
 typedef struct ta_kernel_ctx ta_kernel_ctx;
 
 /* Records the message and returns TA_ERR_KERNEL. */
-ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
+TA_API ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
 /* The device the kernel runs on (kDLCPU or kDLCUDA). */
-DLDevice ta_kernel_device(const ta_kernel_ctx *ctx);
+TA_API DLDevice ta_kernel_device(const ta_kernel_ctx *ctx);
 
 /* A new contiguous tensor on the kernel's device, contents unspecified. */
-DLTensor *ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape);
+TA_API DLTensor *ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape);
 /* A new tensor sharing base's storage with the given geometry
  * (byte_offset is relative to the storage start, as in DLTensor). */
-DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim,
+TA_API DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim,
                          const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
 /* Changes t's geometry in place (transpose_, squeeze_, as_strided_). */
-ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
+TA_API ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
                              const int64_t *strides, uint64_t byte_offset);
 /* resize_: gives t the shape, contiguous strides, and storage large enough
  * (reallocated, keeping the old bytes, when it was too small). */
-ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape);
+TA_API ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape);
 /* An array for a tensor-list return, owned by the engine. */
-DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
+TA_API DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
 
 /* ---- dtypes ------------------------------------------------------------ */
 
@@ -162,22 +163,22 @@ enum {
     TA_ST_HALF = 5, TA_ST_FLOAT = 6, TA_ST_DOUBLE = 7, TA_ST_BOOL = 11, TA_ST_BFLOAT16 = 15
 };
 /* ScalarType code <-> dtype; false / -1 when there is no counterpart. */
-bool ta_dtype_from_scalar_type(int64_t code, DLDataType *out);
-int64_t ta_scalar_type_of(DLDataType dt);
+TA_API bool ta_dtype_from_scalar_type(int64_t code, DLDataType *out);
+TA_API int64_t ta_scalar_type_of(DLDataType dt);
 
 /* ---- geometry helpers (pure; usable by any kernel) --------------------- */
 
-int64_t ta_numel(const DLTensor *t);
-size_t ta_dtype_size(DLDataType dt);
+TA_API int64_t ta_numel(const DLTensor *t);
+TA_API size_t ta_dtype_size(DLDataType dt);
 /* Address of the i-th element in row-major logical order, honouring strides. */
-void *ta_elem_ptr(const DLTensor *t, int64_t i);
-bool ta_is_contiguous(const DLTensor *t);
+TA_API void *ta_elem_ptr(const DLTensor *t, int64_t i);
+TA_API bool ta_is_contiguous(const DLTensor *t);
 /* Strides of t in elements (contiguous ones when t->strides is NULL), into
  * out[0..ndim). */
-void ta_strides_of(const DLTensor *t, int64_t *out);
-bool ta_dtype_eq(DLDataType a, DLDataType b);
+TA_API void ta_strides_of(const DLTensor *t, int64_t *out);
+TA_API bool ta_dtype_eq(DLDataType a, DLDataType b);
 /* "float32", "int64", "bool", ... ("?" for others). */
-const char *ta_dtype_name(DLDataType dt);
+TA_API const char *ta_dtype_name(DLDataType dt);
 
 /* ---- registration ------------------------------------------------------ */
 
@@ -196,15 +197,15 @@ typedef struct ta_registry ta_registry;
  * from the loaded native_functions.yaml or an earlier registration, or a whole
  * schema ("mylib::op(Tensor(a!) x) -> Tensor(a!)"). fn may be NULL to
  * register only the schema. */
-ta_status ta_register_op(ta_registry *reg, const char *op, ta_dispatch_key key,
+TA_API ta_status ta_register_op(ta_registry *reg, const char *op, ta_dispatch_key key,
                          ta_kernel_fn fn, void *user_data);
-void *ta_kernel_user_data(const ta_kernel_ctx *ctx);
+TA_API void *ta_kernel_user_data(const ta_kernel_ctx *ctx);
 /* True when the registry has a schema source (a loaded native_functions.yaml)
  * that does not declare the full operator name `op`, and no earlier
  * registration gave it a schema; false otherwise (also when there is no schema
  * source). A library serving several PyTorch versions skips such names
  * instead of registering kernels without a schema. */
-bool ta_registry_lacks_schema(ta_registry *reg, const char *op);
+TA_API bool ta_registry_lacks_schema(ta_registry *reg, const char *op);
 
 typedef ta_status (*ta_plugin_register_fn)(ta_registry *reg, uint32_t abi_version);
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/export.h"
 #include "tensoralias/schema.h"
 
 #ifdef __cplusplus
@@ -61,7 +62,7 @@ typedef enum ta_native_key {
 } ta_native_key;
 
 /* "func", "variants", ...; NULL out of range. */
-const char *ta_native_key_name(ta_native_key k);
+TA_API const char *ta_native_key_name(ta_native_key k);
 
 enum { TA_VARIANT_FUNCTION = 1u, TA_VARIANT_METHOD = 2u };
 
@@ -91,6 +92,7 @@ typedef struct ta_native_func {
     ta_schema *schema;     /* parsed from func; NULL when it did not parse */
     const char *name;      /* "abs.out": name[.overload] without namespace */
     const char *ns;        /* "aten" unless the func names another */
+    const char *full_name; /* "aten::abs.out": ns::name[.overload]; name is its tail */
 
     unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
     ta_native_dispatch *dispatch; /* ordered as written */
@@ -136,43 +138,43 @@ typedef struct ta_native_file ta_native_file;
  * allocated, even with errors (entries that could be read are kept). Returns
  * TA_OK, TA_ERR_PARSE when any error-level diagnostic was added, or
  * TA_ERR_NOMEM. The texts are copied. */
-ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
+TA_API ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
                                 const char *tags_text, size_t tags_len,
                                 const char *tags_source, ta_native_file **out,
                                 ta_diags *diags);
 
 /* The same from files; tags_path may be NULL. TA_ERR_IO (with a diagnostic,
  * rule "io") when a file cannot be read. */
-ta_status ta_native_load_path(const char *path, const char *tags_path,
+TA_API ta_status ta_native_load_path(const char *path, const char *tags_path,
                               ta_native_file **out, ta_diags *diags);
 
-void ta_native_destroy(ta_native_file *f);
+TA_API void ta_native_destroy(ta_native_file *f);
 
 /* Entries in yaml order; an entry without `func` (reported) is not one.
  * Pointers stay valid until ta_native_destroy. */
-size_t ta_native_count(const ta_native_file *f);
-const ta_native_func *ta_native_get(const ta_native_file *f, size_t i);
+TA_API size_t ta_native_count(const ta_native_file *f);
+TA_API const ta_native_func *ta_native_get(const ta_native_file *f, size_t i);
 
 /* Looks a function up by "abs.out", "abs" (empty overload) or
  * "aten::abs.out" (no namespace means aten). When a name is defined twice
  * (reported by the overload check) the first one is found. NULL when there
  * is none. */
-const ta_native_func *ta_native_find(const ta_native_file *f, const char *name);
+TA_API const ta_native_func *ta_native_find(const ta_native_file *f, const char *name);
 
-const char *ta_native_source(const ta_native_file *f);
+TA_API const char *ta_native_source(const ta_native_file *f);
 /* The arena that owns the file; others may allocate derived data in it. */
-ta_arena *ta_native_arena(const ta_native_file *f);
+TA_API ta_arena *ta_native_arena(const ta_native_file *f);
 
 /* Tags from tags.yaml, in file order. has_tags is false when no tags.yaml was
  * given, in which case tags are not checked. */
-bool ta_native_has_tag_set(const ta_native_file *f);
-size_t ta_native_tag_count(const ta_native_file *f);
-const char *ta_native_tag(const ta_native_file *f, size_t i);
-bool ta_native_tag_known(const ta_native_file *f, const char *tag);
+TA_API bool ta_native_has_tag_set(const ta_native_file *f);
+TA_API size_t ta_native_tag_count(const ta_native_file *f);
+TA_API const char *ta_native_tag(const ta_native_file *f, size_t i);
+TA_API bool ta_native_tag_known(const ta_native_file *f, const char *tag);
 
 /* Dispatch keys torchgen knows (its DispatchKey enum, plus the keys PyTorch
  * main's yaml uses). */
-bool ta_dispatch_key_known(const char *key, size_t len);
+TA_API bool ta_dispatch_key_known(const char *key, size_t len);
 
 /* ---- rules and checks -------------------------------------------------- */
 
@@ -184,11 +186,11 @@ typedef struct ta_rule_info {
 } ta_rule_info;
 
 /* Every rule the loader and the built-in passes report. */
-const ta_rule_info *ta_native_rules(size_t *n);
+TA_API const ta_rule_info *ta_native_rules(size_t *n);
 
 /* Appends a diagnostic positioned at pos in the file's yaml (with the source
  * line, for a caret). For rule passes. */
-ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
+TA_API ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
                            ta_severity sev, const char *rule,
                            ta_native_pos pos, const char *hint,
                            const char *fmt, ...)
@@ -205,16 +207,16 @@ typedef struct ta_native_pass {
 } ta_native_pass;
 
 /* The built-in structural passes, in the order ta_native_check runs them. */
-const ta_native_pass *ta_native_builtin_passes(size_t *n);
+TA_API const ta_native_pass *ta_native_builtin_passes(size_t *n);
 
 /* Runs passes[0..n) in order. Returns TA_ERR_PARSE when any of them added
  * an error-level diagnostic, else TA_OK (or the first failing status). */
-ta_status ta_native_check_with(const ta_native_file *f,
+TA_API ta_status ta_native_check_with(const ta_native_file *f,
                                const ta_native_pass *passes, size_t n,
                                ta_diags *diags);
 
 /* ta_native_check_with(the built-in passes). */
-ta_status ta_native_check(const ta_native_file *f, ta_diags *diags);
+TA_API ta_status ta_native_check(const ta_native_file *f, ta_diags *diags);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,16 +26,16 @@ extern "C" {
 
 typedef struct ta_arena ta_arena;
 
-ta_arena *ta_arena_create(void);
-void ta_arena_destroy(ta_arena *a);
+TA_API ta_arena *ta_arena_create(void);
+TA_API void ta_arena_destroy(ta_arena *a);
 /* Zeroed, 16-byte aligned memory that lives as long as the arena. NULL on OOM. */
-void *ta_arena_alloc(ta_arena *a, size_t size);
+TA_API void *ta_arena_alloc(ta_arena *a, size_t size);
 /* A NUL-terminated copy of s[0..len). */
-char *ta_arena_strndup(ta_arena *a, const char *s, size_t len);
-size_t ta_arena_bytes(const ta_arena *a); /* bytes reserved, for benchmarks */
+TA_API char *ta_arena_strndup(ta_arena *a, const char *s, size_t len);
+TA_API size_t ta_arena_bytes(const ta_arena *a); /* bytes reserved, for benchmarks */
 /* Forgets every allocation but keeps the largest chunk for reuse, so a loop
  * that parses one schema at a time allocates (almost) nothing. */
-void ta_arena_reset(ta_arena *a);
+TA_API void ta_arena_reset(ta_arena *a);
 
 /* ---- strings and spans ----------------------------------------------- */
 
@@ -50,8 +51,8 @@ typedef struct ta_span {
     uint32_t len;
 } ta_span;
 
-bool ta_str_eq(ta_str s, const char *cstr);
-bool ta_str_eq_str(ta_str a, ta_str b);
+TA_API bool ta_str_eq(ta_str s, const char *cstr);
+TA_API bool ta_str_eq_str(ta_str a, ta_str b);
 
 /* ---- alias annotations ----------------------------------------------- */
 
@@ -92,15 +93,15 @@ struct ta_type {
 };
 
 /* Well-known type names, for quick tests. */
-bool ta_type_is_tensor_like(const ta_type *t);    /* Tensor, Tensor?, Tensor[], Tensor?[] */
-bool ta_type_is_name(const ta_type *t, const char *name);
+TA_API bool ta_type_is_tensor_like(const ta_type *t);    /* Tensor, Tensor?, Tensor[], Tensor?[] */
+TA_API bool ta_type_is_name(const ta_type *t, const char *name);
 /* The type with all annotations dropped, as torchgen prints it ("Tensor[]",
  * "int[2]", "Tensor?"). Written into buf (always NUL-terminated); returns the
  * length it needed. */
-size_t ta_type_print_plain(const ta_type *t, char *buf, size_t cap);
+TA_API size_t ta_type_print_plain(const ta_type *t, char *buf, size_t cap);
 /* Writes the type in canonical spelling with its annotations
  * ("Tensor(a!)[]", "Dict(str, t)(a!)"); same contract as ta_type_print_plain. */
-size_t ta_type_print(const ta_type *t, char *buf, size_t cap);
+TA_API size_t ta_type_print(const ta_type *t, char *buf, size_t cap);
 
 /* How torch (c10::Argument::alias_info) sees the annotations of a type.
  * torch keeps one alias info per argument: the annotation written on the
@@ -115,7 +116,7 @@ typedef struct ta_alias_view {
     bool present;         /* torch has an alias info: set or elem */
     bool write;           /* torch's isWrite() of it */
 } ta_alias_view;
-void ta_type_alias_view(const ta_type *t, ta_alias_view *v);
+TA_API void ta_type_alias_view(const ta_type *t, ta_alias_view *v);
 
 /* ---- arguments and returns ------------------------------------------- */
 
@@ -186,20 +187,20 @@ typedef struct ta_parse_opts {
  * returns TA_ERR_PARSE, leaves *out NULL and appends one diagnostic (rule
  * "schema-syntax") positioned at the offending byte. Never crashes, never
  * recurses without bound, whatever the input. opts may be NULL. */
-ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
+TA_API ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
                           const ta_parse_opts *opts, ta_schema **out,
                           ta_diags *diags);
 
 /* Writes the schema back as text; for a parsed schema this reproduces the
  * input byte for byte. Returns the length needed (buf is always
  * NUL-terminated when cap > 0). */
-size_t ta_schema_print(const ta_schema *s, char *buf, size_t cap);
+TA_API size_t ta_schema_print(const ta_schema *s, char *buf, size_t cap);
 /* Writes a schema in torch's canonical spelling from its model (used for
  * schemas built in memory, e.g. derived variants): "ns::name.overload(args) -> rets". */
-size_t ta_schema_print_canonical(const ta_schema *s, char *buf, size_t cap);
+TA_API size_t ta_schema_print_canonical(const ta_schema *s, char *buf, size_t cap);
 
 /* 1-based line and column of a byte offset in s->text, with opts applied. */
-void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
+TA_API void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
                       uint32_t *col);
 
 #ifdef __cplusplus

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/export.h"
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 
@@ -47,17 +48,17 @@ typedef enum ta_schema_kind {
     TA_KIND_SCRATCH
 } ta_schema_kind;
 
-const char *ta_schema_kind_str(ta_schema_kind k); /* "functional", ... */
-ta_schema_kind ta_schema_kind_of(const ta_schema *s);
+TA_API const char *ta_schema_kind_str(ta_schema_kind k); /* "functional", ... */
+TA_API ta_schema_kind ta_schema_kind_of(const ta_schema *s);
 
 /* torchgen's NativeFunction.is_view_op: some return carries a non-written
  * alias annotation, or the function is tagged inplace_view (and is not
  * resize_), or some argument's alias set enters the wildcard ("a -> *"). */
-bool ta_schema_is_view_op(const ta_schema *s, bool tagged_inplace_view);
+TA_API bool ta_schema_is_view_op(const ta_schema *s, bool tagged_inplace_view);
 
 /* Index of the first out argument (torchgen's Arguments.out: the keyword-only
  * arguments from the first written one on), or s->nargs when there is none. */
-uint32_t ta_schema_first_out(const ta_schema *s);
+TA_API uint32_t ta_schema_first_out(const ta_schema *s);
 
 /* Options of torchgen's FunctionSchema.signature(). */
 enum {
@@ -75,7 +76,7 @@ enum {
  * unless TA_SIG_KEEP_RETURN_NAMES. bernoulli.p gains "p=0.5" as torchgen
  * does. The result lives in the arena (see ta_torchgen_function for how
  * built schemas are filled in). */
-ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
+TA_API ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                               unsigned flags, ta_schema **out);
 
 /* Prints a schema as torchgen's FunctionSchema.__str__ does: no namespace,
@@ -83,7 +84,7 @@ ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
  * first keyword-only argument, one return without parentheses, annotations
  * as "Tensor(a! -> a|b)". Returns the length needed; buf is NUL-terminated
  * when cap > 0. */
-size_t ta_schema_print_torchgen(const ta_schema *s, char *buf, size_t cap);
+TA_API size_t ta_schema_print_torchgen(const ta_schema *s, char *buf, size_t cap);
 
 /* ---- a whole yaml ----------------------------------------------------- */
 
@@ -224,12 +225,12 @@ typedef struct ta_tg_group {
 
 typedef struct ta_torchgen ta_torchgen;
 
-ta_torchgen *ta_torchgen_create(void);
-void ta_torchgen_destroy(ta_torchgen *tg);
+TA_API ta_torchgen *ta_torchgen_create(void);
+TA_API void ta_torchgen_destroy(ta_torchgen *tg);
 
 /* Appends one yaml entry (in file order). Fails with TA_ERR_INVALID after
  * ta_torchgen_derive. */
-ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e);
+TA_API ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e);
 
 /* torchgen's add_generated_native_functions, then the checks its groups make:
  * appends the derived functions after the yaml's, in torchgen's order.
@@ -241,41 +242,41 @@ ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e);
  * CompositeImplicitAutograd, manual binding); warnings group-* where
  * torchgen could not group. Returns TA_OK unless memory runs out (look at the diagnostics
  * for errors). Call at most once. */
-ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags);
+TA_API ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags);
 
 /* torchgen's get_grouped_native_functions (kinds groups, in its order) then
  * get_grouped_by_view_native_functions (view groups), over every function
  * added and derived so far. May be called again after ta_torchgen_derive. */
-ta_status ta_torchgen_group(ta_torchgen *tg, ta_diags *diags);
+TA_API ta_status ta_torchgen_group(ta_torchgen *tg, ta_diags *diags);
 
-size_t ta_torchgen_count(const ta_torchgen *tg);
-const ta_tg_function *ta_torchgen_get(const ta_torchgen *tg, size_t i);
-size_t ta_torchgen_count_derived(const ta_torchgen *tg); /* the generated ones, at the end */
-size_t ta_torchgen_group_count(const ta_torchgen *tg);
-const ta_tg_group *ta_torchgen_group_get(const ta_torchgen *tg, size_t i);
+TA_API size_t ta_torchgen_count(const ta_torchgen *tg);
+TA_API const ta_tg_function *ta_torchgen_get(const ta_torchgen *tg, size_t i);
+TA_API size_t ta_torchgen_count_derived(const ta_torchgen *tg); /* the generated ones, at the end */
+TA_API size_t ta_torchgen_group_count(const ta_torchgen *tg);
+TA_API const ta_tg_group *ta_torchgen_group_get(const ta_torchgen *tg, size_t i);
 /* Function index of "name.overload" (torchgen's str(func.name)), or -1. */
-int32_t ta_torchgen_find(const ta_torchgen *tg, const char *name);
+TA_API int32_t ta_torchgen_find(const ta_torchgen *tg, const char *name);
 
 /* ---- from a loaded native_functions.yaml ------------------------------- */
 
 /* Adds every entry of a loaded file whose schema parsed (entry id = its
  * index in the file). */
-ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *f);
+TA_API ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *f);
 
 /* A ta_torchgen over the file with its derived functions and groups, in one
  * call; diagnostics of derivation are appended to diags (positioned at the
  * entries, autogen rules at their autogen: value). NULL *out on NOMEM. */
-ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out,
+TA_API ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out,
                                   ta_diags *diags);
 
 /* The check pass for ta_native_check_with: runs the derivation and reports
  * autogen-underivable, autogen-name-mismatch, autogen-missing and torchgen's
  * own refusals (warnings) at the yaml entries. */
-ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags);
-extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_check_pass} */
+TA_API ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags);
+TA_API extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_check_pass} */
 
 /* Every rule the pass reports, for report catalogues (SARIF rules[]). */
-const ta_rule_info *ta_torchgen_rules(size_t *n);
+TA_API const ta_rule_info *ta_torchgen_rules(size_t *n);
 
 #ifdef __cplusplus
 }

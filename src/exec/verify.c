@@ -34,7 +34,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "exec/check.h"
+#include "exec/observe.h"
 #include "exec/samples.h"
 
 enum { MAX_RESTARTS = 2, LINE_MAX_BYTES = 1400 };
@@ -138,7 +138,7 @@ static void finish_result(op_job *j)
  * fork, and the child never returns to the parent's code. */
 static int g_fd = -1;
 static ta_exec *g_exec;
-static ta_checker *g_checker;
+static ta_observer *g_checker;
 
 static void write_line(int fd, const char *s, size_t n)
 {
@@ -199,8 +199,8 @@ static void sink_emit(void *ud, const ta_finding *f)
 static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
 {
     if (!g_exec || !g_checker) return false;
-    const ta_case *c = ta_checker_case(g_checker);
-    const ta_decl *d = ta_checker_decl(g_checker);
+    const ta_case *c = ta_observer_case(g_checker);
+    const ta_decl *d = ta_observer_decl(g_checker);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t n = ta_exec_storage_count(g_exec);
     f->seed = c->seed;
@@ -267,7 +267,7 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         size_t k = strlen(f.message);
         if (k + 20 < sizeof f.message) {
             k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
-            ta_case_describe(ta_checker_case(g_checker), ta_checker_decl(g_checker), f.message + k,
+            ta_case_describe(ta_observer_case(g_checker), ta_observer_decl(g_checker), f.message + k,
                              sizeof f.message - k - 1);
             k = strlen(f.message);
             if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
@@ -320,7 +320,7 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
 {
     ta_exec *x = ta_exec_create(o->dev);
     child_sink sink = {.fd = fd, .inproc = inproc ? j : NULL};
-    ta_checker *ck = x ? ta_checker_create(x, j->schema, j->decl, j->fn, j->ud, o->trap_writes,
+    ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, o->trap_writes,
                                            sink_emit, &sink)
                        : NULL;
     if (!ck) {
@@ -328,8 +328,8 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         return;
     }
     if (!inproc) {
-        ta_checker_set_hook(ck, send_case, &fd);
-        ta_checker_set_protect_min(ck, 64 << 10);
+        ta_observer_set_hook(ck, send_case, &fd);
+        ta_observer_set_protect_min(ck, 64 << 10);
         g_fd = fd;
         g_exec = x;
         g_checker = ck;
@@ -347,7 +347,7 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         bool sample = c < j->nsamples;
         void *bud[2] = {j, (void *)o->samples};
         uint64_t seed = sample ? c : case_seed(o, j->name, c - j->nsamples);
-        ta_case_outcome oc = ta_checker_run(ck, seed, sample ? sample_builder : NULL, bud, sample,
+        ta_case_outcome oc = ta_observer_run(ck, seed, sample ? sample_builder : NULL, bud, sample,
                                             msg, sizeof msg);
         if (inproc) {
             if (oc == TA_CASE_RAN) j->res->exercised++;
@@ -371,7 +371,7 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
     if (!inproc && !lost) write_line(fd, "D\n", 2);
     g_checker = NULL;
     g_exec = NULL;
-    ta_checker_destroy(ck);
+    ta_observer_destroy(ck);
     ta_exec_destroy(x);
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 
+#include "schema/map.h"
 #include "tensoralias/native.h"
 
 /* ---- yaml nodes (native_yaml.c) ---------------------------------------- */
@@ -82,9 +83,7 @@ struct ta_native_file {
     bool has_tags;
     const char **tags;     /* from tags.yaml */
     uint32_t ntags, tags_cap;
-    /* Open-addressing table over funcs by "ns::name.overload" (malloc'd). */
-    struct ta_native_slot *table;
-    uint32_t table_cap, table_used;
+    ta_map index;          /* full_name ("ns::name.overload") -> first entry */
     /* The entries whose name an earlier entry has, in yaml order, as pairs
      * (entry, first entry of that name), found while indexing: the
      * overload check reads them instead of looking every name up again. */
@@ -101,11 +100,9 @@ const char *ta_native_closest_key(const char *s, size_t len);
 const char *ta_native_closest_dispatch_key(const char *s, size_t len);
 
 /* native_lookup.c: the name index, filled as entries are read. */
-typedef struct ta_native_slot {
-    uint32_t hash, index; /* index + 1; 0: empty */
-} ta_native_slot;
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n);
 ta_status ta_native_index_add(ta_native_file *f, uint32_t i);
+/* By namespace and name; ns NULL (nslen 0): name is the full name. */
 const ta_native_func *ta_native_find_in(const ta_native_file *f, const char *ns,
                                         size_t nslen, const char *name, size_t len);
 

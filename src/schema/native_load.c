@@ -3,7 +3,7 @@
  * them: every key, its type, its default, and the derived composite-kernel
  * flags. Problems that make an entry unreadable are reported here (shape,
  * unknown keys, wrong types, illegal values, schema syntax); cross-entry and
- * policy rules are check passes (native_check.c). Also reads tags.yaml. */
+ * policy rules are rule passes (native_passes.c). Also reads tags.yaml. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -263,6 +263,32 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
     }
 }
 
+/* Sets fn's full_name "ns::name[.overload]" (ns "aten" when nslen is 0),
+ * its ns and its name (the tail of full_name). */
+static void set_names(loader *L, ta_native_func *fn, const char *ns, size_t nslen,
+                      const char *name, size_t len, const char *overload, size_t olen)
+{
+    if (!nslen) {
+        ns = "aten";
+        nslen = 4;
+    }
+    size_t n = nslen + 2 + len + (olen ? 1 + olen : 0);
+    char *full = lalloc(L, n + 1), *p = full;
+    if (!full) return;
+    memcpy(p, ns, nslen);
+    memcpy(p += nslen, "::", 2);
+    memcpy(p += 2, name, len);
+    if (olen) {
+        p[len] = '.';
+        memcpy(p + len + 1, overload, olen);
+    }
+    full[n] = '\0';
+    fn->full_name = full;
+    fn->name = full + nslen + 2;
+    fn->ns = nslen == 4 && !memcmp(ns, "aten", 4) ? "aten" : ta_arena_strndup(L->f->arena, ns, nslen);
+    if (!fn->ns) L->st = TA_ERR_NOMEM;
+}
+
 /* The name without a namespace, when the schema did not parse: what stands
  * before the "(", which is what torchgen's name would be. */
 static void lexical_name(loader *L, ta_native_func *fn)
@@ -274,10 +300,8 @@ static void lexical_name(loader *L, ta_native_func *fn)
     const char *sep = NULL;
     for (const char *p = t; p + 1 < e; p++)
         if (p[0] == ':' && p[1] == ':') sep = p;
-    fn->ns = sep ? ta_arena_strndup(L->f->arena, t, (size_t)(sep - t)) : "aten";
-    if (sep) t = sep + 2;
-    fn->name = ta_arena_strndup(L->f->arena, t, (size_t)(e - t));
-    if (!fn->name || !fn->ns) L->st = TA_ERR_NOMEM;
+    const char *name = sep ? sep + 2 : t;
+    set_names(L, fn, t, sep ? (size_t)(sep - t) : 0, name, (size_t)(e - name), NULL, 0);
 }
 
 static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
@@ -315,17 +339,8 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
         return;
     }
     const ta_schema *s = fn->schema;
-    size_t n = s->name.len + 1 + s->overload.len;
-    char *name = lalloc(L, n + 1);
-    if (!name) return;
-    memcpy(name, s->name.ptr, s->name.len);
-    if (s->overload.len) {
-        name[s->name.len] = '.';
-        memcpy(name + s->name.len + 1, s->overload.ptr, s->overload.len);
-    }
-    fn->name = name;
-    fn->ns = s->ns.len ? ta_arena_strndup(L->f->arena, s->ns.ptr, s->ns.len) : "aten";
-    if (!fn->ns) L->st = TA_ERR_NOMEM;
+    set_names(L, fn, s->ns.ptr, s->ns.len, s->name.ptr, s->name.len, s->overload.ptr,
+              s->overload.len);
 }
 
 /* torchgen: the dispatch keys an entry ends up with, and what follows. */
@@ -679,7 +694,7 @@ void ta_native_destroy(ta_native_file *f)
 {
     if (!f) return;
     free(f->funcs);
-    free(f->table);
+    ta_map_clear(&f->index);
     free(f->dups);
     ta_arena_destroy(f->arena);
     free(f);

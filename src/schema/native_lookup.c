@@ -1,115 +1,61 @@
-/* native_lookup.c - a loaded file's accessors and its name index: an
- * open-addressing hash table from "ns::name.overload" to the first entry of
- * that name, so ta_native_find("aten::abs.out") costs one probe or two. */
+/* native_lookup.c - a loaded file's accessors and its name index: the
+ * library's map (schema/map.h) from full names ("ns::name.overload") to the
+ * first entry of that name, so ta_native_find("aten::abs.out") costs one
+ * probe or two. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "schema/native_internal.h"
 
-static uint32_t hash(const char *ns, size_t nslen, const char *name, size_t len)
-{
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < nslen; i++) h = (h ^ (unsigned char)ns[i]) * 16777619u;
-    h = (h ^ ':') * 16777619u;
-    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
-    return h;
-}
-
-static bool same(const ta_native_func *fn, const char *ns, size_t nslen,
-                 const char *name, size_t len)
-{
-    return strlen(fn->ns) == nslen && !memcmp(fn->ns, ns, nslen) &&
-           strlen(fn->name) == len && !memcmp(fn->name, name, len);
-}
-
-/* Slots hold the hash and index + 1 of an entry, so a probe compares
- * hashes before it touches any entry's strings. */
-static ta_status grow_to(ta_native_file *f, uint32_t cap)
-{
-    ta_native_slot *t = calloc(cap, sizeof *t);
-    if (!t) return TA_ERR_NOMEM;
-    for (uint32_t i = 0; i < f->table_cap; i++) {
-        ta_native_slot s = f->table[i];
-        if (!s.index) continue;
-        uint32_t h = s.hash & (cap - 1);
-        while (t[h].index) h = (h + 1) & (cap - 1);
-        t[h] = s;
-    }
-    free(f->table);
-    f->table = t;
-    f->table_cap = cap;
-    return TA_OK;
-}
-
-static ta_status grow(ta_native_file *f)
-{
-    return grow_to(f, f->table_cap ? f->table_cap * 2 : 64);
-}
-
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
 {
-    size_t cap = f->table_cap ? f->table_cap : 64;
-    while (cap < 2 * n + 16) /* one table of the final size */
-        if ((cap *= 2) > (size_t)1 << 31) return TA_ERR_NOMEM;
-    return cap == f->table_cap ? TA_OK : grow_to(f, (uint32_t)cap);
+    return ta_map_reserve(&f->index, n);
 }
 
 ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
 {
-    if (2 * (f->table_used + 1) > f->table_cap && grow(f) != TA_OK) return TA_ERR_NOMEM;
     const ta_native_func *fn = &f->funcs[i];
-    size_t nslen = strlen(fn->ns), len = strlen(fn->name);
-    uint32_t hv = hash(fn->ns, nslen, fn->name, len), cap = f->table_cap;
-    for (uint32_t h = hv & (cap - 1);; h = (h + 1) & (cap - 1)) {
-        ta_native_slot s = f->table[h];
-        if (!s.index) {
-            f->table[h] = (ta_native_slot){hv, i + 1};
-            f->table_used++;
-            return TA_OK;
-        }
-        /* A duplicate keeps the first; the overload check reports it. */
-        if (s.hash == hv && same(&f->funcs[s.index - 1], fn->ns, nslen, fn->name, len)) {
-            if (f->ndups == f->dups_cap) {
-                uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
-                uint32_t *d = realloc(f->dups, 2 * (size_t)cap * sizeof *d);
-                if (!d) return TA_ERR_NOMEM;
-                f->dups = d;
-                f->dups_cap = cap;
-            }
-            f->dups[2 * f->ndups] = i;
-            f->dups[2 * f->ndups + 1] = s.index - 1;
-            f->ndups++;
-            return TA_OK;
-        }
+    ta_map_entry *e;
+    if (ta_map_add(&f->index, fn->full_name, strlen(fn->full_name), ta_map_int(i), &e) != TA_OK)
+        return TA_ERR_NOMEM;
+    if (e->value.i == i) return TA_OK;
+    /* A duplicate keeps the first; the overload check reports it. */
+    if (f->ndups == f->dups_cap) {
+        uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
+        uint32_t *d = realloc(f->dups, 2 * (size_t)cap * sizeof *d);
+        if (!d) return TA_ERR_NOMEM;
+        f->dups = d;
+        f->dups_cap = cap;
     }
+    f->dups[2 * f->ndups] = i;
+    f->dups[2 * f->ndups + 1] = (uint32_t)e->value.i;
+    f->ndups++;
+    return TA_OK;
 }
 
 const ta_native_func *ta_native_find(const ta_native_file *f, const char *name)
 {
-    if (!f || !name || !f->table_cap) return NULL;
-    /* The namespace ends at the last "::" (operator names have none). */
-    const char *ns = "aten", *sep = NULL;
-    for (const char *p = strstr(name, "::"); p; p = strstr(p + 1, "::")) sep = p;
-    size_t nslen = 4;
-    if (sep) {
-        ns = name;
-        nslen = (size_t)(sep - name);
-        name = sep + 2;
-    }
-    return ta_native_find_in(f, ns, nslen, name, strlen(name));
+    if (!f || !name) return NULL;
+    if (strstr(name, "::")) return ta_native_find_in(f, NULL, 0, name, strlen(name));
+    return ta_native_find_in(f, "aten", 4, name, strlen(name));
 }
 
 const ta_native_func *ta_native_find_in(const ta_native_file *f, const char *ns,
                                         size_t nslen, const char *name, size_t len)
 {
-    if (!f->table_cap) return NULL;
-    uint32_t cap = f->table_cap, hv = hash(ns, nslen, name, len);
-    for (uint32_t h = hv & (cap - 1);; h = (h + 1) & (cap - 1)) {
-        ta_native_slot s = f->table[h];
-        if (!s.index) return NULL;
-        if (s.hash == hv && same(&f->funcs[s.index - 1], ns, nslen, name, len))
-            return &f->funcs[s.index - 1];
+    /* The key is the full name: "ns::" + name, in a buffer on the stack
+     * unless the name is unusually long. */
+    char buf[256], *key = buf;
+    size_t n = (nslen ? nslen + 2 : 0) + len;
+    if (n > sizeof buf && !(key = malloc(n))) return NULL;
+    if (nslen) {
+        memcpy(key, ns, nslen);
+        memcpy(key + nslen, "::", 2);
     }
+    memcpy(key + (nslen ? nslen + 2 : 0), name, len);
+    const ta_map_entry *e = ta_map_find(&f->index, key, n);
+    if (key != buf) free(key);
+    return e ? &f->funcs[e->value.i] : NULL;
 }
 
 size_t ta_native_count(const ta_native_file *f) { return f ? f->nfuncs : 0; }

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "exec/check.h"
+#include "exec/observe.h"
 #include "tensoralias/exec.h"
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -266,14 +266,14 @@ static void test_nan_payload(void **state)
     assert_int_equal(ta_decl_build(a, s, &d), TA_OK);
     ta_exec *x = ta_exec_create(NULL);
     ta_finding got = {.kind = TA_V_OK};
-    ta_checker *ck = ta_checker_create(x, s, d, nan_payload, NULL, false, emit_collect, &got);
+    ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, false, emit_collect, &got);
     char msg[256];
-    assert_int_equal(ta_checker_run(ck, 7, nan_builder, NULL, true, msg, sizeof msg), TA_CASE_RAN);
+    assert_int_equal(ta_observer_run(ck, 7, nan_builder, NULL, true, msg, sizeof msg), TA_CASE_RAN);
     assert_int_equal(got.kind, TA_V_UNDECLARED_MUTATION);
     assert_string_equal(got.argument, "self");
     assert_non_null(strstr(got.message, "element 0 of 3"));
     assert_int_equal(got.seed, 7);
-    ta_checker_destroy(ck);
+    ta_observer_destroy(ck);
     ta_exec_destroy(x);
     ta_arena_destroy(a);
 }

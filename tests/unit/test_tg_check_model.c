@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 #include "support/testdata.h"
 #include "tensoralias/native.h"
 #include "tensoralias/torchgen.h"

@@ -6,7 +6,7 @@
  * processes on a shared machine count less): the bare scan; the load (yaml,
  * typed entries, every schema parsed, tags.yaml); and the full check, the
  * load plus every pass of ta_check_all (the very list the command runs,
- * src/alias/check_all.c), with a diagnostics list as the command has. Each
+ * src/alias/check_passes.c), with a diagnostics list as the command has. Each
  * pass is also timed where it runs (right after a load, data cold) and
  * again at once (warm). Then the command itself, as a process: wall time
  * of `tensoralias check --tags T FILE >/dev/null` (start-up, reading the
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <yaml.h>
 
-#include "alias/check_all.h"
+#include "tensoralias/check.h"
 #include "benchlib.h"
 #include "tensoralias/native.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/check.h"
+#include "exec/observe.h"
 #include "tensoralias/exec.h"
 
 #include "benchlib.h"
@@ -134,8 +134,8 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
     int reps = bytes > (8u << 20) ? 7 : 60;
     double t_build = 1e9, t_kernel = 1e9, t_case = 1e9;
     ta_case c;
-    ta_checker *ck = ta_checker_create(x, s, d, fn, NULL, false, NULL, NULL);
-    ta_checker_set_protect_min(ck, protect_min);
+    ta_observer *ck = ta_observer_create(x, s, d, fn, NULL, false, NULL, NULL);
+    ta_observer_set_protect_min(ck, protect_min);
     char msg[256];
     for (int r = 0; r < reps; r++) {
         ta_exec_reset(x);
@@ -148,7 +148,7 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
         if (t2 - t1 < t_kernel) t_kernel = t2 - t1;
         ta_exec_reset(x); /* freeing the last case's storage is not observation */
         t0 = bench_now();
-        ta_checker_run(ck, 0, big_builder, &b, true, msg, sizeof msg);
+        ta_observer_run(ck, 0, big_builder, &b, true, msg, sizeof msg);
         t1 = bench_now();
         if (t1 - t0 < t_case) t_case = t1 - t0;
     }
@@ -157,7 +157,7 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
     printf("observation overhead, %-14s %5.1f MB, %-22s kernel %8.3f ms, observation %8.3f ms = %.2fx the kernel\n",
            out ? "out= abs," : "functional abs,", (double)bytes / (1 << 20),
            protect_min ? "read-only pages (child):" : "byte snapshots:", t_kernel * 1e3, obs * 1e3, obs / t_kernel);
-    ta_checker_destroy(ck);
+    ta_observer_destroy(ck);
     ta_exec_destroy(x);
     ta_arena_destroy(a);
 }

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/check_all.h"
 #include "check_sources.h"
+#include "tensoralias/check.h"
 #include "cli.h"
 #include "extract_cli.h"
 #include "tensoralias/alias.h"
@@ -205,7 +205,7 @@ int ta_cmd_check(int argc, char **argv)
             ta_diags_destroy(d);
             break;
         }
-        st = ta_check_all(f, d); /* the passes: src/alias/check_all.c */
+        st = ta_check_all(f, d); /* the passes: src/alias/check_passes.c */
         if (st != TA_OK && st != TA_ERR_PARSE) {
             fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
             rc = TA_EXIT_USAGE;

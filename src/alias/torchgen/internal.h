@@ -1,6 +1,8 @@
-/* kinds_internal.h - what the torchgen-model files (kinds, signature, groups,
- * autogen) share: torchgen's reading of operator names and argument lists,
- * a growable string, a string-keyed index, and the context's layout. */
+/* internal.h - what the files of torchgen's model (kind, context, native,
+ * signature, groups, autogen*) share, all under the one prefix tg_:
+ * torchgen's reading of operator names and argument lists, a growable
+ * string, a string-keyed index, and the context's layout. The public side
+ * is include/tensoralias/torchgen.h (prefix ta_torchgen_, ta_schema_*). */
 #ifndef TA_TG_INTERNAL_H
 #define TA_TG_INTERNAL_H
 
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "alias/str_lit.h"
+#include "schema/map.h"
 #include "tensoralias/torchgen.h"
 
 /* torchgen's BaseOperatorName: "add_" is base "add" inplace; "__iand__" is
@@ -104,33 +107,6 @@ void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags);
 void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
                            const tg_opname *op, unsigned flags);
 
-/* String -> int32 index (open addressing, at most 3/4 full; keys are not
- * copied, their hashes are kept so growing never rehashes a string). */
-typedef struct tg_map_slot {
-    const char *key; /* NULL: empty */
-    uint32_t hash;   /* low half of the key's tg_hash */
-    int32_t val;
-} tg_map_slot;
-
-typedef struct tg_map {
-    tg_map_slot *slots; /* one array: a probe touches one cache line */
-    size_t cap, n;
-} tg_map;
-
-bool tg_map_reserve(tg_map *m, size_t n); /* room for n keys; false on OOM */
-
-/* The hash the map uses. Callers that look a key up more than once
- * (signatures: derive, then grouping) compute it once and use the _h forms. */
-uint64_t tg_hash(const char *key, size_t len);
-bool tg_map_put(tg_map *m, const char *key, int32_t val); /* false on OOM */
-int32_t tg_map_get(const tg_map *m, const char *key);    /* -1 if absent */
-bool tg_map_put_h(tg_map *m, const char *key, uint64_t h, int32_t val);
-int32_t tg_map_get_h(const tg_map *m, const char *key, uint64_t h);
-/* Inserts key -> val unless key is there; *val_out gets the value now stored.
- * false on OOM. */
-bool tg_map_add_h(tg_map *m, const char *key, uint64_t h, int32_t val, int32_t *val_out);
-void tg_map_free(tg_map *m);
-
 /* Schema-building helpers (arena-allocated). */
 ta_type *tg_type_strip(ta_arena *a, const ta_type *t); /* no annotations */
 ta_type *tg_type_annotate(ta_arena *a, const ta_type *t, ta_alias *ann);
@@ -154,9 +130,9 @@ struct ta_torchgen {
     size_t nfns, cap;
     size_t nyaml;
     bool derived;
-    bool no_func;       /* yaml functions get no func string (see kinds_native.c) */
-    tg_map by_name;
-    uint64_t *sig_hash; /* per function: tg_hash of its signature (cap entries) */
+    bool no_func;       /* yaml functions get no func string (see native.c) */
+    ta_map by_name;     /* "name.overload" -> function index */
+    uint64_t *sig_hash; /* per function: ta_map_hash_bytes of its signature (cap entries) */
     /* Per function, the index of the first function with the same signature
      * (its signature class), for [0, nclassed); sig_idx maps a signature to
      * that first index. Grouping by signature happens three times (derive,
@@ -164,7 +140,7 @@ struct ta_torchgen {
      * hashing and comparing every signature each time. See tg_sig_classes. */
     int32_t *sig_first;
     size_t nclassed, sig_first_cap;
-    tg_map sig_idx;
+    ta_map sig_idx;
     ta_tg_group *groups;
     size_t ngroups;
 };

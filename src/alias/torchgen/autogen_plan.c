@@ -5,7 +5,7 @@
  * re-deriving anything. */
 #include <string.h>
 
-#include "alias/autogen_internal.h"
+#include "alias/torchgen/autogen_internal.h"
 
 /* Per callee argument, the caller's argument of the same name, or -1. */
 static int32_t *map_args(ta_arena *a, const ta_schema *caller, const ta_schema *callee)
@@ -33,7 +33,7 @@ static int32_t aliased_arg(const ta_schema *s, uint32_t ret)
     return -1;
 }
 
-ta_status ag_plan_functional(ta_arena *a, const ta_tg_function *derived,
+ta_status tg_plan_functional(ta_arena *a, const ta_tg_function *derived,
                              const ta_tg_function *base, ta_autogen_plan **out)
 {
     const ta_schema *d = derived->schema, *b = base->schema;
@@ -66,7 +66,7 @@ ta_status ag_plan_functional(ta_arena *a, const ta_tg_function *derived,
     return nr == d->nrets ? TA_OK : TA_ERR_UNSUPPORTED;
 }
 
-ta_status ag_plan_out(ta_arena *a, const ta_tg_function *derived,
+ta_status tg_plan_out(ta_arena *a, const ta_tg_function *derived,
                       const ta_tg_function *base, const ta_tg_function *callee,
                       const uint32_t *ret_origin, const uint32_t *out_origin,
                       uint32_t nouts, ta_autogen_plan **out)

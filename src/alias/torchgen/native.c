@@ -1,10 +1,10 @@
-/* kinds_native.c - the torchgen family model over a loaded
+/* native.c - the torchgen family model over a loaded
  * native_functions.yaml (ta_native_file), and the `autogen` check pass that
  * reports derivation problems at the yaml entries they come from. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
 {
@@ -12,7 +12,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
     const char **buf = NULL;
     size_t cap = 0;
     /* torchgen derives about a fifth more */
-    ta_status st = tg_map_reserve(&tg->by_name, n + n / 4) ? TA_OK : TA_ERR_NOMEM;
+    ta_status st = ta_map_reserve(&tg->by_name, n + n / 4);
     for (size_t i = 0; i < n && st == TA_OK; i++) {
         const ta_native_func *fn = ta_native_get(nf, i);
         if (!fn->schema) continue; /* reported by the loader */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
              const ta_tg_function *f, const char *hint, const char *fmt, ...)
@@ -33,14 +33,15 @@ ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
         tg->sig_first_cap = cap;
     }
     /* derived functions add about a fifth: reserve once */
-    if (!tg_map_reserve(&tg->sig_idx, tg->sig_idx.n + (n - tg->nclassed) + n / 4))
+    if (ta_map_reserve(&tg->sig_idx, tg->sig_idx.n + (n - tg->nclassed) + n / 4) != TA_OK)
         return TA_ERR_NOMEM;
     for (size_t i = tg->nclassed; i < n; i++) {
-        int32_t first;
-        if (!tg_map_add_h(&tg->sig_idx, tg->fns[i]->signature, tg->sig_hash[i], (int32_t)i,
-                          &first))
+        const char *sig = tg->fns[i]->signature;
+        ta_map_entry *first;
+        if (ta_map_add_h(&tg->sig_idx, sig, strlen(sig), tg->sig_hash[i], ta_map_int((int64_t)i),
+                         &first) != TA_OK)
             return TA_ERR_NOMEM;
-        tg->sig_first[i] = first;
+        tg->sig_first[i] = (int32_t)first->value.i;
         tg->nclassed = i + 1;
     }
     return TA_OK;
@@ -171,7 +172,8 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
     size_t nf = tg->nfns;
     ta_status st = tg_sig_classes(tg, nf);
     if (st != TA_OK) return st;
-    tg_map extra = {0};
+    ta_map extra;
+    ta_map_init(&extra, NULL);
     int32_t (*slots)[NSLOTS] = malloc((nf ? nf : 1) * sizeof *slots);
     int32_t *gid = malloc((nf ? 2 * nf : 1) * sizeof *gid); /* class -> view group */
     ta_arena *scratch = ta_arena_create();
@@ -196,12 +198,18 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
                 st = TA_ERR_NOMEM;
                 goto done;
             }
-            uint64_t h = tg_hash(key, strlen(key));
-            if ((c = tg_map_get_h(&tg->sig_idx, key, h)) < 0) {
-                if (!tg_map_add_h(&extra, key, h, (int32_t)(nf + nextra), &c)) {
-                    st = TA_ERR_NOMEM;
-                    goto done;
-                }
+            size_t klen = strlen(key);
+            uint64_t h = ta_map_hash_bytes(key, klen);
+            const ta_map_entry *known = ta_map_find_h(&tg->sig_idx, key, klen, h);
+            ta_map_entry *e;
+            if (known) {
+                c = (int32_t)known->value.i;
+            } else if (ta_map_add_h(&extra, key, klen, h, ta_map_int((int64_t)(nf + nextra)), &e) !=
+                       TA_OK) {
+                st = TA_ERR_NOMEM;
+                goto done;
+            } else {
+                c = (int32_t)e->value.i;
                 if (c == (int32_t)(nf + nextra)) nextra++;
             }
         }
@@ -234,7 +242,7 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         g->view_copy = slots[i][TA_KIND_FUNCTIONAL];
     }
 done:
-    tg_map_free(&extra);
+    ta_map_clear(&extra);
     free(gid);
     free(slots);
     ta_arena_destroy(scratch);

@@ -1,10 +1,10 @@
-/* kinds_table.c - the ta_torchgen context: every function of one yaml (then
+/* context.c - the ta_torchgen context: every function of one yaml (then
  * the derived ones) with what torchgen computes of each (its spelling, name,
  * kind, view-ness, signature), and look-up by name. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 ta_torchgen *ta_torchgen_create(void)
 {
@@ -23,9 +23,9 @@ void ta_torchgen_destroy(ta_torchgen *tg)
     free(tg->fns);
     free(tg->sig_hash);
     free(tg->sig_first);
-    tg_map_free(&tg->sig_idx);
+    ta_map_clear(&tg->sig_idx);
     free(tg->groups);
-    tg_map_free(&tg->by_name);
+    ta_map_clear(&tg->by_name);
     ta_arena_destroy(tg->arena);
     free(tg);
 }
@@ -122,13 +122,10 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
     }
     f->index = (uint32_t)tg->nfns;
     tg->fns[tg->nfns] = f;
-    tg->sig_hash[tg->nfns++] = tg_hash(f->signature, strlen(f->signature));
+    tg->sig_hash[tg->nfns++] = ta_map_hash_bytes(f->signature, strlen(f->signature));
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
-    int32_t first;
-    if (!tg_map_add_h(&tg->by_name, f->name, tg_hash(f->name, strlen(f->name)),
-                      (int32_t)f->index, &first))
-        return TA_ERR_NOMEM;
-    return TA_OK;
+    size_t len = strlen(f->name);
+    return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
 }
 
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow, const char *name)
@@ -184,7 +181,8 @@ size_t ta_torchgen_count_derived(const ta_torchgen *tg) { return tg ? tg->nfns -
 
 int32_t ta_torchgen_find(const ta_torchgen *tg, const char *name)
 {
-    return tg ? tg_map_get(&tg->by_name, name) : -1;
+    const ta_map_entry *e = tg && name ? ta_map_find_str(&tg->by_name, name) : NULL;
+    return e ? (int32_t)e->value.i : -1;
 }
 
 size_t ta_torchgen_group_count(const ta_torchgen *tg) { return tg ? tg->ngroups : 0; }

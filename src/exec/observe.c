@@ -1,4 +1,4 @@
-/* check.c - one verification case (see check.h).
+/* observe.c - observing one verification case (see observe.h).
  *
  * Before the call: a byte copy of every input storage (out= storages are
  * known to hold TA_FILL_BYTE only and need none) and each input's geometry;
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/check.h"
+#include "exec/observe.h"
 
 /* Outputs above this many elements are checked at TA_OUT_SAMPLES + 1 points. */
 enum { TA_OUT_SCAN_MAX = 1 << 14, TA_OUT_SAMPLES = 1024 };
@@ -32,7 +32,7 @@ typedef struct snap {
     bool on_device;
 } snap;
 
-struct ta_checker {
+struct ta_observer {
     ta_exec *x;
     const ta_schema *s;
     const ta_decl *d;
@@ -53,18 +53,18 @@ struct ta_checker {
     size_t cur_cap;
 };
 
-ta_checker *ta_checker_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
+ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
                               void *user_data, bool trap_writes, ta_finding_fn emit, void *emit_ud)
 {
-    ta_checker *ck = calloc(1, sizeof *ck);
+    ta_observer *ck = calloc(1, sizeof *ck);
     if (!ck) return NULL;
-    *ck = (ta_checker){.x = x, .s = s, .d = d, .fn = fn, .ud = user_data,
+    *ck = (ta_observer){.x = x, .s = s, .d = d, .fn = fn, .ud = user_data,
                        .trap = trap_writes && x->dev->type == kDLCPU, .emit = emit,
                        .emit_ud = emit_ud};
     return ck;
 }
 
-void ta_checker_destroy(ta_checker *ck)
+void ta_observer_destroy(ta_observer *ck)
 {
     if (!ck) return;
     for (int i = 0; i < TA_CASE_MAX_SLOTS; i++) {
@@ -80,17 +80,17 @@ void ta_checker_destroy(ta_checker *ck)
     free(ck);
 }
 
-void ta_checker_set_protect_min(ta_checker *ck, size_t bytes) { ck->protect_min = bytes; }
+void ta_observer_set_protect_min(ta_observer *ck, size_t bytes) { ck->protect_min = bytes; }
 
-void ta_checker_set_hook(ta_checker *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
+void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
                          void *ud)
 {
     ck->hook = fn;
     ck->hook_ud = ud;
 }
 
-const ta_case *ta_checker_case(const ta_checker *ck) { return &ck->c; }
-const ta_decl *ta_checker_decl(const ta_checker *ck) { return ck->d; }
+const ta_case *ta_observer_case(const ta_observer *ck) { return &ck->c; }
+const ta_decl *ta_observer_decl(const ta_observer *ck) { return ck->d; }
 
 /* ---- geometry ---------------------------------------------------------- */
 
@@ -177,9 +177,9 @@ static void format_value(DLDataType dt, const unsigned char *p, char *buf, size_
 
 /* ---- findings ---------------------------------------------------------- */
 
-static void emit(ta_checker *ck, ta_verdict_kind k, const char *arg, const char *fmt, ...)
+static void emit(ta_observer *ck, ta_verdict_kind k, const char *arg, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void emit(ta_checker *ck, ta_verdict_kind k, const char *arg, const char *fmt, ...)
+static void emit(ta_observer *ck, ta_verdict_kind k, const char *arg, const char *fmt, ...)
 {
     ta_finding f = {.kind = k, .severity = ta_verdict_kind_severity(k), .seed = ck->c.seed};
     snprintf(f.argument, sizeof f.argument, "%s", arg ? arg : "");
@@ -197,7 +197,7 @@ static void emit(ta_checker *ck, ta_verdict_kind k, const char *arg, const char 
     if (ck->emit) ck->emit(ck->emit_ud, &f);
 }
 
-static const char *slot_name(const ta_checker *ck, const ta_case_slot *sl, char *buf, size_t cap)
+static const char *slot_name(const ta_observer *ck, const ta_case_slot *sl, char *buf, size_t cap)
 {
     if (sl->item >= 0) snprintf(buf, cap, "%s[%d]", ck->d->args[sl->arg].name, sl->item);
     else snprintf(buf, cap, "%s", ck->d->args[sl->arg].name);
@@ -206,28 +206,28 @@ static const char *slot_name(const ta_checker *ck, const ta_case_slot *sl, char 
 
 /* ---- snapshots --------------------------------------------------------- */
 
-static snap *find_snap(ta_checker *ck, uint32_t sid)
+static snap *find_snap(ta_observer *ck, uint32_t sid)
 {
     for (int i = 0; i < ck->nsnaps; i++)
         if (ck->snaps[i].sid == sid) return &ck->snaps[i];
     return NULL;
 }
 
-static bool storage_writable(const ta_checker *ck, uint32_t sid)
+static bool storage_writable(const ta_observer *ck, uint32_t sid)
 {
     for (int j = 0; j < ck->c.nslots; j++)
         if (ck->c.slots[j].storage == sid && ck->d->args[ck->c.slots[j].arg].write) return true;
     return false;
 }
 
-static bool is_protected(const ta_checker *ck, uint32_t sid)
+static bool is_protected(const ta_observer *ck, uint32_t sid)
 {
     for (int j = 0; j < ck->nprotected; j++)
         if (ck->protected_ids[j] == sid) return true;
     return false;
 }
 
-static ta_status take_snapshots(ta_checker *ck)
+static ta_status take_snapshots(ta_observer *ck)
 {
     ta_exec *x = ck->x;
     ck->nsnaps = 0;
@@ -275,7 +275,7 @@ static ta_status take_snapshots(ta_checker *ck)
 }
 
 /* Host views of a snapshot and of the storage now. */
-static ta_status host_views(ta_checker *ck, snap *sn, const unsigned char **before,
+static ta_status host_views(ta_observer *ck, snap *sn, const unsigned char **before,
                             const unsigned char **after, size_t *bytes)
 {
     ta_exec *x = ck->x;
@@ -304,7 +304,7 @@ static ta_status host_views(ta_checker *ck, snap *sn, const unsigned char **befo
 
 /* ---- the checks -------------------------------------------------------- */
 
-static void check_metadata(ta_checker *ck)
+static void check_metadata(ta_observer *ck)
 {
     for (int i = 0; i < ck->c.nslots; i++) {
         ta_case_slot *sl = &ck->c.slots[i];
@@ -323,7 +323,7 @@ static void check_metadata(ta_checker *ck)
 
 /* Whether byte off of storage sid lies in the range of a written argument
  * that the slot may alias by declaration. */
-static bool covered_by_writer(const ta_checker *ck, const ta_case_slot *sl, int64_t off)
+static bool covered_by_writer(const ta_observer *ck, const ta_case_slot *sl, int64_t off)
 {
     const ta_decl_slot *a = &ck->d->args[sl->arg];
     for (int j = 0; j < ck->c.nslots; j++) {
@@ -337,7 +337,7 @@ static bool covered_by_writer(const ta_checker *ck, const ta_case_slot *sl, int6
     return false;
 }
 
-static void check_storage_writes(ta_checker *ck)
+static void check_storage_writes(ta_observer *ck)
 {
     ta_exec *x = ck->x;
     for (int k = 0; k < ck->nsnaps; k++) {
@@ -466,7 +466,7 @@ static int64_t first_unwritten(const DLTensor *t, const unsigned char *base, int
     return first;
 }
 
-static void check_out_written(ta_checker *ck)
+static void check_out_written(ta_observer *ck)
 {
     ta_exec *x = ck->x;
     if (ck->d->contents_unspecified) return;
@@ -528,7 +528,7 @@ static void out_name(const out_t *o, char *buf, size_t cap)
 
 /* Collects the returned tensors; false (after a kernel-error finding) when
  * the returns do not match the schema. */
-static bool collect_outputs(ta_checker *ck, out_t *outs, int *nouts, int cap)
+static bool collect_outputs(ta_observer *ck, out_t *outs, int *nouts, int cap)
 {
     ta_exec *x = ck->x;
     ta_stack *st = x->stack;
@@ -589,14 +589,14 @@ static bool collect_outputs(ta_checker *ck, out_t *outs, int *nouts, int cap)
     return true;
 }
 
-static const ta_case_slot *arg_slot(const ta_checker *ck, int arg)
+static const ta_case_slot *arg_slot(const ta_observer *ck, int arg)
 {
     for (int i = 0; i < ck->c.nslots; i++)
         if (ck->c.slots[i].arg == arg && ck->c.slots[i].item < 0) return &ck->c.slots[i];
     return NULL;
 }
 
-static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
+static void check_outputs(ta_observer *ck, const out_t *outs, int nouts)
 {
     ta_exec *x = ck->x;
     const ta_decl *d = ck->d;
@@ -687,7 +687,7 @@ static void check_outputs(ta_checker *ck, const out_t *outs, int nouts)
 
 /* ---- one case ---------------------------------------------------------- */
 
-static void protect_inputs(ta_checker *ck)
+static void protect_inputs(ta_observer *ck)
 {
     for (int i = 0; i < ck->c.nslots; i++) {
         uint32_t sid = ck->c.slots[i].storage;
@@ -701,13 +701,13 @@ static void protect_inputs(ta_checker *ck)
     }
 }
 
-static void unprotect_inputs(ta_checker *ck)
+static void unprotect_inputs(ta_observer *ck)
 {
     for (int j = 0; j < ck->nprotected; j++) ta_exec_protect(ck->x, ck->protected_ids[j], false);
     ck->nprotected = 0;
 }
 
-ta_case_outcome ta_checker_run(ta_checker *ck, uint64_t seed, ta_case_builder build, void *build_ud,
+ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder build, void *build_ud,
                                bool strict, char *msg, size_t cap)
 {
     ta_exec *x = ck->x;

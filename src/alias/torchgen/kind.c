@@ -1,9 +1,9 @@
-/* kinds.c - torchgen's reading of one schema: its operator name (inplace,
+/* kind.c - torchgen's reading of one schema: its operator name (inplace,
  * dunder, functional overload), how its arguments split (self, out,
  * TensorOptions), its SchemaKind, and whether it is a view op. */
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 static const char *const kind_names[] = {"functional", "inplace", "out",
                                          "mutable", "scratch"};

@@ -1,8 +1,9 @@
-/* check.h - one verification case: build the arguments, snapshot every
- * input storage and geometry, call the kernel, and compare what it did with
- * what the schema declares, reporting findings through a callback. */
-#ifndef TA_EXEC_CHECK_H
-#define TA_EXEC_CHECK_H
+/* observe.h - observing one verification case: build the arguments,
+ * snapshot every input storage and geometry, call the kernel, and compare
+ * what it did with what the schema declares, reporting findings through a
+ * callback. */
+#ifndef TA_EXEC_OBSERVE_H
+#define TA_EXEC_OBSERVE_H
 
 #include "exec/synth.h"
 
@@ -19,27 +20,27 @@ typedef enum ta_case_outcome {
                          * the message): nothing more can run in this process */
 } ta_case_outcome;
 
-typedef struct ta_checker ta_checker;
+typedef struct ta_observer ta_observer;
 
-ta_checker *ta_checker_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
+ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
                               void *user_data, bool trap_writes, ta_finding_fn emit, void *emit_ud);
-void ta_checker_destroy(ta_checker *ck);
+void ta_observer_destroy(ta_observer *ck);
 /* Runs one case; msg receives the rejection or synthesis message. When
  * build is NULL the arguments are synthesized. strict: a rejection is a
  * kernel-error finding (arguments from a samples file). */
-ta_case_outcome ta_checker_run(ta_checker *ck, uint64_t seed, ta_case_builder build, void *build_ud,
+ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder build, void *build_ud,
                                bool strict, char *msg, size_t cap);
 /* fn(ud, case, decl) is called after the arguments are built, before the call. */
-void ta_checker_set_hook(ta_checker *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
+void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
                          void *ud);
 /* Read-only pages instead of byte copies for CPU input storages of at least
  * `bytes` that no argument may write (0, the default: never). Only where a
  * fault handler reports trapped writes (a child process). */
-void ta_checker_set_protect_min(ta_checker *ck, size_t bytes);
+void ta_observer_set_protect_min(ta_observer *ck, size_t bytes);
 /* The case being run (for a signal handler naming the argument a trapped
  * write hit). */
-const ta_case *ta_checker_case(const ta_checker *ck);
-const ta_decl *ta_checker_decl(const ta_checker *ck);
+const ta_case *ta_observer_case(const ta_observer *ck);
+const ta_decl *ta_observer_decl(const ta_observer *ck);
 
 /* Byte offset of element i of t from its storage base (t->data). */
 int64_t ta_elem_offset(const DLTensor *t, int64_t i);

@@ -1,7 +1,7 @@
-/* check_all.c - the pass list of `tensoralias check` (see check_all.h). */
+/* check_passes.c - the pass list of `tensoralias check` (tensoralias/check.h). */
 #include <string.h>
 
-#include "alias/check_all.h"
+#include "tensoralias/check.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/torchgen.h"
 

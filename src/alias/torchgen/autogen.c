@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/autogen_internal.h"
+#include "alias/torchgen/autogen_internal.h"
 
 /* torchgen's lists of operators exempt from its assertions. */
 static const char *const out_ops_not_grouped[] = {"adaptive_avg_pool3d_backward.grad_input",
@@ -143,7 +143,7 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
                                      : has_i ? TA_KIND_INPLACE
                                      : has_o ? TA_KIND_OUT
                                              : TA_KIND_FUNCTIONAL]];
-    bool base_valid = base->kind == TA_KIND_INPLACE || ag_has_tensor_like_return(base->schema);
+    bool base_valid = base->kind == TA_KIND_INPLACE || tg_has_tensor_like_return(base->schema);
     bool needs_out = false;
     for (uint32_t i = 0; i < base->nautogen; i++)
         if (strstr(base->autogen[i], "out")) needs_out = true;
@@ -167,7 +167,7 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     if (gets_out) {
         ta_schema *s;
         if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
-        ta_status st = ag_derive_out(tg->arena, base->schema, base->kind, !tg->no_func, &s,
+        ta_status st = tg_derive_out(tg->arena, base->schema, base->kind, !tg->no_func, &s,
                                      p[np].ret_origin, p[np].out_origin, &p[np].nouts);
         if (st == TA_ERR_UNSUPPORTED) {
             *reason = "torchgen's out= derivation does not apply to its schema";
@@ -184,7 +184,7 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     }
     if (!has_f && has_o) {
         ta_schema *s;
-        ta_status st = ag_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
+        ta_status st = tg_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
         if (st != TA_OK) return st;
         if (!(p[np].fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
         p[np].base = base;
@@ -213,10 +213,10 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
         }
         if (p[i].fn->kind == TA_KIND_OUT) {
             if (g->m[TA_KIND_FUNCTIONAL] < 0) continue;
-            st = ag_plan_out(tg->arena, p[i].fn, p[i].base, tg->fns[g->m[TA_KIND_FUNCTIONAL]],
+            st = tg_plan_out(tg->arena, p[i].fn, p[i].base, tg->fns[g->m[TA_KIND_FUNCTIONAL]],
                              p[i].ret_origin, p[i].out_origin, p[i].nouts, &plan);
         } else {
-            st = ag_plan_functional(tg->arena, p[i].fn, p[i].base, &plan);
+            st = tg_plan_functional(tg->arena, p[i].fn, p[i].base, &plan);
         }
         if (st == TA_ERR_NOMEM) return st;
         if (st != TA_OK)

@@ -1,4 +1,4 @@
-/* native_check.c - the rule passes over a loaded native_functions.yaml:
+/* native_passes.c - the rule passes over a loaded native_functions.yaml:
  * what torchgen asserts across fields and entries (tags, dispatch keys,
  * composite keys, manual registration, overload names, structured
  * delegates). Each pass is a function in the table at the bottom; more rule

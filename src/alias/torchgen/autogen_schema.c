@@ -15,9 +15,9 @@
  * are returned only when every return is a plain Tensor. */
 #include <string.h>
 
-#include "alias/autogen_internal.h"
+#include "alias/torchgen/autogen_internal.h"
 
-bool ag_type_is_tensor_like(const ta_type *t)
+bool tg_type_is_tensor_like(const ta_type *t)
 {
     while ((t->kind == TA_TYPE_OPTIONAL || t->kind == TA_TYPE_LIST) && t->nelems == 1)
         t = t->elems[0];
@@ -29,10 +29,10 @@ static bool type_is_plain_tensor(const ta_type *t)
     return t->kind == TA_TYPE_NAME && TA_STR_IS(t->name, "Tensor");
 }
 
-bool ag_has_tensor_like_return(const ta_schema *s)
+bool tg_has_tensor_like_return(const ta_schema *s)
 {
     for (uint32_t i = 0; i < s->nrets; i++)
-        if (ag_type_is_tensor_like(s->rets[i].type)) return true;
+        if (tg_type_is_tensor_like(s->rets[i].type)) return true;
     return false;
 }
 
@@ -94,7 +94,7 @@ static bool finish(ta_arena *a, ta_schema *d, bool text)
     return true;
 }
 
-ta_status ag_derive_functional(ta_arena *a, const ta_schema *base, ta_schema_kind bk, bool text,
+ta_status tg_derive_functional(ta_arena *a, const ta_schema *base, ta_schema_kind bk, bool text,
                                ta_schema **out)
 {
     ta_schema *d;
@@ -137,7 +137,7 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
     *nouts = 0;
     for (uint32_t i = 0; i < base->nrets; i++) {
         const ta_ret *r = &base->rets[i];
-        if (!ag_type_is_tensor_like(r->type)) {
+        if (!tg_type_is_tensor_like(r->type)) {
             ret_origin[d->nrets] = i;
             d->rets[d->nrets++] = *r;
             continue;
@@ -173,7 +173,7 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
     return TA_OK;
 }
 
-ta_status ag_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, bool text,
+ta_status tg_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, bool text,
                         ta_schema **out, uint32_t *ret_origin, uint32_t *out_origin,
                         uint32_t *nouts)
 {

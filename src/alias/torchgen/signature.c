@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alias/kinds_internal.h"
+#include "alias/torchgen/internal.h"
 
 /* ---- growable string ------------------------------------------------- */
 
