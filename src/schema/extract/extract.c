@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schema/extract/extract_internal.h"
+#include "schema/map.h"
 
 /* A decoded run located in the source. */
 typedef struct lseg {
@@ -25,21 +26,19 @@ typedef struct xop {
     uint32_t nlines;
 } xop;
 
-typedef struct xmacro {
-    const char *name, *value;
-    int kind, ns_arg, var_arg, nparams; /* block wrappers; kind -1 for values */
-} xmacro;
+/* A function-like macro that opens a library block (see xf_define_block). */
+typedef struct xwrapper {
+    int kind, ns_arg, var_arg, nparams;
+} xwrapper;
 
 struct ta_extract {
     ta_arena *arena;
     xop *ops;
     size_t n, cap;
-    const char **kernels; /* "ns::name" or "name" */
-    size_t nkernels, capkernels;
-    xmacro *macros;   /* object-like: name and value */
-    size_t nmacros, capmacros;
-    xmacro *wrappers; /* function-like wrappers of the block macros */
-    size_t nwrappers, capwrappers;
+    /* Keys and values are arena strings (the map borrows them). */
+    ta_map kernels;  /* "ns::name" or "name" -> 1: a kernel is registered */
+    ta_map macros;   /* NAME -> value: -D and object-like #defines */
+    ta_map wrappers; /* NAME -> xwrapper */
     bool no_git;
     size_t nfiles;
     uint64_t nbytes;
@@ -106,25 +105,19 @@ static bool grow(void **v, size_t *cap, size_t n, size_t elem)
     return true;
 }
 
+/* Remembers macro name = value (or wrapper w); a later definition wins. */
 static void add_macro(ta_extract *x, const char *name, size_t len, const char *value, size_t vlen,
-                      int kind, int ns_arg, int var_arg, int nparams, ta_status *st)
+                      const xwrapper *w, ta_status *st)
 {
-    xmacro **v = kind < 0 ? &x->macros : &x->wrappers;
-    size_t *n = kind < 0 ? &x->nmacros : &x->nwrappers;
-    size_t *cap = kind < 0 ? &x->capmacros : &x->capwrappers;
-    if (!grow((void **)v, cap, *n, sizeof **v)) {
+    char *key = ta_arena_strndup(x->arena, name, len);
+    void *v = w ? ta_arena_alloc(x->arena, sizeof *w) : ta_arena_strndup(x->arena, value, vlen);
+    ta_map_entry *e = NULL;
+    if (!key || !v || ta_map_add(w ? &x->wrappers : &x->macros, key, len, ta_map_ptr(v), &e) != TA_OK) {
         *st = TA_ERR_NOMEM;
         return;
     }
-    xmacro *m = &(*v)[*n];
-    m->name = ta_arena_strndup(x->arena, name, len);
-    m->value = value ? ta_arena_strndup(x->arena, value, vlen) : NULL;
-    m->kind = kind;
-    m->ns_arg = ns_arg;
-    m->var_arg = var_arg;
-    m->nparams = nparams;
-    if (!m->name || (value && !m->value)) *st = TA_ERR_NOMEM;
-    else (*n)++;
+    if (w) memcpy(v, w, sizeof *w);
+    e->value = ta_map_ptr(v);
 }
 
 ta_extract *ta_extract_create(const ta_extract_opts *opts)
@@ -134,11 +127,14 @@ ta_extract *ta_extract_create(const ta_extract_opts *opts)
         free(x);
         return NULL;
     }
+    ta_map_init(&x->kernels, NULL);
+    ta_map_init(&x->macros, NULL);
+    ta_map_init(&x->wrappers, NULL);
     ta_status st = TA_OK;
     for (const char *const *d = opts ? opts->defines : NULL; d && *d; d++) {
         const char *eq = strchr(*d, '=');
         size_t len = eq ? (size_t)(eq - *d) : strlen(*d);
-        add_macro(x, *d, len, eq ? eq + 1 : "1", eq ? strlen(eq + 1) : 1, -1, 0, 0, 0, &st);
+        add_macro(x, *d, len, eq ? eq + 1 : "1", eq ? strlen(eq + 1) : 1, NULL, &st);
     }
     x->no_git = opts && opts->no_git;
     if (st != TA_OK) {
@@ -153,9 +149,9 @@ void ta_extract_destroy(ta_extract *x)
     if (!x) return;
     ta_arena_destroy(x->arena);
     free(x->ops);
-    free(x->kernels);
-    free(x->macros);
-    free(x->wrappers);
+    ta_map_clear(&x->kernels);
+    ta_map_clear(&x->macros);
+    ta_map_clear(&x->wrappers);
     free(x);
 }
 
@@ -172,39 +168,33 @@ bool ta_extract_no_git(const ta_extract *x) { return x->no_git; }
 
 const char *xf_macro(const xfile *f, const char *name, uint32_t len)
 {
-    const ta_extract *x = f->x;
-    for (size_t i = x->nmacros; i-- > 0;) /* the latest definition wins */
-        if (!strncmp(x->macros[i].name, name, len) && !x->macros[i].name[len])
-            return x->macros[i].value;
-    return NULL;
+    const ta_map_entry *e = ta_map_find(&f->x->macros, name, len);
+    return e ? e->value.ptr : NULL;
 }
 
 void xf_define(xfile *f, const char *name, uint32_t len, const char *value, uint32_t vlen)
 {
-    add_macro(f->x, name, len, value, vlen, -1, 0, 0, 0, &f->st);
+    add_macro(f->x, name, len, value, vlen, NULL, &f->st);
 }
 
 void xf_define_block(xfile *f, const char *name, uint32_t len, int kind, int ns_arg, int var_arg,
                      int nparams)
 {
-    add_macro(f->x, name, len, NULL, 0, kind, ns_arg, var_arg, nparams, &f->st);
+    xwrapper w = {kind, ns_arg, var_arg, nparams};
+    add_macro(f->x, name, len, NULL, 0, &w, &f->st);
 }
 
 bool xf_block_macro(const xfile *f, const char *name, uint32_t len, int *kind, int *ns_arg,
                     int *var_arg, int *nparams)
 {
-    const ta_extract *x = f->x;
-    for (size_t i = x->nwrappers; i-- > 0;) {
-        const xmacro *m = &x->wrappers[i];
-        if (!strncmp(m->name, name, len) && !m->name[len]) {
-            *kind = m->kind;
-            *ns_arg = m->ns_arg;
-            *var_arg = m->var_arg;
-            *nparams = m->nparams;
-            return true;
-        }
-    }
-    return false;
+    const ta_map_entry *e = ta_map_find(&f->x->wrappers, name, len);
+    if (!e) return false;
+    const xwrapper *w = e->value.ptr;
+    *kind = w->kind;
+    *ns_arg = w->ns_arg;
+    *var_arg = w->var_arg;
+    *nparams = w->nparams;
+    return true;
 }
 
 /* ---- positions ----------------------------------------------------------- */
@@ -416,15 +406,11 @@ void xf_add_op(xfile *f, const xdecl *d)
 void xf_add_kernel(xfile *f, const char *ns, uint32_t ns_len, const char *name, uint32_t name_len)
 {
     ta_extract *x = f->x;
-    if (!grow((void **)&x->kernels, &x->capkernels, x->nkernels, sizeof *x->kernels)) {
-        f->st = TA_ERR_NOMEM;
-        return;
-    }
     bool qualified_name = memchr(name, ':', name_len) != NULL;
     const char *k = ns && !qualified_name ? qualified(x->arena, ns, ns_len, name, name_len, 0)
                                           : ta_arena_strndup(x->arena, name, name_len);
-    if (!k) f->st = TA_ERR_NOMEM;
-    else x->kernels[x->nkernels++] = k;
+    if (!k || ta_map_add(&x->kernels, k, strlen(k), ta_map_int(1), NULL) != TA_OK)
+        f->st = TA_ERR_NOMEM;
 }
 
 /* ---- mapping back ------------------------------------------------------- */
@@ -589,14 +575,9 @@ ta_status ta_extract_scan(ta_extract *x, const char *file, ta_extract_lang lang,
 
 /* ---- the whole set -------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static bool has_kernel_named(const ta_extract *x, const char *name)
 {
-    return x->nkernels && bsearch(&name, x->kernels, x->nkernels, sizeof *x->kernels, cmp_str);
+    return ta_map_find_str(&x->kernels, name) != NULL;
 }
 
 /* ns::op.overload -> ns::op and op.overload -> op (in buf). */
@@ -623,42 +604,31 @@ static bool kernel_for(const ta_extract *x, const ta_extract_op *p)
     return bsep && has_kernel_named(x, bsep + 2);
 }
 
-typedef struct by_name {
-    const char *name;
-    size_t index;
-} by_name;
-
-static int cmp_by_name(const void *a, const void *b)
-{
-    const by_name *p = a, *q = b;
-    int c = strcmp(p->name, q->name);
-    return c ? c : (p->index > q->index) - (p->index < q->index);
-}
-
+/* One file defining the same name twice (across files, two definitions are
+ * usually alternative builds: a stable-ABI binding next to the classic one,
+ * a Python registration next to the C++ one). */
 static ta_status report_duplicates(ta_extract *x, ta_diags *diags)
 {
-    by_name *v = malloc((x->n ? x->n : 1) * sizeof *v);
-    if (!v) return TA_ERR_NOMEM;
-    size_t k = 0;
-    for (size_t i = 0; i < x->n; i++)
-        if (x->ops[i].pub.ns && x->ops[i].pub.schema) v[k++] = (by_name){x->ops[i].pub.name, i};
-    if (k) qsort(v, k, sizeof *v, cmp_by_name);
+    ta_map seen; /* name -> index of its latest definition */
+    ta_map_init(&seen, NULL);
     ta_status st = TA_OK;
-    for (size_t i = 1; i < k && st == TA_OK; i++) {
-        if (strcmp(v[i].name, v[i - 1].name)) continue;
-        const ta_extract_op *first = &x->ops[v[i - 1].index].pub, *dup = &x->ops[v[i].index].pub;
-        /* across files the two are usually alternative builds (a stable-ABI
-         * binding next to the classic one, a Python registration next to
-         * the C++ one): only one file's duplicates are certain */
-        if (strcmp(first->file, dup->file) || first->line == dup->line) continue;
+    for (size_t i = 0; i < x->n && st == TA_OK; i++) {
+        const ta_extract_op *dup = &x->ops[i].pub;
+        if (!dup->ns || !dup->schema) continue;
+        ta_map_entry *e = NULL;
+        st = ta_map_add(&seen, dup->name, strlen(dup->name), ta_map_int((int64_t)i), &e);
+        if (st != TA_OK || (size_t)e->value.i == i) continue;
+        const ta_extract_op *first = &x->ops[e->value.i].pub;
+        e->value = ta_map_int((int64_t)i);
+        if (first->file != dup->file) continue;
         ta_loc loc;
-        ta_extract_locate(x, v[i].index, 0, (uint32_t)strcspn(dup->schema, "("), &loc);
+        ta_extract_locate(x, i, 0, (uint32_t)strcspn(dup->schema, "("), &loc);
         st = ta_diag_warning(diags, &loc, XR_DUPLICATE, "operator '%s' is already defined at %s:%u",
                              dup->name, first->file, first->line);
         if (st == TA_OK)
             st = ta_diag_hint(diags, "give one of them an overload name, or keep the two apart with the preprocessor");
     }
-    free(v);
+    ta_map_clear(&seen);
     return st;
 }
 
@@ -667,7 +637,6 @@ ta_status ta_extract_finish(ta_extract *x, ta_diags *diags)
     if (!x) return TA_ERR_INVALID;
     if (x->finished == x->n + 1) return TA_OK; /* nothing new since the last call */
     x->finished = x->n + 1;
-    if (x->nkernels) qsort(x->kernels, x->nkernels, sizeof *x->kernels, cmp_str);
     for (size_t i = 0; i < x->n; i++)
         if (!x->ops[i].pub.has_kernel) x->ops[i].pub.has_kernel = kernel_for(x, &x->ops[i].pub);
     return report_duplicates(x, diags);
