@@ -103,8 +103,8 @@ TA_API ta_status ta_extract_scan(ta_extract *x, const char *file, ta_extract_lan
  * Inside a git work tree the files are those `git ls-files -co
  * --exclude-standard` lists (what git would not ignore); elsewhere, or with
  * opts.no_git or without git, every file under it except hidden
- * directories, .git and build directories (build*, dist, node_modules,
- * __pycache__). A file given by name is scanned whatever its extension
+ * directories and build directories (build, _build, build-*, cmake-build*,
+ * dist, node_modules, __pycache__). A file given by name is scanned whatever its extension
  * says (C++ unless it ends in .py/.pyi). TA_ERR_IO with a diagnostic when
  * path cannot be read. */
 TA_API ta_status ta_extract_path(ta_extract *x, const char *path, ta_diags *diags);

@@ -203,6 +203,21 @@ static void duplicates(void **state)
     assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK); /* again: nothing new */
     assert_int_equal(ta_test_count_rule(s.d, "extract-duplicate-def", NULL), 1);
     done(&s);
+    /* two branches of one #if never both exist; a definition after the
+     * #endif collides with them */
+    s = scan("#if defined(CUDA)\n"
+             "TORCH_LIBRARY(ns, m) { m.def(\"b(Tensor x) -> Tensor\");\n"
+             "#ifdef FAST\n m.def(\"c(Tensor x) -> Tensor\");\n#endif\n}\n"
+             "#elif defined(METAL)\n"
+             "TORCH_LIBRARY(ns, m) { m.def(\"b(Tensor x) -> Tensor\"); m.def(\"c(Tensor x) -> Tensor\"); }\n"
+             "#else\n"
+             "TORCH_LIBRARY(ns, m) { m.def(\"b(Tensor x) -> Tensor\"); }\n"
+             "#endif\n"
+             "TORCH_LIBRARY_FRAGMENT(ns, m) { m.def(\"b(Tensor x) -> Tensor\"); }\n");
+    assert_int_equal(ta_extract_count(s.x), 6);
+    assert_int_equal(ta_test_count_rule(s.d, "extract-duplicate-def", &g), 1);
+    assert_int_equal(g->line, 12);
+    done(&s);
 }
 
 /* Syntax errors point into the literal, through escapes and splices. */

@@ -129,7 +129,7 @@ static int check_custom(const src_args *a, ta_report_format format, ta_diags *al
         rc = ta_check_schema_list(a->lists[i], d, &n);
     if (format == TA_REPORT_TEXT) {
         char what[96];
-        snprintf(what, sizeof what, "%zu schemas from %zu files", n.schemas, n.files);
+        snprintf(what, sizeof what, "%zu operators from %zu files", n.schemas, n.files);
         ta_report_text(d, stdout);
         ta_report_summary(d, what, stdout);
     }

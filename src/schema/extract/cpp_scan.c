@@ -29,6 +29,8 @@ typedef struct cblock {
     uint32_t depth;            /* brace depth of the block's body */
 } cblock;
 
+enum { MAX_COND = 64 };
+
 typedef struct cscan {
     xfile *f;
     cblock blocks[MAX_BLOCKS];
@@ -36,6 +38,9 @@ typedef struct cscan {
     uint32_t depth;
     xtext text;
     bool noted_outside; /* the def-function namespace note, once a file */
+    /* the open #if's: pairs (id, branch); deeper nesting is not tracked */
+    uint32_t cond[2 * MAX_COND];
+    uint32_t ncond, cond_depth, next_cond;
 } cscan;
 
 /* ---- resolving an argument to a string ---------------------------------- */
@@ -214,7 +219,7 @@ static void add(cscan *cs, ta_extract_how how, const cblock *b, uint32_t anchor,
 {
     xfile *f = cs->f;
     xdecl d = {how, b ? b->ns : NULL, b ? b->ns_len : 0, b ? b->ns_off : 0, &cs->text,
-               name_only, false, has_kernel, anchor};
+               name_only, false, has_kernel, anchor, cs->cond, cs->ncond};
     if (name_only)
         xf_report(f, TA_SEV_NOTE, cs->text.nseg ? cs->text.seg[0].src : anchor,
                   cs->text.nseg ? cs->text.seg[0].src_len : 1, XR_INFERRED,
@@ -422,16 +427,36 @@ static void define_wrapper(xfile *f, const char *name, uint32_t nlen, dcur *c)
         xf_define_block(f, name, nlen, kind, ns_param, var_param, np);
 }
 
-/* A macro whose body calls def with a string: the schemas are made where
+/* Whether the first argument of a def( at p reads like a schema: a string
+ * with a "(" in it, or strings pasted with a macro parameter (#DIM). A
+ * pybind11 def("name", fn, "doc") does not. */
+static bool schema_argument(const char *p, const char *e)
+{
+    bool quoted = false, paren = false;
+    for (; p < e; p++) {
+        if (quoted) {
+            if (*p == '\\' && p + 1 < e) p++;
+            else if (*p == '"') quoted = false;
+            else if (*p == '(') paren = true;
+        } else if (*p == '"') {
+            quoted = true;
+        } else if (*p == '#') {
+            return true;
+        } else if (*p == ',' || *p == ')') {
+            break;
+        }
+    }
+    return paren;
+}
+
+/* A macro whose body calls def with a schema: the schemas are made where
  * it is expanded, often with its parameters pasted in (#DIM), so they
  * cannot be read here. A note, once for the macro. */
 static void note_macro_defs(xfile *f, const xtok *t, const char *name, uint32_t nlen)
 {
     const char *s = f->s + t->off, *e = s + t->len;
     for (const char *p = s; (p = memmem(p, (size_t)(e - p), "def(", 4)); p += 4) {
-        const char *q = p + 4;
-        while (q < e && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\n' || *q == '\r')) q++;
-        if (p > s && (p[-1] == '.' || p[-1] == '>') && q < e && *q == '"') {
+        if (p > s && (p[-1] == '.' || p[-1] == '>') && schema_argument(p + 4, e)) {
             xf_report(f, TA_SEV_NOTE, (uint32_t)(p - f->s), 4, XR_UNRESOLVED, NULL,
                       "macro '%.*s' declares schemas that are made where it is expanded; they are not checked here",
                       (int)nlen, name);
@@ -440,14 +465,38 @@ static void note_macro_defs(xfile *f, const xtok *t, const char *name, uint32_t 
     }
 }
 
+/* #if/#ifdef/#ifndef open a conditional, #elif/#else move to its next
+ * branch, #endif closes it. */
+static bool conditional(cscan *cs, const char *w, uint32_t n)
+{
+    bool open = (n == 2 && !memcmp(w, "if", 2)) || (n == 5 && !memcmp(w, "ifdef", 5)) ||
+                (n == 6 && !memcmp(w, "ifndef", 6));
+    bool next = (n == 4 && (!memcmp(w, "elif", 4) || !memcmp(w, "else", 4))) ||
+                (n == 7 && !memcmp(w, "elifdef", 7)) || (n == 8 && !memcmp(w, "elifndef", 8));
+    bool close = n == 5 && !memcmp(w, "endif", 5);
+    if (open) {
+        if (cs->cond_depth++ < MAX_COND) {
+            cs->cond[2 * cs->ncond] = cs->next_cond++;
+            cs->cond[2 * cs->ncond + 1] = 0;
+            cs->ncond++;
+        }
+    } else if (next) {
+        if (cs->cond_depth && cs->cond_depth <= MAX_COND) cs->cond[2 * cs->ncond - 1]++;
+    } else if (close) {
+        if (cs->cond_depth && cs->cond_depth-- <= MAX_COND) cs->ncond--;
+    }
+    return open || next || close;
+}
+
 /* "#define NAME value" with a single identifier or plain string as value,
- * and block wrappers. */
+ * block wrappers, and conditionals. */
 static void directive(cscan *cs, const xtok *t)
 {
     xfile *f = cs->f;
     dcur c = {f->s + t->off + 1, f->s + t->off + t->len};
     const char *w, *name;
-    if (dword(&c, &w) != 6 || memcmp(w, "define", 6)) return;
+    uint32_t wl = dword(&c, &w);
+    if (conditional(cs, w, wl) || wl != 6 || memcmp(w, "define", 6)) return;
     uint32_t nlen = dword(&c, &name);
     if (!nlen) return;
     note_macro_defs(f, t, name, nlen);

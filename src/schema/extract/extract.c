@@ -24,6 +24,8 @@ typedef struct xop {
     const char **lines;   /* the source lines the segments point into */
     uint32_t *line_len;
     uint32_t nlines;
+    uint32_t *cond;       /* xdecl's preprocessor branches */
+    uint32_t ncond;
 } xop;
 
 /* A function-like macro that opens a library block (see xf_define_block). */
@@ -397,6 +399,12 @@ void xf_add_op(xfile *f, const xdecl *d)
         return;
     }
     keep_map(f, op, t, a, d->name_only ? 0 : shift);
+    if (d->ncond) {
+        op->cond = ta_arena_alloc(ar, 2 * d->ncond * sizeof *op->cond);
+        if (!op->cond) f->st = TA_ERR_NOMEM;
+        else memcpy(op->cond, d->cond, 2 * d->ncond * sizeof *op->cond);
+        op->ncond = d->ncond;
+    }
     if (f->st != TA_OK) return;
     x->n++;
     if (d->has_kernel) xf_add_kernel(f, NULL, 0, p->name, (uint32_t)strlen(p->name));
@@ -604,6 +612,16 @@ static bool kernel_for(const ta_extract *x, const ta_extract_op *p)
     return bsep && has_kernel_named(x, bsep + 2);
 }
 
+/* Whether a and b sit in different branches of one #if. */
+static bool exclusive(const xop *a, const xop *b)
+{
+    for (uint32_t i = 0; i < a->ncond; i++)
+        for (uint32_t k = 0; k < b->ncond; k++)
+            if (a->cond[2 * i] == b->cond[2 * k] && a->cond[2 * i + 1] != b->cond[2 * k + 1])
+                return true;
+    return false;
+}
+
 /* One file defining the same name twice (across files, two definitions are
  * usually alternative builds: a stable-ABI binding next to the classic one,
  * a Python registration next to the C++ one). */
@@ -618,9 +636,10 @@ static ta_status report_duplicates(ta_extract *x, ta_diags *diags)
         ta_map_entry *e = NULL;
         st = ta_map_add(&seen, dup->name, strlen(dup->name), ta_map_int((int64_t)i), &e);
         if (st != TA_OK || (size_t)e->value.i == i) continue;
-        const ta_extract_op *first = &x->ops[e->value.i].pub;
+        size_t prev = (size_t)e->value.i;
+        const ta_extract_op *first = &x->ops[prev].pub;
         e->value = ta_map_int((int64_t)i);
-        if (first->file != dup->file) continue;
+        if (first->file != dup->file || exclusive(&x->ops[prev], &x->ops[i])) continue;
         ta_loc loc;
         ta_extract_locate(x, i, 0, (uint32_t)strcspn(dup->schema, "("), &loc);
         st = ta_diag_warning(diags, &loc, XR_DUPLICATE, "operator '%s' is already defined at %s:%u",

@@ -138,6 +138,11 @@ typedef struct xdecl {
     bool inferred;        /* built from Python type hints */
     bool has_kernel;      /* declared together with its kernel */
     uint32_t anchor;      /* source offset of the declaration, for notes */
+    /* The preprocessor branches it sits in: pairs (conditional id, branch
+     * index), outermost first. Two declarations in different branches of
+     * one #if never both exist. */
+    const uint32_t *cond;
+    uint32_t ncond;
 } xdecl;
 
 /* Qualifies, keeps and parses one declaration. */

@@ -178,7 +178,7 @@ static void add(pscan *ps, ta_extract_how how, const pbind *b, uint32_t anchor, 
                 bool has_kernel)
 {
     xdecl d = {how, b ? b->ns : NULL, b ? b->ns_len : 0, b ? b->ns_off : 0, &ps->text,
-               false, inferred, has_kernel, anchor};
+               false, inferred, has_kernel, anchor, NULL, 0};
     xf_add_op(ps->f, &d);
 }
 

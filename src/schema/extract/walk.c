@@ -3,8 +3,8 @@
  * Inside a git work tree the files are those git would not ignore
  * (`git ls-files -co --exclude-standard -z`, run without a shell, its
  * errors discarded); outside one, without git, or when the caller asks
- * (no_git), every file under the directory except hidden entries, .git and
- * build directories, without following symbolic links. Only C++ and Python
+ * (no_git), every file under the directory except hidden entries and build
+ * directories (see skipped_dir), without following symbolic links. Only C++ and Python
  * files are read, headers first (so that a header's "#define W(NS, M)
  * TORCH_LIBRARY(NS, M)" is known when a source uses W), each group in
  * byte order of its path, so a run is reproducible. */
@@ -135,10 +135,14 @@ static bool git_files(const char *dir, plist *l)
 
 /* ---- walking without git ------------------------------------------------- */
 
+/* Hidden directories and what builds leave behind: build, _build,
+ * build-release, cmake-build-debug, dist, node_modules, __pycache__ (not
+ * build_tree or builder: source directories are named like that too). */
 static bool skipped_dir(const char *name)
 {
-    return name[0] == '.' || !strncmp(name, "build", 5) || !strcmp(name, "dist") ||
-           !strcmp(name, "node_modules") || !strcmp(name, "__pycache__");
+    return name[0] == '.' || !strcmp(name, "build") || !strcmp(name, "_build") ||
+           !strncmp(name, "build-", 6) || !strncmp(name, "cmake-build", 11) ||
+           !strcmp(name, "dist") || !strcmp(name, "node_modules") || !strcmp(name, "__pycache__");
 }
 
 static void walk_dir(const char *dir, plist *l, int depth)
