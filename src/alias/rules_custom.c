@@ -78,6 +78,7 @@ typedef struct cc {
     ta_status st;
     bool any_write;   /* some argument is written */
     bool reported;    /* a write finding was made for this operator */
+    bool inferred;    /* the schema comes from a custom_op's type hints */
 } cc;
 
 #define NAMEF(x) (int)(x).len, (x).ptr
@@ -194,6 +195,21 @@ static bool returns_nothing(const ta_schema *s)
            (ta_str_eq(t->name, "None") || ta_str_eq(t->name, "NoneType"));
 }
 
+/* The fix for an undeclared write of a: an annotation in a written
+ * schema, an entry of mutates_args for a custom_op's inferred one. */
+static void write_hint(const cc *c, bool sure, const ta_arg *a, char *buf, size_t cap)
+{
+    if (c->inferred) {
+        snprintf(buf, cap, "name %s in the custom_op's mutates_args, e.g. mutates_args=(\"%.*s\",)",
+                 sure ? "it" : "the tensor it writes", NAMEF(a->name));
+        return;
+    }
+    char spelled[128];
+    annotated_spelling(a, spelled, sizeof spelled);
+    snprintf(buf, cap, sure ? "annotate it as written: %s" : "annotate the tensor it writes, e.g. %s",
+             spelled);
+}
+
 static const char *returns_what(const ta_schema *s)
 {
     return returns_nothing(s) ? "returns nothing" : "returns other values";
@@ -213,9 +229,8 @@ static void destination(cc *c, const ta_arg *a, bool backward, bool silent)
     const ta_schema *s = c->s;
     ta_dest_kind dk = ta_custom_dest_name(a->name, s->name);
     if (backward && dk != TA_DEST_NONE && ta_custom_out_name(a->name)) return; /* the forward output */
-    char spelled[128], hint[192];
-    annotated_spelling(a, spelled, sizeof spelled);
-    snprintf(hint, sizeof hint, "annotate it as written: %s", spelled);
+    char hint[192];
+    write_hint(c, true, a, hint, sizeof hint);
     if (dk != TA_DEST_NONE && optional_tensor(a->type)) {
         if (!c->any_write) return; /* no out pattern: as likely an optional input */
         report(c, dk == TA_DEST_CERTAIN ? R_OPT_DEST : R_DEST_MAYBE, a->span, hint,
@@ -263,9 +278,8 @@ static void rule_mutating_name(cc *c)
         if (!first && ta_type_is_tensor_like(a->type)) first = a;
         if (!flag && ta_type_is_name(a->type, "bool") && ta_custom_inplace_flag(a->name)) flag = a;
     }
-    char hint[160];
-    snprintf(hint, sizeof hint, "annotate the tensor it changes as written, e.g. Tensor(a!) %.*s",
-             NAMEF(first->name));
+    char hint[192];
+    write_hint(c, false, first, hint, sizeof hint);
     const char *why = ta_custom_mutating_name(s->name);
     if (why)
         report(c, R_NAME, s->name_span, hint,
@@ -307,7 +321,7 @@ static void rule_void(cc *c)
         }
     if (total > shown && n < sizeof list) snprintf(list + n, sizeof list - n, ", ...");
     char hint[192];
-    snprintf(hint, sizeof hint, "annotate what it writes, e.g. Tensor(a!) %.*s", NAMEF(first->name));
+    write_hint(c, false, first, hint, sizeof hint);
     report(c, R_VOID, s->rets_span, hint,
            "operator '%.*s' returns nothing and declares no write: unless it acts only through side effects, it writes one of %s undeclared",
            NAMEF(s->name), list);
@@ -382,13 +396,13 @@ static void rule_out_returned(cc *c)
     }
 }
 
-static ta_status check(const ta_schema *s, ta_rule_sink *k)
+static ta_status check(const ta_schema *s, ta_rule_sink *k, bool inferred)
 {
     ta_alias_query *q = NULL;
     ta_status st = ta_alias_query_create(s, &q, k->diags);
     if (st == TA_ERR_UNSUPPORTED) return TA_OK; /* reported as alias-limits */
     if (st != TA_OK) return st;
-    cc c = {s, q, k, TA_OK, false, false};
+    cc c = {s, q, k, TA_OK, false, false, inferred};
     for (uint32_t i = 0; i < s->nargs; i++)
         if (arg_written(&s->args[i])) c.any_write = true;
     rule_write_non_tensor(&c);
@@ -407,7 +421,7 @@ static ta_status check(const ta_schema *s, ta_rule_sink *k)
 ta_status ta_alias_check_custom(const ta_schema *s, ta_diags *diags)
 {
     ta_rule_sink k = {ta_rule_schema_emit, s, diags, NULL};
-    return check(s, &k);
+    return check(s, &k, false);
 }
 
 typedef struct xsink {
@@ -434,7 +448,7 @@ ta_status ta_alias_check_extracted(const ta_extract *x, ta_diags *diags)
         if (!p->parsed) continue;
         xsink xs = {x, i};
         ta_rule_sink k = {extract_emit, p->parsed, diags, &xs};
-        ta_status st = check(p->parsed, &k);
+        ta_status st = check(p->parsed, &k, p->inferred);
         if (st != TA_OK) return st;
     }
     return TA_OK;

@@ -166,6 +166,22 @@ static void extracted_positions(void **state)
     assert_string_equal(g->hint, "annotate it as written: Tensor(a!) output");
     ta_diags_destroy(d);
     ta_extract_destroy(x);
+
+    /* a custom_op's inferred schema: the fix is in mutates_args */
+    static const char py[] = "@torch.library.custom_op(\"mylib::silu\", mutates_args=())\n"
+                             "def silu(x: torch.Tensor, out: torch.Tensor) -> None:\n"
+                             "    out.copy_(x * x.sigmoid())\n";
+    x = ta_extract_create(NULL);
+    d = ta_diags_create();
+    assert_int_equal(ta_extract_scan(x, "ops.py", TA_LANG_PYTHON, py, strlen(py), d), TA_OK);
+    assert_int_equal(ta_alias_check_extracted(x, d), TA_OK);
+    assert_int_equal(ta_test_count_rule(d, "custom-dest-not-written", &g), 1);
+    assert_int_equal(g->line, 2);
+    assert_int_equal(g->col, 32); /* the hint of out: "torch.Tensor" */
+    assert_int_equal(g->length, 12);
+    assert_string_equal(g->hint, "name it in the custom_op's mutates_args, e.g. mutates_args=(\"out\",)");
+    ta_diags_destroy(d);
+    ta_extract_destroy(x);
 }
 
 int main(void)

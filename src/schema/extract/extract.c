@@ -474,7 +474,10 @@ bool ta_extract_locate(const ta_extract *x, size_t i, uint32_t off, uint32_t len
     if (past_end) col = end; /* just after the last byte */
     loc->line = line;
     loc->col = col;
-    loc->length = !past_end && line2 == line && end2 > col ? end2 - col : 1;
+    /* the span's end on the same line and after its start; otherwise (a
+     * span that continues on another line, or pieces out of source order,
+     * as a custom_op's type before its name) the first piece alone */
+    loc->length = !past_end && line2 == line && end2 > col ? end2 - col : past_end ? 1 : end - col;
     uint32_t k = line - op->first_line;
     if (k < op->nlines && op->lines[k]) {
         loc->line_text = op->lines[k];
@@ -528,7 +531,8 @@ static void parse_op(xfile *f, size_t index)
  * (no registration at all) costs a few memmem calls and no lexing. */
 static bool worth_lexing(const char *s, size_t n, ta_extract_lang lang)
 {
-    static const char *const cpp[] = {"TORCH_", "def(", "def (", ".op(", "RegisterOperators"};
+    static const char *const cpp[] = {"TORCH_LIBRARY", "TORCH_SELECTIVE", "def(", "def (", ".op(",
+                                      "RegisterOperators"};
     static const char *const py[] = {"define(", "Library", "custom_op", "triton_op", "impl("};
     const char *const *needles = lang == TA_LANG_CPP ? cpp : py;
     size_t k = lang == TA_LANG_CPP ? sizeof cpp / sizeof cpp[0] : sizeof py / sizeof py[0];

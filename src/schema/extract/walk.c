@@ -42,8 +42,8 @@ static void plist_add(plist *l, const char *dir, const char *rel, size_t rel_len
         l->v = v;
         l->cap = cap;
     }
-    size_t dl = strlen(dir);
-    bool slash = dl && dir[dl - 1] == '/';
+    size_t dl = strcmp(dir, ".") ? strlen(dir) : 0; /* "./x" is just "x" */
+    bool slash = !dl || dir[dl - 1] == '/';
     char *p = malloc(dl + 1 + rel_len + 1);
     if (!p) {
         l->oom = true;
