@@ -329,19 +329,63 @@ static char *qualified(ta_arena *a, const char *ns, uint32_t ns_len, const char 
 
 static void parse_op(xfile *f, size_t index);
 
+/* The source offset of decoded byte k of t. */
+static uint32_t source_of(const xtext *t, uint32_t k, uint32_t fallback)
+{
+    uint32_t off = t->nseg ? t->seg[0].src : fallback;
+    for (uint32_t i = 0; i < t->nseg; i++)
+        if (t->seg[i].dec <= k) off = t->seg[i].src + (t->seg[i].verbatim ? k - t->seg[i].dec : 0);
+    return off;
+}
+
+/* A Jinja template (FBGEMM generates sources from them): "{{ x }}" in the
+ * schema. A note; the generated source is the one to check. */
+static bool template_text(xfile *f, const xdecl *d)
+{
+    const xtext *t = d->text;
+    const char *o = memmem(t->s, t->n, "{{", 2);
+    if (!o || !memmem(o, t->n - (size_t)(o - t->s), "}}", 2)) return false;
+    xf_report(f, TA_SEV_NOTE, source_of(t, (uint32_t)(o - t->s), d->anchor), 2, XR_UNRESOLVED, NULL,
+              "the schema holds a template placeholder; check the generated source instead");
+    return true;
+}
+
+/* The namespace of the declaration: written in the schema (which must be
+ * the block's, when there is a block) or supplied by the block, then
+ * inserted before the name (*shift bytes). a is where the name starts,
+ * sep its "::" or UINT32_MAX. */
+static void resolve_namespace(xfile *f, const xdecl *d, uint32_t a, uint32_t sep, const char **ns,
+                              uint32_t *ns_len, uint32_t *shift)
+{
+    const xtext *t = d->text;
+    *ns = NULL;
+    *ns_len = *shift = 0;
+    if (sep == UINT32_MAX) {
+        if (d->ns) {
+            *ns = d->ns;
+            *ns_len = d->ns_len;
+            *shift = d->ns_len + 2;
+        }
+        return;
+    }
+    *ns = t->s + a;
+    *ns_len = sep - a;
+    if (d->ns && (d->ns_len != *ns_len || memcmp(d->ns, *ns, *ns_len)))
+        xf_report(f, TA_SEV_ERROR, source_of(t, a, d->anchor), *ns_len, XR_NAMESPACE,
+                  "drop the namespace from the schema; the block supplies it",
+                  "schema names namespace '%.*s' inside the '%.*s' library; torch refuses to register it",
+                  (int)*ns_len, *ns, (int)d->ns_len, d->ns);
+}
+
 void xf_add_op(xfile *f, const xdecl *d)
 {
     ta_extract *x = f->x;
     const xtext *t = d->text;
-    if (t->oom) {
+    if (t->oom || !grow((void **)&x->ops, &x->cap, x->n, sizeof *x->ops)) {
         f->st = TA_ERR_NOMEM;
         return;
     }
-    if (!grow((void **)&x->ops, &x->cap, x->n, sizeof *x->ops)) {
-        f->st = TA_ERR_NOMEM;
-        return;
-    }
-    if (!t->s) return; /* never reset: nothing was read */
+    if (!t->s || template_text(f, d)) return; /* (no s: nothing was read) */
     xop *op = &x->ops[x->n];
     memset(op, 0, sizeof *op);
     ta_extract_op *p = &op->pub;
@@ -350,39 +394,10 @@ void xf_add_op(xfile *f, const xdecl *d)
     p->inferred = d->inferred;
     p->has_kernel = d->has_kernel;
     xf_pos(f, t->nseg ? t->seg[0].src : d->anchor, &p->line, &p->col);
-
-    if (memmem(t->s, t->n, "{{", 2) && memmem(t->s, t->n, "}}", 2)) {
-        /* a template (Jinja, as FBGEMM generates its sources from) */
-        const char *o = memmem(t->s, t->n, "{{", 2);
-        uint32_t k = (uint32_t)(o - t->s), off = d->anchor;
-        for (uint32_t i = 0; i < t->nseg; i++)
-            if (t->seg[i].dec <= k) off = t->seg[i].src + (t->seg[i].verbatim ? k - t->seg[i].dec : 0);
-        xf_report(f, TA_SEV_NOTE, off, 2, XR_UNRESOLVED, NULL,
-                  "the schema holds a template placeholder; check the generated source instead");
-        return;
-    }
-    uint32_t a, b, sep;
+    uint32_t a, b, sep, ns_len, shift;
+    const char *ns;
     name_span(t->s, t->n, &a, &b, &sep);
-    uint32_t shift = 0;
-    const char *ns = NULL;
-    uint32_t ns_len = 0;
-    if (sep != UINT32_MAX) {
-        ns = t->s + a;
-        ns_len = sep - a;
-        if (d->ns && (d->ns_len != ns_len || memcmp(d->ns, ns, ns_len))) {
-            uint32_t off = t->nseg ? t->seg[0].src : d->anchor;
-            for (uint32_t i = 0; i < t->nseg; i++) /* the segment holding the name */
-                if (t->seg[i].dec <= a) off = t->seg[i].src + (t->seg[i].verbatim ? a - t->seg[i].dec : 0);
-            xf_report(f, TA_SEV_ERROR, off, ns_len, XR_NAMESPACE,
-                      "drop the namespace from the schema; the block supplies it",
-                      "schema names namespace '%.*s' inside the '%.*s' library; torch refuses to register it",
-                      (int)ns_len, ns, (int)d->ns_len, d->ns);
-        }
-    } else if (d->ns) {
-        ns = d->ns;
-        ns_len = d->ns_len;
-        shift = ns_len + 2;
-    }
+    resolve_namespace(f, d, a, sep, &ns, &ns_len, &shift);
     ta_arena *ar = x->arena;
     if (d->name_only) {
         p->name = shift ? qualified(ar, ns, ns_len, t->s + a, b - a, 0)
@@ -399,11 +414,11 @@ void xf_add_op(xfile *f, const xdecl *d)
         return;
     }
     keep_map(f, op, t, a, d->name_only ? 0 : shift);
-    if (d->ncond) {
-        op->cond = ta_arena_alloc(ar, 2 * d->ncond * sizeof *op->cond);
-        if (!op->cond) f->st = TA_ERR_NOMEM;
-        else memcpy(op->cond, d->cond, 2 * d->ncond * sizeof *op->cond);
+    if (d->ncond && (op->cond = ta_arena_alloc(ar, 2 * d->ncond * sizeof *op->cond))) {
+        memcpy(op->cond, d->cond, 2 * d->ncond * sizeof *op->cond);
         op->ncond = d->ncond;
+    } else if (d->ncond) {
+        f->st = TA_ERR_NOMEM;
     }
     if (f->st != TA_OK) return;
     x->n++;
