@@ -21,6 +21,11 @@ struct ta_rule_sink {
 ta_status ta_rule_report(ta_diags *d, const ta_rule_info *r, const ta_loc *at, const char *hint,
                          const char *fmt, ...) TA_PRINTF(5, 6);
 
+/* The sink of a bare schema: positioned with ta_schema_locate, the
+ * schema's line shown under it (rules.c). */
+ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_rule_info *rule, uint32_t off,
+                              uint32_t len, const char *hint, const char *msg);
+
 /* The rule with this id (the table lives in rules.c). */
 const ta_rule_info *ta_alias_rule_get(const char *id);
 
