@@ -107,20 +107,32 @@ static bool has_kernel(const ta_registry *reg, const char *name)
     return op && ta_registry_has_kernel(op);
 }
 
+/* Derived operator i's name and its callee's. */
+typedef struct derived_names {
+    char own[512], callee[512];
+} derived_names;
+
+/* The callee of derived operator i (NULL when there is none), and both names. */
+static const ta_tg_function *callee_of(const ta_autogen_ops *v, size_t i, derived_names *n)
+{
+    const ta_tg_function *fn = ta_torchgen_get(v->tg, v->first + i);
+    const ta_tg_function *callee = ta_torchgen_get(v->tg, fn->plan->callee);
+    ta_op_name_of(v->schemas[i], n->own, sizeof n->own);
+    if (callee) full_name(callee, n->callee, sizeof n->callee);
+    return callee;
+}
+
 /* TA_COMPOSE_ALL: every base keeps its kernel; every derived operator
  * whose callee has one (or is derived itself, and so will) loses its own
  * to get the composed one. */
 static ta_status drop_own_kernels(ta_registry *reg, const ta_autogen_ops *v)
 {
     for (size_t i = 0; i < v->n; i++) {
-        if (!v->schemas[i]) continue;
-        const ta_tg_function *fn = ta_torchgen_get(v->tg, v->first + i);
-        const ta_tg_function *callee = ta_torchgen_get(v->tg, fn->plan->callee);
-        char own[512], cname[512];
-        ta_op_name_of(v->schemas[i], own, sizeof own);
-        full_name(callee, cname, sizeof cname);
+        derived_names n;
+        const ta_tg_function *callee = v->schemas[i] ? callee_of(v, i, &n) : NULL;
+        if (!callee) continue;
         bool callee_derived = callee->index >= v->first && v->schemas[callee->index - v->first];
-        if ((has_kernel(reg, cname) || callee_derived) && ta_registry_remove_kernels(reg, own) != TA_OK)
+        if ((has_kernel(reg, n.callee) || callee_derived) && ta_registry_remove_kernels(reg, n.own) != TA_OK)
             return TA_ERR_INVALID;
     }
     return TA_OK;
@@ -131,17 +143,13 @@ static ta_status drop_own_kernels(ta_registry *reg, const ta_autogen_ops *v)
 static ta_status compose_pass(ta_registry *reg, const ta_autogen_ops *v, size_t *added)
 {
     for (size_t i = 0; i < v->n; i++) {
-        if (!v->schemas[i]) continue;
+        derived_names n;
+        const ta_tg_function *callee = v->schemas[i] ? callee_of(v, i, &n) : NULL;
+        if (!callee || has_kernel(reg, n.own) || !has_kernel(reg, n.callee)) continue;
         const ta_tg_function *fn = ta_torchgen_get(v->tg, v->first + i);
-        const ta_tg_function *callee = ta_torchgen_get(v->tg, fn->plan->callee);
-        char own[512], cname[512];
-        ta_op_name_of(v->schemas[i], own, sizeof own);
-        if (!callee || has_kernel(reg, own)) continue;
-        full_name(callee, cname, sizeof cname);
-        if (!has_kernel(reg, cname)) continue;
-        ta_status st = ta_registry_add_derived(reg, v->schemas[i], fn->plan, cname);
+        ta_status st = ta_registry_add_derived(reg, v->schemas[i], fn->plan, n.callee);
         if (st == TA_ERR_NOMEM) return st;
-        if (st == TA_OK && has_kernel(reg, own)) (*added)++;
+        if (st == TA_OK && has_kernel(reg, n.own)) (*added)++;
     }
     return TA_OK;
 }
