@@ -6,7 +6,8 @@
  * and nothing half made handed back (outputs stay NULL).
  *
  * Scenarios: parsing schemas (one good, one malformed), a schema's alias
- * queries, graph and rules, loading a small
+ * queries, graph and rules, extracting schemas from C++ and Python
+ * sources, loading a small
  * native_functions.yaml with tags, a full `check` of it (every pass,
  * torchgen's derivation included), and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
@@ -23,6 +24,7 @@
 #include "tensoralias/alias.h"
 #include "tensoralias/check.h"
 #include "tensoralias/exec.h"
+#include "tensoralias/extract.h"
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 
@@ -108,6 +110,36 @@ static ta_status analyse_schema(void)
     ta_alias_query_destroy(q);
     ta_diags_destroy(d);
     ta_arena_destroy(a);
+    return st;
+}
+
+/* Schemas declared in C++ and Python sources (the extract module). */
+static ta_status extract_sources(void)
+{
+    static const char cpp[] =
+        "TORCH_LIBRARY(mylib, m) {\n"
+        "  m.def(\"twice(Tensor self) -> Tensor\");\n"
+        "  m.def(\"scale_(Tensor(a!) self, \"\n"
+        "        \"float s=2.) -> Tensor(a!)\");\n"
+        "  m.def(\"bad(Tensor self -> Tensor\");\n"
+        "}\n"
+        "TORCH_LIBRARY_IMPL(mylib, CPU, m) { m.impl(\"twice\", &twice); }\n";
+    static const char py[] =
+        "import torch\n"
+        "lib = torch.library.Library(\"pylib\", \"DEF\")\n"
+        "lib.define(\"add_one(Tensor x) -> Tensor\")\n"
+        "@torch.library.custom_op(\"pylib::mul\", mutates_args=())\n"
+        "def mul(x: torch.Tensor, k: float) -> torch.Tensor:\n"
+        "    return x * k\n";
+    ta_diags *d = ta_diags_create();
+    ta_extract *x = ta_extract_create(NULL);
+    ta_status st = d && x ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_extract_scan(x, "ops.cpp", TA_LANG_CPP, cpp, sizeof cpp - 1, d);
+    if (st == TA_OK) st = ta_extract_scan(x, "ops.py", TA_LANG_PYTHON, py, sizeof py - 1, d);
+    if (st == TA_OK) st = ta_extract_finish(x, d);
+    if (st == TA_OK && ta_extract_count(x) < 4) st = WRONG;
+    ta_extract_destroy(x);
+    ta_diags_destroy(d);
     return st;
 }
 
@@ -247,6 +279,7 @@ int main(int argc, char **argv)
     }
     int bad = fail_each("schema parse", parse_schemas);
     bad += fail_each("alias queries and graph", analyse_schema);
+    bad += fail_each("extract from sources", extract_sources);
     bad += fail_each("yaml load", load_yaml);
     bad += fail_each("check of a small yaml", check_yaml);
     bad += fail_each("verification set-up", set_up_verification);

@@ -18,7 +18,7 @@ void xt_reset(xtext *t)
 {
     t->n = 0;
     t->nseg = 0;
-    t->oom = false;
+    /* oom stays: a scanner reports it once it is done with the file */
     if (room(t, 0)) t->s[0] = '\0'; /* even an empty text is a string */
 }
 
