@@ -29,8 +29,11 @@ static bool is_kind(const igraph_t *g, igraph_integer_t e, const char *k)
 
 /* torch's list-level annotation: the slot's own member edges, or, with
  * none, those of its list elements (write copied, sets dropped). */
-static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, bool top)
+typedef enum depth { SLOT_ITSELF, ITS_ELEMENTS } depth;
+
+static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, depth at)
 {
+    bool top = at == SLOT_ITSELF;
     const igraph_t *g = &ag->g;
     igraph_vector_int_t es;
     out_edges(g, v, &es);
@@ -52,7 +55,7 @@ static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, bool top)
     }
     igraph_vector_int_destroy(&es);
     if (direct) f->has_alias = true;
-    else if (elems >= 0) level(ag, elems, f, false);
+    else if (elems >= 0) level(ag, elems, f, ITS_ELEMENTS);
 }
 
 static bool tokens_meet(const char *a, const char *b)
@@ -85,7 +88,7 @@ static void all_facts(const ta_alias_graph *ag, gf *f)
     uint32_t nin = ag->q->nin, n = ag->nslots;
     for (uint32_t i = 0; i < n; i++) {
         memset(&f[i], 0, sizeof f[i]);
-        level(ag, i, &f[i], true);
+        level(ag, i, &f[i], SLOT_ITSELF);
         f[i].types = VAS(g, "alias_types", i);
         f[i].contained = VAS(g, "contained_types", i);
         f[i].wild = f[i].wild_after;
@@ -118,7 +121,7 @@ bool ta_graph_is_mutable_input(const ta_alias_graph *ag, uint32_t i)
 {
     if (i >= ag->q->nin) return false;
     gf f = {0};
-    level(ag, i, &f, true);
+    level(ag, i, &f, SLOT_ITSELF);
     /* the training-mode cases are a property of the operator, not of its
      * edges: the builder records them in the vertex flags */
     return f.write || strchr(VAS(&ag->g, "flags", i), 'm') != NULL;

@@ -607,8 +607,11 @@ static ta_status tags_item(void *ctx, const ynode *e)
     return L->st;
 }
 
-static ta_status load_one(loader *L, const ta_yaml_src *src, bool tags)
+typedef enum yaml_file { NATIVE_FUNCTIONS_YAML, TAGS_YAML } yaml_file;
+
+static ta_status load_one(loader *L, const ta_yaml_src *src, yaml_file which)
 {
+    bool tags = which == TAGS_YAML;
     L->src = src;
     ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
                          tags ? tags_other_root : funcs_other_root};
@@ -651,10 +654,10 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
         f->tags_src.len = tags_len;
         f->tags_src.source = ta_arena_strndup(a, ts, strlen(ts));
         if (!f->tags_src.text || !f->tags_src.source) st = TA_ERR_NOMEM;
-        else st = load_one(&L, &f->tags_src, true);
+        else st = load_one(&L, &f->tags_src, TAGS_YAML);
         f->has_tags = true;
     }
-    if (st == TA_OK) st = load_one(&L, &f->src, false);
+    if (st == TA_OK) st = load_one(&L, &f->src, NATIVE_FUNCTIONS_YAML);
     ta_diags_destroy(L.tmp);
     if (st != TA_OK) {
         ta_native_destroy(f);

@@ -78,18 +78,22 @@ static void print_alias(tg_buf *b, const ta_alias *a)
  * Tensor, t[](a!) on the list, exactly as torchgen and the schema language
  * spell them. Without `annotations` the type prints as signature() strips
  * it (every level). */
-static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
+/* Whether a type is printed with its alias annotations. */
+typedef enum spelling { PLAIN, ANNOTATED } spelling;
+
+static void print_type_as(tg_buf *b, const ta_type *t, spelling how)
 {
+    bool annotations = how == ANNOTATED;
     switch (t->kind) {
     case TA_TYPE_NAME:
         tg_buf_str(b, t->name);
         break;
     case TA_TYPE_OPTIONAL:
-        print_type_as(b, t->elems[0], annotations);
+        print_type_as(b, t->elems[0], how);
         tg_buf_put(b, "?", 1);
         break;
     case TA_TYPE_LIST:
-        print_type_as(b, t->elems[0], annotations);
+        print_type_as(b, t->elems[0], how);
         tg_buf_put(b, "[", 1);
         if (t->fixed_size > 0) {
             /* "%d" by hand: this runs for every int[2] of every schema */
@@ -106,7 +110,7 @@ static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
         tg_buf_put(b, "(", 1);
         for (uint32_t i = 0; i < t->nelems; i++) {
             if (i) tg_buf_put(b, ", ", 2);
-            print_type_as(b, t->elems[i], annotations);
+            print_type_as(b, t->elems[i], how);
         }
         tg_buf_put(b, ")", 1);
         break;
@@ -114,7 +118,7 @@ static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
     if (annotations && t->alias) print_alias(b, t->alias);
 }
 
-static void print_type(tg_buf *b, const ta_type *t) { print_type_as(b, t, true); }
+static void print_type(tg_buf *b, const ta_type *t) { print_type_as(b, t, ANNOTATED); }
 
 void tg_print_name(tg_buf *b, const ta_schema *s)
 {
@@ -187,17 +191,18 @@ ta_str tg_arena_str(ta_arena *a, const char *s, size_t n)
     return r;
 }
 
-static ta_type *copy_type(ta_arena *a, const ta_type *t, bool keep_alias)
+/* A copy of t without any annotation, at any depth. */
+static ta_type *copy_type_plain(ta_arena *a, const ta_type *t)
 {
     ta_type *n = ta_arena_alloc(a, sizeof *n);
     if (!n) return NULL;
     *n = *t;
-    if (!keep_alias) n->alias = NULL;
+    n->alias = NULL;
     if (t->nelems) {
         n->elems = ta_arena_alloc(a, t->nelems * sizeof *n->elems);
         if (!n->elems) return NULL;
         for (uint32_t i = 0; i < t->nelems; i++)
-            if (!(n->elems[i] = copy_type(a, t->elems[i], keep_alias))) return NULL;
+            if (!(n->elems[i] = copy_type_plain(a, t->elems[i]))) return NULL;
     }
     return n;
 }
@@ -212,12 +217,12 @@ static bool has_alias(const ta_type *t)
 
 ta_type *tg_type_strip(ta_arena *a, const ta_type *t)
 {
-    return has_alias(t) ? copy_type(a, t, false) : (ta_type *)t;
+    return has_alias(t) ? copy_type_plain(a, t) : (ta_type *)t;
 }
 
 ta_type *tg_type_annotate(ta_arena *a, const ta_type *t, ta_alias *ann)
 {
-    ta_type *n = copy_type(a, t, false);
+    ta_type *n = copy_type_plain(a, t);
     if (!n) return NULL;
     ta_type *at = n;
     while ((at->kind == TA_TYPE_OPTIONAL || at->kind == TA_TYPE_LIST) && at->nelems == 1)
@@ -480,7 +485,7 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
             tg_buf_put(b, "*, ", 3);
             star = true;
         }
-        print_type_as(b, a->type, false);
+        print_type_as(b, a->type, PLAIN);
         tg_buf_put(b, " ", 1);
         tg_buf_str(b, a->name);
         bool has_def = !(flags & TA_SIG_STRIP_DEFAULT) && a->def.kind != TA_DEFAULT_NONE_GIVEN;
@@ -511,7 +516,7 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
     if (nrets != 1) tg_buf_put(b, "(", 1);
     for (uint32_t i = 0; i < s->nrets; i++) {
         if (i) tg_buf_put(b, ", ", 2);
-        print_type_as(b, s->rets[i].type, false);
+        print_type_as(b, s->rets[i].type, PLAIN);
         if (keep_names && s->rets[i].name.len) {
             tg_buf_put(b, " ", 1);
             tg_buf_str(b, s->rets[i].name);
@@ -522,7 +527,7 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
         for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
             if (i < 64 ? !(extra >> i & 1) : !extra_return(s, i)) continue;
             if (r++) tg_buf_put(b, ", ", 2);
-            print_type_as(b, s->args[i].type, false);
+            print_type_as(b, s->args[i].type, PLAIN);
             if (keep_names) {
                 tg_buf_put(b, " ", 1);
                 tg_buf_str(b, s->args[i].name);
