@@ -22,6 +22,7 @@
 
 #include "tensoralias/diag.h"
 #include "tensoralias/export.h"
+#include "tensoralias/extract.h"
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 
@@ -96,13 +97,13 @@ TA_API struct json_t *ta_query_to_json(const ta_alias_query *q);
 typedef struct ta_alias_graph ta_alias_graph;
 
 /* Vertex kinds ("kind" string attribute) and edge kinds ("kind"). */
-#define TA_V_INPUT "input"
-#define TA_V_OUTPUT "output"
-#define TA_V_CONTENTS "contents" /* elements of a list, values of a Dict */
-#define TA_V_SET "set"
-#define TA_V_WILDCARD "wildcard"
-#define TA_E_MEMBER "member"     /* slot -> set; attrs before, after, write */
-#define TA_E_CONTAINS "contains" /* container slot -> its contents */
+#define TA_VERTEX_INPUT "input"
+#define TA_VERTEX_OUTPUT "output"
+#define TA_VERTEX_CONTENTS "contents" /* elements of a list, values of a Dict */
+#define TA_VERTEX_SET "set"
+#define TA_VERTEX_WILDCARD "wildcard"
+#define TA_EDGE_MEMBER "member"     /* slot -> set; attrs before, after, write */
+#define TA_EDGE_CONTAINS "contains" /* container slot -> its contents */
 
 /* Builds the graph of s (which must outlive it). Vertex attributes: kind,
  * name (argument name, set name, "*"), label (what a writer prints), slot
@@ -136,15 +137,9 @@ TA_API ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
 
 /* ---- rules ------------------------------------------------------------- */
 
-/* One alias rule: a stable id, its severity and what it checks. */
-typedef struct ta_alias_rule {
-    const char *id;
-    ta_severity severity;
-    const char *summary;
-} ta_alias_rule;
-
-/* Every alias rule, in the order the checks run. */
-TA_API const ta_alias_rule *ta_alias_rules(size_t *n);
+/* Every alias rule (id, severity, summary: ta_rule_info, native.h), in the
+ * order the checks run. */
+TA_API const ta_rule_info *ta_alias_rules(size_t *n);
 
 /* The rules that need only the schema (torchgen's schema asserts and the
  * suspicious-but-legal patterns), positioned with ta_schema_locate.
@@ -157,6 +152,26 @@ TA_API ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
  * through ta_native_check_with; ta_alias_native_passes lists it as such. */
 TA_API ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags);
 TA_API const ta_native_pass *ta_alias_native_passes(size_t *n);
+
+/* ---- rules for custom operators ------------------------------------------ */
+
+/* Custom operators (declared in C++ or Python sources, not in
+ * native_functions.yaml) follow fewer conventions, so they get their own
+ * rules (ids custom-*): a tensor named like a destination or a cache the
+ * operator stores into that is not annotated as written, an operator named
+ * like a mutation that declares no write, "-> ()" with no write at all, a
+ * "!" on a non-tensor, a duplicated argument name, a pointless or unbound
+ * alias set, a written keyword argument not returned. The yaml rules above
+ * keep applying to yaml only. */
+TA_API const ta_rule_info *ta_alias_custom_rules(size_t *n);
+
+/* The custom rules over one schema, positioned with ta_schema_locate.
+ * Appends to diags; TA_OK or TA_ERR_NOMEM. */
+TA_API ta_status ta_alias_check_custom(const ta_schema *s, ta_diags *diags);
+
+/* The custom rules over every parsed operator of x, each finding
+ * positioned in the source file (ta_extract_locate). */
+TA_API ta_status ta_alias_check_extracted(const ta_extract *x, ta_diags *diags);
 
 #ifdef __cplusplus
 }

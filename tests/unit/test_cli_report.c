@@ -18,6 +18,9 @@
 #include "../../tools/tensoralias/report.c"
 #include "../../tools/tensoralias/report_verify.c"
 #include "../../tools/tensoralias/sarif.c"
+#include "../../tools/tensoralias/check_sources.c"
+#include "../../tools/tensoralias/cli.c"
+#include "../../tools/tensoralias/extract_cli.c"
 
 /* Diagnostics of a few broken files (and an absolute path, for the URI). */
 static ta_diags *some_diags(void)
@@ -35,8 +38,9 @@ static ta_diags *some_diags(void)
         ta_native_check(f, d);
         ta_native_destroy(f);
     }
-    ta_diags_add(d, TA_SEV_ERROR, "custom-rule", "/tmp/a b.yaml", 3, 4, 2, NULL, NULL, "x");
-    ta_diags_add(d, TA_SEV_NOTE, "io", "nowhere.yaml", 0, 0, 0, NULL, NULL, "no line");
+    ta_loc custom = {"/tmp/a b.yaml", 3, 4, 2, NULL, 0}, nowhere = {.file = "nowhere.yaml"};
+    assert_int_equal(ta_diag_error(d, &custom, "custom-rule", "x"), TA_OK);
+    assert_int_equal(ta_diag_note(d, &nowhere, "io", "no line"), TA_OK);
     return d;
 }
 
@@ -162,26 +166,26 @@ static bool locate_abs(void *ud, const char *op, const char **file, unsigned *li
 static void verify_sarif_valid(void **state)
 {
     (void)state;
-    ta_finding f1 = {.kind = TA_V_UNDECLARED_MUTATION, .severity = TA_VSEV_ERROR, .seed = 0x1f};
+    ta_finding f1 = {.kind = TA_V_UNDECLARED_MUTATION, .severity = TA_SEV_ERROR, .seed = 0x1f};
     snprintf(f1.argument, sizeof f1.argument, "self");
     snprintf(f1.message, sizeof f1.message, "argument 'self' changed");
-    ta_finding f2 = {.kind = TA_V_NOT_EXERCISED, .severity = TA_VSEV_WARNING};
+    ta_finding f2 = {.kind = TA_V_NOT_EXERCISED, .severity = TA_SEV_WARNING};
     snprintf(f2.message, sizeof f2.message, "no case was accepted");
-    ta_op_result ops[2] = {{.verdict = TA_V_UNDECLARED_MUTATION, .severity = TA_VSEV_ERROR,
+    ta_op_result ops[2] = {{.verdict = TA_V_UNDECLARED_MUTATION, .severity = TA_SEV_ERROR,
                             .cases = 4, .exercised = 4, .findings = &f1, .nfindings = 1},
-                           {.verdict = TA_V_NOT_EXERCISED, .severity = TA_VSEV_WARNING,
+                           {.verdict = TA_V_NOT_EXERCISED, .severity = TA_SEV_WARNING,
                             .cases = 4, .findings = &f2, .nfindings = 1}};
     snprintf(ops[0].op, sizeof ops[0].op, "aten::abs_");
     snprintf(ops[1].op, sizeof ops[1].op, "mylib::f");
     ta_verify_report rep = {.ops = ops, .nops = 2, .total_cases = 8};
-    char blpath[] = "/tmp/ta_baseline_XXXXXX", blerr[256];
+    char blpath[] = "/tmp/ta_baseline_XXXXXX";
     int fd = mkstemp(blpath);
     assert_true(fd >= 0);
     static const char bl_line[] =
         "{\"op\":\"aten::abs_\",\"findings\":[{\"kind\":\"undeclared-mutation\",\"argument\":\"self\"}]}\n";
     assert_int_equal(write(fd, bl_line, sizeof bl_line - 1), (ssize_t)(sizeof bl_line - 1));
     close(fd);
-    ta_vbaseline *bl = ta_vbaseline_load(blpath, blerr, sizeof blerr);
+    ta_vbaseline *bl = ta_vbaseline_load(blpath, NULL);
     unlink(blpath);
     assert_non_null(bl);
     char *buf = NULL;
@@ -281,11 +285,68 @@ static void list_rows_golden(void **state)
     ta_native_destroy(f);
 }
 
+/* check on C++ sources: SARIF that code scanning places in the source
+ * files (a relative uri against %SRCROOT%, a region inside the literal),
+ * every rule it reports in the catalogue. */
+static void sarif_sources(void **state)
+{
+    (void)state;
+    static const char src[] = "TORCH_LIBRARY(mylib, m) {\n"
+                              "  m.def(\"moe_sum(Tensor! input, Tensor output) -> ()\");\n"
+                              "  m.def(\"broken(Tensor x -> Tensor\");\n"
+                              "  m.def(SCHEMA);\n"
+                              "}\n";
+    ta_extract *x = ta_extract_create(NULL);
+    ta_diags *d = ta_diags_create();
+    assert_int_equal(ta_extract_scan(x, "csrc/ops.cpp", TA_LANG_CPP, src, strlen(src), d), TA_OK);
+    assert_int_equal(ta_alias_check_extracted(x, d), TA_OK);
+    assert_int_equal(ta_diags_count(d), 3); /* syntax error, unresolved note, the finding */
+    ta_rule_info rules[64];
+    size_t nrules = 0;
+    assert_true(ta_check_sources_nrules() <= 64);
+    ta_check_sources_rules(rules, &nrules);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(ta_report_sarif(d, rules, nrules, out), 0);
+    fclose(out);
+    json_error_t err;
+    json_t *log = json_loads(buf, 0, &err);
+    json_t *run = check_envelope(log, nrules);
+    json_t *jr = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+    assert_int_equal(json_array_size(jr), nrules); /* nothing outside the catalogue */
+    json_t *results = json_object_get(run, "results");
+    assert_int_equal(json_array_size(results), 3);
+    for (size_t i = 0; i < 3; i++) {
+        const ta_diag *g = ta_diags_get(d, i);
+        json_t *phys = json_object_get(json_array_get(json_object_get(json_array_get(results, i), "locations"), 0),
+                                       "physicalLocation");
+        json_t *art = json_object_get(phys, "artifactLocation");
+        assert_string_equal(get_s(art, "uri"), "csrc/ops.cpp");
+        assert_string_equal(get_s(art, "uriBaseId"), "%SRCROOT%");
+        json_t *region = json_object_get(phys, "region");
+        assert_int_equal(json_integer_value(json_object_get(region, "startLine")), g->line);
+        assert_int_equal(json_integer_value(json_object_get(region, "startColumn")), g->col);
+        if (g->length > 1)
+            assert_int_equal(json_integer_value(json_object_get(region, "endColumn")), g->col + g->length);
+    }
+    /* the finding: "Tensor output" on line 2 */
+    const ta_diag *g = ta_diags_get(d, 2);
+    assert_string_equal(g->rule, "custom-dest-not-written");
+    assert_int_equal(g->line, 2);
+    assert_int_equal(g->col, 33);
+    json_decref(log);
+    free(buf);
+    ta_diags_destroy(d);
+    ta_extract_destroy(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sarif_valid),
         cmocka_unit_test(verify_sarif_valid),
+        cmocka_unit_test(sarif_sources),
         cmocka_unit_test(json_lines),
         cmocka_unit_test(list_rows_golden),
     };
