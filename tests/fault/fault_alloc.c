@@ -11,7 +11,8 @@
  * native_functions.yaml with tags, a full `check` of it (every pass,
  * torchgen's derivation included), and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
- * selection). Allocations inside libyaml, igraph and jansson are theirs:
+ * selection), and a whole graph (operators and classes from text, the IR
+ * read, its alias analysis, queries, a move, printing, building). Allocations inside libyaml, igraph and jansson are theirs:
  * they are not counted, and fail through their own paths.
  *
  * Usage: fault_alloc [BUILD] (BUILD holds tests/plugins/libtwice.so). */
@@ -22,6 +23,7 @@
 
 #include "schema/alloc.h"
 #include "tensoralias/alias.h"
+#include "tensoralias/aliasdb.h"
 #include "tensoralias/check.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/extract.h"
@@ -222,6 +224,98 @@ static ta_status set_up_verification(void)
     return st;
 }
 
+/* Whole graphs: operators from text, classes, a graph read (control flow,
+ * containers, attributes, an unknown operator), its analysis, the queries
+ * that allocate (they must answer the safe way when they run out), a move,
+ * printing, and building with the C API. */
+static const char graph_schemas[] =
+    "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"
+    "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)\n"
+    "aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)\n"
+    "aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)\n"
+    "CONSERVATIVE\taten::backward(Tensor self, Tensor? gradient=None, bool? retain_graph=None, bool create_graph=False) -> ()\n";
+
+static const char graph_classes[] = "__torch__.M(w : Tensor, sub : __torch__.S)\n__torch__.S(Tensor[])\n";
+
+static const char graph_text[] =
+    "graph(%x : Tensor, %c : bool, %self : __torch__.M):\n"
+    "  %one : int = prim::Constant[value=1]()\n"
+    "  %none : NoneType = prim::Constant()\n"
+    "  %w : Tensor = prim::GetAttr[name=\"w\"](%self)\n"
+    "  %a : Tensor = aten::add(%x, %w, %one)\n"
+    "  %t : Tensor = aten::transpose(%a, %one, %one)\n"
+    "  %l : Tensor[] = prim::ListConstruct(%a, %t)\n"
+    "  %l2 : Tensor[] = aten::append(%l, %x)\n"
+    "  %z : Tensor = prim::If(%c)\n"
+    "    block0():\n"
+    "      %b : Tensor = aten::add_(%t, %x, %one)\n"
+    "      -> (%b)\n"
+    "    block1():\n"
+    "      -> (%a)\n"
+    "  %n : Tensor = prim::Loop(%one, %c, %z)\n"
+    "    block0(%i : int, %p : Tensor):\n"
+    "      %q : Tensor = mylib::unknown(%p)\n"
+    "      -> (%c, %q)\n"
+    "   = aten::backward(%n, %none, %none, %c)\n"
+    "  return (%n, %l2)\n";
+
+/* The queries that allocate; under a fault they must answer safely. */
+static ta_status ask_graph(const ta_ir_graph *g, const ta_aliasdb *db)
+{
+    const ta_ir_value *l = ta_ir_graph_find_value(g, "l"), *x = ta_ir_graph_find_value(g, "x");
+    const ta_ir_node *a = ta_ir_value_node(ta_ir_graph_find_value(g, "a"));
+    const ta_ir_node *z = ta_ir_value_node(ta_ir_graph_find_value(g, "z"));
+    bool contains = ta_aliasdb_may_contain_alias(db, l, x);
+    bool can_move = ta_aliasdb_can_move_after(db, a, z);
+    uint32_t locs[64];
+    size_t nlocs = ta_aliasdb_contained_locations(db, l, locs, 64);
+    if (!ta_fault_fired()) return contains && !can_move && nlocs > 0 ? TA_OK : WRONG;
+    return contains && !can_move ? TA_ERR_NOMEM : WRONG;
+}
+
+/* A node added with the C API, printed. */
+static ta_status build_more(ta_ir_graph *g)
+{
+    ta_ir_value *x = ta_ir_graph_find_value(g, "x");
+    ta_ir_value *in[] = {x, x};
+    ta_ir_node *n = ta_ir_append(g, ta_ir_graph_block(g), "aten::mul", in, 2, 1);
+    if (!n || ta_ir_node_set_attr(n, "tag", "\"extra\"") != TA_OK || ta_ir_graph_add_output(g, ta_ir_node_output(n, 0)) != TA_OK)
+        return TA_ERR_NOMEM;
+    char *text = NULL;
+    ta_status st = ta_ir_print(g, &text, NULL);
+    free(text);
+    return st;
+}
+
+static ta_status analyse_graph(void)
+{
+    ta_diags *d = ta_diags_create();
+    ta_ir_ops *ops = NULL;
+    ta_ir_graph *g = NULL;
+    ta_aliasdb *db = NULL;
+    ta_status st = d ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK && (st = ta_ir_ops_create(&ops)) != TA_OK && ops) st = WRONG;
+    if (st == TA_OK) st = ta_ir_ops_add_text(ops, graph_schemas, sizeof graph_schemas - 1, "ops", d);
+    if (st == TA_OK && (st = ta_ir_graph_create(&g)) != TA_OK && g) st = WRONG;
+    if (st == TA_OK) st = ta_ir_read_classes(g, graph_classes, sizeof graph_classes - 1, "classes", d);
+    if (st == TA_OK) st = ta_ir_read_into(g, graph_text, sizeof graph_text - 1, "graph.ir", d);
+    if (st == TA_OK && (st = ta_aliasdb_create(g, ops, &db, d)) != TA_OK && db) st = WRONG;
+    if (st == TA_OK) st = ask_graph(g, db);
+    if (st == TA_OK) {
+        bool moved = false;
+        ta_ir_node *none = ta_ir_value_node(ta_ir_graph_find_value(g, "none"));
+        ta_ir_node *to = ta_ir_value_node(ta_ir_graph_find_value(g, "t"));
+        st = ta_aliasdb_move_after(db, none, to, &moved);
+        if (st == TA_OK && !moved) st = WRONG;
+    }
+    if (st == TA_OK) st = build_more(g);
+    ta_aliasdb_destroy(db);
+    ta_ir_graph_destroy(g);
+    ta_ir_ops_destroy(ops);
+    ta_diags_destroy(d);
+    return st;
+}
+
 /* ---- the harness -------------------------------------------------------- */
 
 /* Runs fn with each of its allocations failing in turn; 0 when every run
@@ -283,6 +377,7 @@ int main(int argc, char **argv)
     bad += fail_each("yaml load", load_yaml);
     bad += fail_each("check of a small yaml", check_yaml);
     bad += fail_each("verification set-up", set_up_verification);
+    bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
     unlink(schema_file);
     printf("%s\n", bad ? "allocation failures are not all handled" : "all allocation failures handled");
     return bad != 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/ir/aliasdb_internal.h"
 
 void adb_nomem(ta_aliasdb *db)
@@ -19,7 +20,7 @@ uint32_t adb_new_elem(ta_aliasdb *db, const ta_ir_value *v)
 {
     if (db->nelems == db->cap_elems) {
         uint32_t cap = db->cap_elems ? db->cap_elems * 2 : 256;
-        adb_elem *n = realloc(db->elems, cap * sizeof *n);
+        adb_elem *n = ta_realloc(db->elems, cap * sizeof *n);
         if (!n) {
             adb_nomem(db);
             return ADB_NONE;
@@ -40,9 +41,9 @@ static void add_edge(ta_aliasdb *db, uint32_t *head, uint32_t to)
 {
     if (db->nedges == db->cap_edges) {
         uint32_t cap = db->cap_edges ? db->cap_edges * 2 : 256;
-        uint32_t *t = realloc(db->edge_to, cap * sizeof *t);
+        uint32_t *t = ta_realloc(db->edge_to, cap * sizeof *t);
         if (t) db->edge_to = t;
-        uint32_t *n = t ? realloc(db->edge_next, cap * sizeof *n) : NULL;
+        uint32_t *n = t ? ta_realloc(db->edge_next, cap * sizeof *n) : NULL;
         if (!n) {
             adb_nomem(db);
             return;
@@ -165,20 +166,20 @@ void adb_analyze_block(ta_aliasdb *db, const ta_ir_block *b)
 static ta_status alloc_tables(ta_aliasdb *db)
 {
     uint32_t nv = db->g->nvalues, nn = db->g->nnodes;
-    db->elem_of = malloc((nv ? nv : 1) * sizeof *db->elem_of);
-    db->wild_value = calloc(nv ? nv : 1, 1);
-    db->op_of = calloc(nn ? nn : 1, sizeof *db->op_of);
-    db->how = calloc(nn ? nn : 1, 1);
-    db->side_effects = calloc(nn ? nn : 1, 1);
-    db->writes = calloc(nn ? nn : 1, sizeof *db->writes);
+    db->elem_of = ta_malloc((nv ? nv : 1) * sizeof *db->elem_of);
+    db->wild_value = ta_calloc(nv ? nv : 1, 1);
+    db->op_of = ta_calloc(nn ? nn : 1, sizeof *db->op_of);
+    db->how = ta_calloc(nn ? nn : 1, 1);
+    db->side_effects = ta_calloc(nn ? nn : 1, 1);
+    db->writes = ta_calloc(nn ? nn : 1, sizeof *db->writes);
     if (!db->elem_of || !db->wild_value || !db->op_of || !db->how || !db->side_effects || !db->writes)
         return TA_ERR_NOMEM;
     memset(db->elem_of, 0xff, (nv ? nv : 1) * sizeof *db->elem_of);
     /* about one element and one edge per value: sized once, not regrown */
     db->cap_elems = db->cap_edges = nv + 64;
-    db->elems = malloc(db->cap_elems * sizeof *db->elems);
-    db->edge_to = malloc(db->cap_edges * sizeof *db->edge_to);
-    db->edge_next = malloc(db->cap_edges * sizeof *db->edge_next);
+    db->elems = ta_malloc(db->cap_elems * sizeof *db->elems);
+    db->edge_to = ta_malloc(db->cap_edges * sizeof *db->edge_to);
+    db->edge_next = ta_malloc(db->cap_edges * sizeof *db->edge_next);
     if (!db->elems || !db->edge_to || !db->edge_next) return TA_ERR_NOMEM;
     return TA_OK;
 }
@@ -188,7 +189,7 @@ ta_status ta_aliasdb_create(const ta_ir_graph *g, const ta_ir_ops *ops, ta_alias
 {
     *out = NULL;
     if (!g || !ops) return TA_ERR_INVALID;
-    ta_aliasdb *db = calloc(1, sizeof *db);
+    ta_aliasdb *db = ta_calloc(1, sizeof *db);
     if (!db) return TA_ERR_NOMEM;
     db->g = g;
     db->ops = ops;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/ir/aliasdb_internal.h"
 
 /* A growable array of element numbers. */
@@ -31,7 +32,7 @@ static bool vec_push(u32vec *s, uint32_t x)
 {
     if (s->n == s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 64;
-        uint32_t *n = realloc(s->v, cap * sizeof *n);
+        uint32_t *n = ta_realloc(s->v, cap * sizeof *n);
         if (!n) return false;
         s->v = n;
         s->cap = cap;
@@ -199,7 +200,7 @@ static bool compute_locs(ta_aliasdb *db, walk *w, uint32_t root, u32vec *kids)
 static bool apply_wildcards(ta_aliasdb *db, walk *w, u32vec *kids)
 {
     uint32_t words = (db->nelems + 63) / 64;
-    uint64_t **redirected = calloc(db->nelems ? db->nelems : 1, sizeof *redirected);
+    uint64_t **redirected = ta_calloc(db->nelems ? db->nelems : 1, sizeof *redirected);
     bool ok = redirected != NULL;
     for (uint32_t i = 0; ok && i < db->nwild_values; i++) {
         uint32_t vid = db->wild_values[i];
@@ -209,7 +210,7 @@ static bool apply_wildcards(ta_aliasdb *db, walk *w, u32vec *kids)
             ok = wc == ADB_NONE;
             continue;
         }
-        if (!redirected[wc] && !(redirected[wc] = calloc(words, sizeof(uint64_t)))) {
+        if (!redirected[wc] && !(redirected[wc] = ta_calloc(words, sizeof(uint64_t)))) {
             ok = false;
             break;
         }
@@ -247,7 +248,7 @@ static bool apply_wildcards(ta_aliasdb *db, walk *w, u32vec *kids)
 static bool closure_seen(const ta_aliasdb *db, adb_closure *c, uint32_t x)
 {
     if (!c->bits && c->n >= 32) {
-        c->bits = calloc(db->nelems / 64 + 1, sizeof *c->bits);
+        c->bits = ta_calloc(db->nelems / 64 + 1, sizeof *c->bits);
         if (!c->bits) return c->failed = true;
         for (uint32_t i = 0; i < c->n; i++) c->bits[c->v[i] / 64] |= (uint64_t)1 << (c->v[i] % 64);
     }
@@ -276,7 +277,7 @@ static bool closure_push(uint32_t **v, uint32_t *n, uint32_t *cap, const uint32_
 {
     if (*n == *cap) {
         uint32_t nc = *cap * 2;
-        uint32_t *g = *v == inline_buf ? malloc(nc * sizeof *g) : realloc(*v, nc * sizeof *g);
+        uint32_t *g = *v == inline_buf ? ta_malloc(nc * sizeof *g) : ta_realloc(*v, nc * sizeof *g);
         if (!g) return false;
         if (*v == inline_buf) memcpy(g, inline_buf, *n * sizeof *g);
         *v = g;
@@ -360,7 +361,7 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
             if (!vec_push(tmp, db->wild_elems[k])) return false;
         if (!set_make(db, tmp->v, sort_unique(tmp->v, tmp->n), &db->writes[n->id])) return false;
     }
-    db->written = calloc((db->nelems + 63) / 64 + 1, sizeof *db->written);
+    db->written = ta_calloc((db->nelems + 63) / 64 + 1, sizeof *db->written);
     if (!db->written) return false;
     for (uint32_t id = 0; id < nn; id++) {
         const uint32_t *d = adb_set_data(&db->writes[id]);
@@ -374,7 +375,7 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
 static bool value_locations(ta_aliasdb *db)
 {
     uint32_t nv = db->g->nvalues;
-    db->vlocs = calloc(nv ? nv : 1, sizeof *db->vlocs);
+    db->vlocs = ta_calloc(nv ? nv : 1, sizeof *db->vlocs);
     if (!db->vlocs) return false;
     for (uint32_t id = 0; id < nv; id++)
         if (db->elem_of[id] != ADB_NONE) db->vlocs[id] = db->elems[db->elem_of[id]].locs;
@@ -406,7 +407,7 @@ static ta_status push_set(uint32_t **v, uint32_t *nv, uint32_t *cap, const adb_s
     if (*nv + s->n > *cap) {
         uint32_t c = *cap ? *cap : 64;
         while (c < *nv + s->n) c *= 2;
-        uint32_t *n = realloc(*v, c * sizeof *n);
+        uint32_t *n = ta_realloc(*v, c * sizeof *n);
         if (!n) return TA_ERR_NOMEM;
         *v = n;
         *cap = c;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/ir/aliasdb_internal.h"
 
 typedef struct working_set {
@@ -70,7 +71,7 @@ static bool ws_init(working_set *ws, const ta_aliasdb *db, const ta_ir_node *mov
     ws->mover = mover;
     ws->ewords = (db->nelems + 63) / 64 + 1;
     ws->nwords = (db->g->nnodes + 63) / 64 + 1;
-    uint64_t *mem = calloc(4 * (size_t)ws->ewords + 3 * (size_t)ws->nwords, sizeof *mem);
+    uint64_t *mem = ta_calloc(4 * (size_t)ws->ewords + 3 * (size_t)ws->nwords, sizeof *mem);
     if (!mem) return false;
     ws->mover_writes = mem;
     ws->mover_reads = mem + ws->ewords;
@@ -96,7 +97,7 @@ static void ws_add(working_set *ws, const ta_ir_node *n)
 {
     if (ws->n == ws->cap) {
         uint32_t cap = ws->cap ? ws->cap * 2 : 16;
-        const ta_ir_node **grown = realloc(ws->nodes, cap * sizeof *grown);
+        const ta_ir_node **grown = ta_realloc(ws->nodes, cap * sizeof *grown);
         if (!grown) {
             ws->st = TA_ERR_NOMEM;
             return;

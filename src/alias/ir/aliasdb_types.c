@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/ir/aliasdb_internal.h"
 
 enum { MAX_SET = 256 };
@@ -22,7 +23,7 @@ static ta_status ensure_tinfo(ta_aliasdb *db)
     if (need <= db->cap_tinfo) return TA_OK;
     uint32_t cap = db->cap_tinfo ? db->cap_tinfo : 64;
     while (cap < need) cap *= 2;
-    adb_type *n = realloc(db->tinfo, cap * sizeof *n);
+    adb_type *n = ta_realloc(db->tinfo, cap * sizeof *n);
     if (!n) return TA_ERR_NOMEM;
     memset(n + db->cap_tinfo, 0, (cap - db->cap_tinfo) * sizeof *n);
     for (uint32_t i = db->cap_tinfo; i < cap; i++) n[i].wildcard = ADB_NONE;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/ir/ir_internal.h"
 
 ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t sz)
@@ -73,7 +74,7 @@ ta_ir_block *ir_block_new(ta_ir_graph *g, ta_ir_node *owner)
 ta_status ta_ir_graph_create(ta_ir_graph **out)
 {
     *out = NULL;
-    ta_ir_graph *g = calloc(1, sizeof *g);
+    ta_ir_graph *g = ta_calloc(1, sizeof *g);
     if (!g) return TA_ERR_NOMEM;
     g->arena = ta_arena_create();
     ta_map_init(&g->names, NULL);

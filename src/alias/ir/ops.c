@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
+#include "schema/file.h"
 #include "alias/ir/ir_internal.h"
 
 
@@ -24,7 +26,7 @@ struct ta_ir_ops {
 ta_status ta_ir_ops_create(ta_ir_ops **out)
 {
     *out = NULL;
-    ta_ir_ops *ops = calloc(1, sizeof *ops);
+    ta_ir_ops *ops = ta_calloc(1, sizeof *ops);
     if (!ops) return TA_ERR_NOMEM;
     if (!(ops->arena = ta_arena_create())) {
         free(ops);
@@ -228,38 +230,12 @@ ta_status ta_ir_ops_add_text(ta_ir_ops *ops, const char *text, size_t len, const
 
 ta_status ta_ir_ops_add_file(ta_ir_ops *ops, const char *path, ta_diags *diags)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ta_loc loc = {path, 0, 0, 0, NULL, 0};
-        ta_diag_error(diags, &loc, "io", "cannot read %s", path);
-        return TA_ERR_IO;
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 65536 > cap) {
-            char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return TA_ERR_NOMEM;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    ta_status st = TA_ERR_IO;
-    if (bad) {
-        ta_loc loc = {path, 0, 0, 0, NULL, 0};
-        ta_diag_error(diags, &loc, "io", "cannot read %s", path);
-    } else {
-        st = ta_ir_ops_add_text(ops, buf, len, path, diags);
-    }
-    free(buf);
+    char *text;
+    size_t len;
+    ta_status st = ta_read_file(path, &text, &len, diags);
+    if (st != TA_OK) return st;
+    st = ta_ir_ops_add_text(ops, text, len, path, diags);
+    free(text);
     return st;
 }
 
@@ -272,7 +248,7 @@ ta_status ta_ir_ops_add_native(ta_ir_ops *ops, const ta_native_file *f, ta_diags
         const char *ns = fn->ns ? fn->ns : "aten";
         bool has_ns = strstr(fn->func.s, "::") != NULL;
         size_t need = strlen(ns) + 2 + fn->func.len + 1;
-        char *buf = need <= sizeof stack ? stack : malloc(need);
+        char *buf = need <= sizeof stack ? stack : ta_malloc(need);
         if (!buf) return TA_ERR_NOMEM;
         int n = has_ns ? snprintf(buf, need, "%s", fn->func.s)
                        : snprintf(buf, need, "%s::%s", ns, fn->func.s);

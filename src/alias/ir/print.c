@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "schema/alloc.h"
 #include "alias/ir/ir_internal.h"
 
 static void print_type(FILE *out, const ta_ir_type *t)
@@ -14,7 +15,7 @@ static void print_type(FILE *out, const ta_ir_type *t)
         fputs(buf, out);
         return;
     }
-    char *big = malloc(n + 1);
+    char *big = ta_malloc(n + 1);
     if (!big) return;
     ta_ir_type_print(t, big, n + 1);
     fputs(big, out);
