@@ -21,7 +21,9 @@
  * The analysis describes the graph as it was when built; moving nodes
  * (ta_aliasdb_move_*) keeps it valid, any other edit needs a new one
  * (ta_aliasdb_create again: building is cheap). Queries do not change the
- * analysis; one analysis may be queried from several threads.
+ * analysis; one analysis may be queried from several threads. The few
+ * queries that need scratch memory (contained locations, moves) answer the
+ * safe way when they cannot get it: "may contain an alias", "cannot move".
  */
 #ifndef TENSORALIAS_ALIASDB_H
 #define TENSORALIAS_ALIASDB_H
