@@ -289,6 +289,10 @@ TA_API ta_status ta_ir_read_classes(ta_ir_graph *g, const char *text, size_t len
                                     const char *source, ta_diags *diags);
 /* Prints the graph as torch does. TA_ERR_IO on a write error. */
 TA_API ta_status ta_ir_write(const ta_ir_graph *g, FILE *out);
+/* Two spellings: torch prints a node without outputs as "= ns::op(...)",
+ * but torch._C.parse_ir reads it only as "ns::op(...)". */
+typedef enum ta_ir_style { TA_IR_AS_TORCH_PRINTS = 0, TA_IR_AS_PARSE_IR_READS } ta_ir_style;
+TA_API ta_status ta_ir_write_as(const ta_ir_graph *g, FILE *out, ta_ir_style style);
 /* The same into a malloc'd NUL-terminated string (*len may be NULL). */
 TA_API ta_status ta_ir_print(const ta_ir_graph *g, char **text, size_t *len);
 

@@ -247,6 +247,14 @@ static void test_no_output_statements(void **state)
     free(out);
     ta_ir_graph_destroy(g);
     assert_int_equal(ta_ir_read(print_form, strlen(print_form), NULL, &g, NULL), TA_OK);
+    /* the spelling torch._C.parse_ir reads (checked with torch on the random graphs) */
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *f = open_memstream(&buf, &blen);
+    assert_int_equal(ta_ir_write_as(g, f, TA_IR_AS_PARSE_IR_READS), TA_OK);
+    fclose(f);
+    assert_string_equal(buf, read_form);
+    free(buf);
     ta_ir_graph_destroy(g);
 }
 

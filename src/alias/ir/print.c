@@ -40,16 +40,17 @@ static void indent(FILE *out, int n)
     for (int i = 0; i < n; i++) fputc(' ', out);
 }
 
-static void print_block_nodes(FILE *out, const ta_ir_block *b, int level);
+static void print_block_nodes(FILE *out, const ta_ir_block *b, int level, ta_ir_style style);
 
-static void print_node(FILE *out, const ta_ir_node *n, int level)
+static void print_node(FILE *out, const ta_ir_node *n, int level, ta_ir_style style)
 {
     indent(out, level);
     for (uint32_t i = 0; i < n->noutputs; i++) {
         if (i) fputs(", ", out);
         print_decl(out, n->outputs[i]);
     }
-    fprintf(out, " = %s", n->kind->name);
+    if (n->noutputs || style == TA_IR_AS_TORCH_PRINTS) fputs(" = ", out);
+    fputs(n->kind->name, out);
     if (n->nattrs) {
         fputc('[', out);
         for (uint32_t i = 0; i < n->nattrs; i++)
@@ -68,7 +69,7 @@ static void print_node(FILE *out, const ta_ir_node *n, int level)
             print_decl(out, b->param->outputs[k]);
         }
         fputs("):\n", out);
-        print_block_nodes(out, b, level + 4);
+        print_block_nodes(out, b, level + 4, style);
         indent(out, level + 4);
         fputs("-> ", out);
         print_refs(out, b->ret->inputs, b->ret->ninputs);
@@ -76,12 +77,14 @@ static void print_node(FILE *out, const ta_ir_node *n, int level)
     }
 }
 
-static void print_block_nodes(FILE *out, const ta_ir_block *b, int level)
+static void print_block_nodes(FILE *out, const ta_ir_block *b, int level, ta_ir_style style)
 {
-    for (const ta_ir_node *n = b->param->next; n != b->ret; n = n->next) print_node(out, n, level);
+    for (const ta_ir_node *n = b->param->next; n != b->ret; n = n->next) print_node(out, n, level, style);
 }
 
-ta_status ta_ir_write(const ta_ir_graph *g, FILE *out)
+ta_status ta_ir_write(const ta_ir_graph *g, FILE *out) { return ta_ir_write_as(g, out, TA_IR_AS_TORCH_PRINTS); }
+
+ta_status ta_ir_write_as(const ta_ir_graph *g, FILE *out, ta_ir_style style)
 {
     const ta_ir_node *params = g->top->param;
     fputs("graph(", out);
@@ -90,7 +93,7 @@ ta_status ta_ir_write(const ta_ir_graph *g, FILE *out)
         print_decl(out, params->outputs[i]);
     }
     fputs("):\n", out);
-    print_block_nodes(out, g->top, 2);
+    print_block_nodes(out, g->top, 2, style);
     fputs("  return ", out);
     print_refs(out, g->top->ret->inputs, g->top->ret->ninputs);
     fputc('\n', out);
