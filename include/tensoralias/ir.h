@@ -75,7 +75,6 @@ typedef enum ta_ir_type_kind {
     TA_IR_GENERATOR,
     TA_IR_STORAGE,
     TA_IR_STREAM,
-    TA_IR_LAYOUT,
     TA_IR_QSCHEME,
     TA_IR_CAPSULE,
     TA_IR_ANY,

@@ -5,7 +5,7 @@
  * shared ground truth: two torchvision models and three random graphs) and
  * its tensoralias/ directory (made by tools/torch/aliasdb_truth.py: more
  * models, functions reaching dicts, optionals, tuples, attributes, calls,
- * exceptions, and random graphs) is asked query by query through the
+ * exceptions, AliasDb's special node kinds, and random graphs) is asked query by query through the
  * library: has_writers, may_contain_alias, may_alias, move_after,
  * move_before and the overload each node resolves to. Prints the counts per
  * file and query kind; every answer must be torch's. */

@@ -151,8 +151,9 @@ static void test_types(void **state)
     (void)state;
     static const char *const same[] = {
         "Tensor", "int[]", "Tensor?[]", "int[]?", "(Tensor, int)", "()", "Dict(str, Tensor[])",
-        "Future(Tensor)", "Union(Tensor, int)", "__torch__.m.M", "NoneType", "Scalar", "Device",
-        "Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)", "Any", "RRef(int)",
+        "Future[Tensor]", "Union(Tensor, int)", "__torch__.m.M", "NoneType", "Scalar", "Device",
+        "Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu)", "Any", "RRef[int]",
+        "Union(int, NoneType, str)", "Tensor?[]",
     };
     ta_ir_graph *g;
     assert_int_equal(ta_ir_graph_create(&g), TA_OK);
@@ -169,9 +170,10 @@ static void test_types(void **state)
     }
     static const char *const python[][2] = {
         {"Optional[Tensor]", "Tensor?"}, {"List[int]", "int[]"}, {"Dict[str, Tensor]", "Dict(str, Tensor)"},
-        {"Tuple[Tensor, Optional[int]]", "(Tensor, int?)"},
+        {"Tuple[Tensor, Optional[int]]", "(Tensor, int?)"}, {"Future(Tensor)", "Future[Tensor]"},
+        {"Union(Tensor, NoneType)", "Tensor?"}, {"Layout", "int"}, {"Union[NoneType, int]", "int?"},
     };
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof python / sizeof python[0]; i++) {
         const ta_ir_type *t = NULL;
         assert_int_equal(ta_ir_type_parse(g, python[i][0], strlen(python[i][0]), &t, NULL), TA_OK);
         char buf[128];

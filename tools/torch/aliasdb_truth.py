@@ -22,6 +22,10 @@ Graphs:
             optionals, tuples, attributes (GetAttr/SetAttr), CallFunction and
             CallMethod (graphs not inlined), RaiseException, Uninitialized, lists
             appended to, out= overloads, views, conservative operators
+  ir_*      graphs written as IR here: the special node kinds (ConstantChunk,
+            BroadcastingChunk, profile, TypeCheck, unchecked_cast, AutogradZero,
+            AutogradAdd, isinstance, Uninitialized, wait) and unions, optionals,
+            futures, Any, tuples and dicts of lists
   rand_*    random graphs (fixed seeds) over views, in-place and out= ops, lists,
             dicts, tuples, optionals, prim::If and prim::Loop, built as IR text,
             read with torch._C.parse_ir and printed
@@ -35,9 +39,11 @@ import ctypes
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
+import zlib
 from typing import Dict, List, Optional, Tuple
 
 import torch
@@ -95,8 +101,10 @@ def may_alias_lib(tmp):
 def may_alias_answers(lib, text, pairs):
     if lib is None or "__torch__" in text:
         return None
-    # torch prints a node without outputs as "= kind(...)" but reads "kind(...)"
+    # torch prints a node without outputs as "= kind(...)" but reads "kind(...)",
+    # and prints Future[T] but reads Future(T)
     text = "\n".join(l.replace(" = ", "", 1) if l.lstrip().startswith("= ") else l for l in text.split("\n"))
+    text = re.sub(r"(Future|RRef)\[([^\[\]]*)\]", r"\1(\2)", text)
     buf = ctypes.create_string_buffer(len(pairs) + 16)
     q = "\n".join(f"{a[1:]} {b[1:]}" for a, b in pairs).encode()
     rc = lib.tensoralias_may_alias(text.encode(), q, buf, ctypes.c_size_t(len(buf)))
@@ -353,6 +361,52 @@ def functions():
 
 
 # ---------------------------------------------------------------------------
+# graphs written as IR, for the node kinds and types the rest do not reach
+
+SPECIAL_KINDS = """graph(%x : Tensor, %y : Tensor, %c : bool, %u : Union(Tensor, int), %o : Tensor?, %a : Any, %f : Future(Tensor), %t : (Tensor, int), %lo : Tensor[]?):
+  %one : int = prim::Constant[value=1]()
+  %zero : int = prim::Constant[value=0]()
+  %none : NoneType = prim::Constant()
+  %c1 : Tensor = aten::relu(%x)
+  %c2 : Tensor = aten::relu(%y)
+  %k1 : Tensor, %k2 : Tensor = prim::ConstantChunk[chunks=2, dim=0](%c1)
+  %b1 : Tensor, %b2 : Tensor, %b3 : Tensor, %b4 : Tensor = prim::BroadcastingChunk[chunks=2, dim=0](%c1, %c2)
+  %p : Tensor = prim::profile[profiled_type=Tensor](%c2)
+  %tc1 : Tensor, %tc2 : Tensor, %ok : bool = prim::TypeCheck[types=[Tensor, Tensor]](%c1, %c2)
+  %cast : Tensor = prim::unchecked_cast(%o)
+  %tu : Tensor = prim::TupleIndex(%t, %zero)
+  %z : Tensor = prim::AutogradZero()
+  %az : Tensor = prim::AutogradAdd(%z, %c1)
+  %isit : bool = prim::isinstance[types=[Tensor]](%a)
+  %un : Tensor = prim::Uninitialized()
+  %opt : Tensor? = prim::If(%c)
+    block0():
+      -> (%c2)
+    block1():
+      -> (%none)
+  %ou : Union(Tensor, int) = prim::If(%c)
+    block0():
+      -> (%c1)
+    block1():
+      -> (%u)
+  %tl : Tensor[] = prim::ListConstruct(%c1, %c2)
+  %tup : (Tensor, Tensor[]) = prim::TupleConstruct(%k1, %tl)
+  %tups : (Tensor, Tensor[])[] = prim::ListConstruct(%tup)
+  %g0 : (Tensor, Tensor[]) = aten::__getitem__(%tups, %zero)
+  %ka : str = prim::Constant[value="a"]()
+  %d : Dict(str, Tensor[]) = prim::DictConstruct(%ka, %tl)
+  %w : Tensor = aten::wait(%f)
+  %n : Tensor = aten::relu_(%b3)
+  %m : Tensor = aten::add_(%cast, %k2, %one)
+  return (%w, %p, %n, %opt, %ou, %g0, %d, %az, %un)
+"""
+
+
+def special_graphs():
+    yield "ir_special_kinds", torch._C.parse_ir(SPECIAL_KINDS)
+
+
+# ---------------------------------------------------------------------------
 # random graphs, as IR text
 
 class RandomGraph:
@@ -598,15 +652,14 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         lib = may_alias_lib(tmp)
-        sources = [functions(), random_graphs(args.random)]
+        sources = [functions(), special_graphs(), random_graphs(args.random)]
         if not args.no_models:
             sources.insert(0, models())
-        seed = 0
         for source in sources:
             for name, graph in source:
-                seed += 1
                 if name.startswith(args.only):
-                    write(args.outdir, name, graph, lib, seed)
+                    # the sample of queries depends on the graph's name only
+                    write(args.outdir, name, graph, lib, zlib.crc32(name.encode()))
 
 
 if __name__ == "__main__":

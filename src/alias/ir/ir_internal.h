@@ -112,6 +112,8 @@ const ta_ir_type *ir_type_make(ir_types *t, ta_ir_type_kind kind,
                                const ta_ir_type *const *elems, uint32_t n,
                                const char *name, size_t name_len);
 const ta_ir_type *ir_type_simple(ir_types *t, ta_ir_type_kind kind);
+/* Union(T, NoneType) is T? (as torch normalizes it); other unions as given. */
+const ta_ir_type *ir_type_union(ir_types *t, const ta_ir_type *const *elems, uint32_t n);
 /* "Tensor", "int", ... for the simple kinds; NULL for the others. */
 const char *ir_type_simple_name(ta_ir_type_kind kind);
 /* Number of ids used by t and its parents. */

@@ -14,7 +14,7 @@ static const char *const simple_names[TA_IR_ANY_CLASS + 1] = {
     [TA_IR_STR] = "str",             [TA_IR_NONE] = "NoneType",
     [TA_IR_DEVICE] = "Device",       [TA_IR_GENERATOR] = "Generator",
     [TA_IR_STORAGE] = "Storage",     [TA_IR_STREAM] = "Stream",
-    [TA_IR_LAYOUT] = "Layout",       [TA_IR_QSCHEME] = "QScheme",
+    [TA_IR_QSCHEME] = "QScheme",
     [TA_IR_CAPSULE] = "Capsule",     [TA_IR_ANY] = "Any",
     [TA_IR_ANY_LIST] = "AnyListType", [TA_IR_ANY_TUPLE] = "AnyTupleType",
     [TA_IR_ANY_CLASS] = "AnyClassType",
@@ -155,7 +155,7 @@ static void put(out_buf *o, const char *s, size_t n)
 
 static void puts_(out_buf *o, const char *s) { put(o, s, strlen(s)); }
 
-static void print_list(out_buf *o, const char *open, const ta_ir_type *t);
+static void print_list(out_buf *o, const char *open, const char *close, const ta_ir_type *t);
 
 static void print_type(out_buf *o, const ta_ir_type *t)
 {
@@ -171,12 +171,12 @@ static void print_type(out_buf *o, const ta_ir_type *t)
         print_type(o, t->elems[0]);
         puts_(o, "[]");
         return;
-    case TA_IR_TUPLE: print_list(o, "(", t); return;
-    case TA_IR_DICT: print_list(o, "Dict(", t); return;
-    case TA_IR_FUTURE: print_list(o, "Future(", t); return;
-    case TA_IR_RREF: print_list(o, "RRef(", t); return;
-    case TA_IR_AWAIT: print_list(o, "Await(", t); return;
-    case TA_IR_UNION: print_list(o, "Union(", t); return;
+    case TA_IR_TUPLE: print_list(o, "(", ")", t); return;
+    case TA_IR_DICT: print_list(o, "Dict(", ")", t); return;
+    case TA_IR_FUTURE: print_list(o, "Future[", "]", t); return;
+    case TA_IR_RREF: print_list(o, "RRef[", "]", t); return;
+    case TA_IR_AWAIT: print_list(o, "Await[", "]", t); return;
+    case TA_IR_UNION: print_list(o, "Union(", ")", t); return;
     case TA_IR_CLASS:
     case TA_IR_VAR:
     case TA_IR_OTHER:
@@ -188,14 +188,14 @@ static void print_type(out_buf *o, const ta_ir_type *t)
     }
 }
 
-static void print_list(out_buf *o, const char *open, const ta_ir_type *t)
+static void print_list(out_buf *o, const char *open, const char *close, const ta_ir_type *t)
 {
     puts_(o, open);
     for (uint32_t i = 0; i < t->nelems; i++) {
         if (i) puts_(o, ", ");
         print_type(o, t->elems[i]);
     }
-    puts_(o, ")");
+    puts_(o, close);
 }
 
 size_t ta_ir_type_print(const ta_ir_type *t, char *buf, size_t cap)
@@ -256,11 +256,21 @@ const ta_ir_type *ta_ir_type_tuple(ta_ir_graph *g, const ta_ir_type *const *elem
     return ir_type_make(&g->types, TA_IR_TUPLE, elems, n, NULL, 0);
 }
 
+const ta_ir_type *ir_type_union(ir_types *t, const ta_ir_type *const *elems, uint32_t n)
+{
+    /* as torch has it: a union of one type and None is that type's optional */
+    if (n == 2 && (elems[0]->kind == TA_IR_NONE) != (elems[1]->kind == TA_IR_NONE)) {
+        const ta_ir_type *other = elems[elems[0]->kind == TA_IR_NONE ? 1 : 0];
+        return ir_type_make(t, TA_IR_OPTIONAL, &other, 1, NULL, 0);
+    }
+    return ir_type_make(t, TA_IR_UNION, elems, n, NULL, 0);
+}
+
 const ta_ir_type *ta_ir_type_union(ta_ir_graph *g, const ta_ir_type *const *elems, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         if (!elems[i]) return NULL;
-    return n ? ir_type_make(&g->types, TA_IR_UNION, elems, n, NULL, 0) : NULL;
+    return n ? ir_type_union(&g->types, elems, n) : NULL;
 }
 
 const ta_ir_type *ta_ir_type_dict(ta_ir_graph *g, const ta_ir_type *key, const ta_ir_type *value)

@@ -8,7 +8,8 @@
  *   type    := primary { '?' | '[' ']' }
  *   primary := '(' [type {',' type}] ')'
  *            | ('Dict' | 'Future' | 'RRef' | 'Await' | 'Union') '(' type {',' type} ')'
- *            | ('Optional' | 'List' | 'Dict' | 'Tuple' | 'Union' | 'Future') '[' types ']'
+ *            | ('Optional' | 'List' | 'Dict' | 'Tuple' | 'Union' | 'Future' | 'RRef' | 'Await')
+ *              '[' types ']'     (torch prints Future[T] and RRef[T] so)
  *            | NAME '(' details ')'            a tensor with details, kept as text
  *            | NAME                            simple, class (has a '.') or other
  */
@@ -52,6 +53,11 @@ static const ta_ir_type *oom(type_parser *p)
 }
 
 static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.'; }
+
+static bool is_name(const char *s, size_t n, const char *name)
+{
+    return strlen(name) == n && !memcmp(s, name, n);
+}
 
 static ta_ir_type_kind simple_kind(const char *s, size_t n)
 {
@@ -117,7 +123,7 @@ static const ta_ir_type *parse_annotation(type_parser *p, ta_ir_type_kind k)
     if (!parse_elems_to(p, elems, &ne, k == TA_IR_TUPLE, ']')) return NULL;
     uint32_t want = k == TA_IR_DICT ? 2 : k == TA_IR_TUPLE || k == TA_IR_UNION ? ne : 1;
     if (ne != want || (k == TA_IR_UNION && !ne)) return fail(p, "wrong number of type arguments");
-    const ta_ir_type *t = ir_type_make(p->types, k, elems, ne, NULL, 0);
+    const ta_ir_type *t = k == TA_IR_UNION ? ir_type_union(p->types, elems, ne) : ir_type_make(p->types, k, elems, ne, NULL, 0);
     return t ? t : oom(p);
 }
 
@@ -126,6 +132,7 @@ static ta_ir_type_kind annotation_kind(const char *s, size_t n)
     static const struct { const char *name; ta_ir_type_kind kind; } forms[] = {
         {"Optional", TA_IR_OPTIONAL}, {"List", TA_IR_LIST}, {"Dict", TA_IR_DICT},
         {"Tuple", TA_IR_TUPLE}, {"Union", TA_IR_UNION}, {"Future", TA_IR_FUTURE},
+        {"RRef", TA_IR_RREF}, {"Await", TA_IR_AWAIT},
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         if (strlen(forms[i].name) == n && !memcmp(forms[i].name, s, n)) return forms[i].kind;
@@ -169,10 +176,15 @@ static const ta_ir_type *parse_named(type_parser *p)
         if (!parse_elems(p, elems, &ne, false)) return NULL;
         if ((ck == TA_IR_DICT && ne != 2) || ((ck == TA_IR_FUTURE || ck == TA_IR_RREF || ck == TA_IR_AWAIT) && ne != 1))
             return fail(p, "wrong number of type arguments");
-        const ta_ir_type *t = ir_type_make(p->types, ck, elems, ne, NULL, 0);
+        const ta_ir_type *t = ck == TA_IR_UNION ? ir_type_union(p->types, elems, ne)
+                                                : ir_type_make(p->types, ck, elems, ne, NULL, 0);
         return t ? t : oom(p);
     }
     ta_ir_type_kind k = simple_kind(name, n);
+    /* the IR's type parser is the schema's: these enums are ints in TorchScript */
+    if (k == TA_IR_OTHER && (is_name(name, n, "Layout") || is_name(name, n, "ScalarType") ||
+                             is_name(name, n, "MemoryFormat")))
+        k = TA_IR_INT;
     const ta_ir_type *t;
     if (k != TA_IR_OTHER) t = ir_type_simple(p->types, k);
     else t = ir_type_make(p->types, memchr(name, '.', n) ? TA_IR_CLASS : TA_IR_OTHER, NULL, 0, name, n);
@@ -305,6 +317,7 @@ const ta_ir_type *ir_type_from_schema(ir_types *t, const ta_type *st)
     case TA_TYPE_APPLY: {
         ta_ir_type_kind k = apply_kind(st->name);
         if (k == TA_IR_OTHER) return ir_type_make(t, TA_IR_OTHER, NULL, 0, st->name.ptr, st->name.len);
+        if (k == TA_IR_UNION) return ir_type_union(t, elems, n);
         return ir_type_make(t, k, elems, n, NULL, 0);
     }
     }
