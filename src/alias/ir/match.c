@@ -165,6 +165,21 @@ static const ta_ir_type *lookup_var(const ta_ir_type *f, const var_env *env)
     return NULL;
 }
 
+/* Equality with a formal whose variables stand for their bindings (lists
+ * and dicts are invariant). */
+static bool equal_bound(const ta_ir_type *a, const ta_ir_type *f, const var_env *env)
+{
+    if (f->kind == TA_IR_VAR) {
+        const ta_ir_type *b = lookup_var(f, env);
+        return b && ir_type_equal(a, b);
+    }
+    if (!has_vars(f)) return ir_type_equal(a, f);
+    if (a->kind != f->kind || a->nelems != f->nelems) return false;
+    for (uint32_t i = 0; i < f->nelems; i++)
+        if (!equal_bound(a->elems[i], f->elems[i], env)) return false;
+    return true;
+}
+
 /* Subtyping against a formal whose variables stand for their bindings. */
 static bool fits(const ta_ir_type *a, const ta_ir_type *f, const var_env *env)
 {
@@ -178,16 +193,9 @@ static bool fits(const ta_ir_type *a, const ta_ir_type *f, const var_env *env)
         if (a->kind == TA_IR_NONE) return true;
         if (a->kind == TA_IR_OPTIONAL) return fits(a->elems[0], f->elems[0], env);
         return fits(a, f->elems[0], env);
-    case TA_IR_LIST: {
-        /* lists are invariant: the bound element must equal the actual's */
-        if (a->kind != TA_IR_LIST) return false;
-        const ta_ir_type *fe = f->elems[0];
-        if (fe->kind == TA_IR_VAR) {
-            const ta_ir_type *b = lookup_var(fe, env);
-            return b && ir_type_equal(a->elems[0], b);
-        }
-        return fits(a->elems[0], fe, env) && fits(fe, a->elems[0], env);
-    }
+    case TA_IR_LIST:
+    case TA_IR_DICT:
+        return equal_bound(a, f, env); /* invariant */
     case TA_IR_TUPLE:
         if (a->kind != TA_IR_TUPLE || a->nelems != f->nelems) return false;
         for (uint32_t i = 0; i < f->nelems; i++)
@@ -197,17 +205,6 @@ static bool fits(const ta_ir_type *a, const ta_ir_type *f, const var_env *env)
     case TA_IR_AWAIT:
     case TA_IR_RREF:
         return a->kind == f->kind && fits(a->elems[0], f->elems[0], env);
-    case TA_IR_DICT: {
-        if (a->kind != TA_IR_DICT) return false;
-        for (int i = 0; i < 2; i++) {
-            const ta_ir_type *fe = f->elems[i];
-            const ta_ir_type *b = fe->kind == TA_IR_VAR ? lookup_var(fe, env) : NULL;
-            if (fe->kind == TA_IR_VAR ? !b || !ir_type_equal(a->elems[i], b)
-                                      : !ir_type_equal(a->elems[i], fe))
-                return false;
-        }
-        return true;
-    }
     default: return false;
     }
 }
