@@ -170,9 +170,8 @@ static ta_status alloc_tables(ta_aliasdb *db)
     db->wild_value = ta_calloc(nv ? nv : 1, 1);
     db->op_of = ta_calloc(nn ? nn : 1, sizeof *db->op_of);
     db->how = ta_calloc(nn ? nn : 1, 1);
-    db->side_effects = ta_calloc(nn ? nn : 1, 1);
     db->writes = ta_calloc(nn ? nn : 1, sizeof *db->writes);
-    if (!db->elem_of || !db->wild_value || !db->op_of || !db->how || !db->side_effects || !db->writes)
+    if (!db->elem_of || !db->wild_value || !db->op_of || !db->how || !db->writes)
         return TA_ERR_NOMEM;
     memset(db->elem_of, 0xff, (nv ? nv : 1) * sizeof *db->elem_of);
     /* about one element and one edge per value: sized once, not regrown */
@@ -225,7 +224,6 @@ void ta_aliasdb_destroy(ta_aliasdb *db)
     free(db->tinfo);
     free(db->op_of);
     free(db->how);
-    free(db->side_effects);
     free(db->writes);
     free(db->written);
     ta_map_clear(&db->op_cache);

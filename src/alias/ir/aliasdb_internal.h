@@ -7,6 +7,7 @@
  *   aliasdb_locs.c    memory locations, wildcards, contained locations, writes
  *   aliasdb_query.c   the queries
  *   aliasdb_move.c    moving nodes (AliasDb::tryMove and its working set)
+ *   aliasdb_graph.c   the points-to graph as igraph (GraphML, tests)
  *
  * Elements are numbered in the order AliasDb creates them, because the
  * order in which torch fills its location caches after the walk
@@ -89,7 +90,6 @@ struct ta_aliasdb {
 
     const ta_ir_op **op_of;    /* by node id */
     uint8_t *how;              /* by node id: ta_aliasdb_how */
-    uint8_t *side_effects;     /* by node id: 0 unknown, 1 no, 2 yes */
     adb_set *writes;           /* by node id: what the node itself writes */
     uint64_t *written;         /* bitset of every written location */
     ta_map op_cache;           /* (kind, input types) -> op */

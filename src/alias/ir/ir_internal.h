@@ -67,7 +67,6 @@ typedef struct ir_kind_info {
     ir_kind kind;
     bool side_effects;     /* Node::hasSideEffects' fixed list */
     bool list_non_escaping;/* cat, stack, ...: a list used only here stays in */
-    bool is_print;         /* prim::Print: no outputs, side effects */
 } ir_kind_info;
 
 /* Fills info->kind and the flags for name (info->name set by the caller). */

@@ -112,5 +112,4 @@ void ir_kind_classify(ir_kind_info *info)
         if (named(info, side_effects[i])) info->side_effects = true;
     for (size_t i = 0; i < sizeof list_consumers / sizeof list_consumers[0]; i++)
         if (named(info, list_consumers[i])) info->list_non_escaping = true;
-    info->is_print = named(info, "prim::Print");
 }
