@@ -134,7 +134,10 @@ def top_nodes(graph):
 
 
 def truth(graph, lib, rng, npairs=3000, nmoves=300):
-    text = str(graph)
+    # Source comments name this script by its path relative to the repository,
+    # not by where the checkout happens to be.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    text = str(graph).replace(root + os.sep, "")
     db = graph.alias_db()
     vals = all_values(graph)
     lines = []
