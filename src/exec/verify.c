@@ -48,6 +48,7 @@ typedef struct op_job {
     void *ud;
     ta_op_result *res;
     uint32_t total, next_case, nsamples;
+    uint32_t first_sample; /* the sample case 0 runs (a --case-seed naming a sample) */
     int restarts;
     bool done;
     /* the running child */
@@ -76,10 +77,19 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
+/* A synthesized case's seed: never below TA_SAMPLE_SEEDS, which name samples. */
 static uint64_t case_seed(const ta_verify_opts *o, const char *op, uint32_t c)
 {
     if (o->has_case_seed) return o->case_seed;
-    return ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+    uint64_t s = ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+    return s < TA_SAMPLE_SEEDS ? s | TA_SAMPLE_SEEDS : s;
+}
+
+/* Case c of j: a sample (its index is its seed) or a synthesized case. */
+static uint64_t seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t c, bool *sample)
+{
+    *sample = c < j->nsamples;
+    return *sample ? (uint64_t)j->first_sample + c : case_seed(o, j->name, c - j->nsamples);
 }
 
 /* ---- results ----------------------------------------------------------- */
@@ -344,11 +354,11 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         } else {
             j->res->cases++;
         }
-        bool sample = c < j->nsamples;
+        bool sample;
         void *bud[2] = {j, (void *)o->samples};
-        uint64_t seed = sample ? c : case_seed(o, j->name, c - j->nsamples);
-        ta_case_outcome oc = ta_observer_run(ck, seed, sample ? sample_builder : NULL, bud, sample,
-                                            msg, sizeof msg);
+        uint64_t seed = seed_of_case(j, o, c, &sample);
+        ta_case_outcome oc = ta_observer_run(ck, seed, sample ? sample_builder : NULL, bud,
+                                            sample && ta_samples_strict(o->samples), msg, sizeof msg);
         if (inproc) {
             if (oc == TA_CASE_RAN) j->res->exercised++;
             else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", msg);
@@ -410,7 +420,8 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
 static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
 {
     if (c < 0) return 0;
-    return (uint32_t)c < j->nsamples ? (uint64_t)c : case_seed(o, j->name, (uint32_t)c - j->nsamples);
+    bool sample;
+    return seed_of_case(j, o, (uint32_t)c, &sample);
 }
 
 static void handle_line(op_job *j, char *line)
@@ -656,8 +667,16 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
             finish_result(&tmp);
             continue;
         }
-        tmp.nsamples = o.samples && !o.has_case_seed ? (uint32_t)ta_samples_count(o.samples, ops[i]) : 0;
-        tmp.total = o.has_case_seed ? 1 : tmp.nsamples + o.cases;
+        size_t nsamples = ta_samples_count(o.samples, ops[i]);
+        if (o.has_case_seed) {
+            /* One case: the sample the seed names, or a synthesized one. */
+            tmp.nsamples = o.case_seed < nsamples ? 1 : 0;
+            tmp.first_sample = tmp.nsamples ? (uint32_t)o.case_seed : 0;
+            tmp.total = 1;
+        } else {
+            tmp.nsamples = (uint32_t)(nsamples < UINT32_MAX / 2 ? nsamples : UINT32_MAX / 2);
+            tmp.total = tmp.nsamples + o.cases;
+        }
         run[nrun++] = tmp;
     }
     if (o.in_process) {
