@@ -263,6 +263,7 @@ typedef struct ta_samples ta_samples;
 typedef struct ta_verify_opts {
     uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
     uint32_t cases;         /* synthesized cases per operator (0: 40) */
+    bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
     bool trap_writes;       /* read-only pages on inputs that may not be written */

@@ -675,7 +675,7 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
             tmp.total = 1;
         } else {
             tmp.nsamples = (uint32_t)(nsamples < UINT32_MAX / 2 ? nsamples : UINT32_MAX / 2);
-            tmp.total = tmp.nsamples + o.cases;
+            tmp.total = tmp.nsamples + (o.samples_only ? 0 : o.cases);
         }
         run[nrun++] = tmp;
     }

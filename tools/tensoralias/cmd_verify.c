@@ -35,11 +35,12 @@ static void usage(FILE *out)
             "  --compose-derived     run autogen-derived operators by composing their base\n"
             "                        kernel even where a library implements them itself\n"
             "  --schemas FILE        extra schemas (one per line, '- func: ...' or '- \"...\"')\n"
-            "  --samples FILE.json   exact arguments per operator\n"
+            "  --samples FILE.json   exact arguments per operator (with --kernels torch: PyTorch\n"
+            "                        1.13.1's OpInfo samples, unless --no-default-samples)\n"
             "  --ops GLOB            operators to verify (fnmatch on 'aten::abs.out'; repeatable)\n"
             "  --seed N              base seed (default 0)\n"
             "  --case-seed S         run only the case with this seed (from a finding)\n"
-            "  --cases N             synthesized cases per operator (default 40)\n"
+            "  --cases N             synthesized cases per operator (default 40; 0: samples only)\n"
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
             "  --trap-writes         read-only pages on inputs that may not be written\n"
@@ -203,6 +204,17 @@ static const char *find_lib(const char *name, char *buf, size_t cap)
     return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
+/* ATen's own kernels (--kernels torch) come with PyTorch's OpInfo samples
+ * (tools/torch/export_opinfo_samples.py): inputs its kernels accept. A
+ * sample they reject is a rejected case there, not a finding: the corpus
+ * was made with torch 1.13.1 and the yaml may be another version's. */
+static bool wants_opinfo_samples(char **kernels, int nkernels)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (!strcmp(kernels[i], "torch")) return true;
+    return false;
+}
+
 /* An aten operator's line in the yaml it came from. */
 struct locate_ctx {
     const ta_native_file *f;
@@ -282,7 +294,7 @@ int ta_cmd_verify(int argc, char **argv)
     const char *device = "cpu";
     char *kernels[64], *schemas[64], *globs[64];
     int nkernels = 0, nschemas = 0, nglobs = 0;
-    bool no_default = false, compose = false;
+    bool no_default = false, compose = false, no_default_samples = false;
     ta_vformat fmt = TA_VFMT_TEXT;
     ta_verify_opts o = {0};
     for (int i = 1; i < argc; i++) {
@@ -309,6 +321,8 @@ int ta_cmd_verify(int argc, char **argv)
             no_default = true;
         } else if (!strcmp(a, "--compose-derived")) {
             compose = true;
+        } else if (!strcmp(a, "--no-default-samples")) {
+            no_default_samples = true;
         } else if (!strcmp(a, "--samples")) {
             NEED_VALUE();
             samples_path = argv[i];
@@ -329,9 +343,10 @@ int ta_cmd_verify(int argc, char **argv)
         } else if (!strcmp(a, "--cases")) {
             NEED_VALUE();
             uint64_t n;
-            if (!parse_u64(argv[i], &n) || n == 0 || n > 1000000)
+            if (!parse_u64(argv[i], &n) || n > 1000000)
                 return ta_cli_usage_error(CMD, "bad --cases '%s'", argv[i]);
             o.cases = (uint32_t)n;
+            o.samples_only = n == 0;
         } else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
             NEED_VALUE();
             uint64_t n;
@@ -440,10 +455,16 @@ int ta_cmd_verify(int argc, char **argv)
     }
     if (render_diags(diags)) goto done;
     ta_vderived_add_kernels(derived, reg, compose);
+    bool opinfo = !samples_path && !no_default_samples && wants_opinfo_samples(kernels, nkernels);
+    if (opinfo && !(samples_path = ta_cli_bundled("opinfo-samples.json")))
+        fprintf(stderr, "tensoralias verify: warning: the bundled opinfo-samples.json is missing; "
+                        "synthesized cases only\n");
     if (samples_path && ta_samples_load(samples_path, &samples, diags) != TA_OK) {
         render_diags(diags);
         goto done;
     }
+    if (render_diags(diags)) goto done;
+    ta_samples_set_strict(samples, !opinfo);
     if (baseline_path) {
         char err[512];
         if (!(baseline = ta_vbaseline_load(baseline_path, err, sizeof err))) {

@@ -151,6 +151,8 @@ class CallEncoder:
             return None
         if isinstance(v, torch.Tensor):
             return self.tensor(v, a)
+        if ty in ("Tensor", "Optional[Tensor]") and isinstance(v, (bool, int, float)):
+            return wrapped_number(v)
         if isinstance(v, bool):
             return v
         if isinstance(v, int):
@@ -218,6 +220,13 @@ class CallEncoder:
         if len(self.tensors) > MAX_TENSORS:
             raise Drop("more than %d tensors" % MAX_TENSORS)
         return sample
+
+
+def wrapped_number(v):
+    """A Python number passed for a Tensor argument (as decompositions do: add_(x, 2)): the
+    0-dim tensor torch wraps it in, of the dtype torch gives it."""
+    dtype = "bool" if isinstance(v, bool) else "int64" if isinstance(v, int) else "float64"
+    return {"shape": [], "dtype": dtype, "values": [samplelib.json_num(v) if dtype == "float64" else v]}
 
 
 def contiguous(shape):
@@ -484,6 +493,7 @@ def export_isolated(op, corpus, stats, max_samples):
     pid = os.fork()
     if pid == 0:
         os.close(rfd)
+        CRASHED.clear()
         child = Corpus()
         child.seen = corpus.seen
         child_stats = collections.Counter()
@@ -524,6 +534,7 @@ def main():
     rec = Recorder(corpus)
     stats = collections.Counter()
     t0 = time.time()
+    without = []
     opinfos = [op for op in op_db if not args.ops or any(fnmatch.fnmatch(op.name, g) for g in args.ops)]
     for i, op in enumerate(opinfos):
         before = stats["samples"]
@@ -535,6 +546,8 @@ def main():
             ISOLATE = False
         if stats["samples"] > before:
             stats["opinfos with samples"] += 1
+        else:
+            without.append(op.name + ("." + op.variant_test_name if op.variant_test_name else ""))
         print("\r[%d/%d] %-40s %d overloads, %.0fs" % (i + 1, len(opinfos), op.name[:40],
                                                       len(corpus.samples), time.time() - t0),
               end="", file=sys.stderr, flush=True)
@@ -554,6 +567,7 @@ def main():
     report = {
         "opinfos": len(opinfos),
         "opinfos with samples": stats["opinfos with samples"],
+        "opinfos without samples (no supported dtype)": without,
         "sample inputs run": stats["samples"],
         "sample_inputs errors": stats["sample_inputs errors"],
         "opinfos that crashed torch": stats["opinfos that crashed torch (redone with checks isolated)"],
