@@ -56,7 +56,8 @@ PLUGIN_SO  := $(PLUGIN_SRC:tests/plugins/%.c=$(BUILD)/tests/plugins/lib%.so)
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 DATA_XZ  := $(shell find tests/data -name '*.xz' 2>/dev/null)
 DATA_OUT := $(DATA_XZ:tests/data/%.xz=$(BUILD)/data/%)
-SHARE_OUT := $(BUILD)/share/tensoralias/native_functions.yaml $(BUILD)/share/tensoralias/tags.yaml
+SHARE_OUT := $(BUILD)/share/tensoralias/native_functions.yaml $(BUILD)/share/tensoralias/tags.yaml \
+             $(BUILD)/share/tensoralias/opinfo-samples.json
 
 # CUDA: on when nvcc is found, unless CUDA=0.
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -142,6 +143,10 @@ $(BUILD)/share/tensoralias/%: $(BUILD)/data/corpus/pytorch-main/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 $(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
+	@mkdir -p $(dir $@)
+	cp $< $@
+# PyTorch 1.13.1's OpInfo samples (tools/torch/export_opinfo_samples.py), used with --kernels torch.
+$(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.json
 	@mkdir -p $(dir $@)
 	cp $< $@
 
