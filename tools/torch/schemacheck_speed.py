@@ -24,6 +24,7 @@ import fnmatch
 import json
 import lzma
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -86,7 +87,7 @@ def run_schemacheck(subset):
     from torch.testing._internal.schema_check_mode import SchemaCheckMode
     counts = collections.Counter()
     violations = collections.OrderedDict()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     building = 0.0
     for name, samples in subset.items():
         op = samplelib.overload(name)
@@ -111,6 +112,7 @@ def run_schemacheck(subset):
             except Exception:
                 counts["kernel errors"] += 1
     counts["building ms"] = int(building * 1000)
+    counts["cpu ms"] = int((time.process_time() - c0) * 1000)
     return counts, time.perf_counter() - t0, violations
 
 
@@ -128,12 +130,14 @@ def run_verify(subset, exe, yaml, jobs):
                "--cases", "0", "--jobs", str(jobs), "--format", "json"]
         for name in subset:
             cmd += ["--ops", name]
-        t0 = time.perf_counter()
+        t0, r0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         p = subprocess.run(cmd, capture_output=True, text=True)
         seconds = time.perf_counter() - t0
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode not in (0, 1):
         return None, 0, "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
-    counts = collections.Counter()
+    counts = collections.Counter({"cpu ms": int(cpu * 1000)})
     findings = collections.OrderedDict()
     for line in p.stdout.splitlines():
         r = json.loads(line)
@@ -171,15 +175,18 @@ def main():
     counts, seconds, violations = run_schemacheck(subset)
     sc_rate = counts["cases"] / seconds if seconds else 0
     building = counts["building ms"] / 1000.0
+    sc_cpu = counts["cpu ms"] / 1000.0
     mode_rate = counts["cases"] / (seconds - building) if seconds > building else 0
-    print("SchemaCheckMode:          %7d cases in %7.2f s = %9.0f cases/s  (ran %d, kernel errors %d, "
-          "violations %d in %d operators; building the inputs %.2f s of it: %.0f cases/s without)"
-          % (counts["cases"], seconds, sc_rate, counts["ran"], counts["kernel errors"], counts["violations"],
-             len(violations), building, mode_rate))
+    print("SchemaCheckMode:     %7d cases, %7.2f s wall = %8.0f cases/s, %7.2f s CPU = %8.0f cases/CPU-s"
+          % (counts["cases"], seconds, sc_rate, sc_cpu, counts["cases"] / sc_cpu if sc_cpu else 0))
+    print("    ran %d, kernel errors %d, violations %d in %d operators; building the inputs took %.2f s "
+          "(%.0f cases/s without it)" % (counts["ran"], counts["kernel errors"], counts["violations"],
+                                         len(violations), building, mode_rate))
     for name, msg in list(violations.items())[:20]:
         print("    %s: %s" % (name, msg))
     result = {"operators": len(subset), "samples": nsamples,
               "schemacheck": {"cases": counts["cases"], "seconds": seconds, "cases_per_s": sc_rate,
+                              "cpu_seconds": sc_cpu,
                               "building_seconds": building, "cases_per_s_without_building": mode_rate,
                               "ran": counts["ran"], "kernel_errors": counts["kernel errors"],
                               "violations": dict(violations)}}
@@ -190,14 +197,18 @@ def main():
             print("tensoralias verify --kernels torch: not run (%s)" % vfind)
         else:
             v_rate = vcounts["cases"] / vseconds if vseconds else 0
-            print("tensoralias verify:       %7d cases in %7.2f s = %9.0f cases/s  (ran %d, jobs %d, "
-                  "isolation on, start-up included; error findings in %d operators)"
-                  % (vcounts["cases"], vseconds, v_rate, vcounts["ran"], args.jobs, len(vfind)))
+            v_cpu = vcounts["cpu ms"] / 1000.0
+            print("tensoralias verify:  %7d cases, %7.2f s wall = %8.0f cases/s, %7.2f s CPU = %8.0f cases/CPU-s"
+                  % (vcounts["cases"], vseconds, v_rate, v_cpu, vcounts["cases"] / v_cpu if v_cpu else 0))
+            print("    ran %d, --jobs %d, process isolation on, start-up included; error findings in %d "
+                  "operators" % (vcounts["ran"], args.jobs, len(vfind)))
             for name, msg in list(vfind.items())[:20]:
                 print("    %s: %s" % (name, msg))
-            if sc_rate:
-                print("ratio: %.1fx SchemaCheckMode's cases per second" % (v_rate / sc_rate))
+            if sc_rate and sc_cpu and v_cpu:
+                print("ratio: %.1fx SchemaCheckMode's cases per second (wall), %.1fx per CPU-second"
+                      % (v_rate / sc_rate, (vcounts["cases"] / v_cpu) / (counts["cases"] / sc_cpu)))
             result["verify"] = {"cases": vcounts["cases"], "seconds": vseconds, "cases_per_s": v_rate,
+                                "cpu_seconds": v_cpu,
                                 "ran": vcounts["ran"], "jobs": args.jobs, "findings": dict(vfind)}
     if args.json:
         with open(args.json, "w") as f:
