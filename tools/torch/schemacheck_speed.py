@@ -87,6 +87,7 @@ def run_schemacheck(subset):
     from torch.testing._internal.schema_check_mode import SchemaCheckMode
     counts = collections.Counter()
     violations = collections.OrderedDict()
+    errors = collections.OrderedDict()
     t0, c0 = time.perf_counter(), time.process_time()
     building = 0.0
     for name, samples in subset.items():
@@ -109,11 +110,13 @@ def run_schemacheck(subset):
                     violations.setdefault(name, msg)
                 else:
                     counts["kernel errors"] += 1
-            except Exception:
+                    errors.setdefault(name, msg[:160])
+            except Exception as e:  # noqa: BLE001 - any other rejection
                 counts["kernel errors"] += 1
+                errors.setdefault(name, ("%s: %s" % (type(e).__name__, e))[:160])
     counts["building ms"] = int(building * 1000)
     counts["cpu ms"] = int((time.process_time() - c0) * 1000)
-    return counts, time.perf_counter() - t0, violations
+    return counts, time.perf_counter() - t0, violations, errors
 
 
 # ---- tensoralias verify --------------------------------------------------------------------
@@ -172,7 +175,7 @@ def main():
     print("%d operators, %d samples from %s (torch %s)" % (len(subset), nsamples, args.samples,
                                                         torch.__version__))
 
-    counts, seconds, violations = run_schemacheck(subset)
+    counts, seconds, violations, errors = run_schemacheck(subset)
     sc_rate = counts["cases"] / seconds if seconds else 0
     building = counts["building ms"] / 1000.0
     sc_cpu = counts["cpu ms"] / 1000.0
@@ -183,13 +186,15 @@ def main():
           "(%.0f cases/s without it)" % (counts["ran"], counts["kernel errors"], counts["violations"],
                                          len(violations), building, mode_rate))
     for name, msg in list(violations.items())[:20]:
-        print("    %s: %s" % (name, msg))
+        print("    violation %s: %s" % (name, msg))
+    for name, msg in list(errors.items())[:20]:
+        print("    kernel error %s: %s" % (name, msg))
     result = {"operators": len(subset), "samples": nsamples,
               "schemacheck": {"cases": counts["cases"], "seconds": seconds, "cases_per_s": sc_rate,
                               "cpu_seconds": sc_cpu,
                               "building_seconds": building, "cases_per_s_without_building": mode_rate,
                               "ran": counts["ran"], "kernel_errors": counts["kernel errors"],
-                              "violations": dict(violations)}}
+                              "violations": dict(violations), "kernel_errors_by_op": dict(errors)}}
 
     if not args.no_verify:
         vcounts, vseconds, vfind = run_verify(subset, args.tensoralias, args.yaml, args.jobs)
