@@ -22,6 +22,7 @@
 
 #include "tensoralias/diag.h"
 #include "tensoralias/export.h"
+#include "tensoralias/extract.h"
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 
@@ -157,6 +158,26 @@ TA_API ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags);
  * through ta_native_check_with; ta_alias_native_passes lists it as such. */
 TA_API ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags);
 TA_API const ta_native_pass *ta_alias_native_passes(size_t *n);
+
+/* ---- rules for custom operators ------------------------------------------ */
+
+/* Custom operators (declared in C++ or Python sources, not in
+ * native_functions.yaml) follow fewer conventions, so they get their own
+ * rules (ids custom-*): a tensor named like a destination or a cache the
+ * operator stores into that is not annotated as written, an operator named
+ * like a mutation that declares no write, "-> ()" with no write at all, a
+ * "!" on a non-tensor, a duplicated argument name, a pointless or unbound
+ * alias set, a written keyword argument not returned. The yaml rules above
+ * keep applying to yaml only. */
+TA_API const ta_alias_rule *ta_alias_custom_rules(size_t *n);
+
+/* The custom rules over one schema, positioned with ta_schema_locate.
+ * Appends to diags; TA_OK or TA_ERR_NOMEM. */
+TA_API ta_status ta_alias_check_custom(const ta_schema *s, ta_diags *diags);
+
+/* The custom rules over every parsed operator of x, each finding
+ * positioned in the source file (ta_extract_locate). */
+TA_API ta_status ta_alias_check_extracted(const ta_extract *x, ta_diags *diags);
 
 #ifdef __cplusplus
 }

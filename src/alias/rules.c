@@ -57,7 +57,7 @@ const ta_alias_rule *ta_alias_rule_get(const char *id)
 
 /* A bare schema: position through ta_schema_locate, and show the schema's
  * line indented by its column offset so the caret lines up. */
-static ta_status schema_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t off,
+ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t off,
                              uint32_t len, const char *hint, const char *msg)
 {
     const ta_schema *s = k->s;
@@ -83,7 +83,7 @@ ta_status ta_alias_check_schema(const ta_schema *s, ta_diags *diags)
     ta_alias_query *q = NULL;
     ta_status st = ta_alias_query_create(s, &q, diags);
     if (st != TA_OK) return st;
-    ta_rule_sink k = {schema_emit, s, diags, NULL};
+    ta_rule_sink k = {ta_rule_schema_emit, s, diags, NULL};
     st = ta_alias_rules_schema(s, q, &k);
     ta_alias_query_destroy(q);
     return st;

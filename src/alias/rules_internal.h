@@ -16,6 +16,11 @@ struct ta_rule_sink {
     const void *ctx; /* the sink's own data */
 };
 
+/* The sink of a bare schema: positioned with ta_schema_locate, the
+ * schema's line shown under it (rules.c). */
+ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_alias_rule *rule, uint32_t off,
+                              uint32_t len, const char *hint, const char *msg);
+
 /* The rule with this id (the table lives in rules.c). */
 const ta_alias_rule *ta_alias_rule_get(const char *id);
 

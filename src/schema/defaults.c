@@ -8,7 +8,10 @@
  * True, False, None, a string, a number or one of a few enum names. Other
  * types (t, Any, Dict, tuples, Storage...) take no default at all. This file
  * re-reads the default's tokens with those rules; it rejects what torch
- * rejects, including what torch only rejects with an internal assertion. */
+ * rejects, including what torch only rejects with an internal assertion.
+ * One addition from newer PyTorch, whose custom operators write it and
+ * whose torch.library.infer_schema emits it: a ScalarType (or ScalarType?)
+ * argument may default to a dtype's name (float32, bfloat16, ...). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +84,23 @@ typedef struct checker {
     size_t cap;
     uint32_t *off, *len;
     const char **hint;
+    bool dtype; /* a ScalarType argument: dtype names are values too */
 } checker;
+
+/* The dtype names newer PyTorch reads as ScalarType defaults (its
+ * str2dtype: each dtype's name and legacy alias). */
+static bool dtype_name(const char *s, uint32_t n)
+{
+    static const char *const names[] = {
+        "float32", "float64", "double", "float16", "half", "bfloat16", "complex32", "chalf",
+        "complex64", "cfloat", "complex128", "cdouble", "int8", "int16", "short", "int32",
+        "int", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "qint8", "quint8",
+        "qint32", "quint4x2", "quint2x4", "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz",
+        "float8_e4m3fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == n && !memcmp(names[i], s, n)) return true;
+    return false;
+}
 
 static void adv(checker *c) { ta_lex_next(&c->lx, &c->cur); }
 
@@ -145,6 +164,7 @@ static bool single(checker *c, ekind ek, vkind *v)
         bool found = false;
         for (int i = 0; ok[i] && !found; i++)
             found = strlen(ok[i]) == t.len && !memcmp(ok[i], c->lx.s + t.off, t.len);
+        if (!found && c->dtype) found = dtype_name(c->lx.s + t.off, t.len);
         if (!found) {
             *c->hint = (t.len == 3 && (!memcmp(c->lx.s + t.off, "inf", 3) ||
                                        !memcmp(c->lx.s + t.off, "nan", 3)))
@@ -231,7 +251,9 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                              const char **hint)
 {
     checker c = {{d->text.ptr ? d->text.ptr : "", d->text.len, 0}, {0, 0, 0, 0}, d->span.off,
-                 msg, cap, off, len, hint};
+                 msg, cap, off, len, hint, false};
+    const ta_type *inner = t->kind == TA_TYPE_OPTIONAL ? t->elems[0] : t;
+    c.dtype = inner->kind == TA_TYPE_NAME && ta_str_eq(inner->name, "ScalarType");
     adv(&c);
     ekind ek;
     vkind v;

@@ -18,6 +18,9 @@
 #include "../../tools/tensoralias/report.c"
 #include "../../tools/tensoralias/report_verify.c"
 #include "../../tools/tensoralias/sarif.c"
+#include "../../tools/tensoralias/check_sources.c"
+#include "../../tools/tensoralias/cli.c"
+#include "../../tools/tensoralias/extract_cli.c"
 
 /* Diagnostics of a few broken files (and an absolute path, for the URI). */
 static ta_diags *some_diags(void)
@@ -281,11 +284,68 @@ static void list_rows_golden(void **state)
     ta_native_destroy(f);
 }
 
+/* check on C++ sources: SARIF that code scanning places in the source
+ * files (a relative uri against %SRCROOT%, a region inside the literal),
+ * every rule it reports in the catalogue. */
+static void sarif_sources(void **state)
+{
+    (void)state;
+    static const char src[] = "TORCH_LIBRARY(mylib, m) {\n"
+                              "  m.def(\"moe_sum(Tensor! input, Tensor output) -> ()\");\n"
+                              "  m.def(\"broken(Tensor x -> Tensor\");\n"
+                              "  m.def(SCHEMA);\n"
+                              "}\n";
+    ta_extract *x = ta_extract_create(NULL);
+    ta_diags *d = ta_diags_create();
+    assert_int_equal(ta_extract_scan(x, "csrc/ops.cpp", TA_LANG_CPP, src, strlen(src), d), TA_OK);
+    assert_int_equal(ta_alias_check_extracted(x, d), TA_OK);
+    assert_int_equal(ta_diags_count(d), 3); /* syntax error, unresolved note, the finding */
+    ta_rule_info rules[64];
+    size_t nrules = 0;
+    assert_true(ta_check_sources_nrules() <= 64);
+    ta_check_sources_rules(rules, &nrules);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(ta_report_sarif(d, rules, nrules, out), 0);
+    fclose(out);
+    json_error_t err;
+    json_t *log = json_loads(buf, 0, &err);
+    json_t *run = check_envelope(log, nrules);
+    json_t *jr = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+    assert_int_equal(json_array_size(jr), nrules); /* nothing outside the catalogue */
+    json_t *results = json_object_get(run, "results");
+    assert_int_equal(json_array_size(results), 3);
+    for (size_t i = 0; i < 3; i++) {
+        const ta_diag *g = ta_diags_get(d, i);
+        json_t *phys = json_object_get(json_array_get(json_object_get(json_array_get(results, i), "locations"), 0),
+                                       "physicalLocation");
+        json_t *art = json_object_get(phys, "artifactLocation");
+        assert_string_equal(get_s(art, "uri"), "csrc/ops.cpp");
+        assert_string_equal(get_s(art, "uriBaseId"), "%SRCROOT%");
+        json_t *region = json_object_get(phys, "region");
+        assert_int_equal(json_integer_value(json_object_get(region, "startLine")), g->line);
+        assert_int_equal(json_integer_value(json_object_get(region, "startColumn")), g->col);
+        if (g->length > 1)
+            assert_int_equal(json_integer_value(json_object_get(region, "endColumn")), g->col + g->length);
+    }
+    /* the finding: "Tensor output" on line 2 */
+    const ta_diag *g = ta_diags_get(d, 2);
+    assert_string_equal(g->rule, "custom-dest-not-written");
+    assert_int_equal(g->line, 2);
+    assert_int_equal(g->col, 33);
+    json_decref(log);
+    free(buf);
+    ta_diags_destroy(d);
+    ta_extract_destroy(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sarif_valid),
         cmocka_unit_test(verify_sarif_valid),
+        cmocka_unit_test(sarif_sources),
         cmocka_unit_test(json_lines),
         cmocka_unit_test(list_rows_golden),
     };

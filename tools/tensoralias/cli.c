@@ -79,3 +79,12 @@ int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     return TA_EXIT_USAGE;
 }
+
+const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n)) return NULL;
+    if (argv[*i][n] == '=') return argv[*i] + n + 1;
+    if (argv[*i][n] || *i + 1 >= argc) return NULL;
+    return argv[++*i];
+}

@@ -28,6 +28,11 @@ const char *ta_cli_bundled(const char *name);
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The value of option `name` at argv[*i]: "--opt VALUE" (advancing *i)
+ * or "--opt=VALUE"; NULL when argv[*i] is another option or the value is
+ * missing. */
+const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name);
+
 /* One JSON object describing a parsed schema (what "parse --json" prints):
  * schema, name, overload, args, returns. Commands that report more about a
  * schema extend the object this returns. Caller owns the reference. */
@@ -43,5 +48,6 @@ int ta_cmd_graph(int argc, char **argv);
 int ta_cmd_verify(int argc, char **argv);
 int ta_cmd_groups(int argc, char **argv);
 int ta_cmd_autogen(int argc, char **argv);
+int ta_cmd_extract(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const ta_command commands[] = {
     {"verify", "run kernels and check what they do to memory against their schemas", ta_cmd_verify},
     {"groups", "the operator groups torchgen forms (functional/inplace/out, views)", ta_cmd_groups},
     {"autogen", "derive the variants autogen: asks for, as torchgen does", ta_cmd_autogen},
+    {"extract", "list the operator schemas declared in C++ and Python sources", ta_cmd_extract},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

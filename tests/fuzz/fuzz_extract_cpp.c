@@ -1,0 +1,12 @@
+/* fuzz_extract_cpp.c - libFuzzer target for the C++ source scanner: any
+ * bytes scan without a crash, a leak or a position outside the input (see
+ * extract_check.h). */
+#include "extract_check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    check_scan(data, size, TA_LANG_CPP);
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* check_sources.c - see check_sources.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_sources.h"
+#include "cli.h"
+#include "extract_cli.h"
+#include "tensoralias/alias.h"
+#include "tensoralias/extract.h"
+
+int ta_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
+                     ta_diags *d, ta_check_counts *n)
+{
+    ta_extract *x = NULL;
+    int rc = ta_cli_extract(srcs, nsrcs, defines, no_git, &x, d);
+    if (!x) return TA_EXIT_USAGE;
+    ta_status st = ta_alias_check_extracted(x, d);
+    if (st != TA_OK) {
+        fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
+        rc = TA_EXIT_USAGE;
+    }
+    n->schemas += ta_extract_count(x);
+    n->files += ta_extract_nfiles(x);
+    ta_extract_destroy(x);
+    return rc;
+}
+
+int ta_check_schema_list(const char *path, ta_diags *d, ta_check_counts *n)
+{
+    char *buf;
+    size_t len;
+    if (ta_cli_read_file(path, &buf, &len)) {
+        fprintf(stderr, "tensoralias check: cannot read %s: %s\n", path, strerror(errno));
+        return TA_EXIT_USAGE;
+    }
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    ta_arena *a = ta_arena_create();
+    int rc = a ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
+    uint32_t line = 0;
+    for (char *p = buf, *end = buf + len; a && p < end && rc == TA_EXIT_CLEAN;) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        line++;
+        if (ll && p[ll - 1] == '\r') ll--;
+        size_t lead = 0;
+        while (lead < ll && (p[lead] == ' ' || p[lead] == '\t')) lead++;
+        if (lead < ll && p[lead] != '#') {
+            ta_parse_opts o = {name, line, (uint32_t)lead + 1};
+            ta_schema *s = NULL;
+            ta_status st = ta_schema_parse(a, p + lead, ll - lead, &o, &s, d);
+            if (st == TA_OK) st = ta_alias_check_custom(s, d);
+            if (st == TA_ERR_NOMEM) rc = TA_EXIT_USAGE;
+            n->schemas++;
+            ta_arena_reset(a);
+        }
+        p += (nl ? (size_t)(nl - p) + 1 : (size_t)(end - p));
+    }
+    n->files++;
+    ta_arena_destroy(a);
+    free(buf);
+    return rc;
+}
+
+size_t ta_check_sources_nrules(void)
+{
+    size_t nc, nx;
+    ta_alias_custom_rules(&nc);
+    ta_extract_rules(&nx);
+    return nc + nx;
+}
+
+static void add_rule(ta_rule_info *v, size_t *n, ta_rule_info r)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(v[i].id, r.id)) return; /* schema-syntax is the yaml loader's too */
+    v[(*n)++] = r;
+}
+
+void ta_check_sources_rules(ta_rule_info *v, size_t *n)
+{
+    size_t nc, nx;
+    const ta_alias_rule *c = ta_alias_custom_rules(&nc);
+    const ta_extract_rule *x = ta_extract_rules(&nx);
+    for (size_t i = 0; i < nc; i++) add_rule(v, n, (ta_rule_info){c[i].id, c[i].severity, c[i].summary});
+    for (size_t i = 0; i < nx; i++) add_rule(v, n, (ta_rule_info){x[i].id, x[i].severity, x[i].summary});
+}
