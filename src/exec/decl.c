@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "exec/decl.h"
+#include "exec/synth_plan.h"
 #include "tensoralias/alias.h"
 
 typedef struct set_names {
@@ -175,6 +176,7 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
             if (ta_query_is_mutable_input(q, (uint32_t)i)) d->args[i].write = true;
     }
     ta_alias_query_destroy(q);
+    ta_synth_names_read(s, d, &d->names);
     *out = d;
     return TA_OK;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "exec/synth.h"
+#include "exec/synth_plan.h"
 
 uint64_t ta_mix64(uint64_t x)
 {
@@ -53,6 +54,7 @@ typedef struct synth {
     bool self_is_left; /* mm, bmm, mv, outer: self is the left operand, not a bias */
     bool batched;      /* bmm, baddbmm, addbmm: 3-D operands */
     int64_t mb, mn, mk, mm;
+    const ta_synth_plan *plan; /* what the names say (synth_plan.h) */
 } synth;
 
 static const int64_t shapes[][TA_CASE_MAX_DIM + 1] = {
@@ -317,6 +319,8 @@ static int parse_int_list(ta_str text, int64_t *out, int cap)
 /* An int argument: a value that fits the main shape when the name says what it is. */
 static int64_t synth_int(synth *y, const ta_arg *a, const char *n)
 {
+    int64_t planned;
+    if (ta_synth_plan_int(y->plan, n, &planned)) return planned;
     static const char *const dims[] = {"dim", "dim0", "dim1", "dim2", "axis", "axis0", "axis1",
                                        "source", "destination", "start_dim", "end_dim", NULL};
     if (name_is(n, dims)) {
@@ -348,14 +352,16 @@ static ta_status synth_int_list(synth *y, const ta_decl_slot *d, const ta_arg *a
     int64_t v[TA_CASE_MAX_DIM * 2 + 2];
     int k = 0;
     static const char *const sizes[] = {"size", "sizes", "shape", NULL};
-    if (name_is(n, sizes)) {
+    if ((k = ta_synth_plan_ints(y->plan, d, y->ndim, y->shape, v)) >= 0) {
+        /* kernel_size, stride, padding...: the plan's */
+    } else if ((k = 0), name_is(n, sizes)) {
         /* A shape with the main shape's element count: itself, flat, or -1. */
         int64_t pick = below(&y->r, 3);
         if (pick == 0 || op_name_has(y, "expand") || op_name_has(y, "new_") ||
             op_name_has(y, "as_strided")) {
             k = y->ndim;
             if (k) memcpy(v, y->shape, (size_t)k * sizeof *v);
-        } else if (pick == 1) {
+        } else if (pick == 1 || !y->plan->names->size_may_infer) {
             v[k++] = numel_of(y->shape, y->ndim);
         } else {
             v[k++] = -1;
@@ -434,7 +440,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
     const char *n = d->name;
     DLTensor *t;
     bool fill = false;
-    int64_t mshape[3];
+    int64_t mshape[3], pshape[TA_CASE_MAX_DIM], lo, hi;
+    DLDataType pdt = y->dtype;
     int mnd;
     int partner = alias_partner(y, argi);
     if (partner >= 0) {
@@ -455,6 +462,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
         fill = true;
     } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {
         t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), false, -4, 5, false);
+    } else if ((mnd = ta_synth_plan_tensor(y->plan, d, y->ndim, y->shape, pshape, &lo, &hi, &pdt)) >= 0) {
+        t = make_tensor(y, pdt, mnd, pshape, pick_layout(y), false, lo, hi, lo >= 0 || !ta_dtype_eq(pdt, y->dtype));
     } else if (!strcmp(n, "index") || !strcmp(n, "indices")) {
         int64_t m = min_size(y);
         if ((op_name_has(y, "gather") || op_name_has(y, "scatter")) && y->ndim)
@@ -488,7 +497,7 @@ static ta_status synth_tensor_list(synth *y, int argi)
 {
     const ta_decl_slot *d = &y->d->args[argi];
     DLTensor *items[3];
-    int k = 2 + (int)below(&y->r, 2);
+    int k = y->plan->list_len;
     bool fill = d->is_out;
     for (int i = 0; i < k; i++) {
         if (d->list_opt_items) {
@@ -522,7 +531,9 @@ static ta_status synth_arg(synth *y, int argi)
     const ta_decl_slot *d = &y->d->args[argi];
     const ta_arg *a = d->arg;
     ta_value v = {.tag = TA_VAL_NONE};
-    if (d->optional) {
+    uint8_t choice = argi < TA_PLAN_MAX_ARGS ? y->plan->optional[argi] : TA_OPT_FREE;
+    if (d->optional && choice == TA_OPT_NONE) return push(y, v);
+    if (d->optional && choice == TA_OPT_FREE) {
         /* Optional: mostly None (its default), sometimes a value. */
         bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER ||
                     d->type == TA_DT_DEVICE || d->type == TA_DT_LAYOUT ||
@@ -546,14 +557,16 @@ static ta_status synth_arg(synth *y, int argi)
                     : 0.5;
         return push(y, v);
     case TA_DT_FLOAT_LIST: {
-        double f[2] = {1.0, 1.0};
+        double f[TA_PLAN_MAX_SPATIAL] = {1.0, 1.0, 1.0};
+        int nf = ta_synth_plan_floats(y->plan, d, f);
         v.tag = TA_VAL_FLOAT_LIST;
         v.u.floats.items = f;
-        v.u.floats.n = d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
+        v.u.floats.n = nf >= 0 ? (size_t)nf : d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
         return push(y, v);
     }
     case TA_DT_BOOL:
         v.tag = TA_VAL_BOOL;
+        if (ta_synth_plan_bool(y->plan, d->name, &v.u.b)) return push(y, v);
         v.u.b = a->def.kind == TA_DEFAULT_BOOL ? (chance(&y->r, 75) ? ta_str_eq(a->def.text, "True")
                                                                     : !ta_str_eq(a->def.text, "True"))
                                                : chance(&y->r, 50);
@@ -583,6 +596,10 @@ static ta_status synth_arg(synth *y, int argi)
             v.scalar_kind = TA_SCALAR_INT;
             v.u.i = below(&y->r, 7) - 3;
         }
+        /* A divisor of 0 is an error for integers (div, remainder, fmod). */
+        if (y->plan->names->nonzero_divisor && (!strcmp(d->name, "other") || !strcmp(d->name, "divisor")) &&
+            ((v.scalar_kind == TA_SCALAR_INT && v.u.i == 0) || (v.scalar_kind == TA_SCALAR_FLOAT && v.u.f == 0)))
+            v.u.i = 1, v.scalar_kind = TA_SCALAR_INT;
         return push(y, v);
     case TA_DT_SCALAR_TYPE:
         v.tag = TA_VAL_INT;
@@ -754,11 +771,25 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
                                      {kDLFloat, 64, 1}, {kDLInt, 64, 1},   {kDLInt, 64, 1},
                                      {kDLInt, 32, 1},   {TA_DL_BOOL, 8, 1}};
     y.dtype = dts[below(&y.r, sizeof dts / sizeof *dts)];
-    const int64_t *sh = shapes[below(&y.r, sizeof shapes / sizeof *shapes)];
+    size_t nshapes = sizeof shapes / sizeof *shapes, si = (size_t)below(&y.r, (int64_t)nshapes);
+    const int64_t *sh = shapes[si];
     y.ndim = (int)sh[0];
     if (y.ndim) memcpy(y.shape, sh + 1, (size_t)y.ndim * sizeof *y.shape);
     y.layout_mode = chance(&y.r, 50);
     y.alias_views = chance(&y.r, 33);
+    ta_synth_plan plan;
+    ta_synth_plan_make(&plan, d, seed);
+    y.plan = &plan;
+    y.dtype = ta_synth_plan_dtype(&plan, y.dtype, seed >> 7);
+    int planned = ta_synth_plan_shape(&plan, y.shape);
+    if (planned >= 0) {
+        y.ndim = planned;
+    } else if (y.ndim < plan.min_ndim) {
+        /* The next table shape with enough dimensions. */
+        while (shapes[si][0] < plan.min_ndim) si = (si + 1) % nshapes;
+        y.ndim = (int)shapes[si][0];
+        memcpy(y.shape, shapes[si] + 1, (size_t)y.ndim * sizeof *y.shape);
+    }
     matrix_plan(&y);
     for (int i = 0; i < d->nargs; i++) {
         ta_status st = over ? over(ud, i, x, d, c) : TA_ERR_NOTFOUND;
