@@ -21,6 +21,7 @@ DESTDIR  ?=
 WERROR   ?=
 OPT      ?= -O2
 SAN      ?=
+FAULT    ?=
 FUZZ_SECONDS ?= 60
 VERSION  := 0.1.0
 
@@ -32,7 +33,8 @@ CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 WARN     := -Wall -Wextra -Wpedantic $(WERROR)
 CFLAGS   ?=
-CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) -Iinclude -Isrc $(PKG_CFLAGS) \
+CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) $(if $(FAULT),-DTA_FAULT_INJECT) \
+            -Iinclude -Isrc $(PKG_CFLAGS) \
             -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
@@ -84,7 +86,7 @@ TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensora
            $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) \
            $(DATA_OUT) $(SHARE_OUT)
 
-.PHONY: all test check-build sanitize fuzz fuzz-build bench install clean
+.PHONY: all test check-build sanitize fault fault-run coverage fuzz fuzz-build bench install clean
 all: $(TARGETS)
 
 $(BUILD)/obj/%.o: %.c
@@ -121,18 +123,23 @@ $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
+# Programs built from one source file in one step still write a dependency
+# file (program.d), so editing a header they include rebuilds them.
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
+	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) $(DEPFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
 	    $(WHOLE_LIB) $(CMOCKA_LIBS) $(LDLIBS)
 
+# Plugins are outside code: they see the public headers only (no -Isrc).
 $(BUILD)/tests/plugins/lib%.so: tests/plugins/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $<
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $(DEPFLAGS) -shared $(LDFLAGS) -o $@ $<
 
 $(BUILD)/data/%: tests/data/%.xz
 	@mkdir -p $(dir $@)
@@ -153,11 +160,29 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
 
 test: check-build
-	BUILD=$(BUILD) SAN='$(SAN)' sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
 	$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
+
+# Allocation-failure injection (SQLite's discipline): the library built with
+# TA_FAULT_INJECT under ASan and UBSan, and every program of tests/fault/
+# failing each allocation of its scenarios in turn.
+FAULT_SRC := $(sort $(wildcard tests/fault/fault_*.c))
+fault:
+	$(MAKE) --no-print-directory BUILD=build-fault OPT=-O1 FAULT=1 \
+	    SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' fault-run
+fault-run: $(FAULT_SRC:tests/fault/%.c=$(BUILD)/fault/%) $(PLUGIN_SO)
+	@for t in $(FAULT_SRC:tests/fault/%.c=$(BUILD)/fault/%); do echo "== $$t"; $$t $(BUILD) || exit 1; done
+$(BUILD)/fault/%: tests/fault/%.c $(BUILD)/libtensoralias.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+
+# Line coverage of the whole suite, per source directory (gcov, from gcc).
+coverage:
+	$(MAKE) --no-print-directory BUILD=build-cov OPT=-O0 SAN='--coverage -DTA_COVERAGE' test
+	@sh tools/coverage.sh build-cov
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus in tests/fuzz/corpus/<name>.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
@@ -166,9 +191,9 @@ FUZZ_CFLAGS := -std=c17 -O1 -g -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) -fsan
                -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -c $< -o $@
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
 fuzz-build: $(FUZZ_BIN)
 fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do n=$${f#build-fuzz/}; mkdir -p tests/fuzz/corpus/$$n build-fuzz/new/$$n; \
@@ -191,7 +216,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tensoralias.pc
 
 clean:
-	rm -rf build build-san build-fuzz build-clang
+	rm -rf $(BUILD) build build-san build-fuzz build-clang build-fault build-cov
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)
 .SECONDARY:

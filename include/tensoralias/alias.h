@@ -97,13 +97,13 @@ TA_API struct json_t *ta_query_to_json(const ta_alias_query *q);
 typedef struct ta_alias_graph ta_alias_graph;
 
 /* Vertex kinds ("kind" string attribute) and edge kinds ("kind"). */
-#define TA_V_INPUT "input"
-#define TA_V_OUTPUT "output"
-#define TA_V_CONTENTS "contents" /* elements of a list, values of a Dict */
-#define TA_V_SET "set"
-#define TA_V_WILDCARD "wildcard"
-#define TA_E_MEMBER "member"     /* slot -> set; attrs before, after, write */
-#define TA_E_CONTAINS "contains" /* container slot -> its contents */
+#define TA_VERTEX_INPUT "input"
+#define TA_VERTEX_OUTPUT "output"
+#define TA_VERTEX_CONTENTS "contents" /* elements of a list, values of a Dict */
+#define TA_VERTEX_SET "set"
+#define TA_VERTEX_WILDCARD "wildcard"
+#define TA_EDGE_MEMBER "member"     /* slot -> set; attrs before, after, write */
+#define TA_EDGE_CONTAINS "contains" /* container slot -> its contents */
 
 /* Builds the graph of s (which must outlive it). Vertex attributes: kind,
  * name (argument name, set name, "*"), label (what a writer prints), slot
@@ -137,15 +137,9 @@ TA_API ta_status ta_alias_graph_write_json(const ta_alias_graph *g, FILE *out);
 
 /* ---- rules ------------------------------------------------------------- */
 
-/* One alias rule: a stable id, its severity and what it checks. */
-typedef struct ta_alias_rule {
-    const char *id;
-    ta_severity severity;
-    const char *summary;
-} ta_alias_rule;
-
-/* Every alias rule, in the order the checks run. */
-TA_API const ta_alias_rule *ta_alias_rules(size_t *n);
+/* Every alias rule (id, severity, summary: ta_rule_info, native.h), in the
+ * order the checks run. */
+TA_API const ta_rule_info *ta_alias_rules(size_t *n);
 
 /* The rules that need only the schema (torchgen's schema asserts and the
  * suspicious-but-legal patterns), positioned with ta_schema_locate.
@@ -169,7 +163,7 @@ TA_API const ta_native_pass *ta_alias_native_passes(size_t *n);
  * "!" on a non-tensor, a duplicated argument name, a pointless or unbound
  * alias set, a written keyword argument not returned. The yaml rules above
  * keep applying to yaml only. */
-TA_API const ta_alias_rule *ta_alias_custom_rules(size_t *n);
+TA_API const ta_rule_info *ta_alias_custom_rules(size_t *n);
 
 /* The custom rules over one schema, positioned with ta_schema_locate.
  * Appends to diags; TA_OK or TA_ERR_NOMEM. */

@@ -101,16 +101,11 @@ TA_API ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
  * or NULL list). */
 TA_API ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...) TA_PRINTF(2, 3);
 
-/* Old form of ta_diag_emit, being retired (issue 10): do not add callers.
- * Appends a diagnostic with every string copied. message is printf-style. */
-TA_API ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
-                       const char *source, uint32_t line, uint32_t col,
-                       uint32_t length, const char *source_line,
-                       const char *hint, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 10, 11)))
-#endif
-    ;
+/* Appends a copy of g (which may live in another list). */
+TA_API ta_status ta_diags_append(ta_diags *d, const ta_diag *g);
+
+/* Drops every diagnostic after the first n (none when there are n or fewer). */
+TA_API void ta_diags_truncate(ta_diags *d, size_t n);
 
 /* Moves every diagnostic of src to the end of dst, leaving src empty. */
 TA_API ta_status ta_diags_move(ta_diags *dst, ta_diags *src);

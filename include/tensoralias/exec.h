@@ -18,15 +18,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tensoralias/device.h"
 #include "tensoralias/diag.h"
 #include "tensoralias/export.h"
 #include "tensoralias/kernel.h"
+#include "tensoralias/native.h"
+#include "tensoralias/torchgen.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct ta_device_ops; /* src/exec/device.h */
+
 
 /* ---- devices ----------------------------------------------------------- */
 
@@ -35,13 +38,14 @@ struct ta_device_ops; /* src/exec/device.h */
  * faults. */
 TA_API const struct ta_device_ops *ta_exec_device_cpu(void);
 /* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
- * NULL with a message in err. *handle receives the dlopen handle (close it
- * with ta_exec_device_unload after the last use). The device's available()
- * is asked in a short-lived child process, so that this process (which forks
- * the verification children) never initializes the device itself: a CUDA
- * context does not survive fork. */
-TA_API const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
-                                                size_t errcap);
+ * NULL with an error diagnostic (rule "device"; its message is the device's
+ * own when the device is unavailable). *handle receives the dlopen handle
+ * (close it with ta_exec_device_unload after the last use). The device's
+ * available() is asked in a short-lived child process, so that this process
+ * (which forks the verification children) never initializes the device
+ * itself: a CUDA context does not survive fork. */
+TA_API const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle,
+                                                       ta_diags *diags);
 TA_API void ta_exec_device_unload(void *handle);
 
 /* ---- execution contexts ------------------------------------------------ */
@@ -60,7 +64,7 @@ typedef struct ta_storage_info {
 /* dev NULL means the CPU device. */
 TA_API ta_exec *ta_exec_create(const struct ta_device_ops *dev);
 TA_API void ta_exec_destroy(ta_exec *x);
-/* Frees every storage and tensor, the stack contents and the last error. */
+/* Frees every storage and tensor and the stack contents. */
 TA_API void ta_exec_reset(ta_exec *x);
 TA_API const struct ta_device_ops *ta_exec_device(const ta_exec *x);
 
@@ -92,10 +96,11 @@ TA_API ta_status ta_exec_protect(ta_exec *x, uint32_t storage, bool readonly);
 TA_API ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x);
 TA_API ta_stack *ta_exec_stack(ta_exec *x);
 
-/* Calls fn on the context's stack. On TA_ERR_KERNEL, ta_exec_error() holds
- * the kernel's message. Also syncs the device and reports its error. */
-TA_API ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data);
-TA_API const char *ta_exec_error(const ta_exec *x); /* "" when none */
+/* Calls fn on the context's stack, then syncs the device. A kernel that
+ * fails (TA_ERR_KERNEL or another status) adds an error diagnostic with its
+ * message (rule "kernel-error"); a device that faults, one with the
+ * device's message (rule "device-error", TA_ERR_KERNEL). diags may be NULL. */
+TA_API ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *diags);
 
 /* ---- stacks (standalone; a ta_exec has its own) ----------------------- */
 
@@ -125,7 +130,7 @@ TA_API ta_registry *ta_registry_create(void);
 TA_API void ta_registry_destroy(ta_registry *reg);
 TA_API void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
 /* Name used in diagnostics for registrations that follow ("libfoo.so"). */
-TA_API void ta_registry_set_origin(ta_registry *reg, const char *origin);
+TA_API ta_status ta_registry_set_origin(ta_registry *reg, const char *origin);
 /* Diagnostics of registrations so far (rule "registration"); moved out by
  * ta_registry_take_diags. */
 TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
@@ -147,50 +152,62 @@ TA_API ta_status ta_registry_remove_kernels(ta_registry *reg, const char *name);
  * -> "aten::add.Tensor"), written into buf. Returns its length. */
 TA_API size_t ta_op_name_of(const char *schema_or_name, char *buf, size_t cap);
 
+/* ---- schema sources ---------------------------------------------------- */
+
+/* Makes every entry of a loaded native_functions.yaml known to the registry
+ * by full operator name ("aten::abs.out": the namespace the func names, aten
+ * otherwise): an operator registered by name takes its schema from there,
+ * and ta_registry_select can pick it. f must outlive reg. Replaces the
+ * schema lookup set before, if any. */
+TA_API ta_status ta_registry_use_native(ta_registry *reg, const ta_native_file *f);
+
+/* Registers every schema of a file, without kernels (`verify --schemas`): a
+ * native_functions.yaml (namespaces as written, aten otherwise), or a list
+ * of schemas, one a line ("- ns::op(...)", quoted or not, or bare). Schemas
+ * the registration rules refuse are reported in diags. TA_ERR_IO (with a
+ * diagnostic) when the file cannot be read. */
+TA_API ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags *diags);
+
+/* The operators to verify: without globs, every registered operator with a
+ * kernel; with globs (fnmatch patterns on names such as "aten::abs.out"),
+ * every operator registered or known to the schema source that one matches
+ * (ta_verify gives one without a kernel a no-kernel result). Registered
+ * operators come first, in registration order, then the schema source's in
+ * yaml order, each once. *names is malloc'd (the caller frees it); its
+ * strings belong to reg. */
+TA_API ta_status ta_registry_select(const ta_registry *reg, const char *const *globs,
+                                    size_t nglobs, const char ***names, size_t *n);
+
 /* ---- derived operators (autogen) --------------------------------------- */
 
-/* Where a derived operator's return comes from. */
-typedef enum ta_derived_src_kind {
-    TA_DSRC_CALLEE_RETURN = 0, /* the callee's return `index` */
-    TA_DSRC_CLONED_ARG,        /* the clone made for callee argument `index` (functional) */
-    TA_DSRC_OWN_ARG            /* the derived operator's own argument `index` (out=) */
-} ta_derived_src_kind;
+/* Derives the operators `autogen:` asks for in f (torchgen's rules, see
+ * torchgen.h) and registers their schemas without kernels, each in the
+ * namespace of the entry it derives from, so that kernel libraries loaded
+ * next can register kernels for them by name. What cannot be derived is
+ * check's business and not reported here. f must outlive reg. */
+TA_API ta_status ta_registry_add_autogen_schemas(ta_registry *reg, const ta_native_file *f);
 
-typedef struct ta_derived_src {
-    ta_derived_src_kind kind;
-    uint32_t index;
-} ta_derived_src;
+/* Which derived operators get a composed kernel. */
+typedef enum ta_compose_mode {
+    TA_COMPOSE_MISSING = 0, /* those without a kernel of their own */
+    TA_COMPOSE_ALL          /* all: a kernel a library gave one is dropped */
+} ta_compose_mode;
 
-/* How to run an operator that autogen derives, by calling another kernel
- * (the same composition torchgen generates; see the plan in torchgen.h).
- * Functional (out false): call the callee with arg_from[j] of the derived
- * operator as its argument j (-1: the callee's default), passing fresh
- * clones for the callee arguments listed in clone; return per ret_src.
- * out= (out true): call the callee likewise, then resize each out argument
- * out_args[k] and copy the callee's return out_from[k] into it, copy the
- * callee's return writeback[k] into written positional argument
- * written_args[k], and return per ret_src. Arrays are copied. */
-typedef struct ta_derived_plan {
-    bool out;
-    const char *callee; /* full operator name of the kernel to call */
-    const int32_t *arg_from;
-    uint32_t ncallee_args;
-    const uint32_t *clone;
-    uint32_t nclone;
-    const ta_derived_src *ret_src;
-    uint32_t nrets;
-    const uint32_t *out_args;
-    const uint32_t *out_from;
-    uint32_t nouts;
-    const uint32_t *written_args;
-    const uint32_t *writeback;
-    uint32_t nwritten;
-} ta_derived_plan;
+/* After the kernel libraries: gives each derived operator of
+ * ta_registry_add_autogen_schemas (per mode) the kernel that runs its plan
+ * over its callee's kernel, where the callee has one (a derived callee
+ * counts once it has its own). *added (may be NULL) receives how many got
+ * one. */
+TA_API ta_status ta_registry_add_autogen_kernels(ta_registry *reg, ta_compose_mode mode,
+                                                 size_t *added);
 
-/* Registers `schema` (whole) with a catch-all kernel that runs plan over
- * the callee's kernel for the device at hand. Nothing is registered (TA_OK)
- * when the operator already has a kernel of its own. */
-TA_API ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta_derived_plan *plan);
+/* Registers `schema` (whole) with a catch-all kernel that runs plan (a
+ * torchgen run plan: see ta_autogen_plan in torchgen.h; its callee index is
+ * not used) over the kernel of `callee` (a full operator name) for the
+ * device at hand. The plan's arrays are copied. Nothing is registered
+ * (TA_OK) when the operator already has a kernel of its own. */
+TA_API ta_status ta_registry_add_derived(ta_registry *reg, const char *schema,
+                                         const ta_autogen_plan *plan, const char *callee);
 /* Whether op's kernel is a derived one. */
 TA_API bool ta_registry_is_derived(const ta_registry_op *op);
 
@@ -215,21 +232,16 @@ typedef enum ta_verdict_kind {
     TA_V_NKINDS
 } ta_verdict_kind;
 
-typedef enum ta_vseverity {
-    TA_VSEV_NONE = 0,
-    TA_VSEV_INFO,
-    TA_VSEV_WARNING,
-    TA_VSEV_ERROR
-} ta_vseverity;
-
 TA_API const char *ta_verdict_kind_str(ta_verdict_kind k); /* "undeclared-mutation", ... */
 TA_API bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out);
-TA_API ta_vseverity ta_verdict_kind_severity(ta_verdict_kind k);
-TA_API const char *ta_vseverity_str(ta_vseverity s); /* "none", "info", "warning", "error" */
+/* A verdict's severity, in the diagnostics' scale: an error for what breaks
+ * the schema's contract, a warning for not-exercised, a note for no-kernel
+ * (and for ok, which is no finding: reports call it "none"). */
+TA_API ta_severity ta_verdict_kind_severity(ta_verdict_kind k);
 
 typedef struct ta_finding {
     ta_verdict_kind kind;
-    ta_vseverity severity;
+    ta_severity severity;
     char argument[64]; /* argument or return name ("self", "out", "return 0"), or "" */
     uint64_t seed;     /* the case seed; replays with --case-seed */
     char message[1024]; /* ends with the case's arguments when known */
@@ -239,7 +251,7 @@ typedef struct ta_finding {
 typedef struct ta_op_result {
     char op[256];             /* "aten::abs.out" */
     ta_verdict_kind verdict;  /* TA_V_OK, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL or the worst finding's kind */
-    ta_vseverity severity;
+    ta_severity severity;
     uint32_t cases;           /* cases run (or attempted) */
     uint32_t exercised;       /* cases the kernel accepted */
     char note[256];           /* e.g. the first rejection message */

@@ -165,8 +165,8 @@ TA_API const char *ta_native_source(const ta_native_file *f);
 /* The arena that owns the file; others may allocate derived data in it. */
 TA_API ta_arena *ta_native_arena(const ta_native_file *f);
 
-/* Tags from tags.yaml, in file order. has_tags is false when no tags.yaml was
- * given, in which case tags are not checked. */
+/* Tags from tags.yaml, in file order. ta_native_has_tag_set is false when
+ * no tags.yaml was given, in which case tags are not checked. */
 TA_API bool ta_native_has_tag_set(const ta_native_file *f);
 TA_API size_t ta_native_tag_count(const ta_native_file *f);
 TA_API const char *ta_native_tag(const ta_native_file *f, size_t i);
@@ -188,16 +188,10 @@ typedef struct ta_rule_info {
 /* Every rule the loader and the built-in passes report. */
 TA_API const ta_rule_info *ta_native_rules(size_t *n);
 
-/* Appends a diagnostic positioned at pos in the file's yaml (with the source
- * line, for a caret). For rule passes. */
-TA_API ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
-                           ta_severity sev, const char *rule,
-                           ta_native_pos pos, const char *hint,
-                           const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 7, 8)))
-#endif
-    ;
+/* Where pos is in the file's yaml, for ta_diag_error/warning/note: the
+ * file name, line, column, length and the source line (pointing into the
+ * file's text, valid while f lives) for a caret. For rule passes. */
+TA_API ta_loc ta_native_loc(const ta_native_file *f, ta_native_pos pos);
 
 /* One rule pass over a loaded file. */
 typedef ta_status (*ta_native_pass_fn)(const ta_native_file *f, ta_diags *diags);

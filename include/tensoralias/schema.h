@@ -53,6 +53,14 @@ typedef struct ta_span {
 
 TA_API bool ta_str_eq(ta_str s, const char *cstr);
 TA_API bool ta_str_eq_str(ta_str a, ta_str b);
+/* The number a whole view spells, read as C's strtoll (base 0) and strtod
+ * read it; false, *out untouched, when it spells none (or is over 63
+ * bytes). A view is no C string: never hand its ptr to strto*. */
+TA_API bool ta_str_to_int(ta_str s, int64_t *out);
+TA_API bool ta_str_to_double(ta_str s, double *out);
+/* The integers of a list default ("[0, 1]", "[]", or one "2"), up to cap
+ * of them into out; returns how many. */
+TA_API size_t ta_str_to_int_list(ta_str s, int64_t *out, size_t cap);
 
 /* ---- alias annotations ----------------------------------------------- */
 

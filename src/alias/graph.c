@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/graph_internal.h"
 
 typedef struct gb {
@@ -60,15 +61,15 @@ static void add_edge(gb *b, igraph_integer_t from, igraph_integer_t to,
     if (from < 0 || to < 0 || b->oom) return;
     if (b->ne == b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 16;
-        void *p1 = realloc(b->e_kind, nc * sizeof(char *));
+        void *p1 = ta_realloc(b->e_kind, nc * sizeof(char *));
         if (p1) b->e_kind = p1;
-        void *p2 = realloc(b->e_label, nc * sizeof(char *));
+        void *p2 = ta_realloc(b->e_label, nc * sizeof(char *));
         if (p2) b->e_label = p2;
-        void *p3 = realloc(b->e_before, nc * sizeof(int));
+        void *p3 = ta_realloc(b->e_before, nc * sizeof(int));
         if (p3) b->e_before = p3;
-        void *p4 = realloc(b->e_after, nc * sizeof(int));
+        void *p4 = ta_realloc(b->e_after, nc * sizeof(int));
         if (p4) b->e_after = p4;
-        void *p5 = realloc(b->e_write, nc * sizeof(int));
+        void *p5 = ta_realloc(b->e_write, nc * sizeof(int));
         if (p5) b->e_write = p5;
         if (!p1 || !p2 || !p3 || !p4 || !p5) {
             b->oom = true;
@@ -83,7 +84,7 @@ static void add_edge(gb *b, igraph_integer_t from, igraph_integer_t to,
     }
     b->e_kind[b->ne] = (char *)kind;
     char clabel[128];
-    b->e_label[b->ne] = strdup(clean(label, clabel, sizeof clabel));
+    b->e_label[b->ne] = ta_strdup(clean(label, clabel, sizeof clabel));
     if (!b->e_label[b->ne]) b->oom = true;
     b->e_before[b->ne] = before;
     b->e_after[b->ne] = after;
@@ -105,8 +106,8 @@ static void annotate(gb *b, igraph_integer_t v, const ta_alias *a)
     if (a->bare_write || (a->nbefore == 0 && a->nafter == 0)) {
         if (!a->write) return;
         /* Tensor!: written, in a set of its own */
-        igraph_integer_t anon = add_vertex(b, TA_V_SET, "!", "(fresh)", "", -1);
-        add_edge(b, v, anon, TA_E_MEMBER, 1, 1, 1, "!");
+        igraph_integer_t anon = add_vertex(b, TA_VERTEX_SET, "!", "(fresh)", "", -1);
+        add_edge(b, v, anon, TA_EDGE_MEMBER, 1, 1, 1, "!");
         return;
     }
     /* each distinct name once, before-and-after names first */
@@ -130,7 +131,7 @@ static void annotate(gb *b, igraph_integer_t v, const ta_alias *a)
             char label[96];
             snprintf(label, sizeof label, "%s%.*s%s%s", before ? "" : "-> ", (int)n.len, n.ptr,
                      a->write ? "!" : "", after ? "" : " ->");
-            add_edge(b, v, to, TA_E_MEMBER, before, after, a->write, label);
+            add_edge(b, v, to, TA_EDGE_MEMBER, before, after, a->write, label);
         }
     }
 }
@@ -151,8 +152,8 @@ static void attach(gb *b, igraph_integer_t v, const ta_type *t, const char *slot
         const ta_schema *s = b->ag->s;
         snprintf(clabel, sizeof clabel, "%s\n%s %.*s", cname, list ? "element" : "value",
                  (int)e->span.len, s->text + e->span.off);
-        igraph_integer_t c = add_vertex(b, TA_V_CONTENTS, cname, clabel, cslot, index);
-        add_edge(b, v, c, TA_E_CONTAINS, 0, 0, 0, list ? "[]" : "{}");
+        igraph_integer_t c = add_vertex(b, TA_VERTEX_CONTENTS, cname, clabel, cslot, index);
+        add_edge(b, v, c, TA_EDGE_CONTAINS, 0, 0, 0, list ? "[]" : "{}");
         attach(b, c, e, cslot, cname, index);
         return;
     }
@@ -194,7 +195,7 @@ static ta_status build(ta_alias_graph *ag)
         else snprintf(name, sizeof name, "%s%u", in ? "arg" : "result", idx);
         snprintf(slot, sizeof slot, "%s%u", in ? "in" : "out", idx);
         snprintf(label, sizeof label, "%s\n%.*s", name, (int)t->span.len, s->text + t->span.off);
-        igraph_integer_t v = add_vertex(&b, in ? TA_V_INPUT : TA_V_OUTPUT, name, label, slot, (int)idx);
+        igraph_integer_t v = add_vertex(&b, in ? TA_VERTEX_INPUT : TA_VERTEX_OUTPUT, name, label, slot, (int)idx);
         const ta_slot_facts *f = &q->slot[i];
         char cbuf[1024];
         append_types(buf, sizeof buf, q, f->types);
@@ -208,9 +209,9 @@ static ta_status build(ta_alias_graph *ag)
     ag->set0 = ag->nslots;
     for (uint32_t k = 0; k < q->nsets; k++) {
         snprintf(buf, sizeof buf, "%.*s", (int)q->sets[k].len, q->sets[k].ptr);
-        add_vertex(&b, TA_V_SET, buf, buf, "", -1);
+        add_vertex(&b, TA_VERTEX_SET, buf, buf, "", -1);
     }
-    ag->wildcard = (uint32_t)add_vertex(&b, TA_V_WILDCARD, "*", "*", "", -1);
+    ag->wildcard = (uint32_t)add_vertex(&b, TA_VERTEX_WILDCARD, "*", "*", "", -1);
     for (uint32_t i = 0; i < ag->nslots && !b.oom; i++) {
         bool in = i < q->nin;
         uint32_t idx = in ? i : i - q->nin;
@@ -248,7 +249,7 @@ ta_status ta_alias_graph_create(const ta_schema *s, ta_alias_graph **out,
 {
     *out = NULL;
     if (!s) return TA_ERR_INVALID;
-    ta_alias_graph *ag = calloc(1, sizeof *ag);
+    ta_alias_graph *ag = ta_calloc(1, sizeof *ag);
     if (!ag) return TA_ERR_NOMEM;
     ag->s = s;
     ta_status st = ta_alias_query_create(s, &ag->q, diags);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/graph_internal.h"
 
 typedef struct gf {
@@ -28,8 +29,11 @@ static bool is_kind(const igraph_t *g, igraph_integer_t e, const char *k)
 
 /* torch's list-level annotation: the slot's own member edges, or, with
  * none, those of its list elements (write copied, sets dropped). */
-static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, bool top)
+typedef enum depth { SLOT_ITSELF, ITS_ELEMENTS } depth;
+
+static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, depth at)
 {
+    bool top = at == SLOT_ITSELF;
     const igraph_t *g = &ag->g;
     igraph_vector_int_t es;
     out_edges(g, v, &es);
@@ -37,7 +41,7 @@ static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, bool top)
     igraph_integer_t elems = -1;
     for (igraph_integer_t i = 0; i < igraph_vector_int_size(&es); i++) {
         igraph_integer_t e = VECTOR(es)[i];
-        if (is_kind(g, e, TA_E_CONTAINS)) {
+        if (is_kind(g, e, TA_EDGE_CONTAINS)) {
             if (!strcmp(EAS(g, "label", e), "[]")) elems = IGRAPH_TO(g, e);
             continue;
         }
@@ -51,7 +55,7 @@ static void level(const ta_alias_graph *ag, igraph_integer_t v, gf *f, bool top)
     }
     igraph_vector_int_destroy(&es);
     if (direct) f->has_alias = true;
-    else if (elems >= 0) level(ag, elems, f, false);
+    else if (elems >= 0) level(ag, elems, f, ITS_ELEMENTS);
 }
 
 static bool tokens_meet(const char *a, const char *b)
@@ -84,7 +88,7 @@ static void all_facts(const ta_alias_graph *ag, gf *f)
     uint32_t nin = ag->q->nin, n = ag->nslots;
     for (uint32_t i = 0; i < n; i++) {
         memset(&f[i], 0, sizeof f[i]);
-        level(ag, i, &f[i], true);
+        level(ag, i, &f[i], SLOT_ITSELF);
         f[i].types = VAS(g, "alias_types", i);
         f[i].contained = VAS(g, "contained_types", i);
         f[i].wild = f[i].wild_after;
@@ -117,7 +121,7 @@ bool ta_graph_is_mutable_input(const ta_alias_graph *ag, uint32_t i)
 {
     if (i >= ag->q->nin) return false;
     gf f = {0};
-    level(ag, i, &f, true);
+    level(ag, i, &f, SLOT_ITSELF);
     /* the training-mode cases are a property of the operator, not of its
      * edges: the builder records them in the vertex flags */
     return f.write || strchr(VAS(&ag->g, "flags", i), 'm') != NULL;
@@ -130,7 +134,7 @@ static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf
 {
     uint32_t va = vid(ag, a), vb = vid(ag, b);
     if (va == UINT32_MAX || vb == UINT32_MAX) return false;
-    gf *fs = calloc(ag->nslots, sizeof *fs);
+    gf *fs = ta_calloc(ag->nslots, sizeof *fs);
     if (!fs) return false;
     all_facts(ag, fs);
     *A = fs[va];

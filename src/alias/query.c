@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/query_internal.h"
 
 bool ta_facts_basic_may_alias(const ta_slot_facts *a, const ta_slot_facts *b)
@@ -60,10 +61,10 @@ ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,
 {
     *out = NULL;
     if (!s) return TA_ERR_INVALID;
-    ta_alias_query *q = calloc(1, sizeof *q);
+    ta_alias_query *q = ta_calloc(1, sizeof *q);
     if (!q) return TA_ERR_NOMEM;
     size_t n = (size_t)s->nargs + s->nrets;
-    q->slot = calloc(n ? n : 1, sizeof *q->slot);
+    q->slot = ta_calloc(n ? n : 1, sizeof *q->slot);
     if (!q->slot) {
         free(q);
         return TA_ERR_NOMEM;

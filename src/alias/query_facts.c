@@ -423,10 +423,12 @@ ta_status ta_alias_facts_build(ta_alias_query *q, const ta_schema *s,
         if (diags) {
             uint32_t line, col;
             ta_schema_locate(s, s->name_span.off, &line, &col);
-            ta_diags_add(diags, TA_SEV_ERROR, "alias-limits", s->source ? s->source : "<string>",
-                         line, col, s->name_span.len, NULL, NULL,
-                         "schema has more than %d alias sets or %d class types; alias analysis skipped",
-                         TA_MAX_SETS, TA_MAX_TYPES - TA_TY_NBUILTIN);
+            ta_loc at = {s->source, line, col, s->name_span.len, NULL, 0};
+            if (ta_diag_error(diags, &at, "alias-limits",
+                              "schema has more than %d alias sets or %d class types; alias "
+                              "analysis skipped",
+                              TA_MAX_SETS, TA_MAX_TYPES - TA_TY_NBUILTIN) != TA_OK)
+                return TA_ERR_NOMEM;
         }
         return TA_ERR_UNSUPPORTED;
     }

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/rules_internal.h"
 
-static const ta_alias_rule rules[] = {
+static const ta_rule_info rules[] = {
     {"alias-annotation-form", TA_SEV_ERROR,
      "annotations use single-letter sets; '!' on one set; '*' only after '->' (torchgen's grammar)"},
     {"alias-out-kwarg-only", TA_SEV_ERROR,
@@ -42,22 +43,32 @@ static const ta_alias_rule rules[] = {
      "a non-inplace operator writes self and returns it (an inplace operator without the '_')"},
 };
 
-const ta_alias_rule *ta_alias_rules(size_t *n)
+const ta_rule_info *ta_alias_rules(size_t *n)
 {
     *n = sizeof rules / sizeof rules[0];
     return rules;
 }
 
-const ta_alias_rule *ta_alias_rule_get(const char *id)
+const ta_rule_info *ta_alias_rule_get(const char *id)
 {
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!strcmp(rules[i].id, id)) return &rules[i];
     return NULL;
 }
 
+ta_status ta_rule_report(ta_diags *d, const ta_rule_info *r, const ta_loc *at, const char *hint,
+                         const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status st = ta_diag_vemit(d, r->severity, at, r->id, fmt, ap);
+    va_end(ap);
+    return st == TA_OK && hint ? ta_diag_hint(d, "%s", hint) : st;
+}
+
 /* A bare schema: position through ta_schema_locate, and show the schema's
  * line indented by its column offset so the caret lines up. */
-ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t off,
+ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t off,
                              uint32_t len, const char *hint, const char *msg)
 {
     const ta_schema *s = k->s;
@@ -67,13 +78,12 @@ ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t 
     while (a > 0 && s->text[a - 1] != '\n') a--;
     while (b < s->text_len && s->text[b] != '\n') b++;
     uint32_t pad = col > (off - a) + 1 ? col - (off - a) - 1 : 0;
-    char *src = malloc((size_t)pad + (b - a) + 1);
+    char *src = ta_malloc((size_t)pad + (b - a) + 1);
     if (!src) return TA_ERR_NOMEM;
     memset(src, ' ', pad);
     memcpy(src + pad, s->text + a, b - a);
-    src[pad + (b - a)] = '\0';
-    ta_status st = ta_diags_add(k->diags, r->severity, r->id, s->source ? s->source : "<string>",
-                                line, col, len, src, hint, "%s", msg);
+    ta_loc at = {s->source, line, col, len, src, pad + (b - a)};
+    ta_status st = ta_rule_report(k->diags, r, &at, hint, "%s", msg);
     free(src);
     return st;
 }

@@ -35,7 +35,7 @@
 #define R_UNBOUND "custom-return-write-unbound"
 #define R_KW_RET "custom-out-not-returned"
 
-static const ta_alias_rule rules[] = {
+static const ta_rule_info rules[] = {
     {R_DEST, TA_SEV_ERROR,
      "a Tensor named like a destination (out, output, dst, result, x_out) is not annotated as written"},
     {R_OPT_DEST, TA_SEV_ERROR,
@@ -56,13 +56,13 @@ static const ta_alias_rule rules[] = {
      "a written keyword-only argument is not returned by an operator that returns other values"},
 };
 
-const ta_alias_rule *ta_alias_custom_rules(size_t *n)
+const ta_rule_info *ta_alias_custom_rules(size_t *n)
 {
     *n = sizeof rules / sizeof rules[0];
     return rules;
 }
 
-static const ta_alias_rule *rule(const char *id)
+static const ta_rule_info *rule(const char *id)
 {
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!strcmp(rules[i].id, id)) return &rules[i];
@@ -430,7 +430,7 @@ typedef struct xsink {
 } xsink;
 
 /* An extracted operator: the position in its source file. */
-static ta_status extract_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t off, uint32_t len,
+static ta_status extract_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t off, uint32_t len,
                               const char *hint, const char *msg)
 {
     const xsink *xs = k->ctx;

@@ -9,20 +9,25 @@
 
 typedef struct ta_rule_sink ta_rule_sink;
 struct ta_rule_sink {
-    ta_status (*emit)(ta_rule_sink *k, const ta_alias_rule *rule, uint32_t off,
+    ta_status (*emit)(ta_rule_sink *k, const ta_rule_info *rule, uint32_t off,
                       uint32_t len, const char *hint, const char *msg);
     const ta_schema *s;
     ta_diags *diags;
     const void *ctx; /* the sink's own data */
 };
 
+/* A diagnostic of rule r (its id and severity) at `at`, then the fix-it
+ * hint when it is not NULL. */
+ta_status ta_rule_report(ta_diags *d, const ta_rule_info *r, const ta_loc *at, const char *hint,
+                         const char *fmt, ...) TA_PRINTF(5, 6);
+
 /* The sink of a bare schema: positioned with ta_schema_locate, the
  * schema's line shown under it (rules.c). */
-ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_alias_rule *rule, uint32_t off,
+ta_status ta_rule_schema_emit(ta_rule_sink *k, const ta_rule_info *rule, uint32_t off,
                               uint32_t len, const char *hint, const char *msg);
 
 /* The rule with this id (the table lives in rules.c). */
-const ta_alias_rule *ta_alias_rule_get(const char *id);
+const ta_rule_info *ta_alias_rule_get(const char *id);
 
 /* Runs every schema-level rule over s, reporting to k. */
 ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q,

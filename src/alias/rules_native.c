@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/rules_internal.h"
 #include "tensoralias/native.h"
 
@@ -16,7 +17,7 @@ typedef struct native_ctx {
 
 /* A schema span becomes a yaml position: the loader parsed func with its
  * line and column, and func sits on one line. */
-static ta_status native_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t off,
+static ta_status native_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t off,
                              uint32_t len, const char *hint, const char *msg)
 {
     const native_ctx *c = k->ctx;
@@ -25,7 +26,8 @@ static ta_status native_emit(ta_rule_sink *k, const ta_alias_rule *r, uint32_t o
     ta_native_pos pos = {0, 0, 0, len};
     ta_schema_locate(s, off, &pos.line, &pos.col);
     pos.off = val.off + (s->base_col > val.col ? s->base_col - val.col : 0) + off;
-    return ta_native_report(c->f, k->diags, r->severity, r->id, pos, hint, "%s", msg);
+    ta_loc at = ta_native_loc(c->f, pos);
+    return ta_rule_report(k->diags, r, &at, hint, "%s", msg);
 }
 
 /* A non-mutating view (torchgen's is_view_op without its inplace_view
@@ -59,37 +61,40 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
 {
     if (!fn->nautogen) return TA_OK;
     const ta_schema *s = fn->schema;
-    ta_native_pos at = fn->key_pos[TA_NK_AUTOGEN];
-    const ta_alias_rule *r;
+    ta_loc at = ta_native_loc(f, fn->key_pos[TA_NK_AUTOGEN]);
+    const ta_rule_info *r;
     /* torchgen skips the whole group (silently) in each of these cases */
     if (pure_view_op(s)) {
         r = ta_alias_rule_get("alias-autogen-view");
-        return ta_native_report(f, d, r->severity, r->id, at, "remove the autogen line",
-                                "autogen on view operator '%s': torchgen generates no variants for view operators",
-                                fn->name);
+        return ta_rule_report(d, r, &at, "remove the autogen line",
+                              "autogen on view operator '%s': torchgen generates no variants for "
+                              "view operators",
+                              fn->name);
     }
     if (explicit_cia(fn)) {
         r = ta_alias_rule_get("alias-autogen-composite");
-        return ta_native_report(f, d, r->severity, r->id, at,
-                                "remove the autogen line, or give the operator a real kernel",
-                                "autogen on CompositeImplicitAutograd operator '%s': it decomposes, so no variants are generated",
-                                fn->name);
+        return ta_rule_report(d, r, &at, "remove the autogen line, or give the operator a real kernel",
+                              "autogen on CompositeImplicitAutograd operator '%s': it decomposes, "
+                              "so no variants are generated",
+                              fn->name);
     }
     if (fn->manual_kernel_registration || fn->manual_cpp_binding) {
         r = ta_alias_rule_get("alias-autogen-manual");
-        return ta_native_report(f, d, r->severity, r->id, at, "remove the autogen line",
-                                "autogen on '%s', which bypasses the dispatcher (%s)", fn->name,
-                                fn->manual_kernel_registration ? "manual_kernel_registration"
-                                                               : "manual_cpp_binding");
+        return ta_rule_report(d, r, &at, "remove the autogen line",
+                              "autogen on '%s', which bypasses the dispatcher (%s)", fn->name,
+                              fn->manual_kernel_registration ? "manual_kernel_registration"
+                                                             : "manual_cpp_binding");
     }
     if (fn->has_composite_implicit_autograd_kernel) {
         /* no dispatch table: implicitly composite. torchgen 1.13.1 ignores
          * the autogen line; later torchgen generates the variants */
         r = ta_alias_rule_get("alias-autogen-implicit-composite");
-        return ta_native_report(f, d, r->severity, r->id, at,
-                                "give it a dispatch table (CompositeExplicitAutograd) if the variants must exist under torchgen 1.13.1",
-                                "autogen on '%s', which has no dispatch table (implicitly CompositeImplicitAutograd): torchgen 1.13.1 generates nothing for it",
-                                fn->name);
+        return ta_rule_report(d, r, &at,
+                              "give it a dispatch table (CompositeExplicitAutograd) if the "
+                              "variants must exist under torchgen 1.13.1",
+                              "autogen on '%s', which has no dispatch table (implicitly "
+                              "CompositeImplicitAutograd): torchgen 1.13.1 generates nothing for it",
+                              fn->name);
     }
     return TA_OK;
 }
@@ -107,7 +112,7 @@ ta_status ta_alias_native_pass(const ta_native_file *f, ta_diags *diags)
         if (!fn->schema) continue; /* the loader reported why */
         size_t n = (size_t)fn->schema->nargs + fn->schema->nrets;
         if (n > cap) {
-            ta_slot_facts *big = malloc(n * sizeof *big);
+            ta_slot_facts *big = ta_malloc(n * sizeof *big);
             if (!big) {
                 st = TA_ERR_NOMEM;
                 break;

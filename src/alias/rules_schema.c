@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/rules_internal.h"
 
 const ta_alias *ta_tg_annotation(const ta_type *t)
@@ -78,7 +79,7 @@ static void report(rc *c, const char *id, ta_span sp, const char *hint, const ch
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const ta_alias_rule *r = ta_alias_rule_get(id);
+    const ta_rule_info *r = ta_alias_rule_get(id);
     if (r) c->st = c->k->emit(c->k, r, sp.off, sp.len ? sp.len : 1, hint, msg);
 }
 
@@ -151,10 +152,15 @@ static void rule_annotation_form(rc *c)
 
 /* ---- out= arguments ------------------------------------------------------ */
 
-static void rule_out_args(rc *c)
+/* Each argument named or placed like an out= argument: a written
+ * positional "out" (torchgen reads the operator as mutable), an unwritten
+ * keyword "out", a keyword argument after the out= ones. Counts the out=
+ * arguments (written keyword-only ones) and finds the first. */
+static void check_out_placement(rc *c, uint32_t *nout, uint32_t *first_out)
 {
     const ta_schema *s = c->s;
-    uint32_t nout = 0, first_out = UINT32_MAX;
+    *nout = 0;
+    *first_out = UINT32_MAX;
     for (uint32_t i = 0; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
         int num;
@@ -170,30 +176,37 @@ static void rule_out_args(rc *c)
                    "keyword argument '%.*s' is named like an out= argument but is not written",
                    NAMEF(a->name));
         if (a->kwarg_only && w) {
-            if (first_out == UINT32_MAX) first_out = i;
-            nout++;
-        } else if (a->kwarg_only && first_out != UINT32_MAX) {
+            if (*first_out == UINT32_MAX) *first_out = i;
+            (*nout)++;
+        } else if (a->kwarg_only && *first_out != UINT32_MAX) {
             report(c, "alias-out-order", a->span, "move it before the out= arguments",
                    "keyword argument '%.*s' follows the out= arguments; torchgen requires them last",
                    NAMEF(a->name));
         }
     }
-    if (!nout) {
-        /* named out= but nothing keyword-only is written: torchgen sees a
-         * mutable operator (running_mean-style positional writes next to
-         * keyword out= arguments are fine) */
-        if (out_overload(s->overload))
-            for (uint32_t i = 0; i < s->nargs; i++)
-                if (!s->args[i].kwarg_only && (int)i != c->self_ix && written_ann(c->arg_ann[i])) {
-                    report(c, "alias-out-positional", s->args[i].span,
-                           "put a '*' before the outputs it writes",
-                           "out= overload '%.*s' writes positional argument '%.*s' and no keyword-only one; torchgen reads it as a mutable operator",
-                           NAMEF(s->overload), NAMEF(s->args[i].name));
-                    break;
-                }
-        return;
-    }
-    /* numbered names count from 0 in order, and only when there are several */
+}
+
+/* An out= overload whose only written arguments are positional: torchgen
+ * sees a mutable operator (running_mean-style positional writes next to
+ * keyword out= arguments are fine). */
+static void check_out_overload_mutable(rc *c)
+{
+    const ta_schema *s = c->s;
+    if (!out_overload(s->overload)) return;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (!s->args[i].kwarg_only && (int)i != c->self_ix && written_ann(c->arg_ann[i])) {
+            report(c, "alias-out-positional", s->args[i].span, "put a '*' before the outputs it writes",
+                   "out= overload '%.*s' writes positional argument '%.*s' and no keyword-only one; torchgen reads it as a mutable operator",
+                   NAMEF(s->overload), NAMEF(s->args[i].name));
+            return;
+        }
+}
+
+/* Numbered out= names count from 0 in order, and only when there are
+ * several; a single one is "out". */
+static void check_out_names(rc *c, uint32_t nout, uint32_t first_out)
+{
+    const ta_schema *s = c->s;
     uint32_t k = 0;
     for (uint32_t i = first_out; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
@@ -212,10 +225,15 @@ static void rule_out_args(rc *c)
         }
         k++;
     }
-    /* the returns alias the out arguments, in order */
+}
+
+/* The returns alias the out= arguments, in order: one return each when
+ * all are plain Tensors (scratch ones excepted), none otherwise. */
+static void check_out_returns(rc *c, uint32_t nout, uint32_t first_out)
+{
+    const ta_schema *s = c->s;
     bool all_plain = true;
-    uint32_t nscratch = 0;
-    k = 0;
+    uint32_t nscratch = 0, k = 0;
     for (uint32_t i = first_out; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
         if (!a->kwarg_only || !written_ann(c->arg_ann[i])) continue;
@@ -235,6 +253,18 @@ static void rule_out_args(rc *c)
         report(c, "alias-out-return-count", s->rets_span, NULL,
                "%u out= arguments but %u returns; return each out= argument once, in order",
                nout - nscratch, s->nrets);
+}
+
+static void rule_out_args(rc *c)
+{
+    uint32_t nout, first_out;
+    check_out_placement(c, &nout, &first_out);
+    if (!nout) {
+        check_out_overload_mutable(c);
+        return;
+    }
+    check_out_names(c, nout, first_out);
+    check_out_returns(c, nout, first_out);
 }
 
 /* ---- inplace ------------------------------------------------------------- */
@@ -444,7 +474,7 @@ ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q, ta_
     rc c = {s, q, k, TA_OK, -1, NULL, NULL};
     const ta_alias *small[64], **ann = small;
     size_t n = (size_t)s->nargs + s->nrets;
-    if (n > sizeof small / sizeof small[0] && !(ann = malloc(n * sizeof *ann))) return TA_ERR_NOMEM;
+    if (n > sizeof small / sizeof small[0] && !(ann = ta_malloc(n * sizeof *ann))) return TA_ERR_NOMEM;
     for (uint32_t i = 0; i < s->nargs; i++) ann[i] = ta_tg_annotation(s->args[i].type);
     for (uint32_t j = 0; j < s->nrets; j++) ann[s->nargs + j] = ta_tg_annotation(s->rets[j].type);
     c.arg_ann = ann;

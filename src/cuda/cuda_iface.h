@@ -2,7 +2,7 @@
  *
  * The CUDA library (build/libtensoralias_cuda.so) is ONE shared object that
  * exports both entry points:
- *   tensoralias_device   (TA_DEVICE_ENTRY, src/exec/device.h) - the CUDA device
+ *   tensoralias_device   (TA_DEVICE_ENTRY, tensoralias/device.h) - the CUDA device
  *                        the engine allocates, snapshots and compares through;
  *   tensoralias_register (TA_PLUGIN_ENTRY, kernel.h) - the CUDA reference
  *                        kernels, registered under TA_KEY_CUDA.

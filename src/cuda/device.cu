@@ -1,4 +1,4 @@
-/* device.cu - the CUDA device behind src/exec/device.h (exported as tensoralias_device).
+/* device.cu - the CUDA device behind tensoralias/device.h (exported as tensoralias_device).
  *
  * Storage is plain cudaMalloc memory, so the engine can compare device
  * pointers as addresses to find overlaps. Snapshots and comparisons stay on
@@ -28,7 +28,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/cuda_iface.h"
-#include "exec/device.h"
+#include "tensoralias/device.h"
 
 int ta_cu_fail(char *err, size_t errcap, const char *fmt, ...)
 {

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "tensoralias/exec.h"
 
 typedef struct alloc_header {
@@ -119,5 +119,4 @@ static const ta_device_ops cpu_ops = {
     .sync = cpu_sync,
 };
 
-const ta_device_ops *ta_device_cpu(void) { return &cpu_ops; }
 const struct ta_device_ops *ta_exec_device_cpu(void) { return &cpu_ops; }

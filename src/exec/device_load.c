@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exec/device.h"
-#include "tensoralias/exec.h"
+#include "tensoralias/device.h"
+#include "exec/exec_internal.h"
 
 /* ops->available() in a child; its message comes back through a pipe. */
 static int probe_available(const ta_device_ops *ops, char *err, size_t errcap)
@@ -30,7 +30,7 @@ static int probe_available(const ta_device_ops *ops, char *err, size_t errcap)
             ssize_t w = write(p[1], msg, strlen(msg));
             (void)w;
         }
-        _exit(rc != 0);
+        ta_child_exit(rc != 0);
     }
     close(p[1]);
     char msg[512];
@@ -46,37 +46,45 @@ static int probe_available(const ta_device_ops *ops, char *err, size_t errcap)
     return -1;
 }
 
-const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, char *err,
-                                                size_t errcap)
+/* The device table a library exports, checked; NULL (with the reason in
+ * err) when there is none or it is of another ABI version. */
+static const ta_device_ops *device_table(void *h, const char *path, char *err, size_t errcap)
 {
-    *handle = NULL;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        if (errcap) snprintf(err, errcap, "%s", dlerror());
-        return NULL;
-    }
     ta_device_entry_fn entry;
     void *sym = dlsym(h, TA_DEVICE_ENTRY);
     memcpy(&entry, &sym, sizeof entry); /* object to function pointer, as POSIX allows */
     const ta_device_ops *ops = sym ? entry() : NULL;
     if (!ops) {
-        if (errcap) snprintf(err, errcap, "%s: no %s entry or it returned no device", path, TA_DEVICE_ENTRY);
-        dlclose(h);
+        snprintf(err, errcap, "%s: no %s entry or it returned no device", path, TA_DEVICE_ENTRY);
         return NULL;
     }
     if (ops->abi_version != TA_DEVICE_ABI_VERSION) {
-        if (errcap)
-            snprintf(err, errcap, "%s: device ABI version %u, expected %u", path, ops->abi_version,
-                     TA_DEVICE_ABI_VERSION);
-        dlclose(h);
+        snprintf(err, errcap, "%s: device ABI version %u, expected %u", path, ops->abi_version,
+                 TA_DEVICE_ABI_VERSION);
         return NULL;
     }
-    if (ops->available && probe_available(ops, err, errcap) != 0) {
-        dlclose(h);
-        return NULL;
-    }
-    *handle = h;
     return ops;
+}
+
+const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, ta_diags *diags)
+{
+    *handle = NULL;
+    char err[512] = "";
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    const ta_device_ops *ops = NULL;
+    if (!h)
+        snprintf(err, sizeof err, "%s", dlerror());
+    else if ((ops = device_table(h, path, err, sizeof err)) && ops->available &&
+             probe_available(ops, err, sizeof err) != 0)
+        ops = NULL;
+    if (ops) {
+        *handle = h;
+        return ops;
+    }
+    if (h) dlclose(h);
+    ta_loc at = {.file = path};
+    ta_diag_error(diags, &at, "device", "%s", err); /* NULL either way */
+    return NULL;
 }
 
 void ta_exec_device_unload(void *handle)

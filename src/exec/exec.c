@@ -13,13 +13,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "schema/alloc.h"
 #include "exec/exec_internal.h"
 
 ta_exec *ta_exec_create(const struct ta_device_ops *dev)
 {
-    ta_exec *x = calloc(1, sizeof *x);
+    ta_exec *x = ta_calloc(1, sizeof *x);
     if (!x) return NULL;
-    x->dev = dev ? dev : ta_device_cpu();
+    x->dev = dev ? dev : ta_exec_device_cpu();
     x->ctx.x = x;
     x->page = (size_t)sysconf(_SC_PAGESIZE);
     if (!(x->stack = ta_stack_create())) {
@@ -40,8 +41,6 @@ void ta_exec_reset(ta_exec *x)
     for (size_t i = 0; i < x->nscratch; i++) free(x->scratch[i]);
     x->nscratch = 0;
     ta_stack_reset(x->stack);
-    x->ctx.has_error = false;
-    x->ctx.error[0] = '\0';
 }
 
 void ta_exec_destroy(ta_exec *x)
@@ -63,7 +62,6 @@ void ta_exec_destroy(ta_exec *x)
 const struct ta_device_ops *ta_exec_device(const ta_exec *x) { return x->dev; }
 ta_kernel_ctx *ta_exec_kernel_ctx(ta_exec *x) { return &x->ctx; }
 ta_stack *ta_exec_stack(ta_exec *x) { return x->stack; }
-const char *ta_exec_error(const ta_exec *x) { return x->ctx.error; }
 
 /* ---- storages ---------------------------------------------------------- */
 
@@ -71,7 +69,7 @@ uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
 {
     if (x->nst == x->capst) {
         size_t cap = x->capst ? x->capst * 2 : 16;
-        ta_storage_rec *n = realloc(x->st, cap * sizeof *n);
+        ta_storage_rec *n = ta_realloc(x->st, cap * sizeof *n);
         if (!n) return 0;
         x->st = n;
         x->capst = cap;
@@ -127,7 +125,7 @@ static int set_dims(ta_tensor_rec *r, int ndim, const int64_t *shape, const int6
 {
     if (ndim > r->cap || !r->dims) { /* 0-dim tensors get arrays too: shape is never NULL */
         int cap = ndim < 8 ? 8 : ndim;
-        int64_t *d = malloc(2 * (size_t)cap * sizeof *d);
+        int64_t *d = ta_malloc(2 * (size_t)cap * sizeof *d);
         if (!d) return -1;
         free(r->dims);
         r->dims = d;
@@ -191,14 +189,14 @@ static ta_tensor_rec *new_rec(ta_exec *x)
 {
     if (x->ntr == x->captr) {
         size_t cap = x->captr ? x->captr * 2 : 32;
-        ta_tensor_rec **n = realloc(x->tr, cap * sizeof *n);
+        ta_tensor_rec **n = ta_realloc(x->tr, cap * sizeof *n);
         if (!n) return NULL;
         memset(n + x->captr, 0, (cap - x->captr) * sizeof *n);
         x->tr = n;
         x->captr = cap;
     }
     ta_tensor_rec *r = x->tr[x->ntr];
-    if (!r && !(r = x->tr[x->ntr] = calloc(1, sizeof *r))) return NULL;
+    if (!r && !(r = x->tr[x->ntr] = ta_calloc(1, sizeof *r))) return NULL;
     x->ntr++;
     return r;
 }
@@ -297,7 +295,7 @@ static int fill(ta_exec *x, char *dst, size_t n)
         memset(dst, TA_FILL_BYTE, n);
         return 0;
     }
-    char *buf = malloc(n);
+    char *buf = ta_malloc(n);
     if (!buf) return -1;
     memset(buf, TA_FILL_BYTE, n);
     char err[256];
@@ -341,17 +339,17 @@ DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n)
     ta_exec *x = ctx->x;
     if (x->nscratch == x->capscratch) {
         size_t cap = x->capscratch ? x->capscratch * 2 : 8;
-        void **nv = realloc(x->scratch, cap * sizeof *nv);
+        void **nv = ta_realloc(x->scratch, cap * sizeof *nv);
         if (!nv) return NULL;
         x->scratch = nv;
         x->capscratch = cap;
     }
-    DLTensor **a = calloc(n ? n : 1, sizeof *a);
+    DLTensor **a = ta_calloc(n ? n : 1, sizeof *a);
     if (a) x->scratch[x->nscratch++] = a;
     return a;
 }
 
-ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data)
+ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *diags)
 {
     x->ctx.user_data = user_data;
     x->ctx.has_error = false;
@@ -359,13 +357,16 @@ ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data)
     ta_status s = fn(&x->ctx, x->stack);
     char err[512];
     err[0] = '\0';
+    ta_status st = TA_OK;
     if (x->dev->sync(err, sizeof err) != 0) {
         x->device_lost = true;
-        snprintf(x->ctx.error, sizeof x->ctx.error, "device error after the kernel: %s", err);
-        return TA_ERR_KERNEL;
+        s = TA_ERR_KERNEL;
+        st = ta_diag_error(diags, NULL, "device-error", "device error after the kernel: %s", err);
+    } else if (s != TA_OK && x->ctx.has_error) {
+        st = ta_diag_error(diags, NULL, "kernel-error", "%s", x->ctx.error);
+    } else if (s != TA_OK) {
+        st = ta_diag_error(diags, NULL, "kernel-error", "kernel returned %s without a message",
+                           ta_status_str(s));
     }
-    if (s != TA_OK && !x->ctx.has_error)
-        snprintf(x->ctx.error, sizeof x->ctx.error, "kernel returned %s without a message",
-                 ta_status_str(s));
-    return s;
+    return st == TA_OK ? s : st;
 }

@@ -3,7 +3,9 @@
 #ifndef TA_EXEC_INTERNAL_H
 #define TA_EXEC_INTERNAL_H
 
-#include "exec/device.h"
+#include <unistd.h>
+
+#include "tensoralias/device.h"
 #include "tensoralias/exec.h"
 
 /* The byte the engine fills fresh storage with (out= arguments, resize
@@ -23,6 +25,9 @@ typedef struct ta_tensor_rec {
     int64_t *dims; /* shape[cap] then strides[cap] */
 } ta_tensor_rec;
 
+/* A kernel's message (ta_kernel_error) waits here until ta_exec_call turns
+ * it into a diagnostic: kernels run in a child process, often many times
+ * a second, and a fixed buffer costs them nothing. */
 struct ta_kernel_ctx {
     ta_exec *x;
     void *user_data;
@@ -48,5 +53,18 @@ struct ta_exec {
 };
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
+
+/* Ends a forked child at once. A coverage build (TA_COVERAGE) first writes
+ * the child's counts, which _exit would drop. */
+#ifdef TA_COVERAGE
+void __gcov_dump(void);
+static inline _Noreturn void ta_child_exit(int code)
+{
+    __gcov_dump();
+    _exit(code);
+}
+#else
+static inline _Noreturn void ta_child_exit(int code) { _exit(code); }
+#endif
 
 #endif

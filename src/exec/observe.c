@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/observe.h"
 
 /* Outputs above this many elements are checked at TA_OUT_SAMPLES + 1 points. */
@@ -51,17 +52,35 @@ struct ta_observer {
     void *hook_ud;
     unsigned char *cur_host; /* host copy of a device storage after the call */
     size_t cur_cap;
+    ta_diags *call_diags; /* what ta_exec_call says of a failed call */
+    char note[512];       /* the last case's rejection or synthesis message */
 };
 
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
-                              void *user_data, bool trap_writes, ta_finding_fn emit, void *emit_ud)
+                                void *user_data, unsigned flags, ta_finding_fn emit, void *emit_ud)
 {
-    ta_observer *ck = calloc(1, sizeof *ck);
+    ta_observer *ck = ta_calloc(1, sizeof *ck);
     if (!ck) return NULL;
     *ck = (ta_observer){.x = x, .s = s, .d = d, .fn = fn, .ud = user_data,
-                       .trap = trap_writes && x->dev->type == kDLCPU, .emit = emit,
-                       .emit_ud = emit_ud};
+                        .trap = (flags & TA_OBSERVE_TRAP_WRITES) && x->dev->type == kDLCPU,
+                        .emit = emit, .emit_ud = emit_ud, .call_diags = ta_diags_create()};
+    if (!ck->call_diags) {
+        free(ck);
+        return NULL;
+    }
     return ck;
+}
+
+const char *ta_observer_note(const ta_observer *ck) { return ck->note; }
+
+/* The message of the failed call just made, into the note. */
+static const char *take_call_message(ta_observer *ck, ta_status s)
+{
+    size_t n = ta_diags_count(ck->call_diags);
+    snprintf(ck->note, sizeof ck->note, "%s",
+             n ? ta_diags_get(ck->call_diags, n - 1)->message : s == TA_OK ? "" : ta_status_str(s));
+    ta_diags_clear(ck->call_diags);
+    return ck->note;
 }
 
 void ta_observer_destroy(ta_observer *ck)
@@ -77,6 +96,7 @@ void ta_observer_destroy(ta_observer *ck)
         }
     }
     free(ck->cur_host);
+    ta_diags_destroy(ck->call_diags);
     free(ck);
 }
 
@@ -258,7 +278,7 @@ static ta_status take_snapshots(ta_observer *ck)
             if (sn->cap < si.bytes || !sn->copy) {
                 free(sn->copy);
                 sn->cap = si.bytes ? si.bytes : 1;
-                if (!(sn->copy = malloc(sn->cap))) return TA_ERR_NOMEM;
+                if (!(sn->copy = ta_malloc(sn->cap))) return TA_ERR_NOMEM;
             }
             if (si.bytes) memcpy(sn->copy, si.base, si.bytes);
         } else {
@@ -290,7 +310,7 @@ static ta_status host_views(ta_observer *ck, snap *sn, const unsigned char **bef
     size_t need = 2 * si.bytes + 1;
     if (ck->cur_cap < need) {
         free(ck->cur_host);
-        if (!(ck->cur_host = malloc(need))) return TA_ERR_NOMEM;
+        if (!(ck->cur_host = ta_malloc(need))) return TA_ERR_NOMEM;
         ck->cur_cap = need;
     }
     char err[256];
@@ -483,7 +503,7 @@ static void check_out_written(ta_observer *ck)
         unsigned char *tmp = NULL;
         if (x->dev->type != kDLCPU) {
             char err[256];
-            if (!(tmp = malloc(si.bytes ? si.bytes : 1))) continue;
+            if (!(tmp = ta_malloc(si.bytes ? si.bytes : 1))) continue;
             if (x->dev->to_host(tmp, si.base, si.bytes, err, sizeof err) != 0) {
                 free(tmp);
                 continue;
@@ -610,93 +630,110 @@ static bool storage_of_aliasable_arg(const ta_observer *ck, const ta_decl_slot *
     return false;
 }
 
+/* undeclared-alias: a return shares an input's storage (before or after
+ * the call) though the schema puts them in no common alias set. One finding
+ * per return, for the first such input. */
+static void check_input_sharing(ta_observer *ck, const out_t *o)
+{
+    const ta_decl *d = ck->d;
+    const ta_decl_slot *rs = &d->rets[o->ret];
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        uint32_t now = ta_exec_storage_of(ck->x, sl->t);
+        if (o->storage != sl->storage && o->storage != now) continue;
+        if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
+        if (storage_of_aliasable_arg(ck, rs, o->storage)) continue;
+        char on[32], an[96];
+        out_name(o, on, sizeof on);
+        slot_name(ck, sl, an, sizeof an);
+        uint64_t lo, hi;
+        ta_tensor_byte_range(&sl->before, &lo, &hi);
+        emit(ck, TA_V_UNDECLARED_ALIAS, an,
+             "%s shares storage with argument '%s' (return bytes [%llu, %llu), argument bytes "
+             "[%llu, %llu)), but the schema declares no alias between them",
+             on, an, (unsigned long long)o->lo, (unsigned long long)o->hi, (unsigned long long)lo,
+             (unsigned long long)hi);
+        return;
+    }
+}
+
+/* undeclared-output-alias: two returns (or two items of one list return)
+ * share storage the schema does not let them share. */
+static void check_output_sharing(ta_observer *ck, const out_t *p, const out_t *q)
+{
+    const ta_decl *d = ck->d;
+    if (p->storage != q->storage) return;
+    const ta_decl_slot *rp = &d->rets[p->ret], *rq = &d->rets[q->ret];
+    if (p->ret == q->ret ? rp->annotated : ta_decl_may_alias(d, rp, rq)) return;
+    char pn[32], qn[32];
+    out_name(p, pn, sizeof pn);
+    out_name(q, qn, sizeof qn);
+    emit(ck, TA_V_UNDECLARED_OUTPUT_ALIAS, qn,
+         "%s and %s share storage (bytes [%llu, %llu) and [%llu, %llu)), but the schema "
+         "declares no alias between them",
+         pn, qn, (unsigned long long)p->lo, (unsigned long long)p->hi, (unsigned long long)q->lo,
+         (unsigned long long)q->hi);
+}
+
+/* out-not-returned / inplace-not-self: return o is declared to be argument
+ * ai (an out= or inplace return), so it must be that very tensor (or one of
+ * the same geometry over its storage). */
+static void check_returned_argument(ta_observer *ck, const out_t *o, int ai)
+{
+    const ta_decl *d = ck->d;
+    const ta_case_slot *sl = arg_slot(ck, ai);
+    if (!sl) return;
+    uint32_t arg_storage = ta_exec_storage_of(ck->x, sl->t);
+    if (o->t == sl->t || (o->storage == arg_storage && same_geometry(o->t, sl->t))) return;
+    bool out = d->args[ai].is_out;
+    char on[32];
+    out_name(o, on, sizeof on);
+    emit(ck, out ? TA_V_OUT_NOT_RETURNED : TA_V_INPLACE_NOT_SELF, d->args[ai].name,
+         "%s is declared to be argument '%s' (%s), but the kernel returned %s", on,
+         d->args[ai].name, out ? "out=" : "inplace",
+         o->storage == arg_storage ? "another view of its storage" : "a tensor over other storage");
+}
+
+/* view-returned-copy: return o is declared a view (an alias set shared with
+ * read-only inputs), so it must share storage with one of them. true when
+ * it was reported. */
+static bool check_view_shares(ta_observer *ck, const out_t *o, int r)
+{
+    const ta_decl *d = ck->d;
+    bool shares = false, any_input = false;
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        const ta_decl_slot *a = &d->args[sl->arg];
+        if (a->write || !(a->sets & d->rets[r].sets)) continue;
+        any_input = true;
+        if (o->storage == sl->storage) shares = true;
+    }
+    if (!any_input || shares) return false;
+    char on[32];
+    out_name(o, on, sizeof on);
+    emit(ck, TA_V_VIEW_RETURNED_COPY, on,
+         "%s is declared a view of its input (alias set shared, not written), but it shares no "
+         "storage with it: the kernel returned a copy",
+         on);
+    return true;
+}
+
+/* What the returns share, and whether the returns that must be an argument
+ * or a view are. */
 static void check_outputs(ta_observer *ck, const out_t *outs, int nouts)
 {
-    ta_exec *x = ck->x;
     const ta_decl *d = ck->d;
-    /* Input/output sharing. */
-    for (int k = 0; k < nouts; k++) {
-        const out_t *o = &outs[k];
-        const ta_decl_slot *rs = &d->rets[o->ret];
-        for (int i = 0; i < ck->c.nslots; i++) {
-            const ta_case_slot *sl = &ck->c.slots[i];
-            uint32_t now = ta_exec_storage_of(x, sl->t);
-            if (o->storage != sl->storage && o->storage != now) continue;
-            if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
-            if (storage_of_aliasable_arg(ck, rs, o->storage)) continue;
-            char on[32], an[96];
-            out_name(o, on, sizeof on);
-            slot_name(ck, sl, an, sizeof an);
-            uint64_t lo, hi;
-            ta_tensor_byte_range(&sl->before, &lo, &hi);
-            emit(ck, TA_V_UNDECLARED_ALIAS, an,
-                 "%s shares storage with argument '%s' (return bytes [%llu, %llu), argument bytes "
-                 "[%llu, %llu)), but the schema declares no alias between them",
-                 on, an, (unsigned long long)o->lo, (unsigned long long)o->hi,
-                 (unsigned long long)lo, (unsigned long long)hi);
-            break;
-        }
-    }
-    /* Output/output sharing. */
+    for (int k = 0; k < nouts; k++) check_input_sharing(ck, &outs[k]);
     for (int a = 0; a < nouts; a++)
-        for (int b = a + 1; b < nouts; b++) {
-            const out_t *p = &outs[a], *q = &outs[b];
-            if (p->storage != q->storage) continue;
-            const ta_decl_slot *rp = &d->rets[p->ret], *rq = &d->rets[q->ret];
-            bool ok = p->ret == q->ret ? rp->annotated : ta_decl_may_alias(d, rp, rq);
-            if (ok) continue;
-            char pn[32], qn[32];
-            out_name(p, pn, sizeof pn);
-            out_name(q, qn, sizeof qn);
-            emit(ck, TA_V_UNDECLARED_OUTPUT_ALIAS, qn,
-                 "%s and %s share storage (bytes [%llu, %llu) and [%llu, %llu)), but the schema "
-                 "declares no alias between them",
-                 pn, qn, (unsigned long long)p->lo, (unsigned long long)p->hi,
-                 (unsigned long long)q->lo, (unsigned long long)q->hi);
-        }
-    /* Inplace and out= returns must be their argument; views must share storage. */
+        for (int b = a + 1; b < nouts; b++) check_output_sharing(ck, &outs[a], &outs[b]);
     for (int r = 0; r < d->nrets; r++) {
         const out_t *o = NULL;
         for (int k = 0; k < nouts; k++)
             if (outs[k].ret == r && outs[k].item < 0) o = &outs[k];
-        int ai = d->ret_is_arg[r];
-        if (ai >= 0 && o) {
-            const ta_case_slot *sl = arg_slot(ck, ai);
-            if (sl && !(o->t == sl->t || (o->storage == ta_exec_storage_of(x, sl->t) &&
-                                          same_geometry(o->t, sl->t)))) {
-                bool out = d->args[ai].is_out;
-                char on[32];
-                out_name(o, on, sizeof on);
-                emit(ck, out ? TA_V_OUT_NOT_RETURNED : TA_V_INPLACE_NOT_SELF, d->args[ai].name,
-                     "%s is declared to be argument '%s' (%s), but the kernel returned %s",
-                     on, d->args[ai].name, out ? "out=" : "inplace",
-                     o->storage == ta_exec_storage_of(x, sl->t)
-                         ? "another view of its storage"
-                         : "a tensor over other storage");
-            }
-        }
-        if (d->ret_is_view[r] && !d->may_copy) {
-            for (int k = 0; k < nouts; k++) {
-                if (outs[k].ret != r) continue;
-                bool shares = false, any_input = false;
-                for (int i = 0; i < ck->c.nslots; i++) {
-                    const ta_case_slot *sl = &ck->c.slots[i];
-                    const ta_decl_slot *a = &d->args[sl->arg];
-                    if (a->write || !(a->sets & d->rets[r].sets)) continue;
-                    any_input = true;
-                    if (outs[k].storage == sl->storage) shares = true;
-                }
-                if (any_input && !shares) {
-                    char on[32];
-                    out_name(&outs[k], on, sizeof on);
-                    emit(ck, TA_V_VIEW_RETURNED_COPY, on,
-                         "%s is declared a view of its input (alias set shared, not written), "
-                         "but it shares no storage with it: the kernel returned a copy",
-                         on);
-                    break;
-                }
-            }
-        }
+        if (d->ret_is_arg[r] >= 0 && o) check_returned_argument(ck, o, d->ret_is_arg[r]);
+        if (!d->ret_is_view[r] || d->may_copy) continue;
+        for (int k = 0; k < nouts; k++)
+            if (outs[k].ret == r && check_view_shares(ck, &outs[k], r)) break;
     }
 }
 
@@ -722,43 +759,42 @@ static void unprotect_inputs(ta_observer *ck)
     ck->nprotected = 0;
 }
 
-ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder build, void *build_ud,
-                               bool strict, char *msg, size_t cap)
+ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_source *from)
 {
     ta_exec *x = ck->x;
+    bool strict = from && from->strict;
     ta_exec_reset(x);
-    ta_status s = build ? build(build_ud, x, ck->s, ck->d, seed, &ck->c)
-                        : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
+    ck->note[0] = '\0';
+    ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
+                                      : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
     if (s != TA_OK) {
-        snprintf(msg, cap, "%s", ck->c.note[0] ? ck->c.note : ta_status_str(s));
-        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "sample could not be built: %s", msg);
+        snprintf(ck->note, sizeof ck->note, "%s", ck->c.note[0] ? ck->c.note : ta_status_str(s));
+        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "sample could not be built: %s", ck->note);
         return TA_CASE_UNSYNTH;
     }
     ck->c.seed = seed;
     if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
     ck->nprotected = 0;
     if (take_snapshots(ck) != TA_OK) {
-        snprintf(msg, cap, "cannot snapshot the inputs");
+        snprintf(ck->note, sizeof ck->note, "cannot snapshot the inputs");
         return TA_CASE_UNSYNTH;
     }
     if (ck->trap) protect_inputs(ck);
-    s = ta_exec_call(x, ck->fn, ck->ud);
+    s = ta_exec_call(x, ck->fn, ck->ud, ck->call_diags);
     unprotect_inputs(ck);
+    const char *why = s != TA_OK || x->device_lost ? take_call_message(ck, s) : "";
 
     /* A rejected call still must not have touched what it may not write. */
     check_metadata(ck);
     if (x->device_lost) {
         /* The device's context is dead: comparing storage would only fail
          * in turn. The fault is this case's verdict. */
-        snprintf(msg, cap, "%s", ta_exec_error(x));
-        emit(ck, TA_V_KERNEL_ERROR, "", "%s", ta_exec_error(x));
+        emit(ck, TA_V_KERNEL_ERROR, "", "%s", why);
         return TA_CASE_DEVICE_LOST;
     }
     check_storage_writes(ck);
     if (s != TA_OK) {
-        snprintf(msg, cap, "%s", ta_exec_error(x));
-        if (strict)
-            emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", ta_exec_error(x));
+        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
         return TA_CASE_REJECTED;
     }
     out_t outs[TA_CASE_MAX_SLOTS];
@@ -767,6 +803,5 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder 
         check_outputs(ck, outs, nouts);
         check_out_written(ck);
     }
-    msg[0] = '\0';
     return TA_CASE_RAN;
 }

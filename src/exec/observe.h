@@ -22,14 +22,28 @@ typedef enum ta_case_outcome {
 
 typedef struct ta_observer ta_observer;
 
+typedef enum ta_observe_flags {
+    TA_OBSERVE_TRAP_WRITES = 1u << 0 /* read-only pages on inputs nobody may write (CPU) */
+} ta_observe_flags;
+
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
-                              void *user_data, bool trap_writes, ta_finding_fn emit, void *emit_ud);
+                                void *user_data, unsigned flags, ta_finding_fn emit, void *emit_ud);
 void ta_observer_destroy(ta_observer *ck);
-/* Runs one case; msg receives the rejection or synthesis message. When
- * build is NULL the arguments are synthesized. strict: a rejection is a
- * kernel-error finding (arguments from a samples file). */
-ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, ta_case_builder build, void *build_ud,
-                               bool strict, char *msg, size_t cap);
+
+/* Where a case's arguments come from: build (with ud), or, when build is
+ * NULL, synthesis from the seed. A strict source's cases are meant to be
+ * accepted (a samples file): a rejection is a kernel-error finding. */
+typedef struct ta_case_source {
+    ta_case_builder build;
+    void *ud;
+    bool strict;
+} ta_case_source;
+
+/* Runs one case of seed; from NULL means synthesized, not strict. What
+ * rejected the case, or why it could not be made, is ta_observer_note's. */
+ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_source *from);
+/* The last case's rejection or synthesis message ("" after a case that ran). */
+const char *ta_observer_note(const ta_observer *ck);
 /* fn(ud, case, decl) is called after the arguments are built, before the call. */
 void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
                          void *ud);

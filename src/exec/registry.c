@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/registry_internal.h"
+#include "schema/map.h"
 #include "tensoralias/exec.h"
 
 typedef struct op_rec {
@@ -26,18 +28,19 @@ typedef struct op_rec {
 } op_rec;
 
 struct ta_registry {
-    op_rec **ops;
+    op_rec **ops;   /* in registration order */
     size_t n, cap;
+    ta_map by_name; /* op name (borrowed from its op_rec) -> op_rec */
+    ta_arena *arena; /* origins and other strings that live as long as the registry */
     ta_schema_lookup_fn lookup;
     void *lookup_ud;
-    const char *origin; /* points into strings */
+    const char *origin; /* in the arena, or a literal */
     ta_diags *diags;
     void **handles; /* dlopen handles, closed on destroy */
     size_t nhandles, caphandles;
-    char **strings; /* owned strings (origins) */
-    size_t nstrings, capstrings;
     struct owned { void *p; void (*free_fn)(void *); } *owned; /* derived kernels' data */
     size_t nowned, capowned;
+    ta_registry_ext ext; /* what other files of src/exec keep here */
 };
 
 static const char *key_name(ta_dispatch_key k)
@@ -49,32 +52,34 @@ static bool grow(void **v, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap) return true;
     size_t c = *cap ? *cap * 2 : 16;
-    void *nv = realloc(*v, c * elem);
+    void *nv = ta_realloc(*v, c * elem);
     if (!nv) return false;
     *v = nv;
     *cap = c;
     return true;
 }
 
-static const char *own(ta_registry *r, const char *s)
-{
-    if (!grow((void **)&r->strings, &r->capstrings, r->nstrings, sizeof(char *))) return NULL;
-    char *d = strdup(s);
-    if (d) r->strings[r->nstrings++] = d;
-    return d;
-}
-
 ta_registry *ta_registry_create(void)
 {
-    ta_registry *r = calloc(1, sizeof *r);
+    ta_registry *r = ta_calloc(1, sizeof *r);
     if (!r) return NULL;
-    if (!(r->diags = ta_diags_create())) {
+    r->diags = ta_diags_create();
+    r->arena = ta_arena_create();
+    if (!r->diags || !r->arena) {
+        ta_diags_destroy(r->diags);
+        ta_arena_destroy(r->arena);
         free(r);
         return NULL;
     }
+    ta_map_init(&r->by_name, NULL);
     r->origin = "<api>";
     return r;
 }
+
+ta_arena *ta_registry_arena_(ta_registry *r) { return r->arena; }
+ta_diags *ta_registry_diags_(ta_registry *r) { return r->diags; }
+ta_registry_ext *ta_registry_ext_(ta_registry *r) { return &r->ext; }
+const ta_registry_ext *ta_registry_ext_const_(const ta_registry *r) { return &r->ext; }
 
 void ta_registry_destroy(ta_registry *r)
 {
@@ -86,11 +91,14 @@ void ta_registry_destroy(ta_registry *r)
         free(r->ops[i]);
     }
     free(r->ops);
-    for (size_t i = 0; i < r->nstrings; i++) free(r->strings[i]);
-    free(r->strings);
-    for (size_t i = 0; i < r->nowned; i++) r->owned[i].free_fn(r->owned[i].p);
+    ta_map_clear(&r->by_name);
+    ta_map_clear(&r->ext.source_by_name);
+    free(r->ext.source_names);
+    free(r->ext.source_schemas);
+    for (size_t i = r->nowned; i-- > 0;) r->owned[i].free_fn(r->owned[i].p);
     free(r->owned);
     ta_diags_destroy(r->diags);
+    ta_arena_destroy(r->arena);
     /* Plugins are closed last: nothing above points into them any more. */
     for (size_t i = r->nhandles; i-- > 0;) dlclose(r->handles[i]);
     free(r->handles);
@@ -103,10 +111,17 @@ void ta_registry_set_schema_lookup(ta_registry *r, ta_schema_lookup_fn fn, void 
     r->lookup_ud = ud;
 }
 
-void ta_registry_set_origin(ta_registry *r, const char *origin)
+ta_status ta_registry_set_origin(ta_registry *r, const char *origin)
 {
-    const char *o = own(r, origin ? origin : "<api>");
-    r->origin = o ? o : "<api>";
+    if (!origin) {
+        r->origin = "<api>";
+        return TA_OK;
+    }
+    /* Kept as long as the registry: kernels and schemas point to it. */
+    const char *o = ta_arena_strndup(r->arena, origin, strlen(origin));
+    if (!o) return TA_ERR_NOMEM;
+    r->origin = o;
+    return TA_OK;
 }
 
 ta_status ta_registry_take_diags(ta_registry *r, ta_diags *into)
@@ -115,18 +130,30 @@ ta_status ta_registry_take_diags(ta_registry *r, ta_diags *into)
     return ta_diags_count(r->diags) ? ta_diags_move(into, r->diags) : TA_OK;
 }
 
-static ta_status fail(ta_registry *r, ta_status s, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static ta_status fail(ta_registry *r, ta_status s, const char *fmt, ...)
+/* A registration the rules refuse: an error diagnostic (rule
+ * "registration", at the current origin); returns why, or TA_ERR_NOMEM
+ * when the diagnostic could not be kept. */
+static ta_status refuse(ta_registry *r, ta_status why, const char *fmt, ...) TA_PRINTF(3, 4);
+static ta_status refuse(ta_registry *r, ta_status why, const char *fmt, ...)
 {
-    char msg[2048];
+    ta_loc at = {.file = r->origin};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ta_status st = ta_diag_vemit(r->diags, TA_SEV_ERROR, &at, "registration", fmt, ap);
     va_end(ap);
-    ta_diags_add(r->diags, s == TA_OK ? TA_SEV_WARNING : TA_SEV_ERROR, "registration", r->origin,
-                 0, 0, 0, NULL, NULL, "%s", msg);
-    return s;
+    return st == TA_OK ? why : st;
+}
+
+/* A registration that is allowed but worth saying (a kernel replaced). */
+static ta_status warn(ta_registry *r, const char *fmt, ...) TA_PRINTF(2, 3);
+static ta_status warn(ta_registry *r, const char *fmt, ...)
+{
+    ta_loc at = {.file = r->origin};
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status st = ta_diag_vemit(r->diags, TA_SEV_WARNING, &at, "registration", fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 /* ---- names and schema text --------------------------------------------- */
@@ -151,7 +178,7 @@ static bool is_punct(char c) { return c && strchr("()[],:|!*?=->.", c) != NULL; 
 static char *normalize(const char *s)
 {
     size_t n = strlen(s);
-    char *d = malloc(n + 1), *o = d;
+    char *d = ta_malloc(n + 1), *o = d;
     if (!d) return NULL;
     bool pending_space = false;
     for (const char *p = s; *p; p++) {
@@ -171,16 +198,17 @@ static char *normalize(const char *s)
 
 static op_rec *find(const ta_registry *r, const char *name)
 {
-    for (size_t i = 0; i < r->n; i++)
-        if (!strcmp(r->ops[i]->pub.name, name)) return r->ops[i];
-    return NULL;
+    const ta_map_entry *e = ta_map_find_str(&r->by_name, name);
+    return e ? e->value.ptr : NULL;
 }
 
 static op_rec *add_op(ta_registry *r, const char *name)
 {
     if (!grow((void **)&r->ops, &r->cap, r->n, sizeof(op_rec *))) return NULL;
-    op_rec *o = calloc(1, sizeof *o);
-    if (!o || !(o->pub.name = strdup(name))) {
+    op_rec *o = ta_calloc(1, sizeof *o);
+    if (!o || !(o->pub.name = ta_strdup(name)) ||
+        ta_map_add(&r->by_name, o->pub.name, strlen(o->pub.name), ta_map_ptr(o), NULL) != TA_OK) {
+        if (o) free((char *)o->pub.name);
         free(o);
         return NULL;
     }
@@ -190,7 +218,7 @@ static op_rec *add_op(ta_registry *r, const char *name)
 
 static ta_status set_schema(op_rec *o, const char *text, const char *origin)
 {
-    char *copy = strdup(text), *norm = normalize(text);
+    char *copy = ta_strdup(text), *norm = normalize(text);
     if (!copy || !norm) {
         free(copy);
         free(norm);
@@ -207,19 +235,19 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
 {
     if (!r || !op) return TA_ERR_INVALID;
     if ((unsigned)key > TA_KEY_CUDA)
-        return fail(r, TA_ERR_INVALID, "%s: unknown dispatch key %d", op, (int)key);
+        return refuse(r, TA_ERR_INVALID, "%s: unknown dispatch key %d", op, (int)key);
     char name[512];
     size_t nlen = ta_op_name_of(op, name, sizeof name);
     if (nlen == 0 || nlen >= sizeof name)
-        return fail(r, TA_ERR_INVALID, "'%s' is neither an operator name nor a schema", op);
+        return refuse(r, TA_ERR_INVALID, "'%s' is neither an operator name nor a schema", op);
     bool whole = strchr(op, '(') != NULL;
     if (!strstr(name, "::"))
-        return fail(r, TA_ERR_INVALID, "%s: an operator name needs a namespace (ns::name)", name);
+        return refuse(r, TA_ERR_INVALID, "%s: an operator name needs a namespace (ns::name)", name);
     if (!fn && !whole)
-        return fail(r, TA_ERR_INVALID,
+        return refuse(r, TA_ERR_INVALID,
                     "%s: an operator registered without a kernel must give its whole schema", name);
     if (!fn && key != TA_KEY_CATCHALL)
-        return fail(r, TA_ERR_INVALID,
+        return refuse(r, TA_ERR_INVALID,
                     "%s: an operator registered without a kernel must not name a dispatch key", name);
 
     op_rec *o = find(r, name);
@@ -242,7 +270,7 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
             bool same = !strcmp(norm, o->norm);
             free(norm);
             if (!same)
-                return fail(r, TA_ERR_INVALID,
+                return refuse(r, TA_ERR_INVALID,
                             "%s: registered with a different schema than before; every kernel of "
                             "one overload must carry exactly the same schema (earlier, from %s: "
                             "'%s'; now: '%s')",
@@ -254,19 +282,20 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
     if (!fn) return TA_OK;
 
     if (key == TA_KEY_CATCHALL && (o->pub.kernels[TA_KEY_CPU] || o->pub.kernels[TA_KEY_CUDA]))
-        return fail(r, TA_ERR_INVALID,
+        return refuse(r, TA_ERR_INVALID,
                     "%s: a catch-all kernel cannot be combined with device kernels of the same "
                     "operator (a %s kernel came from %s)",
                     name, o->pub.kernels[TA_KEY_CPU] ? "CPU" : "CUDA",
                     o->pub.kernel_origin[o->pub.kernels[TA_KEY_CPU] ? TA_KEY_CPU : TA_KEY_CUDA]);
     if (key != TA_KEY_CATCHALL && o->pub.kernels[TA_KEY_CATCHALL])
-        return fail(r, TA_ERR_INVALID,
+        return refuse(r, TA_ERR_INVALID,
                     "%s: a %s kernel cannot be combined with the catch-all kernel of the same "
                     "operator (from %s)",
                     name, key_name(key), o->pub.kernel_origin[TA_KEY_CATCHALL]);
-    if (o->pub.kernels[key])
-        fail(r, TA_OK, "%s: the %s kernel from %s replaces the one from %s", name, key_name(key),
-             r->origin, o->pub.kernel_origin[key]);
+    if (o->pub.kernels[key] &&
+        warn(r, "%s: the %s kernel from %s replaces the one from %s", name, key_name(key),
+             r->origin, o->pub.kernel_origin[key]) != TA_OK)
+        return TA_ERR_NOMEM;
     o->pub.kernels[key] = fn;
     o->pub.user_data[key] = user_data;
     o->pub.kernel_origin[key] = r->origin;
@@ -339,17 +368,17 @@ bool ta_registry_has_kernel(const ta_registry_op *op)
 ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *diags)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    ta_loc at = {.file = path};
     if (!h) {
-        ta_diags_add(diags, TA_SEV_ERROR, "plugin", path, 0, 0, 0, NULL, NULL,
-                     "cannot load kernel library: %s", dlerror());
-        return TA_ERR_IO;
+        ta_status st = ta_diag_error(diags, &at, "plugin", "cannot load kernel library: %s", dlerror());
+        return st == TA_OK ? TA_ERR_IO : st;
     }
     void *sym = dlsym(h, TA_PLUGIN_ENTRY);
     if (!sym) {
-        ta_diags_add(diags, TA_SEV_ERROR, "plugin", path, 0, 0, 0, NULL, NULL,
-                     "not a kernel library: it exports no %s", TA_PLUGIN_ENTRY);
         dlclose(h);
-        return TA_ERR_INVALID;
+        ta_status st = ta_diag_error(diags, &at, "plugin", "not a kernel library: it exports no %s",
+                                     TA_PLUGIN_ENTRY);
+        return st == TA_OK ? TA_ERR_INVALID : st;
     }
     if (!grow((void **)&r->handles, &r->caphandles, r->nhandles, sizeof(void *))) {
         dlclose(h);
@@ -359,15 +388,18 @@ ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *di
     ta_plugin_register_fn entry;
     memcpy(&entry, &sym, sizeof entry); /* object to function pointer, as POSIX allows */
     const char *prev = r->origin;
-    ta_registry_set_origin(r, path);
+    if (ta_registry_set_origin(r, path) != TA_OK) return TA_ERR_NOMEM;
     size_t before = ta_diags_count_severity(r->diags, TA_SEV_ERROR);
     ta_status s = entry(r, TA_KERNEL_ABI_VERSION);
     bool rule_errors = ta_diags_count_severity(r->diags, TA_SEV_ERROR) > before;
     r->origin = prev;
-    ta_registry_take_diags(r, diags);
-    if (s != TA_OK && !rule_errors)
-        ta_diags_add(diags, TA_SEV_ERROR, "plugin", path, 0, 0, 0, NULL, NULL,
-                     "%s failed: %s", TA_PLUGIN_ENTRY, ta_status_str(s));
+    ta_status moved = ta_registry_take_diags(r, diags);
+    if (moved != TA_OK) return moved;
+    if (s != TA_OK && !rule_errors) {
+        ta_status st = ta_diag_error(diags, &at, "plugin", "%s failed: %s", TA_PLUGIN_ENTRY,
+                                     ta_status_str(s));
+        if (st != TA_OK) return st;
+    }
     if (s == TA_OK && rule_errors) s = TA_ERR_INVALID;
     return s;
 }

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "exec/samples.h"
+#include "schema/alloc.h"
 #include "schema/map.h"
 
 typedef struct sample_op {
@@ -401,7 +402,7 @@ static ta_status add_sample(sample_op *op, size_t at)
 {
     if (op->n == op->cap) {
         size_t cap = op->cap ? op->cap * 2 : 8;
-        size_t *n = realloc(op->at, cap * sizeof *n);
+        size_t *n = ta_realloc(op->at, cap * sizeof *n);
         if (!n) return TA_ERR_NOMEM;
         op->at = n;
         op->cap = cap;
@@ -434,14 +435,14 @@ static ta_status new_op(ta_samples *sm, const char *name, size_t *at)
 {
     if (sm->nops == sm->capops) {
         size_t cap = sm->capops ? sm->capops * 2 : 64;
-        sample_op *n = realloc(sm->ops, cap * sizeof *n);
+        sample_op *n = ta_realloc(sm->ops, cap * sizeof *n);
         if (!n) return TA_ERR_NOMEM;
         sm->ops = n;
         sm->capops = cap;
     }
     sample_op *op = &sm->ops[sm->nops];
     memset(op, 0, sizeof *op);
-    if (!(op->name = strdup(name))) return TA_ERR_NOMEM;
+    if (!(op->name = ta_strdup(name))) return TA_ERR_NOMEM;
     *at = sm->nops++;
     return TA_OK;
 }
@@ -495,8 +496,8 @@ ta_status ta_samples_load_buffer(const char *text, size_t len, const char *sourc
                                  ta_diags *diags)
 {
     *out = NULL;
-    ta_samples *sm = calloc(1, sizeof *sm);
-    if (!sm || !(sm->text = malloc(len + 1))) {
+    ta_samples *sm = ta_calloc(1, sizeof *sm);
+    if (!sm || !(sm->text = ta_malloc(len + 1))) {
         free(sm);
         return TA_ERR_NOMEM;
     }
@@ -525,7 +526,7 @@ ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags)
     if (f) {
         for (;;) {
             if (cap - len < 65536) {
-                char *n = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+                char *n = ta_realloc(buf, cap = cap ? cap * 2 : 1 << 20);
                 if (!n) {
                     fclose(f);
                     free(buf);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "exec/samples.h"
+#include "schema/alloc.h"
 
 /* One storage of the sample. */
 typedef struct store {
@@ -228,7 +229,7 @@ static ta_status plan(builder *b, const ta_decl *d)
 static ta_status allocate(store *st, ta_exec *x, int ordinal)
 {
     if (st->sid) return TA_OK;
-    st->host = malloc(st->bytes ? (size_t)st->bytes : 1);
+    st->host = ta_malloc(st->bytes ? (size_t)st->bytes : 1);
     if (!st->host) return TA_ERR_NOMEM;
     memset(st->host, st->fill ? TA_FILL_BYTE : 0, (size_t)st->bytes);
     if (!st->fill) generate(st, ordinal);
@@ -442,7 +443,7 @@ static ta_status upload(builder *b, ta_exec *x)
 ta_status ta_samples_build(const ta_samples *sm, const char *op, size_t k, ta_exec *x, const ta_schema *s,
                            const ta_decl *d, ta_case *c)
 {
-    builder *b = calloc(1, sizeof *b);
+    builder *b = ta_calloc(1, sizeof *b);
     if (!b) return TA_ERR_NOMEM;
     ta_status st = TA_ERR_NOTFOUND;
     c->nargs = c->nslots = 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/kernel.h"
 #include "tensoralias/schema.h"
@@ -18,7 +19,7 @@ struct ta_stack {
     ta_arena *arena; /* copies of list items and strings */
 };
 
-ta_stack *ta_stack_create(void) { return calloc(1, sizeof(ta_stack)); }
+ta_stack *ta_stack_create(void) { return ta_calloc(1, sizeof(ta_stack)); }
 
 void ta_stack_destroy(ta_stack *st)
 {
@@ -100,7 +101,7 @@ ta_status ta_stack_push(ta_stack *st, ta_value v)
     if (!st) return TA_ERR_INVALID;
     if (st->n == st->cap) {
         size_t cap = st->cap ? st->cap * 2 : 16;
-        ta_value *nv = realloc(st->v, cap * sizeof *nv);
+        ta_value *nv = ta_realloc(st->v, cap * sizeof *nv);
         if (!nv) return TA_ERR_NOMEM;
         st->v = nv;
         st->cap = cap;

@@ -9,13 +9,17 @@
  * its default or a plain value. out= arguments are filled with TA_FILL_BYTE
  * and are either the main shape or empty (so the kernel must resize them).
  * Matrix products (mm, bmm, addmm, baddbmm, addbmm, mv, addmv, addr, outer)
- * are the one exception to "one main shape": see matrix_plan.
+ * are one exception to "one main shape": see matrix_plan. The others are
+ * what the operator's names tie together (pooling and convolution sizes,
+ * norm statistics, class targets, dtypes, pairs of optional arguments...):
+ * synth_plan.c decides those per case and is asked at each argument.
  * The same seed always gives the same case. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "exec/synth.h"
 #include "exec/synth_plan.h"
 
@@ -122,24 +126,35 @@ static ta_status put_bytes(ta_exec *x, uint32_t sid, const void *host, size_t n)
     return x->dev->from_host(si.base, host, n, err, sizeof err) == 0 ? TA_OK : TA_ERR_IO;
 }
 
-/* A tensor of the given shape and dtype in a fresh storage: contiguous,
- * transposed (last two dimensions), or sliced (every other element of the
- * last dimension, one element in). Values in [lo, hi) for integer and index
- * tensors; fill: every byte TA_FILL_BYTE. */
-static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *shape, int layout,
-                             bool fill, int64_t lo, int64_t hi, bool index)
+/* How a synthesized tensor lies in its storage: contiguous, transposed
+ * (last two dimensions), or sliced (every other element of the last
+ * dimension, one element in). */
+typedef enum layout { LAYOUT_CONTIGUOUS = 0, LAYOUT_TRANSPOSED = 1, LAYOUT_SLICED = 2 } layout;
+
+/* What a synthesized tensor holds: values in [lo, hi) (INDICES: whole
+ * numbers even in a floating dtype), or MARKER: every byte TA_FILL_BYTE
+ * (an out= argument, whose unwritten elements observation finds). */
+typedef struct contents {
+    enum { VALUES, INDICES, MARKER } kind;
+    int64_t lo, hi;
+} contents;
+
+static const contents MARKED = {MARKER, 0, 0};
+static contents values_in(int64_t lo, int64_t hi) { return (contents){VALUES, lo, hi}; }
+static contents indices_in(int64_t lo, int64_t hi) { return (contents){INDICES, lo, hi}; }
+
+/* Strides (st), byte offset and storage size in elements of a tensor of
+ * shape laid out as `lay`. */
+static int64_t lay_out(layout lay, int ndim, const int64_t *shape, size_t es, int64_t *st, uint64_t *off)
 {
-    ta_exec *x = y->x;
-    size_t es = ta_dtype_size(dt);
-    int64_t st[TA_CASE_MAX_DIM], sshape[TA_CASE_MAX_DIM];
-    uint64_t off = 0;
-    int64_t storage_elems;
-    if (layout == 1 && ndim >= 2) {
+    int64_t sshape[TA_CASE_MAX_DIM], s = 1;
+    *off = 0;
+    if (lay == LAYOUT_TRANSPOSED && ndim >= 2) {
         /* Storage laid out with the last two dimensions swapped. */
+        int64_t cs[TA_CASE_MAX_DIM];
         memcpy(sshape, shape, (size_t)ndim * sizeof *sshape);
         sshape[ndim - 1] = shape[ndim - 2];
         sshape[ndim - 2] = shape[ndim - 1];
-        int64_t s = 1, cs[TA_CASE_MAX_DIM];
         for (int d = ndim - 1; d >= 0; d--) {
             cs[d] = s;
             s *= sshape[d];
@@ -147,35 +162,44 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
         memcpy(st, cs, (size_t)ndim * sizeof *st);
         st[ndim - 1] = cs[ndim - 2];
         st[ndim - 2] = cs[ndim - 1];
-        storage_elems = s;
-    } else if (layout == 2) {
+        return s;
+    }
+    if (lay == LAYOUT_SLICED) {
         /* Last dimension 2n+1 wide in storage, the view takes odd positions. */
         if (ndim) memcpy(sshape, shape, (size_t)ndim * sizeof *sshape);
         if (ndim) sshape[ndim - 1] = 2 * shape[ndim - 1] + 1;
-        int64_t s = 1;
         for (int d = ndim - 1; d >= 0; d--) {
             st[d] = s;
             s *= sshape[d];
         }
         if (ndim) st[ndim - 1] = 2;
-        storage_elems = s + 1;
-        off = es;
-    } else {
-        int64_t s = 1;
-        for (int d = ndim - 1; d >= 0; d--) {
-            st[d] = s;
-            s *= shape[d];
-        }
-        storage_elems = s;
+        *off = es;
+        return s + 1;
     }
-    size_t bytes = (size_t)storage_elems * es;
+    for (int d = ndim - 1; d >= 0; d--) {
+        st[d] = s;
+        s *= shape[d];
+    }
+    return s;
+}
+
+/* A tensor of the given shape and dtype in a fresh storage, laid out and
+ * filled as asked. */
+static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *shape, layout lay,
+                             contents what)
+{
+    ta_exec *x = y->x;
+    size_t es = ta_dtype_size(dt);
+    int64_t st[TA_CASE_MAX_DIM];
+    uint64_t off;
+    size_t bytes = (size_t)lay_out(lay, ndim, shape, es, st, &off) * es;
     uint32_t sid = ta_exec_storage_new(x, bytes);
     if (!sid) return NULL;
     DLTensor *t = ta_exec_tensor(x, sid, dt, ndim, shape, st, off);
     if (!t) return NULL;
-    unsigned char *host = malloc(bytes ? bytes : 1);
+    unsigned char *host = ta_malloc(bytes ? bytes : 1);
     if (!host) return NULL;
-    if (fill) {
+    if (what.kind == MARKER) {
         memset(host, TA_FILL_BYTE, bytes);
     } else {
         for (size_t i = 0; i < bytes; i++) host[i] = (unsigned char)next(&y->r);
@@ -183,18 +207,21 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
         DLTensor h = *t;
         h.data = host;
         int64_t n = ta_numel(t);
-        for (int64_t i = 0; i < n; i++) write_value(dt, ta_elem_ptr(&h, i), &y->r, lo, hi, index);
+        for (int64_t i = 0; i < n; i++)
+            write_value(dt, ta_elem_ptr(&h, i), &y->r, what.lo, what.hi, what.kind == INDICES);
     }
     ta_status s = put_bytes(x, sid, host, bytes);
     free(host);
     return s == TA_OK ? t : NULL;
 }
 
-static int pick_layout(synth *y)
+/* Mostly contiguous; in a case that varies layouts, sometimes transposed
+ * or sliced. */
+static layout pick_layout(synth *y)
 {
-    if (!y->layout_mode) return 0;
+    if (!y->layout_mode) return LAYOUT_CONTIGUOUS;
     int64_t v = below(&y->r, 4);
-    return v < 2 ? 0 : (int)v - 1;
+    return v < 2 ? LAYOUT_CONTIGUOUS : (layout)(v - 1);
 }
 
 static int64_t min_size(const synth *y)
@@ -294,26 +321,26 @@ static int64_t dim_size(const synth *y, int64_t dim)
     return dim >= 0 && dim < y->ndim ? y->shape[dim] : 1;
 }
 
-static int64_t default_int(const ta_arg *a, int64_t dflt)
+/* A default's number (0 when it spells none). */
+static int64_t int_of(ta_str text)
 {
-    if (a->def.kind == TA_DEFAULT_INT) return strtoll(a->def.text.ptr, NULL, 0);
-    if (a->def.kind == TA_DEFAULT_BOOL) return ta_str_eq(a->def.text, "True");
-    return dflt;
+    int64_t v = 0;
+    ta_str_to_int(text, &v);
+    return v;
 }
 
-static int parse_int_list(ta_str text, int64_t *out, int cap)
+static double double_of(ta_str text)
 {
-    int n = 0;
-    const char *p = text.ptr, *e = text.ptr + text.len;
-    while (p < e && n < cap) {
-        while (p < e && (*p == '[' || *p == ' ' || *p == ',')) p++;
-        if (p >= e || *p == ']') break;
-        char *end;
-        out[n++] = strtoll(p, &end, 0);
-        if (end == p) break;
-        p = end;
-    }
-    return n;
+    double v = 0;
+    ta_str_to_double(text, &v);
+    return v;
+}
+
+static int64_t default_int(const ta_arg *a, int64_t dflt)
+{
+    if (a->def.kind == TA_DEFAULT_INT) return int_of(a->def.text);
+    if (a->def.kind == TA_DEFAULT_BOOL) return ta_str_eq(a->def.text, "True");
+    return dflt;
 }
 
 /* An int argument: a value that fits the main shape when the name says what it is. */
@@ -353,7 +380,7 @@ static ta_status synth_int_list(synth *y, const ta_decl_slot *d, const ta_arg *a
     int k = 0;
     static const char *const sizes[] = {"size", "sizes", "shape", NULL};
     if ((k = ta_synth_plan_ints(y->plan, d, y->ndim, y->shape, v)) >= 0) {
-        /* kernel_size, stride, padding...: the plan's */
+        /* kernel_size, stride, padding, normalized_shape...: the plan's */
     } else if ((k = 0), name_is(n, sizes)) {
         /* A shape with the main shape's element count: itself, flat, or -1. */
         int64_t pick = below(&y->r, 3);
@@ -394,7 +421,7 @@ static ta_status synth_int_list(synth *y, const ta_decl_slot *d, const ta_arg *a
             y->last_dim = v[0];
         }
     } else if (a->def.kind == TA_DEFAULT_LIST) {
-        k = parse_int_list(a->def.text, v, (int)(sizeof v / sizeof *v));
+        k = (int)ta_str_to_int_list(a->def.text, v, sizeof v / sizeof *v);
     } else if (a->def.kind == TA_DEFAULT_INT) {
         int64_t one = default_int(a, 0);
         k = d->fixed_size > 0 ? d->fixed_size : 1;
@@ -440,8 +467,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
     const char *n = d->name;
     DLTensor *t;
     bool fill = false;
-    int64_t mshape[3], pshape[TA_CASE_MAX_DIM], lo, hi;
-    DLDataType pdt = y->dtype;
+    int64_t mshape[TA_CASE_MAX_DIM], lo, hi;
+    DLDataType dt = y->dtype;
     int mnd;
     int partner = alias_partner(y, argi);
     if (partner >= 0) {
@@ -455,35 +482,37 @@ static ta_status synth_tensor_arg(synth *y, int argi)
         DLDataType dt = chance(&y->r, 75) ? y->dtype : other_dtype(y);
         if (chance(&y->r, 50)) {
             int64_t zero = 0;
-            t = make_tensor(y, dt, 1, &zero, 0, true, 0, 0, false);
+            t = make_tensor(y, dt, 1, &zero, LAYOUT_CONTIGUOUS, MARKED);
         } else {
-            t = make_tensor(y, dt, y->ndim, y->shape, 0, true, 0, 0, false);
+            t = make_tensor(y, dt, y->ndim, y->shape, LAYOUT_CONTIGUOUS, MARKED);
         }
         fill = true;
     } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {
-        t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), false, -4, 5, false);
-    } else if ((mnd = ta_synth_plan_tensor(y->plan, d, y->ndim, y->shape, pshape, &lo, &hi, &pdt)) >= 0) {
-        t = make_tensor(y, pdt, mnd, pshape, pick_layout(y), false, lo, hi, lo >= 0 || !ta_dtype_eq(pdt, y->dtype));
+        t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), values_in(-4, 5));
+    } else if ((mnd = ta_synth_plan_tensor(y->plan, d, y->ndim, y->shape, mshape, &lo, &hi, &dt)) >= 0) {
+        /* Sized and valued by the plan: positive or integer values are exact. */
+        bool exact = lo >= 0 || !ta_dtype_eq(dt, y->dtype);
+        t = make_tensor(y, dt, mnd, mshape, pick_layout(y), exact ? indices_in(lo, hi) : values_in(lo, hi));
     } else if (!strcmp(n, "index") || !strcmp(n, "indices")) {
         int64_t m = min_size(y);
         if ((op_name_has(y, "gather") || op_name_has(y, "scatter")) && y->ndim)
-            t = make_tensor(y, TA_DTYPE_I64, y->ndim, y->shape, 0, false, 0, m, true);
+            t = make_tensor(y, TA_DTYPE_I64, y->ndim, y->shape, LAYOUT_CONTIGUOUS, indices_in(0, m));
         else {
             int64_t two = 2;
-            t = make_tensor(y, TA_DTYPE_I64, 1, &two, 0, false, 0, m, true);
+            t = make_tensor(y, TA_DTYPE_I64, 1, &two, LAYOUT_CONTIGUOUS, indices_in(0, m));
         }
     } else if (!strcmp(n, "start") || !strcmp(n, "end") || !strcmp(n, "length") ||
                !strcmp(n, "step")) {
         /* An integer passed as a 0-dim tensor (narrow.Tensor). */
         int64_t v = synth_int(y, d->arg, n);
-        t = make_tensor(y, TA_DTYPE_I64, 0, NULL, 0, false, v, v + 1, true);
+        t = make_tensor(y, TA_DTYPE_I64, 0, NULL, LAYOUT_CONTIGUOUS, indices_in(v, v + 1));
     } else if (!strcmp(n, "value") && partner < 0) {
         /* fill_(Tensor value): a 0-dim tensor. */
-        t = make_tensor(y, y->dtype, 0, NULL, 0, false, -4, 5, false);
+        t = make_tensor(y, y->dtype, 0, NULL, LAYOUT_CONTIGUOUS, values_in(-4, 5));
     } else if (!strcmp(n, "mask") || !strcmp(n, "condition")) {
-        t = make_tensor(y, TA_DTYPE_BOOL, y->ndim, y->shape, pick_layout(y), false, 0, 2, false);
+        t = make_tensor(y, TA_DTYPE_BOOL, y->ndim, y->shape, pick_layout(y), values_in(0, 2));
     } else {
-        t = make_tensor(y, y->dtype, y->ndim, y->shape, pick_layout(y), false, -4, 5, false);
+        t = make_tensor(y, y->dtype, y->ndim, y->shape, pick_layout(y), values_in(-4, 5));
     }
     if (!t) {
         snprintf(y->c->note, sizeof y->c->note, "cannot allocate argument '%s'", n);
@@ -497,14 +526,14 @@ static ta_status synth_tensor_list(synth *y, int argi)
 {
     const ta_decl_slot *d = &y->d->args[argi];
     DLTensor *items[3];
-    int k = y->plan->list_len;
+    int k = y->plan->list_len; /* one length for all the case's lists (foreach) */
     bool fill = d->is_out;
     for (int i = 0; i < k; i++) {
         if (d->list_opt_items) {
             /* Tensor?[] indices: one index tensor for the first dimension, then None. */
             int64_t two = 2;
-            items[i] = i == 0 ? make_tensor(y, TA_DTYPE_I64, 1, &two, 0, false, 0,
-                                            y->ndim ? y->shape[0] : 1, true)
+            items[i] = i == 0 ? make_tensor(y, TA_DTYPE_I64, 1, &two, LAYOUT_CONTIGUOUS,
+                                            indices_in(0, y->ndim ? y->shape[0] : 1))
                               : NULL;
             if (i == 0 && !items[i]) return TA_ERR_NOMEM;
             if (i > 0) {
@@ -512,8 +541,9 @@ static ta_status synth_tensor_list(synth *y, int argi)
                 break;
             }
         } else {
-            items[i] = make_tensor(y, y->dtype, y->ndim, y->shape, fill ? 0 : pick_layout(y), fill,
-                                   -4, 5, false);
+            items[i] = make_tensor(y, y->dtype, y->ndim, y->shape,
+                                   fill ? LAYOUT_CONTIGUOUS : pick_layout(y),
+                                   fill ? MARKED : values_in(-4, 5));
             if (!items[i]) return TA_ERR_NOMEM;
         }
     }
@@ -526,112 +556,146 @@ static ta_status synth_tensor_list(synth *y, int argi)
     return s;
 }
 
+/* An optional argument is mostly None (its default), sometimes a value;
+ * one the verifier cannot make is always None, an out= one never; the plan
+ * decides the ones that go in pairs. */
+static bool synth_none(synth *y, int argi, const ta_decl_slot *d)
+{
+    uint8_t choice = argi < TA_PLAN_MAX_ARGS ? y->plan->optional[argi] : TA_OPT_FREE;
+    if (choice != TA_OPT_FREE) return choice == TA_OPT_NONE;
+    bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER || d->type == TA_DT_DEVICE ||
+                d->type == TA_DT_LAYOUT || d->type == TA_DT_MEMORY_FORMAT ||
+                d->type == TA_DT_STRING || chance(&y->r, d->type == TA_DT_TENSOR ? 60 : 70);
+    return none && !d->is_out;
+}
+
+/* float: its default when it has a number, else 0.5. */
+static ta_value synth_float(const ta_arg *a)
+{
+    ta_value v = {.tag = TA_VAL_FLOAT};
+    v.u.f = a->def.kind == TA_DEFAULT_FLOAT || a->def.kind == TA_DEFAULT_INT ? double_of(a->def.text)
+                                                                              : 0.5;
+    return v;
+}
+
+/* bool: what the plan says (pin_memory), mostly its default when it has
+ * one, else a coin. */
+static ta_value synth_bool(synth *y, const ta_decl_slot *d)
+{
+    const ta_arg *a = d->arg;
+    ta_value v = {.tag = TA_VAL_BOOL};
+    if (ta_synth_plan_bool(y->plan, d->name, &v.u.b)) return v;
+    if (a->def.kind != TA_DEFAULT_BOOL) {
+        v.u.b = chance(&y->r, 50);
+        return v;
+    }
+    bool dflt = ta_str_eq(a->def.text, "True");
+    v.u.b = chance(&y->r, 75) ? dflt : !dflt;
+    return v;
+}
+
+/* Scalar: its default, else a small value of the case's dtype's kind (a
+ * divisor of an integer division not 0). */
+static ta_value synth_scalar(synth *y, const ta_decl_slot *d)
+{
+    const ta_arg *a = d->arg;
+    ta_value v = {.tag = TA_VAL_SCALAR};
+    if (a->def.kind == TA_DEFAULT_INT) {
+        v.scalar_kind = TA_SCALAR_INT;
+        v.u.i = int_of(a->def.text);
+    } else if (a->def.kind == TA_DEFAULT_FLOAT) {
+        v.scalar_kind = TA_SCALAR_FLOAT;
+        v.u.f = double_of(a->def.text);
+    } else if (y->dtype.code == kDLFloat) {
+        v.scalar_kind = TA_SCALAR_FLOAT;
+        v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
+    } else if (y->dtype.code == TA_DL_BOOL) {
+        v.scalar_kind = TA_SCALAR_BOOL;
+        v.u.b = chance(&y->r, 50);
+    } else {
+        v.scalar_kind = TA_SCALAR_INT;
+        v.u.i = below(&y->r, 7) - 3;
+    }
+    bool divisor = !strcmp(d->name, "other") || !strcmp(d->name, "divisor");
+    if (y->plan->names->nonzero_divisor && divisor && v.scalar_kind == TA_SCALAR_INT && v.u.i == 0) v.u.i = 1;
+    return v;
+}
+
+/* str: its default without the quotes, "sum" for a reduce, else "". The
+ * stack copies it. */
+static ta_status synth_string(synth *y, const ta_decl_slot *d, const ta_arg *a)
+{
+    char buf[64] = "";
+    if (a->def.kind == TA_DEFAULT_STRING && a->def.text.len >= 2) {
+        size_t n = a->def.text.len - 2 < sizeof buf - 1 ? a->def.text.len - 2 : sizeof buf - 1;
+        memcpy(buf, a->def.text.ptr + 1, n);
+        buf[n] = '\0';
+    } else if (!strcmp(d->name, "reduce")) {
+        strcpy(buf, "sum");
+    }
+    ta_value v = {.tag = TA_VAL_STRING};
+    v.u.s = buf;
+    return push(y, v);
+}
+
+/* float[N] and bool[N]: all ones (true), N items (1 when unsized), or what
+ * the plan says (scale_factors). The stack copies them. */
+static ta_status synth_constant_list(synth *y, const ta_decl_slot *d)
+{
+    double f[TA_PLAN_MAX_SPATIAL] = {1.0, 1.0, 1.0};
+    bool b[4] = {true, true, true, true};
+    ta_value v = {.tag = d->type == TA_DT_FLOAT_LIST ? TA_VAL_FLOAT_LIST : TA_VAL_BOOL_LIST};
+    int planned = d->type == TA_DT_FLOAT_LIST ? ta_synth_plan_floats(y->plan, d, f) : -1;
+    if (planned >= 0) { /* scale_factors */
+        v.u.floats.items = f;
+        v.u.floats.n = (size_t)planned;
+    } else if (d->type == TA_DT_FLOAT_LIST) {
+        v.u.floats.items = f;
+        v.u.floats.n = d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
+    } else {
+        v.u.bools.items = b;
+        v.u.bools.n = d->fixed_size > 0 && d->fixed_size <= 4 ? (size_t)d->fixed_size : 1;
+    }
+    return push(y, v);
+}
+
+/* An int-valued enum or an int. */
+static ta_status push_int(synth *y, int64_t i)
+{
+    ta_value v = {.tag = TA_VAL_INT};
+    v.u.i = i;
+    return push(y, v);
+}
+
+/* Argument argi of the case, by its declared type. */
 static ta_status synth_arg(synth *y, int argi)
 {
     const ta_decl_slot *d = &y->d->args[argi];
     const ta_arg *a = d->arg;
-    ta_value v = {.tag = TA_VAL_NONE};
-    uint8_t choice = argi < TA_PLAN_MAX_ARGS ? y->plan->optional[argi] : TA_OPT_FREE;
-    if (d->optional && choice == TA_OPT_NONE) return push(y, v);
-    if (d->optional && choice == TA_OPT_FREE) {
-        /* Optional: mostly None (its default), sometimes a value. */
-        bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER ||
-                    d->type == TA_DT_DEVICE || d->type == TA_DT_LAYOUT ||
-                    d->type == TA_DT_MEMORY_FORMAT || d->type == TA_DT_STRING ||
-                    chance(&y->r, d->type == TA_DT_TENSOR ? 60 : 70);
-        if (d->is_out) none = false;
-        if (none) return push(y, v);
-    }
+    ta_value device = {.tag = TA_VAL_STRING};
+    if (d->optional && synth_none(y, argi, d)) return push(y, (ta_value){.tag = TA_VAL_NONE});
     switch (d->type) {
     case TA_DT_TENSOR: return synth_tensor_arg(y, argi);
     case TA_DT_TENSOR_LIST: return synth_tensor_list(y, argi);
-    case TA_DT_INT:
-        v.tag = TA_VAL_INT;
-        v.u.i = synth_int(y, a, d->name);
-        return push(y, v);
+    case TA_DT_INT: return push_int(y, synth_int(y, a, d->name));
     case TA_DT_INT_LIST: return synth_int_list(y, d, a);
-    case TA_DT_FLOAT:
-        v.tag = TA_VAL_FLOAT;
-        v.u.f = a->def.kind == TA_DEFAULT_FLOAT || a->def.kind == TA_DEFAULT_INT
-                    ? strtod(a->def.text.ptr, NULL)
-                    : 0.5;
-        return push(y, v);
-    case TA_DT_FLOAT_LIST: {
-        double f[TA_PLAN_MAX_SPATIAL] = {1.0, 1.0, 1.0};
-        int nf = ta_synth_plan_floats(y->plan, d, f);
-        v.tag = TA_VAL_FLOAT_LIST;
-        v.u.floats.items = f;
-        v.u.floats.n = nf >= 0 ? (size_t)nf : d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
-        return push(y, v);
-    }
-    case TA_DT_BOOL:
-        v.tag = TA_VAL_BOOL;
-        if (ta_synth_plan_bool(y->plan, d->name, &v.u.b)) return push(y, v);
-        v.u.b = a->def.kind == TA_DEFAULT_BOOL ? (chance(&y->r, 75) ? ta_str_eq(a->def.text, "True")
-                                                                    : !ta_str_eq(a->def.text, "True"))
-                                               : chance(&y->r, 50);
-        return push(y, v);
-    case TA_DT_BOOL_LIST: {
-        bool b[4] = {true, true, true, true};
-        v.tag = TA_VAL_BOOL_LIST;
-        v.u.bools.items = b;
-        v.u.bools.n = d->fixed_size > 0 && d->fixed_size <= 4 ? (size_t)d->fixed_size : 1;
-        return push(y, v);
-    }
-    case TA_DT_SCALAR:
-        v.tag = TA_VAL_SCALAR;
-        if (a->def.kind == TA_DEFAULT_INT) {
-            v.scalar_kind = TA_SCALAR_INT;
-            v.u.i = strtoll(a->def.text.ptr, NULL, 0);
-        } else if (a->def.kind == TA_DEFAULT_FLOAT) {
-            v.scalar_kind = TA_SCALAR_FLOAT;
-            v.u.f = strtod(a->def.text.ptr, NULL);
-        } else if (y->dtype.code == kDLFloat) {
-            v.scalar_kind = TA_SCALAR_FLOAT;
-            v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
-        } else if (y->dtype.code == TA_DL_BOOL) {
-            v.scalar_kind = TA_SCALAR_BOOL;
-            v.u.b = chance(&y->r, 50);
-        } else {
-            v.scalar_kind = TA_SCALAR_INT;
-            v.u.i = below(&y->r, 7) - 3;
-        }
-        /* A divisor of 0 is an error for integers (div, remainder, fmod). */
-        if (y->plan->names->nonzero_divisor && (!strcmp(d->name, "other") || !strcmp(d->name, "divisor")) &&
-            ((v.scalar_kind == TA_SCALAR_INT && v.u.i == 0) || (v.scalar_kind == TA_SCALAR_FLOAT && v.u.f == 0)))
-            v.u.i = 1, v.scalar_kind = TA_SCALAR_INT;
-        return push(y, v);
+    case TA_DT_FLOAT: return push(y, synth_float(a));
+    case TA_DT_FLOAT_LIST:
+    case TA_DT_BOOL_LIST: return synth_constant_list(y, d);
+    case TA_DT_BOOL: return push(y, synth_bool(y, d));
+    case TA_DT_SCALAR: return push(y, synth_scalar(y, d));
     case TA_DT_SCALAR_TYPE:
-        v.tag = TA_VAL_INT;
-        v.u.i = ta_scalar_type_of(chance(&y->r, 50) ? y->dtype : other_dtype(y));
-        return push(y, v);
+        return push_int(y, ta_scalar_type_of(chance(&y->r, 50) ? y->dtype : other_dtype(y)));
     case TA_DT_LAYOUT:
-    case TA_DT_MEMORY_FORMAT:
-        v.tag = TA_VAL_INT;
-        v.u.i = 0; /* Strided; contiguous_format */
-        return push(y, v);
+    case TA_DT_MEMORY_FORMAT: return push_int(y, 0); /* Strided; contiguous_format */
     case TA_DT_DEVICE:
-        v.tag = TA_VAL_STRING;
-        v.u.s = y->x->dev->type == kDLCUDA ? "cuda" : "cpu";
-        return push(y, v);
-    case TA_DT_STRING: {
-        char buf[64] = "";
-        if (a->def.kind == TA_DEFAULT_STRING && a->def.text.len >= 2) {
-            size_t n = a->def.text.len - 2 < sizeof buf - 1 ? a->def.text.len - 2 : sizeof buf - 1;
-            memcpy(buf, a->def.text.ptr + 1, n);
-            buf[n] = '\0';
-        } else if (!strcmp(d->name, "reduce")) {
-            strcpy(buf, "sum");
-        }
-        v.tag = TA_VAL_STRING;
-        v.u.s = buf;
-        return push(y, v);
-    }
+        device.u.s = y->x->dev->type == kDLCUDA ? "cuda" : "cpu";
+        return push(y, device);
+    case TA_DT_STRING: return synth_string(y, d, a);
     case TA_DT_GENERATOR:
-    case TA_DT_OTHER:
-        snprintf(y->c->note, sizeof y->c->note, "cannot synthesize argument '%s'", d->name);
-        return TA_ERR_UNSUPPORTED;
+    case TA_DT_OTHER: break;
     }
+    snprintf(y->c->note, sizeof y->c->note, "cannot synthesize argument '%s'", d->name);
     return TA_ERR_UNSUPPORTED;
 }
 
@@ -751,6 +815,27 @@ ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v)
     return TA_OK;
 }
 
+/* The case's dtype and main shape: drawn, then as the plan wants them (a
+ * dtype the operator takes, the shape of a pooling or loss operator, or a
+ * table shape with enough dimensions for a dim argument). */
+static void pick_main(synth *y, uint64_t seed)
+{
+    static const DLDataType dts[] = {{kDLFloat, 32, 1}, {kDLFloat, 32, 1}, {kDLFloat, 32, 1},
+                                     {kDLFloat, 64, 1}, {kDLInt, 64, 1},   {kDLInt, 64, 1},
+                                     {kDLInt, 32, 1},   {TA_DL_BOOL, 8, 1}};
+    size_t nshapes = sizeof shapes / sizeof *shapes;
+    y->dtype = ta_synth_plan_dtype(y->plan, dts[below(&y->r, sizeof dts / sizeof *dts)], seed >> 7);
+    size_t si = (size_t)below(&y->r, (int64_t)nshapes);
+    int planned = ta_synth_plan_shape(y->plan, y->shape);
+    if (planned >= 0) {
+        y->ndim = planned;
+        return;
+    }
+    while (shapes[si][0] < y->plan->min_ndim) si = (si + 1) % nshapes;
+    y->ndim = (int)shapes[si][0];
+    if (y->ndim) memcpy(y->shape, shapes[si] + 1, (size_t)y->ndim * sizeof *y->shape);
+}
+
 ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
                              ta_case *c, ta_synth_override over, void *ud)
 {
@@ -767,29 +852,12 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
         return TA_ERR_UNSUPPORTED;
     }
     synth y = {.x = x, .s = s, .d = d, .c = c, .r = {ta_mix64(seed)}, .last_dim = -1};
-    static const DLDataType dts[] = {{kDLFloat, 32, 1}, {kDLFloat, 32, 1}, {kDLFloat, 32, 1},
-                                     {kDLFloat, 64, 1}, {kDLInt, 64, 1},   {kDLInt, 64, 1},
-                                     {kDLInt, 32, 1},   {TA_DL_BOOL, 8, 1}};
-    y.dtype = dts[below(&y.r, sizeof dts / sizeof *dts)];
-    size_t nshapes = sizeof shapes / sizeof *shapes, si = (size_t)below(&y.r, (int64_t)nshapes);
-    const int64_t *sh = shapes[si];
-    y.ndim = (int)sh[0];
-    if (y.ndim) memcpy(y.shape, sh + 1, (size_t)y.ndim * sizeof *y.shape);
-    y.layout_mode = chance(&y.r, 50);
-    y.alias_views = chance(&y.r, 33);
     ta_synth_plan plan;
     ta_synth_plan_make(&plan, d, seed);
     y.plan = &plan;
-    y.dtype = ta_synth_plan_dtype(&plan, y.dtype, seed >> 7);
-    int planned = ta_synth_plan_shape(&plan, y.shape);
-    if (planned >= 0) {
-        y.ndim = planned;
-    } else if (y.ndim < plan.min_ndim) {
-        /* The next table shape with enough dimensions. */
-        while (shapes[si][0] < plan.min_ndim) si = (si + 1) % nshapes;
-        y.ndim = (int)shapes[si][0];
-        memcpy(y.shape, shapes[si] + 1, (size_t)y.ndim * sizeof *y.shape);
-    }
+    pick_main(&y, seed);
+    y.layout_mode = chance(&y.r, 50);
+    y.alias_views = chance(&y.r, 33);
     matrix_plan(&y);
     for (int i = 0; i < d->nargs; i++) {
         ta_status st = over ? over(ud, i, x, d, c) : TA_ERR_NOTFOUND;

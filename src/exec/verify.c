@@ -34,6 +34,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "schema/alloc.h"
 #include "exec/observe.h"
 #include "exec/samples.h"
 
@@ -101,7 +102,7 @@ static void add_finding(op_job *j, const ta_finding *f)
         if (r->findings[i].kind == f->kind && !strcmp(r->findings[i].argument, f->argument)) return;
     if (r->nfindings == j->capfindings) {
         size_t cap = j->capfindings ? j->capfindings * 2 : 4;
-        ta_finding *n = realloc(r->findings, cap * sizeof *n);
+        ta_finding *n = ta_realloc(r->findings, cap * sizeof *n);
         if (!n) return;
         r->findings = n;
         j->capfindings = cap;
@@ -127,15 +128,17 @@ static void finish_result(op_job *j)
     if (r->verdict != TA_V_NO_KERNEL) {
         bool serious = false;
         for (size_t i = 0; i < r->nfindings; i++)
-            if (r->findings[i].severity == TA_VSEV_ERROR) serious = true;
+            if (r->findings[i].severity == TA_SEV_ERROR) serious = true;
         if (r->exercised == 0 && !serious)
             add_simple(j, TA_V_NOT_EXERCISED, 0, "no case was accepted (%u tried)%s%s", r->cases,
                        r->note[0] ? ": " : "", r->note);
         r->verdict = TA_V_OK;
     }
     r->severity = ta_verdict_kind_severity(r->verdict);
+    /* the first of the worst findings names the verdict (any finding is
+     * worse than ok) */
     for (size_t i = 0; i < r->nfindings; i++)
-        if (r->findings[i].severity > r->severity) {
+        if (r->verdict == TA_V_OK || r->findings[i].severity > r->severity) {
             r->verdict = r->findings[i].kind;
             r->severity = r->findings[i].severity;
         }
@@ -325,60 +328,85 @@ static void send_case(void *ud, const ta_case *c, const ta_decl *d)
     write_line(fd, line, n);
 }
 
-/* Runs cases [from, total) of j, reporting through fd (or into j in process). */
-static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, bool inproc)
+/* Where the cases of an operator run: in a child process that reports
+ * through a pipe, or (tests, benchmarks) in this process, straight into
+ * the result. */
+typedef enum run_mode { RUN_IN_CHILD, RUN_IN_PROCESS } run_mode;
+
+/* After a case run in this process: the result's counts and first note.
+ * false to stop (the device faulted: no fresh process to go on in). */
+static bool record_case(op_job *j, ta_case_outcome oc, const char *note)
+{
+    if (oc == TA_CASE_RAN) j->res->exercised++;
+    else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", note);
+    return oc != TA_CASE_DEVICE_LOST;
+}
+
+/* After a case run in a child: tells the parent. false to stop: after a
+ * device fault every later allocation would fail in this process, so the
+ * parent goes on at the next case in a fresh child. */
+static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *note)
+{
+    char line[LINE_MAX_BYTES], msg[512];
+    snprintf(msg, sizeof msg, "%s", note);
+    clean(msg);
+    int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
+                              : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
+    write_line(fd, line, (size_t)n);
+    if (oc != TA_CASE_DEVICE_LOST) return true;
+    n = snprintf(line, sizeof line, "L %u\n", c);
+    write_line(fd, line, (size_t)n);
+    return false;
+}
+
+/* Runs case c of j: from the samples file for the first nsamples (a
+ * rejected one is a finding when the samples are strict). */
+static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta_verify_opts *o)
+{
+    bool sample;
+    uint64_t seed = seed_of_case(j, o, c, &sample);
+    void *bud[2] = {j, (void *)o->samples};
+    ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples)};
+    return ta_observer_run(ck, seed, &from);
+}
+
+/* In a child, the observer also reports each case's arguments before the
+ * call, trades copies of large read-only inputs for read-only pages, and
+ * the fault handler learns what it needs to name a trapped write. */
+static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd)
+{
+    ta_observer_set_hook(ck, send_case, fd);
+    ta_observer_set_protect_min(ck, 64 << 10);
+    g_fd = *fd;
+    g_exec = x;
+    g_checker = ck;
+    install_handlers();
+}
+
+/* Runs cases [from, total) of j, reporting through fd (in a child) or into
+ * j (in process). */
+static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
 {
     ta_exec *x = ta_exec_create(o->dev);
-    child_sink sink = {.fd = fd, .inproc = inproc ? j : NULL};
-    ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, o->trap_writes,
-                                           sink_emit, &sink)
-                       : NULL;
+    child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
+    unsigned flags = o->trap_writes ? TA_OBSERVE_TRAP_WRITES : 0;
+    ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, flags, sink_emit, &sink)
+                        : NULL;
     if (!ck) {
         ta_exec_destroy(x);
         return;
     }
-    if (!inproc) {
-        ta_observer_set_hook(ck, send_case, &fd);
-        ta_observer_set_protect_min(ck, 64 << 10);
-        g_fd = fd;
-        g_exec = x;
-        g_checker = ck;
-        install_handlers();
+    if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd);
+    bool go_on = true;
+    for (uint32_t c = from; c < j->total && go_on; c++) {
+        char line[32];
+        if (mode == RUN_IN_CHILD) write_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
+        else j->res->cases++;
+        ta_case_outcome oc = run_case(ck, j, c, o);
+        go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
+                                     : record_case(j, oc, ta_observer_note(ck));
     }
-    char msg[512], line[LINE_MAX_BYTES];
-    bool lost = false;
-    for (uint32_t c = from; c < j->total; c++) {
-        if (!inproc) {
-            int n = snprintf(line, sizeof line, "S %u\n", c);
-            write_line(fd, line, (size_t)n);
-        } else {
-            j->res->cases++;
-        }
-        bool sample;
-        void *bud[2] = {j, (void *)o->samples};
-        uint64_t seed = seed_of_case(j, o, c, &sample);
-        ta_case_outcome oc = ta_observer_run(ck, seed, sample ? sample_builder : NULL, bud,
-                                            sample && ta_samples_strict(o->samples), msg, sizeof msg);
-        if (inproc) {
-            if (oc == TA_CASE_RAN) j->res->exercised++;
-            else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", msg);
-            if (oc == TA_CASE_DEVICE_LOST) break; /* no fresh process to go on in */
-            continue;
-        }
-        clean(msg);
-        int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
-                                  : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
-        write_line(fd, line, (size_t)n);
-        if (oc == TA_CASE_DEVICE_LOST) {
-            /* Every later allocation would fail in this process: the parent
-             * goes on at the next case in a fresh child. */
-            n = snprintf(line, sizeof line, "L %u\n", c);
-            write_line(fd, line, (size_t)n);
-            lost = true;
-            break;
-        }
-    }
-    if (!inproc && !lost) write_line(fd, "D\n", 2);
+    if (mode == RUN_IN_CHILD && go_on) write_line(fd, "D\n", 2);
     g_checker = NULL;
     g_exec = NULL;
     ta_observer_destroy(ck);
@@ -403,8 +431,8 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
         signal(SIGPIPE, SIG_DFL);
         /* What a kernel prints must not end up inside the report on stdout. */
         dup2(STDERR_FILENO, STDOUT_FILENO);
-        run_cases(j, j->next_case, o, p[1], false);
-        _exit(0);
+        run_cases(j, j->next_case, o, p[1], RUN_IN_CHILD);
+        ta_child_exit(0);
     }
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
@@ -541,8 +569,8 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
     size_t next = 0, done = 0, running = 0;
     uint32_t maxj = o->jobs ? o->jobs : 1;
     double timeout = o->timeout > 0 ? o->timeout : 10.0;
-    struct pollfd *pfd = calloc(maxj, sizeof *pfd);
-    op_job **slots = calloc(maxj, sizeof *slots);
+    struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
+    op_job **slots = ta_calloc(maxj, sizeof *slots);
     if (!pfd || !slots) {
         free(pfd);
         free(slots);
@@ -608,6 +636,92 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
 
 /* ---- the entry point --------------------------------------------------- */
 
+/* The kernel that runs op on the run's device; false (with a no-kernel
+ * result) when there is none. */
+static bool find_kernel(op_job *j, const ta_registry_op *op, const char *name,
+                        const ta_verify_opts *o)
+{
+    if (!op || !ta_registry_has_kernel(op)) {
+        j->res->verdict = TA_V_NO_KERNEL;
+        add_simple(j, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", name);
+        return false;
+    }
+    j->fn = ta_registry_kernel_for(op, o->dev->type, &j->ud);
+    j->res->derived = ta_registry_is_derived(op);
+    if (j->fn) return true;
+    j->res->verdict = TA_V_NO_KERNEL;
+    add_simple(j, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s", o->dev->name,
+               name);
+    return false;
+}
+
+/* The parsed schema of op and its declaration, in the job's arena; false
+ * (with a kernel-error result) when they cannot be had. */
+static bool read_declaration(op_job *j, const ta_registry_op *op, const char *name)
+{
+    j->arena = ta_arena_create();
+    ta_diags *pd = ta_diags_create();
+    if (!op->schema) {
+        add_simple(j, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", name);
+    } else if (!j->arena || !pd ||
+               ta_schema_parse(j->arena, op->schema, strlen(op->schema), NULL, &j->schema, pd) != TA_OK) {
+        const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
+        add_simple(j, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", name,
+                   g ? g->message : "out of memory");
+    } else if (ta_decl_build(j->arena, j->schema, &j->decl) != TA_OK) {
+        add_simple(j, TA_V_KERNEL_ERROR, 0, "out of memory");
+    }
+    ta_diags_destroy(pd);
+    if (j->decl) return true;
+    ta_arena_destroy(j->arena);
+    j->arena = NULL;
+    return false;
+}
+
+/* How many cases j runs: its samples, then the synthesized ones; with a
+ * case seed, the one case it names (a sample when below the count). */
+static void plan_cases(op_job *j, const ta_verify_opts *o, size_t nsamples)
+{
+    if (o->has_case_seed) {
+        j->nsamples = o->case_seed < nsamples ? 1 : 0;
+        j->first_sample = j->nsamples ? (uint32_t)o->case_seed : 0;
+        j->total = 1;
+        return;
+    }
+    j->nsamples = (uint32_t)(nsamples < UINT32_MAX / 2 ? nsamples : UINT32_MAX / 2);
+    j->total = j->nsamples + (o->samples_only ? 0 : o->cases);
+}
+
+/* A job for operator ops[i] into *j; false when its result is final
+ * already (no kernel, no usable schema). */
+static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, const char *name,
+                        const ta_verify_opts *o)
+{
+    snprintf(r->op, sizeof r->op, "%s", name);
+    *j = (op_job){.name = r->op, .res = r, .fd = -1};
+    const ta_registry_op *op = ta_registry_find(reg, name);
+    if (!find_kernel(j, op, name, o) || !read_declaration(j, op, name)) {
+        finish_result(j);
+        return false;
+    }
+    plan_cases(j, o, ta_samples_count(o->samples, name));
+    return true;
+}
+
+/* Runs every job: in children, or one after the other in this process. */
+static void run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o)
+{
+    if (!o->in_process) {
+        run_parallel(run, nrun, o);
+        return;
+    }
+    for (size_t i = 0; i < nrun; i++) {
+        run_cases(&run[i], 0, o, -1, RUN_IN_PROCESS);
+        finish_result(&run[i]);
+        if (o->progress) o->progress(o->progress_ud, i + 1, nrun, run[i].name);
+    }
+}
+
 ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
                     const ta_verify_opts *opts, ta_verify_report **out, ta_diags *diags)
 {
@@ -616,9 +730,9 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     if (!o.cases) o.cases = 40;
     if (o.timeout <= 0) o.timeout = 10.0;
     if (!o.dev) o.dev = ta_exec_device_cpu();
-    ta_verify_report *rep = calloc(1, sizeof *rep);
-    op_job *jobs = calloc(nops ? nops : 1, sizeof *jobs);
-    if (rep) rep->ops = calloc(nops ? nops : 1, sizeof *rep->ops);
+    ta_verify_report *rep = ta_calloc(1, sizeof *rep);
+    op_job *jobs = ta_calloc(nops ? nops : 1, sizeof *jobs);
+    if (rep) rep->ops = ta_calloc(nops ? nops : 1, sizeof *rep->ops);
     if (!rep || !jobs || !rep->ops) {
         if (rep) free(rep->ops);
         free(rep);
@@ -627,70 +741,13 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     }
     rep->nops = nops;
     double t0 = now_s();
-    size_t nrun = 0;
-    op_job *run = jobs; /* jobs that need cases run, packed at the front */
-    for (size_t i = 0; i < nops; i++) {
-        ta_op_result *r = &rep->ops[i];
-        snprintf(r->op, sizeof r->op, "%s", ops[i]);
-        const ta_registry_op *op = ta_registry_find(reg, ops[i]);
-        op_job tmp = {.name = r->op, .res = r, .fd = -1};
-        if (!op || !ta_registry_has_kernel(op)) {
-            r->verdict = TA_V_NO_KERNEL;
-            add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", ops[i]);
-            finish_result(&tmp);
-            continue;
-        }
-        tmp.fn = ta_registry_kernel_for(op, o.dev->type, &tmp.ud);
-        r->derived = ta_registry_is_derived(op);
-        if (!tmp.fn) {
-            r->verdict = TA_V_NO_KERNEL;
-            add_simple(&tmp, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s",
-                       o.dev->name, ops[i]);
-            finish_result(&tmp);
-            continue;
-        }
-        tmp.arena = ta_arena_create();
-        ta_diags *pd = ta_diags_create();
-        if (!op->schema) {
-            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", ops[i]);
-        } else if (!tmp.arena || !pd ||
-                   ta_schema_parse(tmp.arena, op->schema, strlen(op->schema), NULL, &tmp.schema, pd) != TA_OK) {
-            const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
-            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", ops[i],
-                       g ? g->message : "out of memory");
-        } else if (ta_decl_build(tmp.arena, tmp.schema, &tmp.decl) != TA_OK) {
-            add_simple(&tmp, TA_V_KERNEL_ERROR, 0, "out of memory");
-        }
-        ta_diags_destroy(pd);
-        if (!tmp.decl) {
-            ta_arena_destroy(tmp.arena);
-            finish_result(&tmp);
-            continue;
-        }
-        size_t nsamples = ta_samples_count(o.samples, ops[i]);
-        if (o.has_case_seed) {
-            /* One case: the sample the seed names, or a synthesized one. */
-            tmp.nsamples = o.case_seed < nsamples ? 1 : 0;
-            tmp.first_sample = tmp.nsamples ? (uint32_t)o.case_seed : 0;
-            tmp.total = 1;
-        } else {
-            tmp.nsamples = (uint32_t)(nsamples < UINT32_MAX / 2 ? nsamples : UINT32_MAX / 2);
-            tmp.total = tmp.nsamples + (o.samples_only ? 0 : o.cases);
-        }
-        run[nrun++] = tmp;
-    }
-    if (o.in_process) {
-        for (size_t i = 0; i < nrun; i++) {
-            run_cases(&run[i], 0, &o, -1, true);
-            finish_result(&run[i]);
-            if (o.progress) o.progress(o.progress_ud, i + 1, nrun, run[i].name);
-        }
-    } else {
-        run_parallel(run, nrun, &o);
-    }
+    size_t nrun = 0; /* jobs that need cases run, packed at the front */
+    for (size_t i = 0; i < nops; i++)
+        if (prepare_job(&jobs[nrun], &rep->ops[i], reg, ops[i], &o)) nrun++;
+    run_jobs(jobs, nrun, &o);
     for (size_t i = 0; i < nrun; i++) {
-        rep->total_cases += run[i].res->cases;
-        ta_arena_destroy(run[i].arena);
+        rep->total_cases += jobs[i].res->cases;
+        ta_arena_destroy(jobs[i].arena);
     }
     free(jobs);
     rep->seconds = now_s() - t0;

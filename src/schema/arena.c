@@ -1,11 +1,15 @@
-/* arena.c - bump allocator that owns every node of a parsed schema.
+/* arena.c - the bump allocator that owns every node of a parsed schema, a
+ * loaded yaml, torchgen's model, and the other memory freed all at once.
  *
- * Chunks grow geometrically; nothing is freed until ta_arena_destroy, which
- * releases everything in one walk of the chunk list. Parsing millions of
- * schemas therefore costs a handful of mallocs. */
+ * Chunks grow geometrically; no allocation is freed on its own.
+ * ta_arena_destroy releases everything in one walk of the chunk list, and
+ * ta_arena_reset frees every chunk but the newest (the largest) and reuses
+ * it, so parsing millions of schemas, or reading a yaml one entry at a time,
+ * costs a handful of mallocs. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "tensoralias/schema.h"
 
 typedef struct chunk {
@@ -20,9 +24,15 @@ struct ta_arena {
     size_t reserved;
 };
 
-enum { FIRST_CHUNK = 4096, ALIGN = 16 };
+#ifdef TA_FAULT_INJECT
+/* The fault tests (alloc.h) want every arena allocation to be an allocation
+ * that can fail: chunks as small as the request, never grown. */
+enum { FIRST_CHUNK = 16, ALIGN = 16, GROWTH = 1 };
+#else
+enum { FIRST_CHUNK = 4096, ALIGN = 16, GROWTH = 2 };
+#endif
 
-ta_arena *ta_arena_create(void) { return calloc(1, sizeof(ta_arena)); }
+ta_arena *ta_arena_create(void) { return ta_calloc(1, sizeof(ta_arena)); }
 
 void ta_arena_destroy(ta_arena *a)
 {
@@ -39,10 +49,10 @@ static void *bump(ta_arena *a, size_t size)
 {
     chunk *c = a->head;
     if (!c || c->cap - c->used < size) {
-        size_t cap = c ? c->cap * 2 : FIRST_CHUNK;
+        size_t cap = c ? c->cap * GROWTH : FIRST_CHUNK;
         if (cap > (size_t)1 << 24) cap = (size_t)1 << 24;
         if (cap < size) cap = size;
-        chunk *n = malloc(sizeof(chunk) + cap);
+        chunk *n = ta_malloc(sizeof(chunk) + cap);
         if (!n) return NULL;
         n->cap = cap;
         n->used = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "tensoralias/diag.h"
 
 struct ta_diags {
@@ -38,7 +39,7 @@ const char *ta_severity_str(ta_severity s)
     return "note";
 }
 
-ta_diags *ta_diags_create(void) { return calloc(1, sizeof(ta_diags)); }
+ta_diags *ta_diags_create(void) { return ta_calloc(1, sizeof(ta_diags)); }
 
 static void diag_free(ta_diag *g)
 {
@@ -49,12 +50,13 @@ static void diag_free(ta_diag *g)
     free((char *)g->hint);
 }
 
-void ta_diags_clear(ta_diags *d)
+void ta_diags_truncate(ta_diags *d, size_t n)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->n; i++) diag_free(&d->v[i]);
-    d->n = 0;
+    while (d->n > n) diag_free(&d->v[--d->n]);
 }
+
+void ta_diags_clear(ta_diags *d) { ta_diags_truncate(d, 0); }
 
 void ta_diags_destroy(ta_diags *d)
 {
@@ -83,7 +85,7 @@ static ta_diag *diag_slot(ta_diags *d)
 {
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 8;
-        ta_diag *v = realloc(d->v, cap * sizeof *v);
+        ta_diag *v = ta_realloc(d->v, cap * sizeof *v);
         if (!v) return NULL;
         d->v = v;
         d->cap = cap;
@@ -99,18 +101,18 @@ ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
     if (!g) return TA_ERR_NOMEM;
     memset(g, 0, sizeof *g);
     g->severity = sev;
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) return TA_ERR_NOMEM;
+    char *msg = ta_vformat(fmt, ap);
+    if (!msg) return TA_ERR_NOMEM;
     g->message = msg;
-    g->rule = strdup(rule ? rule : "unknown");
-    g->source = strdup(loc && loc->file ? loc->file : "<string>");
+    g->rule = ta_strdup(rule ? rule : "unknown");
+    g->source = ta_strdup(loc && loc->file ? loc->file : "<string>");
     bool ok = g->rule && g->source;
     if (loc) {
         g->line = loc->line;
         g->col = loc->col;
         g->length = loc->length;
         if (loc->line_text) {
-            g->source_line = strndup(loc->line_text, loc->line_len);
+            g->source_line = ta_strndup(loc->line_text, loc->line_len);
             ok = ok && g->source_line;
         }
     }
@@ -151,30 +153,21 @@ ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...)
     if (!d || d->n == 0) return TA_OK;
     va_list ap;
     va_start(ap, fmt);
-    char *hint = NULL;
-    int r = vasprintf(&hint, fmt, ap);
+    char *hint = ta_vformat(fmt, ap);
     va_end(ap);
-    if (r < 0) return TA_ERR_NOMEM;
+    if (!hint) return TA_ERR_NOMEM;
     ta_diag *g = &d->v[d->n - 1];
     free((char *)g->hint);
     g->hint = hint;
     return TA_OK;
 }
 
-ta_status ta_diags_add(ta_diags *d, ta_severity sev, const char *rule,
-                       const char *source, uint32_t line, uint32_t col,
-                       uint32_t length, const char *source_line,
-                       const char *hint, const char *fmt, ...)
+ta_status ta_diags_append(ta_diags *d, const ta_diag *g)
 {
-    if (!d) return TA_OK;
-    ta_loc loc = {source, line, col, length, source_line,
-                  source_line ? (uint32_t)strlen(source_line) : 0};
-    va_list ap;
-    va_start(ap, fmt);
-    ta_status st = ta_diag_vemit(d, sev, &loc, rule, fmt, ap);
-    va_end(ap);
-    if (st == TA_OK && hint) st = ta_diag_hint(d, "%s", hint);
-    return st;
+    ta_loc at = {g->source, g->line, g->col, g->length, g->source_line,
+                 g->source_line ? (uint32_t)strlen(g->source_line) : 0};
+    ta_status st = ta_diag_emit(d, g->severity, &at, g->rule, "%s", g->message);
+    return st == TA_OK && g->hint ? ta_diag_hint(d, "%s", g->hint) : st;
 }
 
 ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
@@ -182,7 +175,7 @@ ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
     if (!src || !dst || src->n == 0) return TA_OK; /* memcpy(NULL, NULL, 0) is UB */
     if (dst->n + src->n > dst->cap) {
         size_t cap = dst->n + src->n;
-        ta_diag *v = realloc(dst->v, cap * sizeof *v);
+        ta_diag *v = ta_realloc(dst->v, cap * sizeof *v);
         if (!v) return TA_ERR_NOMEM;
         dst->v = v;
         dst->cap = cap;

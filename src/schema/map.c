@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/map.h"
 
 uint64_t ta_map_hash_bytes(const void *key, size_t n)
@@ -52,7 +53,7 @@ static bool full(size_t n, size_t cap) { return n * 4 > cap * 3; }
 
 static ta_status resize(ta_map *m, size_t cap)
 {
-    ta_map_entry *slots = calloc(cap, sizeof *slots);
+    ta_map_entry *slots = ta_calloc(cap, sizeof *slots);
     if (!slots) return TA_ERR_NOMEM;
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->slots[i].key) continue;

@@ -1,5 +1,6 @@
 /* model.c - small queries on the schema model: string views, type
  * predicates, torch's view of alias annotations, source positions. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "schema/parser.h"
@@ -23,6 +24,51 @@ bool ta_str_eq_str(ta_str a, ta_str b)
     for (uint32_t i = 0; i < a.len; i++)
         if (a.ptr[i] != b.ptr[i]) return false;
     return true;
+}
+
+/* A NUL-terminated copy of s in buf; false when it does not fit. */
+static bool c_string(ta_str s, char *buf, size_t cap)
+{
+    if (s.len >= cap) return false;
+    if (s.len) memcpy(buf, s.ptr, s.len);
+    buf[s.len] = '\0';
+    return true;
+}
+
+bool ta_str_to_int(ta_str s, int64_t *out)
+{
+    char buf[64], *end;
+    if (!c_string(s, buf, sizeof buf)) return false;
+    long long v = strtoll(buf, &end, 0);
+    if (end == buf) return false;
+    *out = v;
+    return true;
+}
+
+bool ta_str_to_double(ta_str s, double *out)
+{
+    char buf[64], *end;
+    if (!c_string(s, buf, sizeof buf)) return false;
+    double v = strtod(buf, &end);
+    if (end == buf) return false;
+    *out = v;
+    return true;
+}
+
+size_t ta_str_to_int_list(ta_str s, int64_t *out, size_t cap)
+{
+    size_t n = 0;
+    const char *p = s.ptr, *e = s.ptr + s.len;
+    while (p < e && n < cap) {
+        while (p < e && (*p == '[' || *p == ' ' || *p == ',')) p++;
+        const char *q = p;
+        while (q < e && *q != ',' && *q != ']' && *q != ' ') q++;
+        ta_str item = {p, (uint32_t)(q - p)};
+        if (q == p || !ta_str_to_int(item, &out[n])) break;
+        n++;
+        p = q;
+    }
+    return n;
 }
 
 bool ta_type_is_name(const ta_type *t, const char *name)

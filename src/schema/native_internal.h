@@ -67,10 +67,14 @@ ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
 
 const char *ta_yaml_type_name(const ynode *n); /* "a string", "a list" ... */
 
-/* Appends a diagnostic at pos in src, with the source line for a caret. */
-ta_status ta_yaml_report(const ta_yaml_src *src, ta_diags *diags,
-                         ta_severity sev, const char *rule, ta_native_pos pos,
-                         const char *hint, const char *fmt, va_list ap);
+/* Where pos is in src, with its source line (pointing into src->text) so
+ * the renderer can draw a caret. */
+ta_loc ta_yaml_loc(const ta_yaml_src *src, ta_native_pos pos);
+/* ta_diag_vemit at pos, then the hint (when not NULL): the reader's and the
+ * loader's reports, whose hints are fixed sentences. */
+ta_status ta_yaml_vreport(const ta_yaml_src *src, ta_diags *diags, ta_severity sev,
+                          const char *rule, ta_native_pos pos, const char *hint,
+                          const char *fmt, va_list ap);
 
 /* ---- the loaded file --------------------------------------------------- */
 

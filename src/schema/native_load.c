@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "schema/alloc.h"
+#include "schema/file.h"
 #include "schema/native_internal.h"
 
 typedef struct loader {
@@ -29,7 +31,7 @@ static void lreport(loader *L, ta_severity sev, const char *rule,
 {
     va_list ap;
     va_start(ap, fmt);
-    ta_status st = ta_yaml_report(L->src, L->diags, sev, rule, pos, hint, fmt, ap);
+    ta_status st = ta_yaml_vreport(L->src, L->diags, sev, rule, pos, hint, fmt, ap);
     va_end(ap);
     if (st != TA_OK) L->st = st;
     if (sev == TA_SEV_ERROR) L->errors++;
@@ -87,11 +89,11 @@ static bool is_null(const ynode *v)
 }
 
 /* A string value; null reads as absent when the key's default is None. */
-static void get_str(loader *L, const char *key, const ynode *v, bool null_ok,
-                    ta_native_str *out)
+/* A string value; null means absent. */
+static void get_opt_str(loader *L, const char *key, const ynode *v, ta_native_str *out)
 {
     if (is_str(v)) *out = node_str(L, v);
-    else if (null_ok && is_null(v)) memset(out, 0, sizeof *out);
+    else if (is_null(v)) memset(out, 0, sizeof *out);
     else wrong_type(L, key, v, "a string", NULL);
 }
 
@@ -326,9 +328,7 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
             if (pos.off > L->src->len) pos.off = (uint32_t)L->src->len;
             lreport(L, g->severity, g->rule, pos, g->hint, "%s", g->message);
         } else {
-            ta_status s2 = ta_diags_add(L->diags, g->severity, g->rule, g->source,
-                                        g->line, g->col, g->length, g->source_line,
-                                        g->hint, "%s", g->message);
+            ta_status s2 = ta_diags_append(L->diags, g);
             if (s2 != TA_OK) L->st = s2;
             if (g->severity == TA_SEV_ERROR) L->errors++;
         }
@@ -372,6 +372,104 @@ static void derive(ta_native_func *fn)
     fn->is_abstract = fn->structured_delegate.s || other || (!cia && !ciant);
 }
 
+/* The key k of an entry, as a ta_native_key; -1 (reported) when it is not
+ * a string or no key torchgen knows. A key written twice is a warning: the
+ * last one wins. */
+static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
+{
+    if (!is_str(k)) {
+        lreport(L, TA_SEV_ERROR, "entry-wrong-type", k->pos, NULL,
+                "an entry's keys must be strings, not %s", ta_yaml_type_name(k));
+        return -1;
+    }
+    int id = ta_native_key_id(k->text);
+    if (id < 0) {
+        const char *near = ta_native_closest_key(k->text, k->len);
+        char hint[96];
+        if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
+        lreport(L, TA_SEV_ERROR, "entry-unknown-key", k->pos, near ? hint : NULL,
+                "unknown key '%s'", k->text);
+        return -1;
+    }
+    if (fn->key_pos[id].line) {
+        char hint[64];
+        snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
+        lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
+                "'%s' is written twice; the last one wins", k->text);
+    }
+    return id;
+}
+
+static void read_autogen(loader *L, ta_native_func *fn, const char *key, const ynode *v)
+{
+    fn->autogen = NULL;
+    fn->nautogen = 0;
+    if (!is_str(v)) wrong_type(L, key, v, "a string", "separate operator names with ', '");
+    else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
+}
+
+static void read_device_check(loader *L, ta_native_func *fn, const char *key, const ynode *v)
+{
+    get_opt_str(L, key, v, &fn->device_check);
+    if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
+        strcmp(fn->device_check.s, "ExactSame"))
+        lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
+                "illegal device_check '%s'", fn->device_check.s);
+}
+
+/* The value v of key `id` into fn; *func gets the func node (parsed once
+ * the whole entry is read). */
+static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const char *key,
+                       const ynode *v, const ynode **func)
+{
+    switch (id) {
+    case TA_NK_FUNC:
+        if (is_str(v)) *func = v;
+        else wrong_type(L, key, v, "a string", "write the operator schema");
+        break;
+    case TA_NK_VARIANTS: read_variants(L, fn, v); break;
+    case TA_NK_DISPATCH: read_dispatch(L, fn, v); break;
+    case TA_NK_AUTOGEN: read_autogen(L, fn, key, v); break;
+    case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
+    case TA_NK_STRUCTURED_DELEGATE: get_opt_str(L, key, v, &fn->structured_delegate); break;
+    case TA_NK_STRUCTURED_INHERITS: get_opt_str(L, key, v, &fn->structured_inherits); break;
+    case TA_NK_PRECOMPUTED:
+        fn->precomputed = NULL;
+        fn->nprecomputed = 0;
+        if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
+        break;
+    case TA_NK_TAGS: read_tags(L, fn, v); break;
+    case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
+    case TA_NK_DEVICE_CHECK: read_device_check(L, fn, key, v); break;
+    case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &fn->python_module); break;
+    case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &fn->category_override); break;
+    case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
+    case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
+    case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
+        get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
+        break;
+    case TA_NK_CPP_NO_DEFAULT_ARGS:
+        fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
+        break;
+    case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
+    case TA_NK_COUNT: break;
+    }
+}
+
+/* func, parsed from the reader's text; the entry keeps the parser's copy
+ * of it when the parser has one. */
+static void read_func(loader *L, ta_native_func *fn, const ynode *func)
+{
+    fn->func = (ta_native_str){func->text, func->len, func->pos};
+    parse_func(L, fn, func);
+    if (fn->schema && fn->schema->text_len == func->len)
+        fn->func.s = fn->schema->text;
+    else
+        fn->func = node_str(L, func);
+}
+
+/* One "- func:" entry: every key, then the schema, then what torchgen
+ * derives from the dispatch table. */
 static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
 {
     fn->pos = m->pos;
@@ -380,84 +478,13 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->device_guard = true;
     const ynode *func = NULL;
     for (const ynode *k = m->first; k && k->next; k = k->next->next) {
-        const ynode *v = k->next;
-        if (!is_str(k)) {
-            lreport(L, TA_SEV_ERROR, "entry-wrong-type", k->pos, NULL,
-                    "an entry's keys must be strings, not %s", ta_yaml_type_name(k));
-            continue;
-        }
-        int id = ta_native_key_id(k->text);
-        if (id < 0) {
-            const char *near = ta_native_closest_key(k->text, k->len);
-            char hint[96];
-            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
-            lreport(L, TA_SEV_ERROR, "entry-unknown-key", k->pos,
-                    near ? hint : NULL, "unknown key '%s'", k->text);
-            continue;
-        }
-        if (fn->key_pos[id].line) {
-            char hint[64];
-            snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
-            lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
-                    "'%s' is written twice; the last one wins", k->text);
-        }
+        int id = entry_key(L, fn, k);
+        if (id < 0) continue;
         fn->key_pos[id] = k->pos;
-        fn->val_pos[id] = v->pos;
-        const char *key = k->text;
-        switch ((ta_native_key)id) {
-        case TA_NK_FUNC:
-            if (is_str(v)) func = v;
-            else wrong_type(L, key, v, "a string", "write the operator schema");
-            break;
-        case TA_NK_VARIANTS: read_variants(L, fn, v); break;
-        case TA_NK_DISPATCH: read_dispatch(L, fn, v); break;
-        case TA_NK_AUTOGEN:
-            fn->autogen = NULL;
-            fn->nautogen = 0;
-            if (!is_str(v)) wrong_type(L, key, v, "a string", "separate operator names with ', '");
-            else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
-            break;
-        case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
-        case TA_NK_STRUCTURED_DELEGATE: get_str(L, key, v, true, &fn->structured_delegate); break;
-        case TA_NK_STRUCTURED_INHERITS: get_str(L, key, v, true, &fn->structured_inherits); break;
-        case TA_NK_PRECOMPUTED:
-            fn->precomputed = NULL;
-            fn->nprecomputed = 0;
-            if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
-            break;
-        case TA_NK_TAGS: read_tags(L, fn, v); break;
-        case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
-        case TA_NK_DEVICE_CHECK:
-            get_str(L, key, v, true, &fn->device_check);
-            if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
-                strcmp(fn->device_check.s, "ExactSame"))
-                lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos,
-                        "write NoCheck or ExactSame",
-                        "illegal device_check '%s'", fn->device_check.s);
-            break;
-        case TA_NK_PYTHON_MODULE: get_str(L, key, v, true, &fn->python_module); break;
-        case TA_NK_CATEGORY_OVERRIDE: get_str(L, key, v, true, &fn->category_override); break;
-        case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
-        case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
-        case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
-            get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
-            break;
-        case TA_NK_CPP_NO_DEFAULT_ARGS:
-            fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
-            break;
-        case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
-        case TA_NK_COUNT: break;
-        }
+        fn->val_pos[id] = k->next->pos;
+        read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
-    if (func) {
-        /* Parse from the reader's text; keep the parser's copy of it. */
-        fn->func = (ta_native_str){func->text, func->len, func->pos};
-        parse_func(L, fn, func);
-        if (fn->schema && fn->schema->text_len == func->len)
-            fn->func.s = fn->schema->text;
-        else
-            fn->func = node_str(L, func);
-    }
+    if (func) read_func(L, fn, func);
     derive(fn);
 }
 
@@ -485,7 +512,7 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
     size_t guess = 16 + f->src.len / 128;
     if (guess > (size_t)1 << 15) guess = (size_t)1 << 15; /* a huge file grows instead */
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
-    f->funcs = malloc(guess * sizeof *f->funcs); /* each is cleared when read */
+    f->funcs = ta_malloc(guess * sizeof *f->funcs); /* each is cleared when read */
     if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
     f->funcs_cap = (uint32_t)guess;
     return TA_OK;
@@ -503,7 +530,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     }
     if (f->nfuncs == f->funcs_cap) {
         uint32_t cap = f->funcs_cap * 2;
-        ta_native_func *v = realloc(f->funcs, cap * sizeof *v);
+        ta_native_func *v = ta_realloc(f->funcs, cap * sizeof *v);
         if (!v) return L->st = TA_ERR_NOMEM;
         f->funcs = v;
         f->funcs_cap = cap;
@@ -519,6 +546,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
                     "entry has no 'func' key");
         return L->st;
     }
+    if (L->st != TA_OK) return L->st; /* out of memory: the entry is incomplete */
     fn->index = f->nfuncs++;
     if (ta_native_index_add(f, fn->index) != TA_OK) L->st = TA_ERR_NOMEM;
     return L->st;
@@ -579,8 +607,11 @@ static ta_status tags_item(void *ctx, const ynode *e)
     return L->st;
 }
 
-static ta_status load_one(loader *L, const ta_yaml_src *src, bool tags)
+typedef enum yaml_file { NATIVE_FUNCTIONS_YAML, TAGS_YAML } yaml_file;
+
+static ta_status load_one(loader *L, const ta_yaml_src *src, yaml_file which)
 {
+    bool tags = which == TAGS_YAML;
     L->src = src;
     ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
                          tags ? tags_other_root : funcs_other_root};
@@ -601,7 +632,7 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
 {
     *out = NULL;
     if (len > UINT32_MAX || tags_len > UINT32_MAX) return TA_ERR_INVALID;
-    ta_native_file *f = calloc(1, sizeof *f);
+    ta_native_file *f = ta_calloc(1, sizeof *f);
     if (!f || !(f->arena = ta_arena_create())) {
         free(f);
         return TA_ERR_NOMEM;
@@ -623,10 +654,10 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
         f->tags_src.len = tags_len;
         f->tags_src.source = ta_arena_strndup(a, ts, strlen(ts));
         if (!f->tags_src.text || !f->tags_src.source) st = TA_ERR_NOMEM;
-        else st = load_one(&L, &f->tags_src, true);
+        else st = load_one(&L, &f->tags_src, TAGS_YAML);
         f->has_tags = true;
     }
-    if (st == TA_OK) st = load_one(&L, &f->src, false);
+    if (st == TA_OK) st = load_one(&L, &f->src, NATIVE_FUNCTIONS_YAML);
     ta_diags_destroy(L.tmp);
     if (st != TA_OK) {
         ta_native_destroy(f);
@@ -636,53 +667,14 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
     return L.errors ? TA_ERR_PARSE : TA_OK;
 }
 
-static ta_status read_path(const char *path, char **buf, size_t *len, ta_diags *diags)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) goto fail;
-    /* Room for the whole file at once when its size is known (a regular
-     * file), so it is read without growing and copying the buffer. */
-    struct stat sb;
-    size_t cap = 1 << 16, n = 0;
-    if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (uintmax_t)sb.st_size < SIZE_MAX / 2)
-        cap = (size_t)sb.st_size + 1;
-    char *b = malloc(cap);
-    for (;;) {
-        if (!b) {
-            fclose(fp);
-            return TA_ERR_NOMEM;
-        }
-        n += fread(b + n, 1, cap - n, fp);
-        if (n < cap) break;
-        char *nb = realloc(b, cap * 2);
-        if (!nb) free(b);
-        b = nb;
-        cap *= 2;
-    }
-    bool bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(b);
-        goto fail;
-    }
-    *buf = b;
-    *len = n;
-    return TA_OK;
-fail:
-    ta_diags_add(diags, TA_SEV_ERROR, "io", path, 0, 0, 0, NULL, NULL,
-                 "cannot read %s: %s", path, strerror(errno));
-    return TA_ERR_IO;
-}
-
 ta_status ta_native_load_path(const char *path, const char *tags_path,
                               ta_native_file **out, ta_diags *diags)
 {
     *out = NULL;
     char *text = NULL, *tags = NULL;
     size_t len = 0, tags_len = 0;
-    ta_status st = read_path(path, &text, &len, diags);
-    if (st == TA_OK && tags_path) st = read_path(tags_path, &tags, &tags_len, diags);
+    ta_status st = ta_read_file(path, &text, &len, diags);
+    if (st == TA_OK && tags_path) st = ta_read_file(tags_path, &tags, &tags_len, diags);
     if (st == TA_OK)
         st = ta_native_load_buffer(text, len, path, tags, tags_len, tags_path, out, diags);
     free(text);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/native_internal.h"
 
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
@@ -22,7 +23,7 @@ ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
     /* A duplicate keeps the first; the overload check reports it. */
     if (f->ndups == f->dups_cap) {
         uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
-        uint32_t *d = realloc(f->dups, 2 * (size_t)cap * sizeof *d);
+        uint32_t *d = ta_realloc(f->dups, 2 * (size_t)cap * sizeof *d);
         if (!d) return TA_ERR_NOMEM;
         f->dups = d;
         f->dups_cap = cap;
@@ -47,7 +48,7 @@ const ta_native_func *ta_native_find_in(const ta_native_file *f, const char *ns,
      * unless the name is unusually long. */
     char buf[256], *key = buf;
     size_t n = (nslen ? nslen + 2 : 0) + len;
-    if (n > sizeof buf && !(key = malloc(n))) return NULL;
+    if (n > sizeof buf && !(key = ta_malloc(n))) return NULL;
     if (nslen) {
         memcpy(key, ns, nslen);
         memcpy(key + nslen, "::", 2);
@@ -85,14 +86,7 @@ bool ta_native_tag_known(const ta_native_file *f, const char *tag)
     return false;
 }
 
-ta_status ta_native_report(const ta_native_file *f, ta_diags *diags,
-                           ta_severity sev, const char *rule,
-                           ta_native_pos pos, const char *hint,
-                           const char *fmt, ...)
+ta_loc ta_native_loc(const ta_native_file *f, ta_native_pos pos)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    ta_status st = ta_yaml_report(&f->src, diags, sev, rule, pos, hint, fmt, ap);
-    va_end(ap);
-    return st;
+    return ta_yaml_loc(&f->src, pos);
 }

@@ -7,6 +7,15 @@
 
 #include "schema/native_internal.h"
 
+/* An error at pos whose fix-it is a fixed sentence. */
+static ta_status error_with_hint(const ta_native_file *f, ta_diags *d, ta_native_pos pos,
+                                 const char *rule, const char *message, const char *hint)
+{
+    ta_loc at = ta_native_loc(f, pos);
+    ta_status st = ta_diag_error(d, &at, rule, "%s", message);
+    return st == TA_OK ? ta_diag_hint(d, "%s", hint) : st;
+}
+
 static ta_status tags_pass(const ta_native_file *f, ta_diags *d)
 {
     if (!f->has_tags) return TA_OK; /* no tags.yaml: nothing to check against */
@@ -17,11 +26,11 @@ static ta_status tags_pass(const ta_native_file *f, ta_diags *d)
             const ta_native_str *tag = &fn->tags[t];
             if (ta_native_tag_known(f, tag->s)) continue;
             const char *near = ta_native_closest(tag->s, tag->len, f->tags, f->ntags);
-            char hint[160];
-            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
-            else snprintf(hint, sizeof hint, "declare it in %s", f->tags_src.source);
-            st = ta_native_report(f, d, TA_SEV_ERROR, "tag-unknown", tag->pos, hint,
-                                  "illegal tag '%s' (not in tags.yaml)", tag->s);
+            ta_loc at = ta_native_loc(f, tag->pos);
+            st = ta_diag_error(d, &at, "tag-unknown", "illegal tag '%s' (not in tags.yaml)", tag->s);
+            if (st == TA_OK)
+                st = near ? ta_diag_hint(d, "did you mean '%s'?", near)
+                          : ta_diag_hint(d, "declare it in %s", f->tags_src.source);
         }
     }
     return st;
@@ -36,10 +45,9 @@ static ta_status dispatch_key_pass(const ta_native_file *f, ta_diags *d)
             const ta_native_dispatch *e = &fn->dispatch[k];
             if (e->known) continue;
             const char *near = ta_native_closest_dispatch_key(e->key.s, e->key.len);
-            char hint[96];
-            if (near) snprintf(hint, sizeof hint, "did you mean '%s'?", near);
-            st = ta_native_report(f, d, TA_SEV_ERROR, "dispatch-unknown-key", e->key.pos,
-                                  near ? hint : NULL, "unknown dispatch key '%s'", e->key.s);
+            ta_loc at = ta_native_loc(f, e->key.pos);
+            st = ta_diag_error(d, &at, "dispatch-unknown-key", "unknown dispatch key '%s'", e->key.s);
+            if (st == TA_OK && near) st = ta_diag_hint(d, "did you mean '%s'?", near);
         }
     }
     return st;
@@ -71,12 +79,13 @@ static ta_status composite_pass(const ta_native_file *f, ta_diags *d)
         const ta_native_dispatch *first = NULL;
         for (int c = 0; c < 4 && !first; c++)
             if (seen[c] && seen[c] != last) first = seen[c];
-        st = ta_native_report(
-            f, d, TA_SEV_ERROR, "dispatch-both-composite", last->key.pos,
-            "keep one: CompositeExplicitAutograd for an explicit autograd "
-            "formula, CompositeImplicitAutograd otherwise",
-            "dispatch table names both %s and %s; each subsumes the other",
-            first->key.s, last->key.s);
+        ta_loc at = ta_native_loc(f, last->key.pos);
+        st = ta_diag_error(d, &at, "dispatch-both-composite",
+                           "dispatch table names both %s and %s; each subsumes the other",
+                           first->key.s, last->key.s);
+        if (st == TA_OK)
+            st = ta_diag_hint(d, "keep one: CompositeExplicitAutograd for an explicit autograd "
+                                 "formula, CompositeImplicitAutograd otherwise");
     }
     return st;
 }
@@ -87,10 +96,9 @@ static ta_status manual_registration_pass(const ta_native_file *f, ta_diags *d)
     for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
         const ta_native_func *fn = &f->funcs[i];
         if (!fn->has_dispatch || !fn->manual_kernel_registration) continue;
-        st = ta_native_report(f, d, TA_SEV_ERROR, "dispatch-with-manual-registration",
-                              fn->key_pos[TA_NK_DISPATCH],
-                              "remove the dispatch table or manual_kernel_registration",
-                              "dispatch table with manual_kernel_registration: True has no effect");
+        st = error_with_hint(f, d, fn->key_pos[TA_NK_DISPATCH], "dispatch-with-manual-registration",
+                             "dispatch table with manual_kernel_registration: True has no effect",
+                             "remove the dispatch table or manual_kernel_registration");
     }
     return st;
 }
@@ -102,16 +110,15 @@ static ta_status overload_pass(const ta_native_file *f, ta_diags *d)
     for (uint32_t k = 0; k < f->ndups && st == TA_OK; k++) {
         const ta_native_func *fn = &f->funcs[f->dups[2 * k]];
         const ta_native_func *first = &f->funcs[f->dups[2 * k + 1]];
-        char hint[96];
-        snprintf(hint, sizeof hint, "the first is on line %u; give this one another overload name",
-                 first->pos.line);
         bool empty = !strchr(fn->name, '.');
-        st = ta_native_report(f, d, TA_SEV_ERROR,
-                              empty ? "overload-empty-twice" : "overload-duplicate",
-                              fn->func.pos, hint,
-                              empty ? "'%s' has more than one overload with an empty overload name"
-                                    : "'%s' is defined twice",
-                              fn->name);
+        ta_loc at = ta_native_loc(f, fn->func.pos);
+        st = empty ? ta_diag_error(d, &at, "overload-empty-twice",
+                                   "'%s' has more than one overload with an empty overload name",
+                                   fn->name)
+                   : ta_diag_error(d, &at, "overload-duplicate", "'%s' is defined twice", fn->name);
+        if (st == TA_OK)
+            st = ta_diag_hint(d, "the first is on line %u; give this one another overload name",
+                              first->pos.line);
     }
     return st;
 }
@@ -130,51 +137,54 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
         const ta_native_func *fn = &f->funcs[i];
         const ta_native_str *del = &fn->structured_delegate;
         if (del->s && strstr(del->s, "::")) {
-            st = ta_native_report(f, d, TA_SEV_ERROR, "entry-bad-value", del->pos,
-                                  "drop the namespace: the delegate is in the same one",
-                                  "structured_delegate may not name a namespace");
+            st = error_with_hint(f, d, del->pos, "entry-bad-value",
+                                 "structured_delegate may not name a namespace",
+                                 "drop the namespace: the delegate is in the same one");
         } else if (del->s) {
             const ta_native_func *to = ta_native_find_in(f, fn->ns, strlen(fn->ns), del->s, del->len);
+            ta_loc at = ta_native_loc(f, del->pos);
             if (!to)
-                st = ta_native_report(f, d, TA_SEV_ERROR, "delegate-unknown", del->pos, NULL,
-                                      "structured_delegate '%s' names no function of this file",
-                                      del->s);
-            else if (!to->structured)
-                st = ta_native_report(f, d, TA_SEV_ERROR, "delegate-not-structured", del->pos,
-                                      "add 'structured: True' to the delegate",
-                                      "structured_delegate '%s' is not structured", del->s);
+                st = ta_diag_error(d, &at, "delegate-unknown",
+                                   "structured_delegate '%s' names no function of this file", del->s);
+            else if (!to->structured &&
+                     (st = ta_diag_error(d, &at, "delegate-not-structured",
+                                         "structured_delegate '%s' is not structured", del->s)) == TA_OK)
+                st = ta_diag_hint(d, "add 'structured: True' to the delegate");
             static const char *const backends[] = {"CPU", "CUDA", "MPS"};
+            at = ta_native_loc(f, fn->key_pos[TA_NK_DISPATCH]);
             for (int b = 0; b < 3 && st == TA_OK; b++)
-                if (dispatches_to(fn, backends[b]))
-                    st = ta_native_report(f, d, TA_SEV_ERROR, "delegate-with-backend",
-                                          fn->key_pos[TA_NK_DISPATCH],
-                                          "the delegate's kernel serves this function; drop the key",
-                                          "a structured delegate may not dispatch to %s", backends[b]);
+                if (dispatches_to(fn, backends[b]) &&
+                    (st = ta_diag_error(d, &at, "delegate-with-backend",
+                                        "a structured delegate may not dispatch to %s", backends[b])) == TA_OK)
+                    st = ta_diag_hint(d, "the delegate's kernel serves this function; drop the key");
         }
-        if (st == TA_OK && fn->structured_inherits.s && strstr(fn->structured_inherits.s, "::"))
-            st = ta_native_report(f, d, TA_SEV_ERROR, "entry-bad-value", fn->structured_inherits.pos,
-                                  NULL, "structured_inherits may not name a namespace");
+        if (st == TA_OK && fn->structured_inherits.s && strstr(fn->structured_inherits.s, "::")) {
+            ta_loc at = ta_native_loc(f, fn->structured_inherits.pos);
+            st = ta_diag_error(d, &at, "entry-bad-value", "structured_inherits may not name a namespace");
+        }
         if (st == TA_OK && fn->key_pos[TA_NK_PRECOMPUTED].line && fn->nprecomputed && !fn->structured)
-            st = ta_native_report(f, d, TA_SEV_ERROR, "precomputed-not-structured",
-                                  fn->key_pos[TA_NK_PRECOMPUTED], "add 'structured: True'",
-                                  "precomputed is only allowed on a structured function");
+            st = error_with_hint(f, d, fn->key_pos[TA_NK_PRECOMPUTED], "precomputed-not-structured",
+                                 "precomputed is only allowed on a structured function",
+                                 "add 'structured: True'");
         if (st == TA_OK && fn->nufunc_inner_loop && !fn->structured)
-            st = ta_native_report(f, d, TA_SEV_ERROR, "ufunc-not-structured",
-                                  fn->key_pos[TA_NK_UFUNC_INNER_LOOP], "add 'structured: True'",
-                                  "ufunc_inner_loop is only allowed on a structured function");
+            st = error_with_hint(f, d, fn->key_pos[TA_NK_UFUNC_INNER_LOOP], "ufunc-not-structured",
+                                 "ufunc_inner_loop is only allowed on a structured function",
+                                 "add 'structured: True'");
         /* A ufunc's CPU and CUDA kernels come from its inner loops. */
         static const char *const ufunc_keys[] = {"CPU", "CUDA"};
+        ta_loc at = ta_native_loc(f, fn->key_pos[TA_NK_DISPATCH]);
         for (int b = 0; b < 2 && st == TA_OK && fn->nufunc_inner_loop; b++)
-            if (dispatches_to(fn, ufunc_keys[b]))
-                st = ta_native_report(f, d, TA_SEV_ERROR, "ufunc-with-backend",
-                                      fn->key_pos[TA_NK_DISPATCH],
-                                      "the ufunc_inner_loop generates this kernel; drop the key",
-                                      "a ufunc may not dispatch to %s explicitly", ufunc_keys[b]);
-        if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD))
-            st = ta_native_report(f, d, TA_SEV_ERROR, "python-module-method",
-                                  fn->key_pos[TA_NK_PYTHON_MODULE], "drop 'method' from variants",
-                                  "a function in python_module '%s' cannot be a method",
-                                  fn->python_module.s);
+            if (dispatches_to(fn, ufunc_keys[b]) &&
+                (st = ta_diag_error(d, &at, "ufunc-with-backend",
+                                    "a ufunc may not dispatch to %s explicitly", ufunc_keys[b])) == TA_OK)
+                st = ta_diag_hint(d, "the ufunc_inner_loop generates this kernel; drop the key");
+        if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
+            at = ta_native_loc(f, fn->key_pos[TA_NK_PYTHON_MODULE]);
+            st = ta_diag_error(d, &at, "python-module-method",
+                               "a function in python_module '%s' cannot be a method",
+                               fn->python_module.s);
+            if (st == TA_OK) st = ta_diag_hint(d, "drop 'method' from variants");
+        }
     }
     return st;
 }

@@ -11,56 +11,12 @@
 
 #include "schema/native_internal.h"
 
-enum { MAX_DEPTH = 64, POOL_CHUNK = 64 * 1024 };
-
-/* A bump allocator the reader empties after each item, keeping its chunks:
- * one entry's tree at a time, in memory that stays warm. */
-typedef struct pool_chunk {
-    struct pool_chunk *next;
-    size_t cap, used;
-    _Alignas(16) unsigned char data[];
-} pool_chunk;
-
-typedef struct pool {
-    pool_chunk *head, *cur;
-} pool;
-
-static void *pool_alloc(pool *p, size_t size)
-{
-    size = (size + 15) & ~(size_t)15;
-    while (p->cur && p->cur->cap - p->cur->used < size) p->cur = p->cur->next;
-    if (!p->cur) {
-        size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
-        pool_chunk *c = malloc(sizeof *c + cap);
-        if (!c) return NULL;
-        c->cap = cap;
-        c->used = 0;
-        c->next = p->head; /* new chunks go first; reset walks them all */
-        p->head = p->cur = c;
-    }
-    void *r = p->cur->data + p->cur->used;
-    p->cur->used += size;
-    return r;
-}
-
-static void pool_reset(pool *p)
-{
-    for (pool_chunk *c = p->head; c; c = c->next) c->used = 0;
-    p->cur = p->head;
-}
-
-static void pool_free(pool *p)
-{
-    for (pool_chunk *c = p->head, *n; c; c = n) {
-        n = c->next;
-        free(c);
-    }
-}
+enum { MAX_DEPTH = 64 };
 
 typedef struct reader {
     yaml_parser_t p;
     const ta_yaml_src *src;
-    pool scratch;
+    ta_arena *scratch; /* one entry's tree: reset after each item, its memory kept warm */
     ta_diags *diags;
     size_t base;              /* bytes of a UTF-8 BOM libyaml skipped */
     bool ascii;               /* then libyaml's char index is a byte offset */
@@ -130,26 +86,27 @@ static ta_native_pos mark_pos(reader *r, yaml_mark_t start, yaml_mark_t end)
     return p;
 }
 
-ta_status ta_yaml_report(const ta_yaml_src *src, ta_diags *diags,
-                         ta_severity sev, const char *rule, ta_native_pos pos,
-                         const char *hint, const char *fmt, va_list ap)
+ta_loc ta_yaml_loc(const ta_yaml_src *src, ta_native_pos pos)
 {
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0) return TA_ERR_NOMEM;
+    ta_loc at = {src->source, pos.line, pos.col, pos.len ? pos.len : 1, NULL, 0};
     /* The source line, so the renderer can draw a caret under pos. */
-    char *line = NULL;
     if (pos.line && src->text && pos.off <= src->len) {
         size_t back = pos.col ? pos.col - 1 : 0;
         size_t s = back <= pos.off ? pos.off - back : 0, e = pos.off;
         while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r') e++;
-        line = strndup(src->text + s, e - s);
+        at.line_text = src->text + s;
+        at.line_len = (uint32_t)(e - s);
     }
-    uint32_t len = pos.len ? pos.len : 1;
-    ta_status st = ta_diags_add(diags, sev, rule, src->source, pos.line,
-                                pos.col, len, line, hint, "%s", msg);
-    free(line);
-    free(msg);
-    return st;
+    return at;
+}
+
+ta_status ta_yaml_vreport(const ta_yaml_src *src, ta_diags *diags, ta_severity sev,
+                          const char *rule, ta_native_pos pos, const char *hint,
+                          const char *fmt, va_list ap)
+{
+    ta_loc at = ta_yaml_loc(src, pos);
+    ta_status st = ta_diag_vemit(diags, sev, &at, rule, fmt, ap);
+    return st == TA_OK && hint ? ta_diag_hint(diags, "%s", hint) : st;
 }
 
 static void report(reader *r, const char *rule, ta_native_pos pos,
@@ -160,7 +117,7 @@ static void report(reader *r, const char *rule, ta_native_pos pos,
 {
     va_list ap;
     va_start(ap, fmt);
-    ta_status st = ta_yaml_report(r->src, r->diags, TA_SEV_ERROR, rule, pos,
+    ta_status st = ta_yaml_vreport(r->src, r->diags, TA_SEV_ERROR, rule, pos,
                                   hint, fmt, ap);
     va_end(ap);
     if (st != TA_OK) r->st = st;
@@ -362,12 +319,11 @@ const char *ta_yaml_type_name(const ynode *n)
 
 static ynode *new_node(reader *r, yn_kind kind, const yaml_event_t *ev)
 {
-    ynode *n = pool_alloc(&r->scratch, sizeof *n);
+    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
-    memset(n, 0, sizeof *n);
     n->kind = kind;
     n->pos = mark_pos(r, ev->start_mark, ev->end_mark);
     return n;
@@ -404,14 +360,12 @@ static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         n->len = (uint32_t)ev->data.scalar.length;
         {
-            char *t = pool_alloc(&r->scratch, n->len + 1);
+            char *t = ta_arena_strndup(r->scratch, (const char *)ev->data.scalar.value, n->len);
             if (!t) {
                 r->st = TA_ERR_NOMEM;
                 n = NULL;
                 break;
             }
-            memcpy(t, ev->data.scalar.value, n->len);
-            t[n->len] = '\0';
             n->text = t;
         }
         resolve(n, (const char *)ev->data.scalar.tag);
@@ -484,7 +438,7 @@ static void read_root(reader *r, yaml_event_t *ev, const ta_yaml_handler *h)
         if (!item) return;
         if (r->skip) r->skip--; /* the token path handed it over */
         else r->st = h->item(h->ctx, item);
-        pool_reset(&r->scratch);
+        ta_arena_reset(r->scratch);
     }
 }
 
@@ -493,6 +447,7 @@ static void reader_init(reader *r, const ta_yaml_src *src, ta_diags *diags)
     memset(r, 0, sizeof *r);
     r->src = src;
     r->diags = diags;
+    if (!(r->scratch = ta_arena_create())) r->st = TA_ERR_NOMEM;
     const unsigned char *t = (const unsigned char *)src->text;
     if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r->base = 3;
     /* ASCII text (PyTorch's is) makes positions cheap; test 8 bytes a step */
@@ -591,12 +546,11 @@ static void tk_drop(reader *r)
 /* A node at the current token's marks (the token is not dropped). */
 static ynode *tk_new(reader *r, yn_kind kind)
 {
-    ynode *n = pool_alloc(&r->scratch, sizeof *n);
+    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
-    memset(n, 0, sizeof *n);
     n->kind = kind;
     n->pos = mark_pos(r, r->tk.start_mark, r->tk.end_mark);
     return n;
@@ -609,13 +563,11 @@ static ynode *tk_scalar(reader *r)
     if (!n) return NULL;
     n->plain = r->tk.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
     n->len = (uint32_t)r->tk.data.scalar.length;
-    char *t = pool_alloc(&r->scratch, n->len + 1);
+    char *t = ta_arena_strndup(r->scratch, (const char *)r->tk.data.scalar.value, n->len);
     if (!t) {
         r->st = TA_ERR_NOMEM;
         return NULL;
     }
-    memcpy(t, r->tk.data.scalar.value, n->len);
-    t[n->len] = '\0';
     n->text = t;
     resolve(n, NULL);
     tk_drop(r);
@@ -631,6 +583,23 @@ static bool tk_empty(int t)
 
 static ynode *tk_node(reader *r, int depth);
 
+/* Appends c to the children of n (tail: where the next one goes). */
+static void tk_append(ynode *n, ynode ***tail, ynode *c)
+{
+    **tail = c;
+    *tail = &c->next;
+    n->n++;
+}
+
+/* Appends the pair k: v to the mapping n. */
+static void tk_append_pair(ynode *n, ynode ***tail, ynode *k, ynode *v)
+{
+    **tail = k;
+    k->next = v;
+    *tail = &v->next;
+    n->n++;
+}
+
 /* A mapping value that is a sequence at the key's indentation ("k:\n- a"):
  * no start or end token of its own; it starts at its first "-" and ends at
  * the first token that is not one (left for the mapping). */
@@ -645,121 +614,128 @@ static ynode *tk_indentless(reader *r, int depth)
         if (tk_empty(tk_peek(r))) return NULL;
         ynode *c = tk_node(r, depth + 1);
         if (!c) return NULL;
-        *tail = c;
-        tail = &c->next;
-        n->n++;
+        tk_append(n, &tail, c);
     }
     return n;
 }
 
-/* The node at the current token; NULL with r->st == TA_OK: bail. */
+/* key ::= KEY SCALAR VALUE    (the key node; NULL: bail) */
+static ynode *tk_key(reader *r)
+{
+    if (tk_peek(r) != YAML_KEY_TOKEN) return NULL;
+    tk_drop(r);
+    if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+    ynode *k = tk_scalar(r);
+    if (!k || tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
+    tk_drop(r);
+    return k;
+}
+
+/* block_mapping ::= BLOCK-MAPPING-START {key (node | indentless)} BLOCK-END */
+static ynode *tk_block_mapping(reader *r, int depth)
+{
+    ynode *n = tk_new(r, YN_MAP);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    while (tk_peek(r) != YAML_BLOCK_END_TOKEN) {
+        ynode *k = tk_key(r);
+        if (!k) return NULL;
+        int t = tk_peek(r);
+        ynode *v = t == YAML_BLOCK_ENTRY_TOKEN ? tk_indentless(r, depth + 1)
+                   : tk_empty(t)               ? NULL
+                                               : tk_node(r, depth + 1);
+        if (!v) return NULL;
+        tk_append_pair(n, &tail, k, v);
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* block_sequence ::= BLOCK-SEQUENCE-START {BLOCK-ENTRY node} BLOCK-END */
+static ynode *tk_block_sequence(reader *r, int depth)
+{
+    ynode *n = tk_new(r, YN_SEQ);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    for (int t; (t = tk_peek(r)) != YAML_BLOCK_END_TOKEN;) {
+        if (t != YAML_BLOCK_ENTRY_TOKEN) return NULL;
+        tk_drop(r);
+        if (tk_empty(tk_peek(r))) return NULL;
+        ynode *c = tk_node(r, depth + 1);
+        if (!c) return NULL;
+        tk_append(n, &tail, c);
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* After a flow item: true at the closing token `end` (not dropped), or past
+ * a ','; false (bail) otherwise. */
+static bool tk_flow_next(reader *r, int end, bool *at_end)
+{
+    int t = tk_peek(r);
+    *at_end = t == end;
+    if (*at_end) return true;
+    if (t != YAML_FLOW_ENTRY_TOKEN) return false;
+    tk_drop(r);
+    return true;
+}
+
+/* flow_mapping ::= '{' [key SCALAR {',' key SCALAR}] '}'   (no trailing ',') */
+static ynode *tk_flow_mapping(reader *r)
+{
+    ynode *n = tk_new(r, YN_MAP);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    bool at_end = tk_peek(r) == YAML_FLOW_MAPPING_END_TOKEN;
+    while (!at_end) {
+        ynode *k = tk_key(r);
+        if (!k || tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
+        ynode *v = tk_scalar(r);
+        if (!v) return NULL;
+        tk_append_pair(n, &tail, k, v);
+        if (!tk_flow_next(r, YAML_FLOW_MAPPING_END_TOKEN, &at_end)) return NULL;
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* flow_sequence ::= '[' [SCALAR {',' SCALAR}] ']'   (no trailing ',') */
+static ynode *tk_flow_sequence(reader *r)
+{
+    ynode *n = tk_new(r, YN_SEQ);
+    if (!n) return NULL;
+    tk_drop(r);
+    ynode **tail = &n->first;
+    bool at_end = tk_peek(r) == YAML_FLOW_SEQUENCE_END_TOKEN;
+    while (!at_end) {
+        if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL; /* also "[a, ]" */
+        ynode *c = tk_scalar(r);
+        if (!c) return NULL;
+        tk_append(n, &tail, c);
+        if (!tk_flow_next(r, YAML_FLOW_SEQUENCE_END_TOKEN, &at_end)) return NULL;
+    }
+    tk_drop(r);
+    return n;
+}
+
+/* node ::= SCALAR | block_mapping | block_sequence | flow_mapping
+ *        | flow_sequence
+ * NULL with r->st == TA_OK: anything else, and the event path takes over. */
 static ynode *tk_node(reader *r, int depth)
 {
     if (depth >= TK_MAX_DEPTH) return NULL;
-    int t = tk_peek(r);
-    if (t == YAML_SCALAR_TOKEN) return tk_scalar(r);
-    if (t == YAML_BLOCK_MAPPING_START_TOKEN) {
-        ynode *n = tk_new(r, YN_MAP);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        for (;;) {
-            t = tk_peek(r);
-            if (t == YAML_BLOCK_END_TOKEN) break;
-            if (t != YAML_KEY_TOKEN) return NULL;
-            tk_drop(r);
-            if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
-            ynode *k = tk_scalar(r);
-            if (!k) return NULL;
-            if (tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
-            tk_drop(r);
-            t = tk_peek(r);
-            ynode *v = t == YAML_BLOCK_ENTRY_TOKEN ? tk_indentless(r, depth + 1)
-                       : tk_empty(t)               ? NULL
-                                                   : tk_node(r, depth + 1);
-            if (!v) return NULL;
-            *tail = k;
-            k->next = v;
-            tail = &v->next;
-            n->n++;
-        }
-        tk_drop(r);
-        return n;
+    switch (tk_peek(r)) {
+    case YAML_SCALAR_TOKEN: return tk_scalar(r);
+    case YAML_BLOCK_MAPPING_START_TOKEN: return tk_block_mapping(r, depth);
+    case YAML_BLOCK_SEQUENCE_START_TOKEN: return tk_block_sequence(r, depth);
+    case YAML_FLOW_MAPPING_START_TOKEN: return tk_flow_mapping(r);
+    case YAML_FLOW_SEQUENCE_START_TOKEN: return tk_flow_sequence(r);
+    default: return NULL;
     }
-    if (t == YAML_BLOCK_SEQUENCE_START_TOKEN) {
-        ynode *n = tk_new(r, YN_SEQ);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        for (;;) {
-            t = tk_peek(r);
-            if (t == YAML_BLOCK_END_TOKEN) break;
-            if (t != YAML_BLOCK_ENTRY_TOKEN) return NULL;
-            tk_drop(r);
-            if (tk_empty(tk_peek(r))) return NULL;
-            ynode *c = tk_node(r, depth + 1);
-            if (!c) return NULL;
-            *tail = c;
-            tail = &c->next;
-            n->n++;
-        }
-        tk_drop(r);
-        return n;
-    }
-    if (t == YAML_FLOW_MAPPING_START_TOKEN) {
-        /* {} and {key: value, ...} of scalars (no trailing comma) */
-        ynode *n = tk_new(r, YN_MAP);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        if (tk_peek(r) != YAML_FLOW_MAPPING_END_TOKEN) {
-            for (;;) {
-                if (tk_peek(r) != YAML_KEY_TOKEN) return NULL;
-                tk_drop(r);
-                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
-                ynode *k = tk_scalar(r);
-                if (!k) return NULL;
-                if (tk_peek(r) != YAML_VALUE_TOKEN) return NULL;
-                tk_drop(r);
-                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL;
-                ynode *v = tk_scalar(r);
-                if (!v) return NULL;
-                *tail = k;
-                k->next = v;
-                tail = &v->next;
-                n->n++;
-                t = tk_peek(r);
-                if (t == YAML_FLOW_MAPPING_END_TOKEN) break;
-                if (t != YAML_FLOW_ENTRY_TOKEN) return NULL;
-                tk_drop(r);
-            }
-        }
-        tk_drop(r);
-        return n;
-    }
-    if (t == YAML_FLOW_SEQUENCE_START_TOKEN) {
-        ynode *n = tk_new(r, YN_SEQ);
-        if (!n) return NULL;
-        tk_drop(r);
-        ynode **tail = &n->first;
-        if (tk_peek(r) != YAML_FLOW_SEQUENCE_END_TOKEN) {
-            for (;;) {
-                if (tk_peek(r) != YAML_SCALAR_TOKEN) return NULL; /* also "[a, ]" */
-                ynode *c = tk_scalar(r);
-                if (!c) return NULL;
-                *tail = c;
-                tail = &c->next;
-                n->n++;
-                t = tk_peek(r);
-                if (t == YAML_FLOW_SEQUENCE_END_TOKEN) break;
-                if (t != YAML_FLOW_ENTRY_TOKEN) return NULL;
-                tk_drop(r);
-            }
-        }
-        tk_drop(r);
-        return n;
-    }
-    return NULL;
 }
 
 /* The whole stream by tokens: true when done (r->st says how), false when
@@ -796,7 +772,7 @@ static bool read_tokens(reader *r, const ta_yaml_handler *h)
             goto out;
         }
         r->st = h->item(h->ctx, item);
-        pool_reset(&r->scratch);
+        ta_arena_reset(r->scratch);
         r->skip++;
         if (r->st != TA_OK) {
             done = true;
@@ -823,15 +799,17 @@ ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
 {
     reader r;
     reader_init(&r, src, diags);
+    *fell_back = false;
+    if (r.st != TA_OK) return r.st;
     *fell_back = !read_tokens(&r, h);
     if (*fell_back) {
         /* Start again with the event path, which says what the matter is. */
-        pool_reset(&r.scratch);
+        ta_arena_reset(r.scratch);
         r.cur_idx = 0;
         r.cur_off = r.base;
         read_events(&r, h);
     }
-    pool_free(&r.scratch);
+    ta_arena_destroy(r.scratch);
     return r.st;
 }
 
@@ -840,7 +818,8 @@ ta_status ta_yaml_read_events(const ta_yaml_src *src, const ta_yaml_handler *h,
 {
     reader r;
     reader_init(&r, src, diags);
+    if (r.st != TA_OK) return r.st;
     read_events(&r, h);
-    pool_free(&r.scratch);
+    ta_arena_destroy(r.scratch);
     return r.st;
 }

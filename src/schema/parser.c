@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/lexer.h"
 #include "schema/parser.h"
 
@@ -119,19 +120,20 @@ static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
     uint32_t line, col, ls, ll;
     ta_schema_text_locate(p->s, p->n, p->opts ? p->opts->line : 1,
                           p->opts ? p->opts->col : 1, off, &line, &col, &ls, &ll);
-    /* The source line is copied by ta_diags_add; a NUL-terminated copy is
-     * needed first because the schema text is a counted view. */
-    char *src = malloc((size_t)ll + 1);
-    if (src) {
-        memcpy(src, p->s + ls, ll);
-        src[ll] = '\0';
-        for (uint32_t i = 0; i < ll; i++) /* a NUL would cut the line short */
-            if (src[i] == '\0') src[i] = ' ';
+    /* The list copies the source line up to a NUL, which would cut the
+     * line short: a copy with NULs made spaces goes in. */
+    char *src = ta_malloc((size_t)ll + 1);
+    if (!src) {
+        p->oom = true;
+        return;
     }
-    if (len == 0) len = 1;
-    ta_diags_add(p->diags, TA_SEV_ERROR, "schema-syntax",
-                 p->opts && p->opts->source ? p->opts->source : "<string>",
-                 line, col, len, src, p->hint, "%s", msg);
+    memcpy(src, p->s + ls, ll);
+    for (uint32_t i = 0; i < ll; i++)
+        if (src[i] == '\0') src[i] = ' ';
+    ta_loc at = {p->opts ? p->opts->source : NULL, line, col, len ? len : 1, src, ll};
+    ta_status st = ta_diag_error(p->diags, &at, "schema-syntax", "%s", msg);
+    if (st == TA_OK && p->hint) st = ta_diag_hint(p->diags, "%s", p->hint);
+    if (st != TA_OK) p->oom = true;
     free(src);
 }
 
@@ -193,13 +195,12 @@ static bool expect(parser *p, int kind, const char *what)
     return true;
 }
 
+/* Arena memory; running out ends the parse with TA_ERR_NOMEM and no
+ * diagnostic (the status says it all, and storing one would need memory). */
 static void *alloc(parser *p, size_t size)
 {
     void *m = ta_arena_alloc(p->a, size);
-    if (!m && !p->oom) {
-        p->oom = true;
-        fail_at(p, p->cur.off, p->cur.len, "out of memory");
-    }
+    if (!m) p->failed = p->oom = true;
     return m;
 }
 
@@ -403,100 +404,137 @@ static bool parse_type_list(parser *p, ta_type *t, bool allow_empty, const char 
     }
 }
 
-static ta_type *parse_type_inner(parser *p)
+/* The current token is the identifier lit. */
+static bool at_word(const parser *p, const char *lit)
 {
-    uint32_t start = p->cur.off;
-    ta_type *t = NULL;
-    const char *w = p->s + p->cur.off;
-    uint32_t wl = p->cur.len;
-    bool ident = p->cur.kind == TK_IDENT;
-#define WORD(lit) (ident && wl == sizeof(lit) - 1 && !memcmp(w, lit, wl))
-    if (p->cur.kind == '(') {
-        t = new_type(p, TA_TYPE_TUPLE, start);
-        if (!t || !parse_type_list(p, t, true, "'('")) return NULL;
-    } else if (WORD("Future") || WORD("RRef") || WORD("Await")) {
-        t = new_type(p, TA_TYPE_APPLY, start);
-        if (!t) return NULL;
-        t->name = view(p, p->cur.off, p->cur.len);
-        next(p);
-        if (!expect(p, '(', "'(' after the type constructor")) return NULL;
-        ta_type *e = parse_type(p);
-        if (!e) return NULL;
-        t->elems = alloc(p, sizeof *t->elems);
-        if (!t->elems) return NULL;
-        t->elems[0] = e;
-        t->nelems = 1;
-        if (!expect(p, ')', "')' after the type parameter")) return NULL;
-    } else if (WORD("Dict")) {
-        t = new_type(p, TA_TYPE_APPLY, start);
-        if (!t) return NULL;
-        t->name = view(p, p->cur.off, p->cur.len);
-        next(p);
-        if (!expect(p, '(', "'(' after Dict")) return NULL;
-        t->elems = alloc(p, 2 * sizeof *t->elems);
-        if (!t->elems) return NULL;
-        if (!(t->elems[0] = parse_type(p))) return NULL;
-        if (!valid_dict_key(t->elems[0])) {
-            fail_at(p, t->elems[0]->span.off, t->elems[0]->span.len,
-                    "a Dict key must be str, int, float, complex, bool, Tensor or Device "
-                    "(or an int-like enum such as ScalarType)");
-            return NULL;
-        }
-        if (!expect(p, ',', "',' between Dict's key and value types")) return NULL;
-        if (!(t->elems[1] = parse_type(p))) return NULL;
-        t->nelems = 2;
-        if (!expect(p, ')', "')' after Dict's value type")) return NULL;
-        if (!parse_alias(p, &t->alias)) return NULL;
-    } else if (WORD("Union")) {
-        t = new_type(p, TA_TYPE_APPLY, start);
-        if (!t) return NULL;
-        t->name = view(p, p->cur.off, p->cur.len);
-        next(p);
-        if (!parse_type_list(p, t, false, "'(' after Union")) return NULL;
-        if (!parse_alias(p, &t->alias)) return NULL;
-    } else if (WORD("__torch__")) {
-        /* A custom class: __torch__.torch.classes.NS.Name */
-        static const char *const parts[] = {"torch", "classes", NULL, NULL};
-        next(p);
-        for (int i = 0; i < 4; i++) {
-            if (!expect(p, '.', "'.' in the custom class name")) return NULL;
-            if (p->cur.kind != TK_IDENT) {
-                expected(p, "a custom class name (__torch__.torch.classes.NS.Name)");
-                return NULL;
-            }
-            if (parts[i] && !(p->cur.len == strlen(parts[i]) &&
-                              !memcmp(p->s + p->cur.off, parts[i], p->cur.len))) {
-                expected(p, i == 0 ? "'torch' in the custom class name"
-                                   : "'classes' in the custom class name");
-                return NULL;
-            }
-            next(p);
-        }
-        t = new_type(p, TA_TYPE_NAME, start);
-        if (!t) return NULL;
-        t->name = view(p, start, p->prev_end - start); /* torch reads no annotation here */
-    } else if (ident || p->cur.kind == TK_NONE || p->cur.kind == TK_NONETYPE) {
-        if (!known_base_type(w, wl)) {
-            p->hint = "known types include Tensor, int, SymInt, float, bool, str, Scalar, "
-                      "ScalarType, Layout, Device, MemoryFormat, Generator, Dimname, Storage, "
-                      "Stream, Any; a lower-case name is a type variable";
-            fail_at(p, start, wl, "unknown type '%.*s'", (int)(wl > 60 ? 60 : wl), w);
-            return NULL;
-        }
-        t = new_type(p, TA_TYPE_NAME, start);
-        if (!t) return NULL;
-        t->name = view(p, start, wl);
-        next(p);
-        if (!parse_alias(p, &t->alias)) return NULL;
-    } else {
-        expected(p, "a type");
+    size_t n = strlen(lit);
+    return p->cur.kind == TK_IDENT && p->cur.len == n && !memcmp(p->s + p->cur.off, lit, n);
+}
+
+/* tuple_type ::= '(' [type {',' type}] ')' */
+static ta_type *parse_tuple_type(parser *p, uint32_t start)
+{
+    ta_type *t = new_type(p, TA_TYPE_TUPLE, start);
+    return t && parse_type_list(p, t, true, "'('") ? t : NULL;
+}
+
+/* future_type ::= ('Future' | 'RRef' | 'Await') '(' type ')' */
+static ta_type *parse_future_type(parser *p, uint32_t start)
+{
+    ta_type *t = new_type(p, TA_TYPE_APPLY, start);
+    if (!t) return NULL;
+    t->name = view(p, p->cur.off, p->cur.len);
+    next(p);
+    if (!expect(p, '(', "'(' after the type constructor")) return NULL;
+    ta_type *e = parse_type(p);
+    if (!e) return NULL;
+    t->elems = alloc(p, sizeof *t->elems);
+    if (!t->elems) return NULL;
+    t->elems[0] = e;
+    t->nelems = 1;
+    return expect(p, ')', "')' after the type parameter") ? t : NULL;
+}
+
+/* dict_type ::= 'Dict' '(' key_type ',' type ')' [alias] */
+static ta_type *parse_dict_type(parser *p, uint32_t start)
+{
+    ta_type *t = new_type(p, TA_TYPE_APPLY, start);
+    if (!t) return NULL;
+    t->name = view(p, p->cur.off, p->cur.len);
+    next(p);
+    if (!expect(p, '(', "'(' after Dict")) return NULL;
+    t->elems = alloc(p, 2 * sizeof *t->elems);
+    if (!t->elems) return NULL;
+    if (!(t->elems[0] = parse_type(p))) return NULL;
+    if (!valid_dict_key(t->elems[0])) {
+        fail_at(p, t->elems[0]->span.off, t->elems[0]->span.len,
+                "a Dict key must be str, int, float, complex, bool, Tensor or Device "
+                "(or an int-like enum such as ScalarType)");
         return NULL;
     }
-#undef WORD
-    close_span(p, t);
-    /* Postfix: '[]' with an optional container annotation, and '?'. Each
-     * wraps the type once more, so they count towards the nesting cap: the
-     * printers and queries walk types recursively. */
+    if (!expect(p, ',', "',' between Dict's key and value types")) return NULL;
+    if (!(t->elems[1] = parse_type(p))) return NULL;
+    t->nelems = 2;
+    if (!expect(p, ')', "')' after Dict's value type")) return NULL;
+    return parse_alias(p, &t->alias) ? t : NULL;
+}
+
+/* union_type ::= 'Union' '(' type {',' type} ')' [alias] */
+static ta_type *parse_union_type(parser *p, uint32_t start)
+{
+    ta_type *t = new_type(p, TA_TYPE_APPLY, start);
+    if (!t) return NULL;
+    t->name = view(p, p->cur.off, p->cur.len);
+    next(p);
+    if (!parse_type_list(p, t, false, "'(' after Union")) return NULL;
+    return parse_alias(p, &t->alias) ? t : NULL;
+}
+
+/* class_type ::= '__torch__' '.' 'torch' '.' 'classes' '.' NAME '.' NAME
+ * (torch reads no annotation after it) */
+static ta_type *parse_class_type(parser *p, uint32_t start)
+{
+    static const char *const parts[] = {"torch", "classes", NULL, NULL};
+    next(p);
+    for (int i = 0; i < 4; i++) {
+        if (!expect(p, '.', "'.' in the custom class name")) return NULL;
+        if (p->cur.kind != TK_IDENT) {
+            expected(p, "a custom class name (__torch__.torch.classes.NS.Name)");
+            return NULL;
+        }
+        if (parts[i] && !at_word(p, parts[i])) {
+            expected(p, i == 0 ? "'torch' in the custom class name"
+                               : "'classes' in the custom class name");
+            return NULL;
+        }
+        next(p);
+    }
+    ta_type *t = new_type(p, TA_TYPE_NAME, start);
+    if (t) t->name = view(p, start, p->prev_end - start);
+    return t;
+}
+
+/* named_type ::= NAME [alias]    (a known type, or a lower-case variable) */
+static ta_type *parse_named_type(parser *p, uint32_t start)
+{
+    const char *w = p->s + p->cur.off;
+    uint32_t wl = p->cur.len;
+    if (!known_base_type(w, wl)) {
+        p->hint = "known types include Tensor, int, SymInt, float, bool, str, Scalar, "
+                  "ScalarType, Layout, Device, MemoryFormat, Generator, Dimname, Storage, "
+                  "Stream, Any; a lower-case name is a type variable";
+        fail_at(p, start, wl, "unknown type '%.*s'", (int)(wl > 60 ? 60 : wl), w);
+        return NULL;
+    }
+    ta_type *t = new_type(p, TA_TYPE_NAME, start);
+    if (!t) return NULL;
+    t->name = view(p, start, wl);
+    next(p);
+    return parse_alias(p, &t->alias) ? t : NULL;
+}
+
+/* base_type ::= tuple_type | future_type | dict_type | union_type
+ *             | class_type | named_type */
+static ta_type *parse_base_type(parser *p)
+{
+    uint32_t start = p->cur.off;
+    if (p->cur.kind == '(') return parse_tuple_type(p, start);
+    if (at_word(p, "Future") || at_word(p, "RRef") || at_word(p, "Await"))
+        return parse_future_type(p, start);
+    if (at_word(p, "Dict")) return parse_dict_type(p, start);
+    if (at_word(p, "Union")) return parse_union_type(p, start);
+    if (at_word(p, "__torch__")) return parse_class_type(p, start);
+    if (p->cur.kind == TK_IDENT || p->cur.kind == TK_NONE || p->cur.kind == TK_NONETYPE)
+        return parse_named_type(p, start);
+    expected(p, "a type");
+    return NULL;
+}
+
+/* suffixes ::= {'[' ']' [alias] | '?'}
+ * Each wraps the type once more, so they count towards the nesting cap: the
+ * printers and queries walk types recursively. */
+static ta_type *parse_type_suffixes(parser *p, ta_type *t)
+{
     for (unsigned level = p->depth;; level++) {
         bool list = p->cur.kind == '[' && peek_kind(p) == ']';
         if ((list || p->cur.kind == '?') && level >= TA_SCHEMA_MAX_DEPTH) {
@@ -513,11 +551,19 @@ static ta_type *parse_type_inner(parser *p)
             next(p);
             if (!(t = wrap(p, TA_TYPE_OPTIONAL, t))) return NULL;
         } else {
-            break;
+            return t;
         }
         close_span(p, t);
     }
-    return t;
+}
+
+/* type ::= base_type suffixes */
+static ta_type *parse_type_inner(parser *p)
+{
+    ta_type *t = parse_base_type(p);
+    if (!t) return NULL;
+    close_span(p, t);
+    return parse_type_suffixes(p, t);
 }
 
 static ta_type *parse_type(parser *p)

@@ -69,8 +69,12 @@ static void put_alias(out *o, const ta_alias *a)
 
 /* Iterative over the '?' / '[]' chain (the common deep case), recursive
  * only into tuple and constructor parameters, whose depth the parser caps. */
-static void put_type(out *o, const ta_type *t, bool annotations, unsigned depth)
+/* Whether a type is written with its alias annotations. */
+typedef enum spelling { PLAIN, ANNOTATED } spelling;
+
+static void put_type(out *o, const ta_type *t, spelling how, unsigned depth)
 {
+    bool annotations = how == ANNOTATED;
     if (!t) return;
     if (depth > TA_SCHEMA_MAX_DEPTH * 4) { /* a model built in memory with a cycle */
         put(o, "...", 3);
@@ -81,11 +85,11 @@ static void put_type(out *o, const ta_type *t, bool annotations, unsigned depth)
         putv(o, t->name);
         break;
     case TA_TYPE_OPTIONAL:
-        put_type(o, t->nelems ? t->elems[0] : NULL, annotations, depth + 1);
+        put_type(o, t->nelems ? t->elems[0] : NULL, how, depth + 1);
         put(o, "?", 1);
         break;
     case TA_TYPE_LIST:
-        put_type(o, t->nelems ? t->elems[0] : NULL, annotations, depth + 1);
+        put_type(o, t->nelems ? t->elems[0] : NULL, how, depth + 1);
         if (t->fixed_size >= 0) {
             char b[16];
             int k = snprintf(b, sizeof b, "[%d]", (int)t->fixed_size);
@@ -100,7 +104,7 @@ static void put_type(out *o, const ta_type *t, bool annotations, unsigned depth)
         put(o, "(", 1);
         for (uint32_t i = 0; i < t->nelems; i++) {
             if (i) put(o, ", ", 2);
-            put_type(o, t->elems[i], annotations, depth + 1);
+            put_type(o, t->elems[i], how, depth + 1);
         }
         put(o, ")", 1);
         break;
@@ -111,14 +115,14 @@ static void put_type(out *o, const ta_type *t, bool annotations, unsigned depth)
 size_t ta_type_print_plain(const ta_type *t, char *buf, size_t cap)
 {
     out o = {buf, cap, 0};
-    put_type(&o, t, false, 0);
+    put_type(&o, t, PLAIN, 0);
     return finish(&o);
 }
 
 size_t ta_type_print(const ta_type *t, char *buf, size_t cap)
 {
     out o = {buf, cap, 0};
-    put_type(&o, t, true, 0);
+    put_type(&o, t, ANNOTATED, 0);
     return finish(&o);
 }
 
@@ -139,7 +143,7 @@ static bool starts_with_paren(const ta_type *t)
 
 static void put_ret(out *o, const ta_ret *r)
 {
-    put_type(o, r->type, true, 0);
+    put_type(o, r->type, ANNOTATED, 0);
     if (r->name.len) {
         put(o, " ", 1);
         putv(o, r->name);
@@ -168,7 +172,7 @@ size_t ta_schema_print_canonical(const ta_schema *s, char *buf, size_t cap)
             put(&o, "*, ", 3);
             kw = true;
         }
-        put_type(&o, a->type, true, 0);
+        put_type(&o, a->type, ANNOTATED, 0);
         put(&o, " ", 1);
         putv(&o, a->name);
         if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {

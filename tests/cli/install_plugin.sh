@@ -5,7 +5,10 @@
 # include/tensoralias/kernel.h, compiled against them, verifies clean.
 . "$(dirname "$0")/lib.sh"
 
-make -s BUILD="$BUILD" PREFIX=/opt/ta DESTDIR="$tmp/stage" install >"$tmp/make.log" 2>&1 ||
+# The install builds with the suite's own compiler, sanitizer and CUDA
+# setting, so it reuses the objects under test instead of rebuilding them.
+make -s BUILD="$BUILD" CC="${CC:-cc}" SAN="${SAN:-}" ${CUDA:+CUDA="$CUDA"} PREFIX=/opt/ta \
+    DESTDIR="$tmp/stage" install >"$tmp/make.log" 2>&1 ||
     { cat "$tmp/make.log"; fail "make install"; }
 root=$tmp/stage/opt/ta
 for f in bin/tensoralias lib/libtensoralias.a lib/libtensoralias.so lib/pkgconfig/tensoralias.pc \

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 
 /* Process-wide, as a CUDA context is; a forked child starts with its parent's. */
 static int lost;

@@ -181,7 +181,7 @@ static void kc_read(const DLTensor *t, double *out)
 static DLTensor *kc_run(kc_fixture *f, const char *op)
 {
     ta_status s = call_cuda_op(f->reg, f->x, op);
-    if (s != TA_OK) fail_msg("%s failed: %s", op, ta_exec_error(f->x));
+    if (s != TA_OK) fail_msg("%s failed: %s", op, cuda_call_error());
     DLTensor *r = ta_stack_tensor(f->st, 0);
     assert_non_null(r);
     ta_stack_clear(f->st);

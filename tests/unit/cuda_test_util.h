@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "tensoralias/exec.h"
 
 /* Path of the CUDA library in the build directory under test. */
@@ -117,6 +117,15 @@ static inline void cuda_fixture_destroy(cuda_fixture *f)
     free(f);
 }
 
+/* What the last call_cuda_op said when it failed. */
+static ta_diags *cuda_call_diags;
+
+static inline const char *cuda_call_error(void)
+{
+    size_t n = ta_diags_count(cuda_call_diags);
+    return n ? ta_diags_get(cuda_call_diags, n - 1)->message : "";
+}
+
 /* Runs op's CUDA kernel on x's stack (already holding the arguments). */
 static inline ta_status call_cuda_op(ta_registry *reg, ta_exec *x, const char *op)
 {
@@ -125,7 +134,9 @@ static inline ta_status call_cuda_op(ta_registry *reg, ta_exec *x, const char *o
         fprintf(stderr, "no CUDA kernel for %s\n", op);
         return TA_ERR_NOTFOUND;
     }
-    return ta_exec_call(x, o->kernels[TA_KEY_CUDA], o->user_data[TA_KEY_CUDA]);
+    if (!cuda_call_diags) cuda_call_diags = ta_diags_create();
+    ta_diags_clear(cuda_call_diags);
+    return ta_exec_call(x, o->kernels[TA_KEY_CUDA], o->user_data[TA_KEY_CUDA], cuda_call_diags);
 }
 
 #endif

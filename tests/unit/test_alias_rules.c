@@ -96,7 +96,7 @@ static void test_pairs(void **state)
         assert_true(g->col >= 9 && g->col < 9 + strlen(p->bad));
         assert_non_null(g->message);
         size_t nr;
-        const ta_alias_rule *rules = ta_alias_rules(&nr);
+        const ta_rule_info *rules = ta_alias_rules(&nr);
         for (size_t k = 0; k < nr; k++)
             if (!strcmp(rules[k].id, p->rule)) assert_int_equal(g->severity, rules[k].severity);
         ta_diags_destroy(bad);
@@ -109,7 +109,7 @@ static void test_catalogue_covered(void **state)
 {
     (void)state;
     size_t nr;
-    const ta_alias_rule *rules = ta_alias_rules(&nr);
+    const ta_rule_info *rules = ta_alias_rules(&nr);
     for (size_t k = 0; k < nr; k++) {
         if (!strncmp(rules[k].id, "alias-autogen-", 14)) continue; /* yaml test */
         bool found = false;

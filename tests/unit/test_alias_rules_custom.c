@@ -72,7 +72,7 @@ static void each_rule_fires_and_is_fixed(void **state)
 {
     (void)state;
     size_t nrules;
-    const ta_alias_rule *rules = ta_alias_custom_rules(&nrules);
+    const ta_rule_info *rules = ta_alias_custom_rules(&nrules);
     bool covered[32] = {false};
     assert_true(nrules <= 32);
     ta_arena *a = ta_arena_create();

@@ -62,9 +62,9 @@ static void test_available(void **state)
     char err[512] = "";
     int rc = ops->available(err, sizeof err);
     if (rc == 0) {
-        /* A machine with a GPU: nothing to explain. */
-        print_message("a CUDA device is available here\n");
-        return;
+        /* A machine with a GPU: no message to check. */
+        print_message("skipped: a CUDA device is available here\n");
+        skip();
     }
     const char *want = "no CUDA device is available (cudaGetDeviceCount: ";
     assert_memory_equal(err, want, strlen(want));
@@ -85,17 +85,20 @@ static void test_available(void **state)
 static void test_engine_load(void **state)
 {
     (void)state;
-    char err[512] = "";
     void *h = NULL;
-    const struct ta_device_ops *d = ta_exec_device_load(cuda_lib_path(), &h, err, sizeof err);
+    ta_diags *diags = ta_diags_create();
+    const struct ta_device_ops *d = ta_exec_device_load(cuda_lib_path(), &h, diags);
     if (ops->available(NULL, 0) == 0) {
         assert_non_null(d);
         ta_exec_device_unload(h);
+        ta_diags_destroy(diags);
         return;
     }
     assert_null(d);
     assert_null(h);
-    assert_non_null(strstr(err, "no CUDA device is available"));
+    assert_int_equal(ta_diags_count(diags), 1);
+    assert_non_null(strstr(ta_diags_get(diags, 0)->message, "no CUDA device is available"));
+    ta_diags_destroy(diags);
 }
 
 /* ---- registration ---- */
@@ -351,7 +354,7 @@ static DLTensor *tensor(fixture *f, DLDataType dt, int ndim, const int64_t *shap
 static DLTensor *run_ok(fixture *f, const char *op)
 {
     ta_status s = call_cuda_op(f->reg, f->x, op);
-    if (s != TA_OK) fail_msg("%s failed: %s", op, ta_exec_error(f->x));
+    if (s != TA_OK) fail_msg("%s failed: %s", op, cuda_call_error());
     assert_int_equal(ta_stack_size(f->st), 1);
     DLTensor *r = ta_stack_tensor(f->st, 0);
     assert_non_null(r);
@@ -363,7 +366,7 @@ static void run_err(fixture *f, const char *op, const char *want)
 {
     ta_status s = call_cuda_op(f->reg, f->x, op);
     assert_int_equal(s, TA_ERR_KERNEL);
-    if (!strstr(ta_exec_error(f->x), want)) fail_msg("%s: '%s' does not say '%s'", op, ta_exec_error(f->x), want);
+    if (!strstr(cuda_call_error(), want)) fail_msg("%s: '%s' does not say '%s'", op, cuda_call_error(), want);
     ta_stack_clear(f->st);
 }
 
@@ -757,7 +760,7 @@ static void test_launch_without_driver(void **state)
     if (ops->available(NULL, 0) == 0) {
         /* The stand-in's host pointers must never reach a real GPU. */
         print_message("skipped: a CUDA device is present\n");
-        return;
+        skip();
     }
     int64_t s23[2] = {2, 3};
     DLTensor *x = tensor(f, TA_DTYPE_F32, 2, s23);
@@ -770,22 +773,6 @@ static void test_launch_without_driver(void **state)
 
 /* ---- the engine's verification of every CUDA kernel, emulated ---- */
 
-/* Schemas for the registry, from the bundled native_functions.yaml, keyed
- * as the command does ("aten::" + the func text). */
-typedef struct schema_index {
-    ta_native_file *file;
-    char buf[4096];
-} schema_index;
-
-static const char *index_lookup(void *ud, const char *name)
-{
-    schema_index *ix = ud;
-    const ta_native_func *fn = ta_native_find(ix->file, name);
-    if (!fn || !fn->func.s) return NULL;
-    snprintf(ix->buf, sizeof ix->buf, "%s::%s", fn->ns ? fn->ns : "aten", fn->func.s);
-    return ix->buf;
-}
-
 static void test_verify_emulated(void **state)
 {
     (void)state;
@@ -793,13 +780,13 @@ static void test_verify_emulated(void **state)
     assert_int_equal(ops->available(NULL, 0), 0);
     char path[512];
     ta_test_data_path(path, sizeof path, "corpus/pytorch-main/native_functions.yaml");
-    schema_index ix = {0};
+    ta_native_file *yaml = NULL;
     ta_diags *d = ta_diags_create();
-    ta_native_load_path(path, NULL, &ix.file, d);
-    assert_non_null(ix.file);
+    ta_native_load_path(path, NULL, &yaml, d);
+    assert_non_null(yaml);
     ta_diags_clear(d);
     ta_registry *reg = ta_registry_create();
-    ta_registry_set_schema_lookup(reg, index_lookup, &ix);
+    assert_int_equal(ta_registry_use_native(reg, yaml), TA_OK);
     assert_int_equal(ta_registry_load_plugin(reg, cuda_lib_path(), d), TA_OK);
     assert_int_equal(ta_diags_count_severity(d, TA_SEV_ERROR), 0);
 
@@ -842,7 +829,7 @@ static void test_verify_emulated(void **state)
     }
     free(names);
     ta_registry_destroy(reg);
-    ta_native_destroy(ix.file);
+    ta_native_destroy(yaml);
     ta_diags_destroy(d);
     unsetenv("TA_CUDA_EMULATE");
 }

@@ -18,7 +18,8 @@
 
 #include <cmocka.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
+#include "support/diags.h"
 #include "tensoralias/exec.h"
 
 static char path[512];
@@ -94,21 +95,23 @@ static void test_unavailable(void **state)
     (void)state;
     setenv("FAKEDEV_UNAVAILABLE", "1", 1);
     void *h = (void *)1;
-    char err[256] = "";
-    assert_null(ta_exec_device_load(path, &h, err, sizeof err));
+    ta_diags *d = ta_diags_create();
+    assert_null(ta_exec_device_load(path, &h, d));
     assert_null(h);
-    assert_string_equal(err, "fake device: switched off");
+    assert_string_equal(ta_test_last_message(d), "fake device: switched off");
+    assert_string_equal(ta_diags_get(d, 0)->rule, "device");
     unsetenv("FAKEDEV_UNAVAILABLE");
-    assert_null(ta_exec_device_load("/nonexistent/libtensoralias_cuda.so", &h, err, sizeof err));
-    assert_true(strlen(err) > 0);
+    assert_null(ta_exec_device_load("/nonexistent/libtensoralias_cuda.so", &h, d));
+    assert_int_equal(ta_diags_count(d), 2);
+    assert_true(strlen(ta_test_last_message(d)) > 0);
+    ta_diags_destroy(d);
 }
 
 static void test_verify_on_device(void **state)
 {
     (void)state;
     void *h;
-    char err[256];
-    const ta_device_ops *dev = ta_exec_device_load(path, &h, err, sizeof err);
+    const ta_device_ops *dev = ta_exec_device_load(path, &h, NULL);
     assert_non_null(dev);
     assert_int_equal(dev->type, kDLCUDA);
     ta_registry *reg = ta_registry_create();
@@ -135,8 +138,8 @@ static void test_device_fault_restarts_child(void **state)
 {
     (void)state;
     void *h;
-    char err[256], log[256];
-    const ta_device_ops *dev = ta_exec_device_load(path, &h, err, sizeof err);
+    char log[256];
+    const ta_device_ops *dev = ta_exec_device_load(path, &h, NULL);
     assert_non_null(dev);
     void *sym = dlsym(h, "fakedev_fault");
     void (*reset)(void);

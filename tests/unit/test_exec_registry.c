@@ -174,7 +174,7 @@ static void test_plugin(void **state)
     ta_stack_push_tensor(ta_exec_stack(x), a);
     void *ud;
     ta_kernel_fn kfn = ta_registry_kernel_for(op, kDLCPU, &ud);
-    assert_int_equal(ta_exec_call(x, kfn, ud), TA_OK);
+    assert_int_equal(ta_exec_call(x, kfn, ud, NULL), TA_OK);
     DLTensor *y = ta_stack_tensor(ta_exec_stack(x), 0);
     assert_non_null(y);
     assert_true(((float *)y->data)[2] == 6.0f);

@@ -212,7 +212,7 @@ static void test_no_kernel_and_bad_schema(void **state)
     ta_verify_report *r;
     assert_int_equal(ta_verify(reg, ops, 3, &o, &r, NULL), TA_OK);
     assert_int_equal(r->ops[0].verdict, TA_V_NO_KERNEL);
-    assert_int_equal(r->ops[0].severity, TA_VSEV_INFO);
+    assert_int_equal(r->ops[0].severity, TA_SEV_NOTE);
     assert_int_equal(r->ops[1].verdict, TA_V_KERNEL_ERROR);
     assert_int_equal(r->ops[2].verdict, TA_V_NO_KERNEL);
     ta_verify_report_destroy(r);
@@ -266,9 +266,9 @@ static void test_nan_payload(void **state)
     assert_int_equal(ta_decl_build(a, s, &d), TA_OK);
     ta_exec *x = ta_exec_create(NULL);
     ta_finding got = {.kind = TA_V_OK};
-    ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, false, emit_collect, &got);
-    char msg[256];
-    assert_int_equal(ta_observer_run(ck, 7, nan_builder, NULL, true, msg, sizeof msg), TA_CASE_RAN);
+    ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, 0, emit_collect, &got);
+    ta_case_source from = {nan_builder, NULL, true};
+    assert_int_equal(ta_observer_run(ck, 7, &from), TA_CASE_RAN);
     assert_int_equal(got.kind, TA_V_UNDECLARED_MUTATION);
     assert_string_equal(got.argument, "self");
     assert_non_null(strstr(got.message, "element 0 of 3"));

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "support/diags.h"
 #include "support/plugin.h"
 #include "tensoralias/exec.h"
 
@@ -127,6 +128,9 @@ static void plist(size_t n, DLTensor **items)
     assert_int_equal(ta_stack_push(S(), v), TA_OK);
 }
 
+/* What the last call said when it failed. */
+static ta_diags *CALL_DIAGS;
+
 /* Runs the CPU kernel registered under name on the stack as pushed. */
 static ta_status call(const char *name)
 {
@@ -135,13 +139,15 @@ static ta_status call(const char *name)
     void *ud;
     ta_kernel_fn fn = ta_registry_kernel_for(op, kDLCPU, &ud);
     assert_non_null(fn);
-    return ta_exec_call(X, fn, ud);
+    if (!CALL_DIAGS) CALL_DIAGS = ta_diags_create();
+    ta_diags_clear(CALL_DIAGS);
+    return ta_exec_call(X, fn, ud, CALL_DIAGS);
 }
 
 static DLTensor *call1(const char *name)
 {
     ta_status s = call(name);
-    if (s != TA_OK) fail_msg("%s failed: %s", name, ta_exec_error(X));
+    if (s != TA_OK) fail_msg("%s failed: %s", name, ta_test_last_message(CALL_DIAGS));
     assert_int_equal(ta_stack_size(S()), 1);
     DLTensor *t = ta_stack_tensor(S(), 0);
     assert_non_null(t);
@@ -152,7 +158,7 @@ static DLTensor *call1(const char *name)
 static void call_fails(const char *name, const char *substr)
 {
     assert_int_equal(call(name), TA_ERR_KERNEL);
-    if (!strstr(ta_exec_error(X), substr)) fail_msg("%s: error '%s' lacks '%s'", name, ta_exec_error(X), substr);
+    if (!strstr(ta_test_last_message(CALL_DIAGS), substr)) fail_msg("%s: error '%s' lacks '%s'", name, ta_test_last_message(CALL_DIAGS), substr);
     ta_stack_clear(S());
 }
 
@@ -770,7 +776,7 @@ static void test_cat_stack(void **state)
 static DLTensor **call_list(const char *name, size_t *n)
 {
     ta_status s = call(name);
-    if (s != TA_OK) fail_msg("%s failed: %s", name, ta_exec_error(X));
+    if (s != TA_OK) fail_msg("%s failed: %s", name, ta_test_last_message(CALL_DIAGS));
     ta_value *v = ta_stack_at(S(), 0);
     assert_non_null(v);
     assert_int_equal(v->tag, TA_VAL_TENSOR_LIST);

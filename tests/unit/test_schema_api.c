@@ -323,6 +323,31 @@ static void test_diag_calls(void **state)
     ta_diags_destroy(d);
 }
 
+/* Numbers read from views stop at the view's end, whatever follows it. */
+static void test_str_numbers(void **state)
+{
+    (void)state;
+    const char *text = "12345 1.5e3x [3, -4]5 []";
+    int64_t i = -1;
+    double d = -1;
+    assert_true(ta_str_to_int((ta_str){text, 2}, &i));
+    assert_int_equal(i, 12);
+    assert_true(ta_str_to_double((ta_str){text + 6, 5}, &d));
+    assert_true(d == 1500.0);
+    assert_true(ta_str_to_double((ta_str){text + 6, 3}, &d));
+    assert_true(d == 1.5);
+    assert_false(ta_str_to_int((ta_str){text + 11, 1}, &i)); /* "x" */
+    assert_int_equal(i, 12);
+    int64_t v[4] = {0};
+    assert_int_equal(ta_str_to_int_list((ta_str){text + 13, 7}, v, 4), 2);
+    assert_int_equal(v[0], 3);
+    assert_int_equal(v[1], -4);
+    assert_int_equal(ta_str_to_int_list((ta_str){text + 13, 7}, v, 1), 1);
+    assert_int_equal(ta_str_to_int_list((ta_str){text + 22, 2}, v, 4), 0);
+    assert_int_equal(ta_str_to_int_list((ta_str){text, 1}, v, 4), 1);
+    assert_int_equal(v[0], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_built_in_memory),
         cmocka_unit_test(test_arena_reset),
         cmocka_unit_test(test_diag_calls),
+        cmocka_unit_test(test_str_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

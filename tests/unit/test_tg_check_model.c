@@ -80,8 +80,8 @@ static size_t compare(const char *yaml, size_t len, const char *name)
     ta_diags *dfull = ta_diags_create(), *dcheck = ta_diags_create(), *dpass = ta_diags_create();
     assert_true(dfull && dcheck && dpass);
     ta_torchgen *full = NULL, *chk = NULL;
-    assert_int_equal(tg_from_native(f, &full, dfull, true), TA_OK);
-    assert_int_equal(tg_from_native(f, &chk, dcheck, false), TA_OK);
+    assert_int_equal(tg_from_native(f, &full, dfull, TG_FULL_MODEL), TA_OK);
+    assert_int_equal(tg_from_native(f, &chk, dcheck, TG_CHECK_MODEL), TA_OK);
     assert_int_equal(ta_torchgen_check_pass(f, dpass), TA_OK);
 
     same_int("function count", (long)ta_torchgen_count(full), (long)ta_torchgen_count(chk));

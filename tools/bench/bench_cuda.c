@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/device.h"
+#include "tensoralias/device.h"
 
 #include "benchlib.h"
 

@@ -80,7 +80,7 @@ static void throughput(uint32_t jobs)
     ta_verify(reg, ops, 16, &o, &r, NULL);
     double t = bench_now() - t0;
     size_t errors = 0;
-    for (size_t i = 0; i < r->nops; i++) errors += r->ops[i].severity == TA_VSEV_ERROR;
+    for (size_t i = 0; i < r->nops; i++) errors += r->ops[i].severity == TA_SEV_ERROR;
     printf("isolated verification, %u job(s): %llu cases in %.3f s = %.0f cases/s (16 operators, fork per operator; %zu with errors)\n",
            jobs, (unsigned long long)r->total_cases, t, (double)r->total_cases / t, errors);
     ta_verify_report_destroy(r);
@@ -134,21 +134,21 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
     int reps = bytes > (8u << 20) ? 7 : 60;
     double t_build = 1e9, t_kernel = 1e9, t_case = 1e9;
     ta_case c;
-    ta_observer *ck = ta_observer_create(x, s, d, fn, NULL, false, NULL, NULL);
+    ta_observer *ck = ta_observer_create(x, s, d, fn, NULL, 0, NULL, NULL);
     ta_observer_set_protect_min(ck, protect_min);
-    char msg[256];
+    ta_case_source from = {big_builder, &b, true};
     for (int r = 0; r < reps; r++) {
         ta_exec_reset(x);
         double t0 = bench_now();
         big_builder(&b, x, s, d, 0, &c);
         double t1 = bench_now();
-        ta_exec_call(x, fn, NULL);
+        ta_exec_call(x, fn, NULL, NULL);
         double t2 = bench_now();
         if (t1 - t0 < t_build) t_build = t1 - t0;
         if (t2 - t1 < t_kernel) t_kernel = t2 - t1;
         ta_exec_reset(x); /* freeing the last case's storage is not observation */
         t0 = bench_now();
-        ta_observer_run(ck, 0, big_builder, &b, true, msg, sizeof msg);
+        ta_observer_run(ck, 0, &from);
         t1 = bench_now();
         if (t1 - t0 < t_case) t_case = t1 - t0;
     }

@@ -80,7 +80,7 @@ static void add_rule(ta_rule_info *v, size_t *n, ta_rule_info r)
 void ta_check_sources_rules(ta_rule_info *v, size_t *n)
 {
     size_t nc, nx;
-    const ta_alias_rule *c = ta_alias_custom_rules(&nc);
+    const ta_rule_info *c = ta_alias_custom_rules(&nc);
     const ta_extract_rule *x = ta_extract_rules(&nx);
     for (size_t i = 0; i < nc; i++) add_rule(v, n, (ta_rule_info){c[i].id, c[i].severity, c[i].summary});
     for (size_t i = 0; i < nx; i++) add_rule(v, n, (ta_rule_info){x[i].id, x[i].severity, x[i].summary});

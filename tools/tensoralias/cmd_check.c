@@ -75,7 +75,7 @@ static ta_rule_info *all_rules(size_t *n)
 {
     size_t nn, na, nt;
     const ta_rule_info *nr = ta_native_rules(&nn);
-    const ta_alias_rule *ar = ta_alias_rules(&na);
+    const ta_rule_info *ar = ta_alias_rules(&na);
     const ta_rule_info *tr = ta_torchgen_rules(&nt);
     ta_rule_info *v = malloc((nn + na + nt + ta_check_sources_nrules()) * sizeof *v);
     if (!v) {

@@ -3,7 +3,9 @@
  *
  * Schemas come from a native_functions.yaml (the bundled one by default),
  * from kernel plugins, and from --schemas files; kernels from the reference
- * kernel library (unless --no-default-kernels) and --kernels plugins. */
+ * kernel library (unless --no-default-kernels) and --kernels plugins. The
+ * set-up and the run are library calls (tensoralias/exec.h); this file
+ * parses options, finds the bundled libraries and writes the report. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -13,9 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "exec/device.h"
 #include "report_verify.h"
-#include "verify_derived.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/native.h"
 
@@ -52,137 +52,154 @@ static void usage(FILE *out)
             "Exit status: 0 no new error findings, 1 new error findings, 2 usage or I/O error.\n");
 }
 
-/* ---- the yaml's schemas, by operator name ------------------------------ */
+/* ---- options ------------------------------------------------------------ */
 
-typedef struct yaml_index {
-    char **names;   /* "aten::abs.out" */
-    char **schemas; /* "aten::abs.out(Tensor self, ...) -> ..." */
-    size_t n, cap;
-} yaml_index;
+enum { MAX_LIST = 64 };
 
-static void index_add(yaml_index *ix, const char *ns, const char *func, size_t len)
+typedef struct verify_cli {
+    const char *yaml, *samples, *baseline, *outpath, *device;
+    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST];
+    int nkernels, nschemas, nglobs;
+    bool no_default_kernels, no_default_samples;
+    ta_compose_mode compose;
+    ta_vformat fmt;
+    ta_verify_opts opts;
+} verify_cli;
+
+static bool parse_u64(const char *s, uint64_t *out)
 {
-    while (len && (func[len - 1] == ' ' || func[len - 1] == '\r')) len--;
-    if (len >= 2 && (func[0] == '"' || func[0] == '\'') && func[len - 1] == func[0]) {
-        func++;
-        len -= 2;
-    }
-    if (!len) return;
-    if (ix->n == ix->cap) {
-        size_t cap = ix->cap ? ix->cap * 2 : 1024;
-        char **a = realloc(ix->names, cap * sizeof *a), **b;
-        if (!a) return;
-        ix->names = a;
-        if (!(b = realloc(ix->schemas, cap * sizeof *b))) return;
-        ix->schemas = b;
-        ix->cap = cap;
-    }
-    bool has_ns = memchr(func, ':', strcspn(func, "(")) != NULL;
-    size_t total = (has_ns ? 0 : strlen(ns) + 2) + len + 1;
-    char *s = malloc(total);
-    if (!s) return;
-    snprintf(s, total, "%s%s%.*s", has_ns ? "" : ns, has_ns ? "" : "::", (int)len, func);
-    char name[512];
-    ta_op_name_of(s, name, sizeof name);
-    ix->names[ix->n] = strdup(name);
-    ix->schemas[ix->n++] = s;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end) return false;
+    *out = v;
+    return true;
 }
 
-/* Every entry of a native_functions.yaml, through the loader; the file
- * stays loaded (*out) for the autogen derivation. */
-static int index_yaml(yaml_index *ix, const char *path, ta_native_file **out, ta_diags *diags)
+static void add_to(const char **list, int *n, const char *v)
 {
-    ta_native_file *f = NULL;
-    ta_status st = ta_native_load_path(path, NULL, &f, diags);
-    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !f) {
-        ta_native_destroy(f);
+    if (*n < MAX_LIST) list[(*n)++] = v;
+}
+
+/* An option without a value; false when a is none of them. */
+static bool parse_flag(verify_cli *c, const char *a)
+{
+    if (!strcmp(a, "--no-default-kernels")) c->no_default_kernels = true;
+    else if (!strcmp(a, "--no-default-samples")) c->no_default_samples = true;
+    else if (!strcmp(a, "--compose-derived")) c->compose = TA_COMPOSE_ALL;
+    else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
+    else return false;
+    return true;
+}
+
+/* A number option of the run; -1 when a is none of them, else an exit
+ * status (TA_EXIT_CLEAN when v is good). */
+static int parse_number(verify_cli *c, const char *a, const char *v)
+{
+    ta_verify_opts *o = &c->opts;
+    uint64_t n;
+    char *end;
+    if (!strcmp(a, "--seed")) {
+        if (!parse_u64(v, &o->seed)) return ta_cli_usage_error(CMD, "bad --seed '%s'", v);
+    } else if (!strcmp(a, "--case-seed")) {
+        if (!parse_u64(v, &o->case_seed)) return ta_cli_usage_error(CMD, "bad --case-seed '%s'", v);
+        o->has_case_seed = true;
+    } else if (!strcmp(a, "--cases")) {
+        if (!parse_u64(v, &n) || n > 1000000) return ta_cli_usage_error(CMD, "bad --cases '%s'", v);
+        o->cases = (uint32_t)n;
+        o->samples_only = n == 0;
+    } else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
+        if (!parse_u64(v, &n) || n == 0 || n > 1024) return ta_cli_usage_error(CMD, "bad --jobs '%s'", v);
+        o->jobs = (uint32_t)n;
+    } else if (!strcmp(a, "--timeout")) {
+        o->timeout = strtod(v, &end);
+        if (*end || !(o->timeout > 0)) return ta_cli_usage_error(CMD, "bad --timeout '%s'", v);
+    } else {
         return -1;
     }
-    for (size_t i = 0; i < ta_native_count(f); i++) {
-        const ta_native_func *fn = ta_native_get(f, i);
-        if (fn->func.s) index_add(ix, fn->ns ? fn->ns : "aten", fn->func.s, fn->func.len);
+    return TA_EXIT_CLEAN;
+}
+
+static int parse_format(verify_cli *c, const char *v)
+{
+    if (!strcmp(v, "text")) c->fmt = TA_VFMT_TEXT;
+    else if (!strcmp(v, "json")) c->fmt = TA_VFMT_JSON;
+    else if (!strcmp(v, "sarif")) c->fmt = TA_VFMT_SARIF;
+    else if (!strcmp(v, "junit")) c->fmt = TA_VFMT_JUNIT;
+    else return ta_cli_usage_error(CMD, "unknown --format '%s'", v);
+    return TA_EXIT_CLEAN;
+}
+
+/* An option with a value; -1 when a is none of them, else an exit status
+ * (TA_EXIT_CLEAN when v is good). */
+static int parse_valued(verify_cli *c, const char *a, const char *v)
+{
+    if (!strcmp(a, "--kernels")) add_to(c->kernels, &c->nkernels, v);
+    else if (!strcmp(a, "--schemas")) add_to(c->schemas, &c->nschemas, v);
+    else if (!strcmp(a, "--ops")) add_to(c->globs, &c->nglobs, v);
+    else if (!strcmp(a, "--samples")) c->samples = v;
+    else if (!strcmp(a, "--baseline")) c->baseline = v;
+    else if (!strcmp(a, "-o")) c->outpath = v;
+    else if (!strcmp(a, "--format")) return parse_format(c, v);
+    else if (!strcmp(a, "--device")) {
+        c->device = v;
+        if (strcmp(v, "cpu") && strcmp(v, "cuda"))
+            return ta_cli_usage_error(CMD, "--device is cpu or cuda, not '%s'", v);
+    } else {
+        return parse_number(c, a, v);
     }
-    *out = f;
-    /* Entries the loader could not read are reported by check, not here. */
-    ta_diags_clear(diags);
-    return 0;
+    return TA_EXIT_CLEAN;
 }
 
-static const char *index_lookup(void *ud, const char *name)
+static bool takes_value(const char *a)
 {
-    yaml_index *ix = ud;
-    for (size_t i = 0; i < ix->n; i++)
-        if (!strcmp(ix->names[i], name)) return ix->schemas[i];
-    return NULL;
+    static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
+                                             "--baseline", "-o", "--format", "--device",
+                                             "--seed", "--case-seed", "--cases", "--jobs",
+                                             "-j", "--timeout"};
+    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
+        if (!strcmp(a, with_value[i])) return true;
+    return false;
 }
 
-static void index_free(yaml_index *ix)
+/* Fills c from argv; -1 to go on, else the exit status to end with. */
+static int parse_args(verify_cli *c, int argc, char **argv)
 {
-    for (size_t i = 0; i < ix->n; i++) {
-        free(ix->names[i]);
-        free(ix->schemas[i]);
-    }
-    free(ix->names);
-    free(ix->schemas);
-}
-
-/* --schemas: a native_functions.yaml (through the loader; namespaces as
- * written, aten otherwise), or a list of schemas: "- ns::op(...)", quoted or
- * not, or one bare schema per line. */
-static int load_schemas(ta_registry *reg, const char *path, ta_diags *diags)
-{
-    char *buf;
-    size_t len;
-    if (ta_cli_read_file(path, &buf, &len) != 0) return -1;
-    ta_registry_set_origin(reg, path);
-    if (strstr(buf, "func:")) {
-        ta_native_file *f = NULL;
-        ta_diags *ld = ta_diags_create();
-        ta_status st = ta_native_load_buffer(buf, len, path, NULL, 0, NULL, &f, ld);
-        if (f && st != TA_ERR_NOMEM && ta_native_count(f) > 0) {
-            for (size_t i = 0; i < ta_native_count(f); i++) {
-                const ta_native_func *fn = ta_native_get(f, i);
-                if (!fn->func.s) continue;
-                char *schema = malloc(fn->func.len + 64);
-                if (!schema) continue;
-                bool has_ns = memchr(fn->func.s, ':', strcspn(fn->func.s, "(")) != NULL;
-                sprintf(schema, "%s%s%s", has_ns ? "" : (fn->ns ? fn->ns : "aten"), has_ns ? "" : "::",
-                        fn->func.s);
-                ta_register_op(reg, schema, TA_KEY_CATCHALL, NULL, NULL);
-                free(schema);
-            }
-            ta_diags_move(diags, ld);
-            ta_diags_destroy(ld);
-            ta_native_destroy(f);
-            free(buf);
-            ta_registry_take_diags(reg, diags);
-            return 0;
+    *c = (verify_cli){.device = "cpu", .compose = TA_COMPOSE_MISSING, .fmt = TA_VFMT_TEXT};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return TA_EXIT_CLEAN;
         }
-        ta_diags_destroy(ld);
-        ta_native_destroy(f);
-    }
-    for (char *p = buf; p && *p;) {
-        char *nl = strchr(p, '\n');
-        if (nl) *nl = '\0';
-        char *q = p;
-        while (*q == ' ' || *q == '\t') q++;
-        if (*q == '-') q++;
-        while (*q == ' ') q++;
-        if (!strncmp(q, "func:", 5)) q += 5;
-        while (*q == ' ') q++;
-        size_t l = strlen(q);
-        while (l && (q[l - 1] == ' ' || q[l - 1] == '\r')) q[--l] = '\0';
-        if (l >= 2 && (q[0] == '"' || q[0] == '\'') && q[l - 1] == q[0]) {
-            q[l - 1] = '\0';
-            q++;
+        if (parse_flag(c, a)) continue;
+        if (takes_value(a)) {
+            if (i + 1 >= argc) return ta_cli_usage_error(CMD, "%s needs a value", a);
+            int rc = parse_valued(c, a, argv[++i]);
+            if (rc != TA_EXIT_CLEAN) return rc;
+        } else if (a[0] == '-' && a[1]) {
+            return ta_cli_usage_error(CMD, "unknown option '%s'", a);
+        } else if (!c->yaml) {
+            c->yaml = a;
+        } else {
+            return ta_cli_usage_error(CMD, "one yaml file at most ('%s')", a);
         }
-        if (*q && *q != '#' && strchr(q, '(')) ta_register_op(reg, q, TA_KEY_CATCHALL, NULL, NULL);
-        p = nl ? nl + 1 : NULL;
     }
-    free(buf);
-    ta_registry_take_diags(reg, diags);
-    return 0;
+    return -1;
 }
+
+/* ---- the run ------------------------------------------------------------ */
+
+typedef struct verify_run {
+    ta_registry *reg;
+    ta_diags *diags;
+    ta_native_file *native;
+    void *devlib;
+    char cuda_path[PATH_MAX + 64];
+    const char *cuda_lib; /* the CUDA device library, for --device cuda */
+    ta_samples *samples;
+    ta_vbaseline *baseline;
+} verify_run;
 
 /* A file next to the executable, or in $PREFIX/lib. */
 static const char *find_lib(const char *name, char *buf, size_t cap)
@@ -204,15 +221,136 @@ static const char *find_lib(const char *name, char *buf, size_t cap)
     return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
+static int render_diags(ta_diags *d)
+{
+    int errors = 0;
+    for (size_t i = 0; i < ta_diags_count(d); i++) {
+        const ta_diag *g = ta_diags_get(d, i);
+        ta_diag_render(g, stderr);
+        if (g->severity == TA_SEV_ERROR) errors++;
+    }
+    ta_diags_clear(d);
+    return errors;
+}
+
+static int out_of_memory(void)
+{
+    fprintf(stderr, "tensoralias verify: out of memory\n");
+    return TA_EXIT_USAGE;
+}
+
+/* The yaml's schemas become the registry's schema source. */
+static int load_yaml(verify_run *r, const char *yaml)
+{
+    ta_status st = ta_native_load_path(yaml, NULL, &r->native, r->diags);
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !r->native) {
+        render_diags(r->diags);
+        fprintf(stderr, "tensoralias verify: cannot load %s\n", yaml);
+        return TA_EXIT_USAGE;
+    }
+    /* Entries the loader could not read are reported by check, not here. */
+    ta_diags_clear(r->diags);
+    return ta_registry_use_native(r->reg, r->native) == TA_OK ? -1 : out_of_memory();
+}
+
+static int open_cuda(verify_run *r, ta_verify_opts *o)
+{
+    const char *lib = r->cuda_lib = find_lib("libtensoralias_cuda.so", r->cuda_path, sizeof r->cuda_path);
+    o->dev = lib ? ta_exec_device_load(lib, &r->devlib, r->diags) : NULL;
+    if (o->dev) return -1;
+    size_t n = ta_diags_count(r->diags);
+    const char *err = n ? ta_diags_get(r->diags, n - 1)->message : "";
+    if (!strncmp(err, "no CUDA device is available", 27))
+        fprintf(stderr, "tensoralias verify: %s\n", err);
+    else
+        fprintf(stderr, "tensoralias verify: no CUDA device is available%s%s\n", err[0] ? ": " : "",
+                err);
+    return TA_EXIT_USAGE;
+}
+
+/* The reference kernels (CPU, and the CUDA ones inside the device library),
+ * then every --kernels library. */
+static int load_kernels(verify_run *r, const verify_cli *c)
+{
+    char path[PATH_MAX + 64];
+    const char *ref = c->no_default_kernels ? NULL
+                                            : find_lib("libtensoralias_refkernels.so", path, sizeof path);
+    if (ref && ta_registry_load_plugin(r->reg, ref, r->diags) != TA_OK) return TA_EXIT_USAGE;
+    if (!c->no_default_kernels && r->cuda_lib &&
+        ta_registry_load_plugin(r->reg, r->cuda_lib, r->diags) != TA_OK)
+        return TA_EXIT_USAGE;
+    for (int i = 0; i < c->nkernels; i++) {
+        /* dlopen searches the library path for names without a slash. */
+        snprintf(path, sizeof path, "%s%s", strchr(c->kernels[i], '/') ? "" : "./", c->kernels[i]);
+        if (ta_registry_load_plugin(r->reg, path, r->diags) != TA_OK) return TA_EXIT_USAGE;
+    }
+    return -1;
+}
+
 /* ATen's own kernels (--kernels torch) come with PyTorch's OpInfo samples
  * (tools/torch/export_opinfo_samples.py): inputs its kernels accept. A
  * sample they reject is a rejected case there, not a finding: the corpus
  * was made with torch 1.13.1 and the yaml may be another version's. */
-static bool wants_opinfo_samples(char **kernels, int nkernels)
+static bool wants_opinfo_samples(const verify_cli *c)
 {
-    for (int i = 0; i < nkernels; i++)
-        if (!strcmp(kernels[i], "torch")) return true;
+    if (c->samples || c->no_default_samples) return false;
+    for (int i = 0; i < c->nkernels; i++)
+        if (!strcmp(c->kernels[i], "torch")) return true;
     return false;
+}
+
+/* The --samples file, or the bundled OpInfo samples for --kernels torch;
+ * -1 when loaded (or none), else the exit status. */
+static int load_samples(verify_run *r, verify_cli *c)
+{
+    bool opinfo = wants_opinfo_samples(c);
+    const char *path = opinfo ? ta_cli_bundled("opinfo-samples.json") : c->samples;
+    if (opinfo && !path)
+        fprintf(stderr, "tensoralias verify: warning: the bundled opinfo-samples.json is missing; "
+                        "synthesized cases only\n");
+    if (path && ta_samples_load(path, &r->samples, r->diags) != TA_OK) {
+        render_diags(r->diags);
+        return TA_EXIT_USAGE;
+    }
+    if (render_diags(r->diags)) return TA_EXIT_USAGE; /* warnings are shown, errors end the run */
+    ta_samples_set_strict(r->samples, !opinfo);
+    c->opts.samples = r->samples;
+    return -1;
+}
+
+/* Schemas, devices, kernels, derived operators, samples and baseline;
+ * -1 when all is ready, else the exit status. */
+static int set_up(verify_run *r, verify_cli *c)
+{
+    const char *yaml = c->yaml ? c->yaml : ta_cli_bundled("native_functions.yaml");
+    if (!yaml) {
+        fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
+        return TA_EXIT_USAGE;
+    }
+    c->yaml = yaml;
+    int rc = load_yaml(r, yaml);
+    if (rc < 0 && !strcmp(c->device, "cuda")) rc = open_cuda(r, &c->opts);
+    if (rc >= 0) return rc;
+    /* autogen's derived operators: schemas now, composed kernels after the libraries. */
+    if (ta_registry_add_autogen_schemas(r->reg, r->native) == TA_ERR_NOMEM) return out_of_memory();
+    for (int i = 0; i < c->nschemas; i++)
+        if (ta_registry_load_schemas(r->reg, c->schemas[i], r->diags) != TA_OK) {
+            render_diags(r->diags);
+            return TA_EXIT_USAGE;
+        }
+    if (load_kernels(r, c) >= 0) {
+        render_diags(r->diags);
+        return TA_EXIT_USAGE;
+    }
+    if (render_diags(r->diags)) return TA_EXIT_USAGE;
+    if (ta_registry_add_autogen_kernels(r->reg, c->compose, NULL) != TA_OK) return out_of_memory();
+    if ((rc = load_samples(r, c)) >= 0) return rc;
+    if (c->baseline && !(r->baseline = ta_vbaseline_load(c->baseline, r->diags))) {
+        size_t n = ta_diags_count(r->diags);
+        fprintf(stderr, "tensoralias verify: %s\n", n ? ta_diags_get(r->diags, n - 1)->message : "out of memory");
+        return TA_EXIT_USAGE;
+    }
+    return -1;
 }
 
 /* An aten operator's line in the yaml it came from. */
@@ -240,283 +378,62 @@ static void progress(void *ud, size_t done, size_t total, const char *op)
     fflush(stderr);
 }
 
-static int render_diags(ta_diags *d)
+/* An error finding the baseline does not know of fails the run. */
+static int exit_status(const ta_verify_report *rep, const ta_vbaseline *baseline)
 {
-    int errors = 0;
-    for (size_t i = 0; i < ta_diags_count(d); i++) {
-        const ta_diag *g = ta_diags_get(d, i);
-        ta_diag_render(g, stderr);
-        if (g->severity == TA_SEV_ERROR) errors++;
+    for (size_t i = 0; i < rep->nops; i++)
+        for (size_t k = 0; k < rep->ops[i].nfindings; k++) {
+            const ta_finding *f = &rep->ops[i].findings[k];
+            if (f->severity == TA_SEV_ERROR &&
+                !ta_vbaseline_has(baseline, rep->ops[i].op, ta_verdict_kind_str(f->kind), f->argument))
+                return TA_EXIT_FINDINGS;
+        }
+    return TA_EXIT_CLEAN;
+}
+
+/* Verifies the selected operators and writes the report. */
+static int run_and_report(verify_run *r, verify_cli *c)
+{
+    const char **sel = NULL;
+    size_t nsel = 0;
+    if (ta_registry_select(r->reg, c->globs, (size_t)c->nglobs, &sel, &nsel) != TA_OK)
+        return out_of_memory();
+    FILE *out = stdout;
+    if (c->outpath && !(out = fopen(c->outpath, "w"))) {
+        fprintf(stderr, "tensoralias verify: %s: %s\n", c->outpath, strerror(errno));
+        free(sel);
+        return TA_EXIT_USAGE;
     }
-    ta_diags_clear(d);
-    return errors;
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end) return false;
-    *out = v;
-    return true;
-}
-
-typedef struct names {
-    const char **v;
-    size_t n, cap;
-} names;
-
-static void names_add(names *ns, const char *s)
-{
-    for (size_t i = 0; i < ns->n; i++)
-        if (!strcmp(ns->v[i], s)) return;
-    if (ns->n == ns->cap) {
-        size_t cap = ns->cap ? ns->cap * 2 : 256;
-        const char **v = realloc(ns->v, cap * sizeof *v);
-        if (!v) return;
-        ns->v = v;
-        ns->cap = cap;
+    if (isatty(STDERR_FILENO)) c->opts.progress = progress;
+    ta_verify_report *rep = NULL;
+    int rc = TA_EXIT_USAGE;
+    if (ta_verify(r->reg, sel, nsel, &c->opts, &rep, r->diags) != TA_OK) {
+        render_diags(r->diags);
+        out_of_memory();
+    } else {
+        struct locate_ctx lc = {r->native, c->yaml};
+        ta_vreport_write(out, c->fmt, rep, r->baseline, locate_op, &lc);
+        rc = exit_status(rep, r->baseline);
     }
-    ns->v[ns->n++] = s;
-}
-
-static bool matches(const char *name, char **globs, int nglobs)
-{
-    for (int i = 0; i < nglobs; i++)
-        if (fnmatch(globs[i], name, 0) == 0) return true;
-    return false;
+    if (out != stdout) fclose(out);
+    ta_verify_report_destroy(rep);
+    free(sel);
+    return rc;
 }
 
 int ta_cmd_verify(int argc, char **argv)
 {
-    const char *yaml = NULL, *samples_path = NULL, *baseline_path = NULL, *outpath = NULL;
-    const char *device = "cpu";
-    char *kernels[64], *schemas[64], *globs[64];
-    int nkernels = 0, nschemas = 0, nglobs = 0;
-    bool no_default = false, compose = false, no_default_samples = false;
-    ta_vformat fmt = TA_VFMT_TEXT;
-    ta_verify_opts o = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE() \
-    do { \
-        if (!v) return ta_cli_usage_error(CMD, "%s needs a value", a); \
-        i++; \
-    } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return TA_EXIT_CLEAN;
-        } else if (!strcmp(a, "--kernels")) {
-            NEED_VALUE();
-            if (nkernels < 64) kernels[nkernels++] = argv[i];
-        } else if (!strcmp(a, "--schemas")) {
-            NEED_VALUE();
-            if (nschemas < 64) schemas[nschemas++] = argv[i];
-        } else if (!strcmp(a, "--ops")) {
-            NEED_VALUE();
-            if (nglobs < 64) globs[nglobs++] = argv[i];
-        } else if (!strcmp(a, "--no-default-kernels")) {
-            no_default = true;
-        } else if (!strcmp(a, "--compose-derived")) {
-            compose = true;
-        } else if (!strcmp(a, "--no-default-samples")) {
-            no_default_samples = true;
-        } else if (!strcmp(a, "--samples")) {
-            NEED_VALUE();
-            samples_path = argv[i];
-        } else if (!strcmp(a, "--baseline")) {
-            NEED_VALUE();
-            baseline_path = argv[i];
-        } else if (!strcmp(a, "-o")) {
-            NEED_VALUE();
-            outpath = argv[i];
-        } else if (!strcmp(a, "--seed")) {
-            NEED_VALUE();
-            if (!parse_u64(argv[i], &o.seed)) return ta_cli_usage_error(CMD, "bad --seed '%s'", argv[i]);
-        } else if (!strcmp(a, "--case-seed")) {
-            NEED_VALUE();
-            if (!parse_u64(argv[i], &o.case_seed))
-                return ta_cli_usage_error(CMD, "bad --case-seed '%s'", argv[i]);
-            o.has_case_seed = true;
-        } else if (!strcmp(a, "--cases")) {
-            NEED_VALUE();
-            uint64_t n;
-            if (!parse_u64(argv[i], &n) || n > 1000000)
-                return ta_cli_usage_error(CMD, "bad --cases '%s'", argv[i]);
-            o.cases = (uint32_t)n;
-            o.samples_only = n == 0;
-        } else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-            NEED_VALUE();
-            uint64_t n;
-            if (!parse_u64(argv[i], &n) || n == 0 || n > 1024)
-                return ta_cli_usage_error(CMD, "bad --jobs '%s'", argv[i]);
-            o.jobs = (uint32_t)n;
-        } else if (!strcmp(a, "--timeout")) {
-            NEED_VALUE();
-            char *end;
-            o.timeout = strtod(argv[i], &end);
-            if (*end || !(o.timeout > 0)) return ta_cli_usage_error(CMD, "bad --timeout '%s'", argv[i]);
-        } else if (!strcmp(a, "--trap-writes")) {
-            o.trap_writes = true;
-        } else if (!strcmp(a, "--device")) {
-            NEED_VALUE();
-            device = argv[i];
-            if (strcmp(device, "cpu") && strcmp(device, "cuda"))
-                return ta_cli_usage_error(CMD, "--device is cpu or cuda, not '%s'", device);
-        } else if (!strcmp(a, "--format")) {
-            NEED_VALUE();
-            if (!strcmp(argv[i], "text")) fmt = TA_VFMT_TEXT;
-            else if (!strcmp(argv[i], "json")) fmt = TA_VFMT_JSON;
-            else if (!strcmp(argv[i], "sarif")) fmt = TA_VFMT_SARIF;
-            else if (!strcmp(argv[i], "junit")) fmt = TA_VFMT_JUNIT;
-            else return ta_cli_usage_error(CMD, "unknown --format '%s'", argv[i]);
-        } else if (a[0] == '-' && a[1]) {
-            return ta_cli_usage_error(CMD, "unknown option '%s'", a);
-        } else if (!yaml) {
-            yaml = a;
-        } else {
-            return ta_cli_usage_error(CMD, "one yaml file at most ('%s')", a);
-        }
-#undef NEED_VALUE
-    }
-
-    int rc = TA_EXIT_USAGE;
-    yaml_index ix = {0};
-    ta_registry *reg = ta_registry_create();
-    ta_diags *diags = ta_diags_create();
-    ta_samples *samples = NULL;
-    ta_vbaseline *baseline = NULL;
-    ta_verify_report *rep = NULL;
-    void *devlib = NULL;
-    names sel = {0};
-    FILE *out = stdout;
-    ta_native_file *native = NULL;
-    ta_vderived *derived = NULL;
-    if (!reg || !diags) goto done;
-
-    if (!yaml) yaml = ta_cli_bundled("native_functions.yaml");
-    if (!yaml) {
-        fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
-        goto done;
-    }
-    if (index_yaml(&ix, yaml, &native, diags) != 0) {
-        render_diags(diags);
-        fprintf(stderr, "tensoralias verify: cannot load %s\n", yaml);
-        goto done;
-    }
-    ta_registry_set_schema_lookup(reg, index_lookup, &ix);
-
-    char cuda_path[PATH_MAX + 64];
-    const char *cuda_lib = NULL;
-    if (!strcmp(device, "cuda")) {
-        char err[512] = "";
-        const char *lib = cuda_lib = find_lib("libtensoralias_cuda.so", cuda_path, sizeof cuda_path);
-        o.dev = lib ? ta_exec_device_load(lib, &devlib, err, sizeof err) : NULL;
-        if (!o.dev) {
-            if (!strncmp(err, "no CUDA device is available", 27))
-                fprintf(stderr, "tensoralias verify: %s\n", err);
-            else
-                fprintf(stderr, "tensoralias verify: no CUDA device is available%s%s\n",
-                        err[0] ? ": " : "", err);
-            goto done;
-        }
-    }
-
-    /* autogen's derived operators: schemas now, composed kernels after the libraries. */
-    derived = ta_vderived_register_schemas(native, reg);
-    for (int i = 0; i < nschemas; i++)
-        if (load_schemas(reg, schemas[i], diags) != 0) {
-            fprintf(stderr, "tensoralias verify: %s: %s\n", schemas[i], strerror(errno));
-            goto done;
-        }
-    if (!no_default) {
-        char path[PATH_MAX + 64];
-        const char *ref = find_lib("libtensoralias_refkernels.so", path, sizeof path);
-        if (ref && ta_registry_load_plugin(reg, ref, diags) != TA_OK) {
-            render_diags(diags);
-            goto done;
-        }
-        /* The CUDA reference kernels live in the device library itself. */
-        if (cuda_lib && ta_registry_load_plugin(reg, cuda_lib, diags) != TA_OK) {
-            render_diags(diags);
-            goto done;
-        }
-    }
-    for (int i = 0; i < nkernels; i++) {
-        /* dlopen searches the library path for names without a slash. */
-        char path[PATH_MAX + 2];
-        snprintf(path, sizeof path, "%s%s", strchr(kernels[i], '/') ? "" : "./", kernels[i]);
-        if (ta_registry_load_plugin(reg, path, diags) != TA_OK) {
-            render_diags(diags);
-            goto done;
-        }
-    }
-    if (render_diags(diags)) goto done;
-    ta_vderived_add_kernels(derived, reg, compose);
-    bool opinfo = !samples_path && !no_default_samples && wants_opinfo_samples(kernels, nkernels);
-    if (opinfo && !(samples_path = ta_cli_bundled("opinfo-samples.json")))
-        fprintf(stderr, "tensoralias verify: warning: the bundled opinfo-samples.json is missing; "
-                        "synthesized cases only\n");
-    if (samples_path && ta_samples_load(samples_path, &samples, diags) != TA_OK) {
-        render_diags(diags);
-        goto done;
-    }
-    if (render_diags(diags)) goto done;
-    ta_samples_set_strict(samples, !opinfo);
-    if (baseline_path) {
-        char err[512];
-        if (!(baseline = ta_vbaseline_load(baseline_path, err, sizeof err))) {
-            fprintf(stderr, "tensoralias verify: %s\n", err);
-            goto done;
-        }
-    }
-
-    /* What to run: operators with a kernel; with --ops, whatever matches
-     * (an operator without a kernel then gets a no-kernel result). */
-    for (size_t i = 0; i < ta_registry_count(reg); i++) {
-        const ta_registry_op *op = ta_registry_at(reg, i);
-        if (nglobs ? matches(op->name, globs, nglobs) : ta_registry_has_kernel(op))
-            names_add(&sel, op->name);
-    }
-    if (nglobs)
-        for (size_t i = 0; i < ix.n; i++)
-            if (matches(ix.names[i], globs, nglobs)) names_add(&sel, ix.names[i]);
-
-    if (outpath && !(out = fopen(outpath, "w"))) {
-        fprintf(stderr, "tensoralias verify: %s: %s\n", outpath, strerror(errno));
-        out = stdout;
-        goto done;
-    }
-    o.samples = samples;
-    if (isatty(STDERR_FILENO)) o.progress = progress;
-    if (ta_verify(reg, sel.v, sel.n, &o, &rep, diags) != TA_OK) {
-        render_diags(diags);
-        fprintf(stderr, "tensoralias verify: out of memory\n");
-        goto done;
-    }
-    struct locate_ctx lc = {native, yaml};
-    ta_vreport_write(out, fmt, rep, baseline, locate_op, &lc);
-    rc = TA_EXIT_CLEAN;
-    for (size_t i = 0; i < rep->nops; i++)
-        for (size_t k = 0; k < rep->ops[i].nfindings; k++) {
-            const ta_finding *f = &rep->ops[i].findings[k];
-            if (f->severity == TA_VSEV_ERROR &&
-                !ta_vbaseline_has(baseline, rep->ops[i].op, ta_verdict_kind_str(f->kind), f->argument))
-                rc = TA_EXIT_FINDINGS;
-        }
-done:
-    if (out != stdout) fclose(out);
-    ta_verify_report_destroy(rep);
-    ta_vbaseline_destroy(baseline);
-    ta_samples_destroy(samples);
-    free(sel.v);
-    ta_registry_destroy(reg);
-    ta_diags_destroy(diags);
-    index_free(&ix);
-    ta_vderived_destroy(derived);
-    ta_native_destroy(native);
-    ta_exec_device_unload(devlib);
+    verify_cli c;
+    int rc = parse_args(&c, argc, argv);
+    if (rc >= 0) return rc;
+    verify_run r = {.reg = ta_registry_create(), .diags = ta_diags_create()};
+    rc = !r.reg || !r.diags ? out_of_memory() : set_up(&r, &c);
+    if (rc < 0) rc = run_and_report(&r, &c);
+    ta_vbaseline_destroy(r.baseline);
+    ta_samples_destroy(r.samples);
+    ta_registry_destroy(r.reg);
+    ta_diags_destroy(r.diags);
+    ta_native_destroy(r.native);
+    ta_exec_device_unload(r.devlib);
     return rc;
 }

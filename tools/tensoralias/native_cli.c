@@ -30,10 +30,10 @@ ta_status ta_cli_load_native(const char *path, const char *tags,
     if (!path) {
         const char *p = ta_cli_bundled("native_functions.yaml");
         if (!p || strlen(p) >= sizeof bundled[0]) {
-            ta_diags_add(diags, TA_SEV_ERROR, "io", "native_functions.yaml", 0, 0, 0,
-                         NULL, "pass FILE.yaml, or set TENSORALIAS_DATADIR",
-                         "no bundled native_functions.yaml found");
-            return TA_ERR_IO;
+            ta_loc at = {.file = "native_functions.yaml"};
+            ta_status st = ta_diag_error(diags, &at, "io", "no bundled native_functions.yaml found");
+            if (st == TA_OK) st = ta_diag_hint(diags, "pass FILE.yaml, or set TENSORALIAS_DATADIR");
+            return st == TA_OK ? TA_ERR_IO : st;
         }
         path = strcpy(bundled[0], p);
         if (!tags && (p = ta_cli_bundled("tags.yaml")) && strlen(p) < sizeof bundled[1])
@@ -51,15 +51,15 @@ ta_status ta_cli_load_native(const char *path, const char *tags,
     char *text = NULL, *ttext = NULL;
     size_t len = 0, tlen = 0;
     if (ta_cli_read_file("-", &text, &len)) {
-        ta_diags_add(diags, TA_SEV_ERROR, "io", "<stdin>", 0, 0, 0, NULL, NULL,
-                     "cannot read standard input");
-        return TA_ERR_IO;
+        ta_loc at = {.file = "<stdin>"};
+        ta_status st = ta_diag_error(diags, &at, "io", "cannot read standard input");
+        return st == TA_OK ? TA_ERR_IO : st;
     }
     if (tags && ta_cli_read_file(tags, &ttext, &tlen)) {
         free(text);
-        ta_diags_add(diags, TA_SEV_ERROR, "io", tags, 0, 0, 0, NULL, NULL,
-                     "cannot read %s", tags);
-        return TA_ERR_IO;
+        ta_loc at = {.file = tags};
+        ta_status st = ta_diag_error(diags, &at, "io", "cannot read %s", tags);
+        return st == TA_OK ? TA_ERR_IO : st;
     }
     ta_status st = ta_native_load_buffer(text, len, "<stdin>", ttext, tlen, tags, out, diags);
     free(text);

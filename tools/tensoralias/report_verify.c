@@ -48,11 +48,12 @@ static void take_object(ta_vbaseline *b, json_t *o)
     }
 }
 
-ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap)
+ta_vbaseline *ta_vbaseline_load(const char *path, ta_diags *diags)
 {
+    ta_loc at = {.file = path};
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errcap, "%s: cannot open", path);
+        ta_diag_error(diags, &at, "baseline", "%s: cannot open", path);
         return NULL;
     }
     ta_vbaseline *b = calloc(1, sizeof *b);
@@ -85,7 +86,7 @@ ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap)
         json_error_t e;
         json_t *v = json_loadf(f, 0, &e);
         if (!v) {
-            snprintf(err, errcap, "%s:%d: not a JSON report: %s", path, e.line, e.text);
+            ta_diag_error(diags, &at, "baseline", "%s:%d: not a JSON report: %s", path, e.line, e.text);
             fclose(f);
             ta_vbaseline_destroy(b);
             return NULL;
@@ -126,6 +127,18 @@ bool ta_vbaseline_has(const ta_vbaseline *b, const char *op, const char *kind, c
 
 /* ---- text -------------------------------------------------------------- */
 
+/* The severity words of verify's reports (and of the baselines they
+ * become): a finding's "info", "warning" or "error"; an ok result's "none". */
+static const char *finding_severity(ta_severity s)
+{
+    return s == TA_SEV_NOTE ? "info" : ta_severity_str(s);
+}
+
+static const char *result_severity(const ta_op_result *o)
+{
+    return o->verdict == TA_V_OK ? "none" : finding_severity(o->severity);
+}
+
 static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
 {
     size_t counts[TA_V_NKINDS] = {0};
@@ -137,7 +150,7 @@ static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline 
         for (size_t k = 0; k < o->nfindings; k++) {
             const ta_finding *f = &o->findings[k];
             bool old = ta_vbaseline_has(bl, o->op, ta_verdict_kind_str(f->kind), f->argument);
-            fprintf(out, "  %s: %s%s%s%s: %s [seed 0x%llx]%s\n", ta_vseverity_str(f->severity),
+            fprintf(out, "  %s: %s%s%s%s: %s [seed 0x%llx]%s\n", finding_severity(f->severity),
                     ta_verdict_kind_str(f->kind), f->argument[0] ? " (" : "", f->argument,
                     f->argument[0] ? ")" : "", f->message, (unsigned long long)f->seed,
                     old ? " (in baseline)" : "");
@@ -161,11 +174,11 @@ static json_t *op_json(const ta_op_result *o)
         snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
         json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:s, s:s}", "kind",
                                             ta_verdict_kind_str(f->kind), "severity",
-                                            ta_vseverity_str(f->severity), "argument", f->argument,
+                                            finding_severity(f->severity), "argument", f->argument,
                                             "seed", seed, "message", f->message));
     }
     json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "op", o->op, "verdict",
-                          ta_verdict_kind_str(o->verdict), "severity", ta_vseverity_str(o->severity),
+                          ta_verdict_kind_str(o->verdict), "severity", result_severity(o),
                           "cases", (json_int_t)o->cases, "exercised", (json_int_t)o->exercised,
                           "findings", fs);
     if (j && o->derived) json_object_set_new(j, "derived", json_true());
@@ -191,7 +204,7 @@ static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline
     json_t *rules = json_array(), *results = json_array();
     for (int k = 1; rules && k < TA_V_NKINDS; k++) {
         const char *kind = ta_verdict_kind_str((ta_verdict_kind)k);
-        ta_sarif_rule_add(rules, kind, kind, ta_sarif_vlevel(ta_verdict_kind_severity((ta_verdict_kind)k)));
+        ta_sarif_rule_add(rules, kind, kind, ta_sarif_level(ta_verdict_kind_severity((ta_verdict_kind)k)));
     }
     for (size_t i = 0; results && i < r->nops; i++) {
         const ta_op_result *o = &r->ops[i];
@@ -202,7 +215,7 @@ static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline
             snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
             const char *kind = ta_verdict_kind_str(f->kind);
             long idx = ta_sarif_rule_find(rules, kind);
-            json_t *res = ta_sarif_result(kind, idx < 0 ? 0 : (size_t)idx, ta_sarif_vlevel(f->severity), text);
+            json_t *res = ta_sarif_result(kind, idx < 0 ? 0 : (size_t)idx, ta_sarif_level(f->severity), text);
             if (!res) continue;
             json_t *loc = json_pack("{s:[{s:s, s:s}]}", "logicalLocations", "fullyQualifiedName",
                                     o->op, "kind", "function");
@@ -251,7 +264,7 @@ static void write_junit(FILE *out, const ta_verify_report *r)
 {
     size_t failures = 0, skipped = 0;
     for (size_t i = 0; i < r->nops; i++) {
-        if (r->ops[i].severity == TA_VSEV_ERROR) failures++;
+        if (r->ops[i].severity == TA_SEV_ERROR) failures++;
         else if (r->ops[i].verdict == TA_V_NO_KERNEL || r->ops[i].verdict == TA_V_NOT_EXERCISED) skipped++;
     }
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -270,14 +283,14 @@ static void write_junit(FILE *out, const ta_verify_report *r)
         fprintf(out, "\" name=\"");
         xml_escape(out, o->op);
         fprintf(out, "\">\n");
-        if (o->verdict == TA_V_NO_KERNEL || (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_VSEV_ERROR)) {
+        if (o->verdict == TA_V_NO_KERNEL || (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_SEV_ERROR)) {
             fprintf(out, "      <skipped message=\"");
             xml_escape(out, o->nfindings ? o->findings[0].message : ta_verdict_kind_str(o->verdict));
             fprintf(out, "\"/>\n");
         }
         for (size_t k = 0; k < o->nfindings; k++) {
             const ta_finding *f = &o->findings[k];
-            if (f->severity != TA_VSEV_ERROR) continue;
+            if (f->severity != TA_SEV_ERROR) continue;
             fprintf(out, "      <failure type=\"%s\" message=\"", ta_verdict_kind_str(f->kind));
             xml_escape(out, f->message);
             fprintf(out, "\">");

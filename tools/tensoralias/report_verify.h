@@ -13,7 +13,8 @@ typedef enum ta_vformat { TA_VFMT_TEXT, TA_VFMT_JSON, TA_VFMT_SARIF, TA_VFMT_JUN
 
 /* Known findings (op, kind, argument) from a previous JSON report. */
 typedef struct ta_vbaseline ta_vbaseline;
-ta_vbaseline *ta_vbaseline_load(const char *path, char *err, size_t errcap);
+/* NULL with an error diagnostic (rule "baseline") when path is no report. */
+ta_vbaseline *ta_vbaseline_load(const char *path, ta_diags *diags);
 void ta_vbaseline_destroy(ta_vbaseline *b);
 bool ta_vbaseline_has(const ta_vbaseline *b, const char *op, const char *kind, const char *arg);
 

@@ -11,12 +11,6 @@ const char *ta_sarif_level(ta_severity s)
     return s == TA_SEV_ERROR ? "error" : s == TA_SEV_WARNING ? "warning" : "note";
 }
 
-const char *ta_sarif_vlevel(ta_vseverity s)
-{
-    /* SARIF has no "info": notes carry both info and none. */
-    return s == TA_VSEV_ERROR ? "error" : s == TA_VSEV_WARNING ? "warning" : "note";
-}
-
 int ta_sarif_rule_add(json_t *rules, const char *id, const char *summary, const char *level)
 {
     return json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", id,

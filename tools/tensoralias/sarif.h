@@ -20,7 +20,6 @@
 /* The SARIF level ("error", "warning", "note") of a diagnostic's or a
  * finding's severity. */
 const char *ta_sarif_level(ta_severity s);
-const char *ta_sarif_vlevel(ta_vseverity s);
 
 /* The rule catalogue (tool.driver.rules) is a JSON array of
  * {id, shortDescription.text, defaultConfiguration.level}. Appends one;

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/autogen_internal.h"
 
 /* torchgen's lists of operators exempt from its assertions. */
@@ -120,112 +121,181 @@ typedef struct pending {
     uint32_t ret_origin[64], out_origin[64], nouts;
 } pending;
 
-static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reason,
-                              ta_diags *diags)
+/* What a pre-group holds, by kind. */
+typedef struct members {
+    int n;
+    bool f, i, m, o; /* functional, inplace, mutable, out= */
+    bool requested;  /* some member has an autogen list */
+} members;
+
+static members members_of(const ta_torchgen *tg, const tg_pregroup *g)
 {
-    int nmembers = 0;
-    for (int k = 0; k < 5; k++) nmembers += g->m[k] >= 0;
-    bool has_f = g->m[TA_KIND_FUNCTIONAL] >= 0, has_i = g->m[TA_KIND_INPLACE] >= 0;
-    bool has_m = g->m[TA_KIND_MUTABLE] >= 0, has_o = g->m[TA_KIND_OUT] >= 0;
-    if (!(has_f || has_i || has_m || has_o)) return TA_OK;
-    bool requested = false;
-    for (int k = 0; k < 5; k++) requested |= g->m[k] >= 0 && tg->fns[g->m[k]]->nautogen > 0;
-    if ((*reason = skip_reason(tg, g, nmembers))) {
-        const ta_tg_function *o = has_o ? tg->fns[g->m[TA_KIND_OUT]] : NULL;
-        if (o && requested && nmembers == 1 && !listed(out_ops_not_grouped, o->name) &&
-            strstr(*reason, "out= op"))
-            tg_diag(diags, TA_SEV_ERROR, "autogen-lone-out", o,
-                    "add the functional variant to the yaml",
-                    "'%s' is an out= op with no other variant; torchgen refuses it", o->name);
-        return TA_OK;
+    members ms = {0};
+    for (int k = 0; k < 5; k++) {
+        ms.n += g->m[k] >= 0;
+        ms.requested |= g->m[k] >= 0 && tg->fns[g->m[k]]->nautogen > 0;
     }
-    ta_tg_function *base = tg->fns[g->m[has_m ? TA_KIND_MUTABLE
-                                     : has_i ? TA_KIND_INPLACE
-                                     : has_o ? TA_KIND_OUT
-                                             : TA_KIND_FUNCTIONAL]];
+    ms.f = g->m[TA_KIND_FUNCTIONAL] >= 0;
+    ms.i = g->m[TA_KIND_INPLACE] >= 0;
+    ms.m = g->m[TA_KIND_MUTABLE] >= 0;
+    ms.o = g->m[TA_KIND_OUT] >= 0;
+    return ms;
+}
+
+/* The member the others derive from: the mutable one, else the inplace,
+ * else the out=, else the functional one. */
+static ta_tg_function *group_base(const ta_torchgen *tg, const tg_pregroup *g, members ms)
+{
+    ta_schema_kind k = ms.m ? TA_KIND_MUTABLE : ms.i ? TA_KIND_INPLACE : ms.o ? TA_KIND_OUT
+                                                                            : TA_KIND_FUNCTIONAL;
+    return tg->fns[g->m[k]];
+}
+
+/* A group torchgen derives nothing for; an out= op alone that asks for
+ * variants is an error torchgen itself stops at. */
+static ta_status report_lone_out(const ta_torchgen *tg, const tg_pregroup *g, members ms,
+                                 const char *reason, ta_diags *diags)
+{
+    const ta_tg_function *o = ms.o ? tg->fns[g->m[TA_KIND_OUT]] : NULL;
+    if (!o || !ms.requested || ms.n != 1 || listed(out_ops_not_grouped, o->name) ||
+        !strstr(reason, "out= op"))
+        return TA_OK;
+    return tg_diag(diags, TA_SEV_ERROR, "autogen-lone-out", o, "add the functional variant to the yaml",
+                   "'%s' is an out= op with no other variant; torchgen refuses it", o->name);
+}
+
+/* Whether the group gets a derived out= variant: it has none, its base's
+ * returns allow one (an inplace base always does; else a tensor-like
+ * return is needed) and one of the base's autogen names asks for it. A base
+ * that cannot have one, when variants are asked for, is an error torchgen
+ * stops at unless it lists the operator as exempt. */
+static ta_status wants_out(const ta_tg_function *base, members ms, const char **reason,
+                           ta_diags *diags, bool *gets_out)
+{
     bool base_valid = base->kind == TA_KIND_INPLACE || tg_has_tensor_like_return(base->schema);
     bool needs_out = false;
     for (uint32_t i = 0; i < base->nautogen; i++)
         if (strstr(base->autogen[i], "out")) needs_out = true;
-    bool gets_out = !has_o && base_valid && needs_out;
-    if (!has_o && !base_valid) {
+    *gets_out = !ms.o && base_valid && needs_out;
+    if (!ms.o && !base_valid) {
         *reason = "it has no tensor-like return to turn into an out= argument";
-        if (requested && !listed(mutable_no_out, base->name) &&
+        if (ms.requested && !listed(mutable_no_out, base->name) &&
             !listed(functional_no_out, base->name))
-            tg_diag(diags, TA_SEV_ERROR, "autogen-no-out-variant", base,
-                    "return a tensor, or add the operator to torchgen's list of ops without "
-                    "out= variants",
-                    "'%s' has no tensor-like return, so torchgen cannot derive its out= "
-                    "variant",
-                    base->name);
-    } else if (!has_o && !needs_out) {
+            return tg_diag(diags, TA_SEV_ERROR, "autogen-no-out-variant", base,
+                           "return a tensor, or add the operator to torchgen's list of ops "
+                           "without out= variants",
+                           "'%s' has no tensor-like return, so torchgen cannot derive its out= "
+                           "variant",
+                           base->name);
+    } else if (!ms.o && !needs_out) {
         *reason = "no autogen name of its base asks for an out= variant";
     }
+    return TA_OK;
+}
 
+/* Appends a derived function made from base as the group's member of kind
+ * `as`; p records it for planning. */
+static ta_status add_member(ta_torchgen *tg, tg_pregroup *g, ta_schema_kind as,
+                            ta_tg_function *base, ta_schema *s, pending *p)
+{
+    if (!(p->fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
+    p->base = base;
+    ta_status st = tg_push(tg, p->fn);
+    if (st == TA_OK) g->m[as] = (int32_t)p->fn->index;
+    return st;
+}
+
+/* The out= variant of base; *made false (with a reason) when torchgen's
+ * derivation does not apply to its schema. */
+static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_function *base,
+                                   pending *p, const char **reason, bool *made)
+{
+    ta_schema *s;
+    *made = false;
+    if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
+    ta_status st = tg_derive_out(tg->arena, base->schema, base->kind, !tg->no_func, &s,
+                                 p->ret_origin, p->out_origin, &p->nouts);
+    if (st == TA_ERR_UNSUPPORTED) {
+        *reason = "torchgen's out= derivation does not apply to its schema";
+        return TA_OK;
+    }
+    if (st == TA_OK && (st = add_member(tg, g, TA_KIND_OUT, base, s, p)) == TA_OK) *made = true;
+    return st;
+}
+
+static ta_status derive_functional_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_function *base,
+                                          pending *p)
+{
+    ta_schema *s;
+    ta_status st = tg_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
+    p->nouts = 0;
+    return st == TA_OK ? add_member(tg, g, TA_KIND_FUNCTIONAL, base, s, p) : st;
+}
+
+/* A check-only model (destroyed once its diagnostics are out) reads of an
+ * out= plan only its base (check_names), and an out= plan never fails: it
+ * keeps the plan's head, not its tables. */
+static ta_status plan_head(ta_torchgen *tg, const tg_pregroup *g, const pending *p)
+{
+    ta_autogen_plan *h = ta_arena_alloc(tg->arena, sizeof *h);
+    if (!h) return TA_ERR_NOMEM;
+    h->kind = TA_KIND_OUT;
+    h->base = p->base->index;
+    h->base_kind = p->base->kind;
+    h->callee = (uint32_t)g->m[TA_KIND_FUNCTIONAL];
+    p->fn->plan = h;
+    return TA_OK;
+}
+
+/* The run plan of a derived member, now that the group's functional member
+ * is known. One that cannot be planned is a warning, not a failure. */
+static ta_status plan_member(ta_torchgen *tg, const tg_pregroup *g, const pending *p,
+                             ta_diags *diags)
+{
+    ta_autogen_plan *plan = NULL;
+    ta_status st;
+    if (p->fn->kind == TA_KIND_OUT && g->m[TA_KIND_FUNCTIONAL] >= 0 && tg->no_func)
+        return plan_head(tg, g, p);
+    if (p->fn->kind == TA_KIND_OUT) {
+        if (g->m[TA_KIND_FUNCTIONAL] < 0) return TA_OK;
+        st = tg_plan_out(tg->arena, p->fn, p->base, tg->fns[g->m[TA_KIND_FUNCTIONAL]],
+                         p->ret_origin, p->out_origin, p->nouts, &plan);
+    } else {
+        st = tg_plan_functional(tg->arena, p->fn, p->base, &plan);
+    }
+    if (st == TA_ERR_NOMEM) return st;
+    p->fn->plan = plan;
+    if (st == TA_OK) return TA_OK;
+    return tg_diag(diags, TA_SEV_WARNING, "autogen-no-plan", p->base, NULL,
+                   "derived '%s' cannot be run by composing '%s'", p->fn->name, p->base->name);
+}
+
+/* torchgen's add_generated_native_functions for one pre-group: an out=
+ * variant and then a functional one, as the group lacks and its base
+ * allows; *reason says why nothing (or less) was derived. */
+static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reason,
+                              ta_diags *diags)
+{
+    members ms = members_of(tg, g);
+    if (!(ms.f || ms.i || ms.m || ms.o)) return TA_OK;
+    if ((*reason = skip_reason(tg, g, ms.n))) return report_lone_out(tg, g, ms, *reason, diags);
+    ta_tg_function *base = group_base(tg, g, ms);
+    bool gets_out;
+    ta_status st = wants_out(base, ms, reason, diags, &gets_out);
     pending p[2];
     int np = 0;
-    if (gets_out) {
-        ta_schema *s;
-        if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
-        ta_status st = tg_derive_out(tg->arena, base->schema, base->kind, !tg->no_func, &s,
-                                     p[np].ret_origin, p[np].out_origin, &p[np].nouts);
-        if (st == TA_ERR_UNSUPPORTED) {
-            *reason = "torchgen's out= derivation does not apply to its schema";
-        } else if (st != TA_OK) {
-            return st;
-        } else {
-            if (!(p[np].fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
-            p[np].base = base;
-            if ((st = tg_push(tg, p[np].fn)) != TA_OK) return st;
-            g->m[TA_KIND_OUT] = (int32_t)p[np].fn->index;
+    if (st == TA_OK && gets_out) {
+        bool made;
+        st = derive_out_member(tg, g, base, &p[np], reason, &made);
+        if (made) {
             np++;
-            has_o = true;
+            ms.o = true;
         }
     }
-    if (!has_f && has_o) {
-        ta_schema *s;
-        ta_status st = tg_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
-        if (st != TA_OK) return st;
-        if (!(p[np].fn = new_generated(tg, base, s))) return TA_ERR_NOMEM;
-        p[np].base = base;
-        p[np].nouts = 0;
-        if ((st = tg_push(tg, p[np].fn)) != TA_OK) return st;
-        g->m[TA_KIND_FUNCTIONAL] = (int32_t)p[np].fn->index;
+    if (st == TA_OK && !ms.f && ms.o && (st = derive_functional_member(tg, g, base, &p[np])) == TA_OK)
         np++;
-    }
-    /* plans, now that the group's functional member is known */
-    for (int i = 0; i < np; i++) {
-        ta_autogen_plan *plan;
-        ta_status st;
-        if (p[i].fn->kind == TA_KIND_OUT && g->m[TA_KIND_FUNCTIONAL] >= 0 && tg->no_func) {
-            /* A check-only model (destroyed once its diagnostics are out)
-             * reads of an out= plan only its base (check_names), and an
-             * out= plan never fails: it keeps the plan's head, not its
-             * tables. */
-            ta_autogen_plan *h = ta_arena_alloc(tg->arena, sizeof *h);
-            if (!h) return TA_ERR_NOMEM;
-            h->kind = TA_KIND_OUT;
-            h->base = p[i].base->index;
-            h->base_kind = p[i].base->kind;
-            h->callee = (uint32_t)g->m[TA_KIND_FUNCTIONAL];
-            p[i].fn->plan = h;
-            continue;
-        }
-        if (p[i].fn->kind == TA_KIND_OUT) {
-            if (g->m[TA_KIND_FUNCTIONAL] < 0) continue;
-            st = tg_plan_out(tg->arena, p[i].fn, p[i].base, tg->fns[g->m[TA_KIND_FUNCTIONAL]],
-                             p[i].ret_origin, p[i].out_origin, p[i].nouts, &plan);
-        } else {
-            st = tg_plan_functional(tg->arena, p[i].fn, p[i].base, &plan);
-        }
-        if (st == TA_ERR_NOMEM) return st;
-        if (st != TA_OK)
-            tg_diag(diags, TA_SEV_WARNING, "autogen-no-plan", p[i].base, NULL,
-                    "derived '%s' cannot be run by composing '%s'", p[i].fn->name,
-                    p[i].base->name);
-        p[i].fn->plan = plan;
-    }
-    return TA_OK;
+    for (int i = 0; i < np && st == TA_OK; i++) st = plan_member(tg, g, &p[i], diags);
+    return st;
 }
 
 static bool name_in(const char *name, const char **list, uint32_t n)
@@ -235,84 +305,97 @@ static bool name_in(const char *name, const char **list, uint32_t n)
     return false;
 }
 
+/* Whether some member of the group lists name under autogen. */
+static bool asked_for(const ta_torchgen *tg, const tg_pregroup *g, const char *name)
+{
+    for (int q = 0; q < 5; q++)
+        if (g->m[q] >= 0 && name_in(name, tg->fns[g->m[q]]->autogen, tg->fns[g->m[q]]->nautogen))
+            return true;
+    return false;
+}
+
+/* Whether the group has a derived member called name. */
+static bool derived_as(const ta_torchgen *tg, const tg_pregroup *g, const char *name)
+{
+    for (int j = 0; j < 5; j++)
+        if (g->m[j] >= 0 && tg->fns[g->m[j]]->generated && strcmp(tg->fns[g->m[j]]->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* A derived member no autogen entry asked for, preferring one of the same
+ * kind (out= or not) as the name `want`; NULL when there is none. */
+static const ta_tg_function *derived_instead(const ta_torchgen *tg, const tg_pregroup *g,
+                                             const char *want)
+{
+    const ta_tg_function *other = NULL;
+    for (int j = 0; j < 5; j++) {
+        const ta_tg_function *h = g->m[j] >= 0 ? tg->fns[g->m[j]] : NULL;
+        if (!h || !h->generated || asked_for(tg, g, h->name)) continue;
+        if (!other || (strstr(want, "out") != NULL) == (h->kind == TA_KIND_OUT)) other = h;
+    }
+    return other;
+}
+
+/* An autogen name of f that was not derived: derived under another name,
+ * already in the yaml, ignored by torchgen's policy, or underivable. */
+static ta_status report_not_derived(const ta_torchgen *tg, const tg_pregroup *g,
+                                    const ta_tg_function *f, const char *want, const char *reason,
+                                    ta_diags *diags)
+{
+    const ta_tg_function *other = derived_instead(tg, g, want);
+    int32_t known = ta_torchgen_find(tg, want);
+    if (other) {
+        ta_status st = tg_diag(diags, TA_SEV_ERROR, "autogen-name-mismatch", f, NULL,
+                               "autogen names '%s', but torchgen derives '%s' for '%s'", want,
+                               other->name, f->name);
+        return st == TA_OK && diags ? ta_diag_hint(diags, "write 'autogen: %s'", other->name) : st;
+    }
+    if (known >= 0 && !tg->fns[known]->generated)
+        return tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f, "remove it from the autogen list",
+                       "autogen names '%s', which the yaml already defines", want);
+    if (reason && reason[0] == POLICY) /* torchgen accepts it and silently derives nothing */
+        return tg_diag(diags, TA_SEV_NOTE, "autogen-ignored", f, "remove it from the autogen list",
+                       "autogen names '%s', which torchgen does not derive for '%s': %s", want,
+                       f->name, reason + 1);
+    return tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f, "remove it from the autogen list",
+                   "autogen names '%s', which torchgen cannot derive for '%s': %s", want, f->name,
+                   reason ? reason : "no variant of that name is derived");
+}
+
+/* A derived member no autogen entry names, reported at the first member
+ * with an autogen list (requester), else at its base. */
+static ta_status report_unasked(const ta_torchgen *tg, const ta_tg_function *h,
+                                const ta_tg_function *requester, ta_diags *diags)
+{
+    const ta_tg_function *at = requester ? requester : tg->fns[h->plan ? h->plan->base : 0];
+    ta_status st = tg_diag(diags, TA_SEV_ERROR, requester ? "autogen-name-mismatch" : "autogen-missing",
+                           at, NULL, "torchgen derives '%s', which no autogen entry of its group names",
+                           h->name);
+    return st == TA_OK && diags ? ta_diag_hint(diags, "add '%s' to the autogen list", h->name) : st;
+}
+
 /* NativeFunctionsGroup's check: the generated names equal the union of the
  * autogen lists. Reported per name so every line of the yaml at fault gets
  * its own error. */
-static void check_names(ta_torchgen *tg, const tg_pregroup *g, const char *reason,
-                        ta_diags *diags)
+static ta_status check_names(const ta_torchgen *tg, const tg_pregroup *g, const char *reason,
+                             ta_diags *diags)
 {
     const ta_tg_function *requester = NULL;
-    bool any_generated = false;
-    for (int k = 0; k < 5; k++) {
-        if (g->m[k] < 0) continue;
-        const ta_tg_function *f = tg->fns[g->m[k]];
-        if (f->nautogen && !requester) requester = f;
-        any_generated |= f->generated;
+    ta_status st = TA_OK;
+    for (int k = 0; k < 5 && st == TA_OK; k++) {
+        const ta_tg_function *f = g->m[k] >= 0 ? tg->fns[g->m[k]] : NULL;
+        if (f && f->nautogen && !requester) requester = f;
+        for (uint32_t a = 0; f && a < f->nautogen && st == TA_OK; a++)
+            if (!derived_as(tg, g, f->autogen[a]))
+                st = report_not_derived(tg, g, f, f->autogen[a], reason, diags);
     }
-    for (int k = 0; k < 5; k++) {
-        if (g->m[k] < 0) continue;
-        const ta_tg_function *f = tg->fns[g->m[k]];
-        for (uint32_t a = 0; a < f->nautogen; a++) {
-            const char *want = f->autogen[a];
-            bool done = false;
-            for (int j = 0; j < 5 && !done; j++)
-                done = g->m[j] >= 0 && tg->fns[g->m[j]]->generated &&
-                       strcmp(tg->fns[g->m[j]]->name, want) == 0;
-            if (done) continue;
-            /* something derived under another name? */
-            const ta_tg_function *other = NULL;
-            for (int j = 0; j < 5; j++) {
-                const ta_tg_function *h = g->m[j] >= 0 ? tg->fns[g->m[j]] : NULL;
-                if (!h || !h->generated) continue;
-                bool asked = false;
-                for (int q = 0; q < 5 && !asked; q++)
-                    asked = g->m[q] >= 0 &&
-                            name_in(h->name, tg->fns[g->m[q]]->autogen, tg->fns[g->m[q]]->nautogen);
-                /* prefer the variant of the same kind as the name asked for */
-                if (!asked && (!other || (strstr(want, "out") != NULL) == (h->kind == TA_KIND_OUT)))
-                    other = h;
-            }
-            if (other) {
-                char hint[512];
-                snprintf(hint, sizeof hint, "write 'autogen: %s'", other->name);
-                tg_diag(diags, TA_SEV_ERROR, "autogen-name-mismatch", f, hint,
-                        "autogen names '%s', but torchgen derives '%s' for '%s'", want,
-                        other->name, f->name);
-            } else if (ta_torchgen_find(tg, want) >= 0 &&
-                       !tg->fns[ta_torchgen_find(tg, want)]->generated) {
-                tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f,
-                        "remove it from the autogen list",
-                        "autogen names '%s', which the yaml already defines", want);
-            } else if (reason && reason[0] == POLICY) {
-                /* torchgen accepts the entry and silently derives nothing */
-                tg_diag(diags, TA_SEV_NOTE, "autogen-ignored", f,
-                        "remove it from the autogen list",
-                        "autogen names '%s', which torchgen does not derive for '%s': %s", want,
-                        f->name, reason + 1);
-            } else {
-                tg_diag(diags, TA_SEV_ERROR, "autogen-underivable", f,
-                        "remove it from the autogen list",
-                        "autogen names '%s', which torchgen cannot derive for '%s': %s", want,
-                        f->name, reason ? reason : "no variant of that name is derived");
-            }
-        }
-    }
-    if (!any_generated) return;
-    for (int j = 0; j < 5; j++) {
+    for (int j = 0; j < 5 && st == TA_OK; j++) {
         const ta_tg_function *h = g->m[j] >= 0 ? tg->fns[g->m[j]] : NULL;
-        if (!h || !h->generated) continue;
-        bool asked = false;
-        for (int q = 0; q < 5 && !asked; q++)
-            asked = g->m[q] >= 0 &&
-                    name_in(h->name, tg->fns[g->m[q]]->autogen, tg->fns[g->m[q]]->nautogen);
-        if (asked) continue;
-        const ta_tg_function *at = requester ? requester : tg->fns[h->plan ? h->plan->base : 0];
-        char hint[512];
-        snprintf(hint, sizeof hint, "add '%s' to the autogen list", h->name);
-        tg_diag(diags, TA_SEV_ERROR, requester ? "autogen-name-mismatch" : "autogen-missing", at,
-                hint, "torchgen derives '%s', which no autogen entry of its group names",
-                h->name);
+        if (h && h->generated && !asked_for(tg, g, h->name))
+            st = report_unasked(tg, h, requester, diags);
     }
+    return st;
 }
 
 ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags)
@@ -323,15 +406,14 @@ ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags)
     size_t np;
     ta_status st = tg_pregroup_build(tg, tg->nyaml, &pg, &np, diags);
     if (st != TA_OK) return st;
-    const char **reasons = calloc(np ? np : 1, sizeof *reasons);
+    const char **reasons = ta_calloc(np ? np : 1, sizeof *reasons);
     if (!reasons) {
         free(pg);
         return TA_ERR_NOMEM;
     }
     for (size_t i = 0; i < np && st == TA_OK; i++)
         st = derive_group(tg, &pg[i], &reasons[i], diags);
-    if (st == TA_OK)
-        for (size_t i = 0; i < np; i++) check_names(tg, &pg[i], reasons[i], diags);
+    for (size_t i = 0; i < np && st == TA_OK; i++) st = check_names(tg, &pg[i], reasons[i], diags);
     free(reasons);
     free(pg);
     return st;

@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_torchgen *ta_torchgen_create(void)
 {
-    ta_torchgen *tg = calloc(1, sizeof *tg);
+    ta_torchgen *tg = ta_calloc(1, sizeof *tg);
     if (!tg) return NULL;
     if (!(tg->arena = ta_arena_create())) {
         free(tg);
@@ -30,12 +31,17 @@ void ta_torchgen_destroy(ta_torchgen *tg)
     free(tg);
 }
 
-/* An arena copy of a string list, sorted when asked; with `borrow` only the
- * array is copied and the strings are the caller's (which must then outlive
- * the context). */
-static const char **copy_list(ta_arena *a, const char *const *src, uint32_t n,
-                              bool sort, bool borrow, bool *ok)
+/* torchgen keeps tags and variants as sets (printed sorted), autogen
+ * names as a list. */
+typedef enum list_order { KEEP_ORDER, SORTED } list_order;
+
+/* An arena copy of a string list, ordered as asked; borrowed strings are
+ * the caller's (which must then outlive the context), only the array is
+ * copied. */
+static const char **copy_list(ta_arena *a, const char *const *src, uint32_t n, list_order order,
+                              tg_strings strings, bool *ok)
 {
+    bool sort = order == SORTED, borrow = strings == TG_BORROW_STRINGS;
     if (n == 0) return NULL;
     const char **dst = ta_arena_alloc(a, n * sizeof *dst);
     if (!dst) {
@@ -112,10 +118,10 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
 {
     if (tg->nfns == tg->cap) {
         size_t cap = tg->cap ? tg->cap * 2 : 1024;
-        ta_tg_function **p = realloc(tg->fns, cap * sizeof *p);
+        ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->fns = p;
-        uint64_t *h = realloc(tg->sig_hash, cap * sizeof *h);
+        uint64_t *h = ta_realloc(tg->sig_hash, cap * sizeof *h);
         if (!h) return TA_ERR_NOMEM;
         tg->sig_hash = h;
         tg->cap = cap;
@@ -128,23 +134,23 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
     return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
 }
 
-ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow, const char *name)
+ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name)
 {
     if (!tg || !e || !e->schema || tg->derived) return TA_ERR_INVALID;
     ta_tg_function *f = ta_arena_alloc(tg->arena, sizeof *f);
     if (!f) return TA_ERR_NOMEM;
-    bool ok = true;
+    bool ok = true, borrow = strings == TG_BORROW_STRINGS;
     f->schema = e->schema;
     f->name = name;
     f->source = e->source && !borrow ? ta_arena_strndup(tg->arena, e->source, strlen(e->source))
                                      : e->source;
     if (e->source && !f->source) ok = false;
     f->line = e->line;
-    f->tags = copy_list(tg->arena, e->tags, e->ntags, true, borrow, &ok);
+    f->tags = copy_list(tg->arena, e->tags, e->ntags, SORTED, strings, &ok);
     f->ntags = e->ntags;
-    f->autogen = copy_list(tg->arena, e->autogen, e->nautogen, false, borrow, &ok);
+    f->autogen = copy_list(tg->arena, e->autogen, e->nautogen, KEEP_ORDER, strings, &ok);
     f->nautogen = e->nautogen;
-    f->variants = copy_list(tg->arena, e->variants, e->nvariants, true, borrow, &ok);
+    f->variants = copy_list(tg->arena, e->variants, e->nvariants, SORTED, strings, &ok);
     f->nvariants = e->nvariants;
     f->manual_cpp_binding = e->manual_cpp_binding;
     f->structured = e->structured;
@@ -167,7 +173,7 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow, const char 
 
 ta_status ta_torchgen_add(ta_torchgen *tg, const ta_tg_entry *e)
 {
-    return tg_add(tg, e, false, NULL);
+    return tg_add(tg, e, TG_COPY_STRINGS, NULL);
 }
 
 size_t ta_torchgen_count(const ta_torchgen *tg) { return tg ? tg->nfns : 0; }

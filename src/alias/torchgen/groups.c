@@ -7,19 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
-void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
-             const ta_tg_function *f, const char *hint, const char *fmt, ...)
+ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
+                  const char *hint, const char *fmt, ...)
 {
-    if (!d) return;
-    char msg[1024];
+    ta_loc at = {.file = f && f->source ? f->source : "<yaml>", .line = f ? f->line : 0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ta_status st = ta_diag_vemit(d, sev, &at, rule, fmt, ap);
     va_end(ap);
-    ta_diags_add(d, sev, rule, f && f->source ? f->source : "<yaml>", f ? f->line : 0,
-                 0, 0, NULL, hint, "%s", msg);
+    return st == TA_OK && hint ? ta_diag_hint(d, "%s", hint) : st;
 }
 
 ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
@@ -27,7 +26,7 @@ ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
     if (n <= tg->nclassed) return TA_OK;
     if (n > tg->sig_first_cap) {
         size_t cap = n > tg->cap ? n : tg->cap; /* room for what the context holds */
-        int32_t *p = realloc(tg->sig_first, cap * sizeof *p);
+        int32_t *p = ta_realloc(tg->sig_first, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->sig_first = p;
         tg->sig_first_cap = cap;
@@ -54,10 +53,10 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
     *nout = 0;
     ta_status st = tg_sig_classes(tg, n);
     if (st != TA_OK) return st;
-    tg_pregroup *pg = malloc((n ? n : 1) * sizeof *pg);
+    tg_pregroup *pg = ta_malloc((n ? n : 1) * sizeof *pg);
     /* group of each class (indexed by the class's first function), -1 until
      * its first member is met: groups come in order of first appearance */
-    int32_t *gid = malloc((n ? n : 1) * sizeof *gid);
+    int32_t *gid = ta_malloc((n ? n : 1) * sizeof *gid);
     if (!pg || !gid) {
         free(pg);
         free(gid);
@@ -73,15 +72,20 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
             for (int k = 0; k < 5; k++) pg[g].m[k] = -1;
         }
         if (pg[g].m[f->kind] >= 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-duplicate-kind", f, NULL,
-                    "'%s' has the same signature and kind (%s) as '%s'; torchgen cannot "
-                    "group them",
-                    f->name, ta_schema_kind_str(f->kind), tg->fns[pg[g].m[f->kind]]->name);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-duplicate-kind", f, NULL,
+                         "'%s' has the same signature and kind (%s) as '%s'; torchgen cannot "
+                         "group them",
+                         f->name, ta_schema_kind_str(f->kind), tg->fns[pg[g].m[f->kind]]->name);
+            if (st != TA_OK) break;
             continue;
         }
         pg[g].m[f->kind] = (int32_t)i;
     }
     free(gid);
+    if (st != TA_OK) {
+        free(pg);
+        return st;
+    }
     *out = pg;
     *nout = np;
     return TA_OK;
@@ -91,7 +95,7 @@ static ta_tg_group *new_group(ta_tg_group **gs, size_t *n, size_t *cap)
 {
     if (*n == *cap) {
         size_t c = *cap ? *cap * 2 : 256;
-        ta_tg_group *p = realloc(*gs, c * sizeof *p);
+        ta_tg_group *p = ta_realloc(*gs, c * sizeof *p);
         if (!p) return NULL;
         *gs = p;
         *cap = c;
@@ -124,17 +128,19 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         if (count < 2) continue;
         const ta_tg_function *f0 = tg->fns[first];
         if (m[TA_KIND_SCRATCH] >= 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-scratch", tg->fns[m[TA_KIND_SCRATCH]], NULL,
-                    "'%s' is a scratch op sharing the signature of '%s'; torchgen cannot "
-                    "group it",
-                    tg->fns[m[TA_KIND_SCRATCH]]->name, f0->name);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-scratch", tg->fns[m[TA_KIND_SCRATCH]], NULL,
+                         "'%s' is a scratch op sharing the signature of '%s'; torchgen cannot "
+                         "group it",
+                         tg->fns[m[TA_KIND_SCRATCH]]->name, f0->name);
+            if (st != TA_OK) break;
             continue;
         }
         if (m[TA_KIND_FUNCTIONAL] < 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-no-functional", f0, NULL,
-                    "the variants of '%s' have no functional variant; torchgen cannot "
-                    "group them",
-                    f0->signature);
+            st = tg_diag(diags, TA_SEV_WARNING, "group-no-functional", f0, NULL,
+                         "the variants of '%s' have no functional variant; torchgen cannot "
+                         "group them",
+                         f0->signature);
+            if (st != TA_OK) break;
             continue;
         }
         if (m[TA_KIND_OUT] < 0) continue;
@@ -151,101 +157,116 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         g->out = m[TA_KIND_OUT];
     }
     free(pg);
+    return st;
+}
+
+enum { SLOT_VIEW = 5, SLOT_VIEW_INPLACE = 6, NSLOTS = 7 };
+
+/* The working state of view grouping: each function's view class, the
+ * view signatures no function has as its own (numbered from nfns, in
+ * extra), and per class its view group and that group's slots. */
+typedef struct view_filing {
+    ta_map extra;
+    ta_arena *scratch; /* the extra classes' keys */
+    size_t nextra;
+    int32_t *gid;              /* class -> view group, -1 until one is made */
+    int32_t (*slots)[NSLOTS]; /* view group -> function per slot, -1 when empty */
+    size_t ns;
+} view_filing;
+
+static bool is_copy_name(ta_str base)
+{
+    return (base.len >= 5 && memcmp(base.ptr + base.len - 5, "_copy", 5) == 0) ||
+           (base.len >= 8 && memcmp(base.ptr + base.len - 8, "_scatter", 8) == 0);
+}
+
+/* The view class of function i: its signature's class (tg_sig_classes),
+ * unless its base name ends in "_copy" or "_scatter": then the class of the
+ * signature with that stripped, one of its own when no function has it. */
+static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg_opname *op,
+                            int32_t *c)
+{
+    const ta_tg_function *f = tg->fns[i];
+    *c = tg->sig_first[i];
+    if (!is_copy_name(op->base)) return TA_OK;
+    tg_buf b;
+    tg_buf_init(&b);
+    tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
+    const char *key = b.failed ? NULL : ta_arena_strndup(vf->scratch, b.p ? b.p : "", b.len);
+    tg_buf_free(&b);
+    if (!key) return TA_ERR_NOMEM;
+    size_t klen = strlen(key), nf = tg->nfns;
+    uint64_t h = ta_map_hash_bytes(key, klen);
+    const ta_map_entry *known = ta_map_find_h(&tg->sig_idx, key, klen, h);
+    if (known) {
+        *c = (int32_t)known->value.i;
+        return TA_OK;
+    }
+    ta_map_entry *e;
+    if (ta_map_add_h(&vf->extra, key, klen, h, ta_map_int((int64_t)(nf + vf->nextra)), &e) != TA_OK)
+        return TA_ERR_NOMEM;
+    *c = (int32_t)e->value.i;
+    if (*c == (int32_t)(nf + vf->nextra)) vf->nextra++;
     return TA_OK;
 }
 
-/* get_grouped_by_view_native_functions: every function is filed under its
- * view signature (signature with "_copy" stripped from the name), by view
- * kind when it is a view (aliasing, aliasing inplace) and by schema kind
- * otherwise; each entry holding an aliasing view makes a view group whose
- * view_copy is the functional filed there. */
-enum { SLOT_VIEW = 5, SLOT_VIEW_INPLACE = 6, NSLOTS = 7 };
-
-static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
-                             size_t *cap, ta_diags *diags)
+/* Files function i under its view class: in a view slot when it is a view
+ * (aliasing, aliasing inplace), else in the slot of its schema kind. A slot
+ * taken already is a warning: torchgen cannot group them. */
+static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags *diags)
 {
-    /* A function's view signature is its signature, so its class
-     * (tg_sig_classes) is its key, unless its base name ends in "_copy" or
-     * "_scatter": then the stripped signature is looked up among the
-     * classes, and one that no function has gets a class of its own
-     * (numbered from nfns, in `extra`). */
+    const ta_tg_function *f = tg->fns[i];
+    tg_opname op = tg_opname_parse(f->schema->name);
+    int32_t c;
+    ta_status st = view_class(tg, vf, i, &op, &c);
+    if (st != TA_OK) return st;
+    int32_t g = vf->gid[c];
+    if (g < 0) { /* a new view signature */
+        g = vf->gid[c] = (int32_t)vf->ns++;
+        for (int k = 0; k < NSLOTS; k++) vf->slots[g][k] = -1;
+    }
+    int slot = f->is_view_op ? (op.inplace ? SLOT_VIEW_INPLACE : SLOT_VIEW) : (int)f->kind;
+    if (vf->slots[g][slot] < 0) {
+        vf->slots[g][slot] = (int32_t)i;
+        return TA_OK;
+    }
+    return tg_diag(diags, TA_SEV_WARNING, "group-duplicate-view", f, NULL,
+                   "'%s' and '%s' fall in the same view group slot; torchgen cannot group them",
+                   tg->fns[vf->slots[g][slot]]->name, f->name);
+}
+
+/* get_grouped_by_view_native_functions: every function is filed under its
+ * view signature; each entry holding an aliasing view makes a view group
+ * whose view_copy is the functional filed there. */
+static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n, size_t *cap,
+                             ta_diags *diags)
+{
     size_t nf = tg->nfns;
     ta_status st = tg_sig_classes(tg, nf);
     if (st != TA_OK) return st;
-    ta_map extra;
-    ta_map_init(&extra, NULL);
-    int32_t (*slots)[NSLOTS] = malloc((nf ? nf : 1) * sizeof *slots);
-    int32_t *gid = malloc((nf ? 2 * nf : 1) * sizeof *gid); /* class -> view group */
-    ta_arena *scratch = ta_arena_create();
-    size_t ns = 0, nextra = 0;
-    if (!slots || !gid || !scratch) {
-        st = TA_ERR_NOMEM;
-        goto done;
-    }
-    for (size_t i = 0; i < 2 * nf; i++) gid[i] = -1;
-    for (size_t i = 0; i < nf; i++) {
-        const ta_tg_function *f = tg->fns[i];
-        int32_t c = tg->sig_first[i];
-        tg_opname op = tg_opname_parse(f->schema->name);
-        if ((op.base.len >= 5 && memcmp(op.base.ptr + op.base.len - 5, "_copy", 5) == 0) ||
-            (op.base.len >= 8 && memcmp(op.base.ptr + op.base.len - 8, "_scatter", 8) == 0)) {
-            tg_buf b;
-            tg_buf_init(&b);
-            tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
-            const char *key = b.failed ? NULL : ta_arena_strndup(scratch, b.p ? b.p : "", b.len);
-            tg_buf_free(&b);
-            if (!key) {
-                st = TA_ERR_NOMEM;
-                goto done;
-            }
-            size_t klen = strlen(key);
-            uint64_t h = ta_map_hash_bytes(key, klen);
-            const ta_map_entry *known = ta_map_find_h(&tg->sig_idx, key, klen, h);
-            ta_map_entry *e;
-            if (known) {
-                c = (int32_t)known->value.i;
-            } else if (ta_map_add_h(&extra, key, klen, h, ta_map_int((int64_t)(nf + nextra)), &e) !=
-                       TA_OK) {
-                st = TA_ERR_NOMEM;
-                goto done;
-            } else {
-                c = (int32_t)e->value.i;
-                if (c == (int32_t)(nf + nextra)) nextra++;
-            }
-        }
-        int32_t g = gid[c];
-        if (g < 0) { /* a new view signature */
-            g = gid[c] = (int32_t)ns++;
-            for (int k = 0; k < NSLOTS; k++) slots[g][k] = -1;
-        }
-        int slot = (int)f->kind;
-        if (f->is_view_op) slot = op.inplace ? SLOT_VIEW_INPLACE : SLOT_VIEW;
-        if (slots[g][slot] >= 0) {
-            tg_diag(diags, TA_SEV_WARNING, "group-duplicate-view", f, NULL,
-                    "'%s' and '%s' fall in the same view group slot; torchgen cannot "
-                    "group them",
-                    tg->fns[slots[g][slot]]->name, f->name);
-            continue;
-        }
-        slots[g][slot] = (int32_t)i;
-    }
-    for (size_t i = 0; i < ns; i++) {
-        if (slots[i][SLOT_VIEW] < 0) continue;
+    view_filing vf = {.scratch = ta_arena_create(),
+                      .gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *vf.gid),
+                      .slots = ta_malloc((nf ? nf : 1) * sizeof *vf.slots)};
+    ta_map_init(&vf.extra, NULL);
+    if (!vf.slots || !vf.gid || !vf.scratch) st = TA_ERR_NOMEM;
+    for (size_t i = 0; st == TA_OK && i < 2 * nf; i++) vf.gid[i] = -1;
+    for (size_t i = 0; st == TA_OK && i < nf; i++) st = file_view(tg, &vf, i, diags);
+    for (size_t i = 0; st == TA_OK && i < vf.ns; i++) {
+        if (vf.slots[i][SLOT_VIEW] < 0) continue;
         ta_tg_group *g = new_group(gs, n, cap);
         if (!g) {
             st = TA_ERR_NOMEM;
-            goto done;
+            break;
         }
         g->kind = TA_GROUP_VIEW;
-        g->view = slots[i][SLOT_VIEW];
-        g->view_inplace = slots[i][SLOT_VIEW_INPLACE];
-        g->view_copy = slots[i][TA_KIND_FUNCTIONAL];
+        g->view = vf.slots[i][SLOT_VIEW];
+        g->view_inplace = vf.slots[i][SLOT_VIEW_INPLACE];
+        g->view_copy = vf.slots[i][TA_KIND_FUNCTIONAL];
     }
-done:
-    ta_map_clear(&extra);
-    free(gid);
-    free(slots);
-    ta_arena_destroy(scratch);
+    ta_map_clear(&vf.extra);
+    free(vf.gid);
+    free(vf.slots);
+    ta_arena_destroy(vf.scratch);
     return st;
 }
 

@@ -145,11 +145,15 @@ struct ta_torchgen {
     size_t ngroups;
 };
 
-/* ta_torchgen_add; with `borrow` the entry's strings are kept, not copied
+/* How an entry's strings are kept: copied into the context, or borrowed
  * (ta_torchgen_add_native: the file outlives the context anyway, since its
- * schemas are never copied). `name`, when not NULL, is the schema's
- * "name.overload" already spelled (and kept, so borrowed too). */
-ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, bool borrow, const char *name);
+ * schemas are never copied). */
+typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
+
+/* ta_torchgen_add, keeping the entry's strings as asked. `name`, when not
+ * NULL, is the schema's "name.overload" already spelled (and kept, so
+ * borrowed too). */
+ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags. */
@@ -172,19 +176,17 @@ typedef struct tg_pregroup {
 ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
                             size_t *nout, ta_diags *diags);
 
-/* Appends a diagnostic located at the function's yaml entry. */
-void tg_diag(ta_diags *d, ta_severity sev, const char *rule,
-             const ta_tg_function *f, const char *hint, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
+/* Appends a diagnostic located at the function's yaml entry (file and
+ * line), then the fix-it hint when it is not NULL. d may be NULL. */
+ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
+                  const char *hint, const char *fmt, ...) TA_PRINTF(6, 7);
 
-/* ta_torchgen_from_native; with !want_func the check-only model (the check
- * pass's): no func strings, no derived schema text, and out= plans that keep
- * only kind, base and callee. tests/unit/test_tg_check_model.c compares it
- * with the full model. */
-ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags,
-                         bool want_func);
+/* What a model of a yaml is built for: everything (ta_torchgen_from_native),
+ * or only the check pass's diagnostics: no func strings, no derived schema
+ * text, and out= plans that keep only kind, base and callee.
+ * tests/unit/test_tg_check_model.c compares the two. */
+typedef enum tg_model { TG_FULL_MODEL, TG_CHECK_MODEL } tg_model;
+
+ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags, tg_model what);
 
 #endif

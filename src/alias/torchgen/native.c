@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
@@ -18,7 +19,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
         if (!fn->schema) continue; /* reported by the loader */
         size_t need = fn->ntags + fn->nautogen + 2;
         if (need > cap) {
-            const char **p = realloc(buf, need * sizeof *p);
+            const char **p = ta_realloc(buf, need * sizeof *p);
             if (!p) {
                 st = TA_ERR_NOMEM;
                 break;
@@ -51,7 +52,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
         };
         /* the file's strings outlive tg; its name is tg_print_name's spelling
          * (the loader writes name.overload from the same schema) */
-        st = tg_add(tg, &e, true, fn->name);
+        st = tg_add(tg, &e, TG_BORROW_STRINGS, fn->name);
     }
     free(buf);
     return st;
@@ -94,13 +95,14 @@ static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_di
         const ta_diag *g = ta_diags_get(mine, i);
         const ta_native_func *fn = entry_at(f, g->line);
         if (!fn) {
-            st = ta_diags_add(diags, g->severity, g->rule, g->source, g->line, g->col, g->length,
-                              g->source_line, g->hint, "%s", g->message);
+            st = ta_diags_append(diags, g);
             continue;
         }
         ta_native_pos pos = strncmp(g->rule, "autogen-", 8) == 0 ? autogen_pos(fn, g->message)
                                                                  : fn->pos;
-        st = ta_native_report(f, diags, g->severity, g->rule, pos, g->hint, "%s", g->message);
+        ta_loc at = ta_native_loc(f, pos);
+        st = ta_diag_emit(diags, g->severity, &at, g->rule, "%s", g->message);
+        if (st == TA_OK && g->hint) st = ta_diag_hint(diags, "%s", g->hint);
     }
     return st;
 }
@@ -108,14 +110,13 @@ static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_di
 /* ta_torchgen_from_native; a model built only for its diagnostics (the
  * check pass, which destroys it at once) skips the yaml functions' func
  * strings, which no diagnostic uses: they are left NULL. */
-ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags,
-                         bool want_func)
+ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags, tg_model what)
 {
     *out = NULL;
     ta_diags *mine = ta_diags_create();
     ta_torchgen *tg = ta_torchgen_create();
     ta_status st = mine && tg ? TA_OK : TA_ERR_NOMEM;
-    if (tg) tg->no_func = !want_func;
+    if (tg) tg->no_func = what == TG_CHECK_MODEL;
     if (st == TA_OK) st = ta_torchgen_add_native(tg, f);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);
@@ -131,7 +132,7 @@ ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *d
 
 ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags)
 {
-    return tg_from_native(f, out, diags, true);
+    return tg_from_native(f, out, diags, TG_FULL_MODEL);
 }
 
 ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
@@ -139,14 +140,13 @@ ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
     ta_torchgen *tg = NULL;
     ta_diags *mine = ta_diags_create();
     if (!mine) return TA_ERR_NOMEM;
-    ta_status st = tg_from_native(f, &tg, mine, false);
+    ta_status st = tg_from_native(f, &tg, mine, TG_CHECK_MODEL);
     /* notes (autogen entries torchgen accepts and skips, as PyTorch's own
      * yamls have) stay out of a check: they are no finding */
     for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
         const ta_diag *g = ta_diags_get(mine, i);
         if (g->severity == TA_SEV_NOTE) continue;
-        st = ta_diags_add(diags, g->severity, g->rule, g->source, g->line, g->col, g->length,
-                          g->source_line, g->hint, "%s", g->message);
+        st = ta_diags_append(diags, g);
     }
     ta_diags_destroy(mine);
     ta_torchgen_destroy(tg);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
 /* ---- growable string ------------------------------------------------- */
@@ -24,7 +25,7 @@ void tg_buf_grow_put(tg_buf *b, const char *s, size_t n)
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap * 2;
         while (cap < b->len + n + 1) cap *= 2;
-        char *p = b->p == b->small ? malloc(cap) : realloc(b->p, cap);
+        char *p = b->p == b->small ? ta_malloc(cap) : ta_realloc(b->p, cap);
         if (!p) {
             b->failed = true;
             return;
@@ -77,18 +78,22 @@ static void print_alias(tg_buf *b, const ta_alias *a)
  * Tensor, t[](a!) on the list, exactly as torchgen and the schema language
  * spell them. Without `annotations` the type prints as signature() strips
  * it (every level). */
-static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
+/* Whether a type is printed with its alias annotations. */
+typedef enum spelling { PLAIN, ANNOTATED } spelling;
+
+static void print_type_as(tg_buf *b, const ta_type *t, spelling how)
 {
+    bool annotations = how == ANNOTATED;
     switch (t->kind) {
     case TA_TYPE_NAME:
         tg_buf_str(b, t->name);
         break;
     case TA_TYPE_OPTIONAL:
-        print_type_as(b, t->elems[0], annotations);
+        print_type_as(b, t->elems[0], how);
         tg_buf_put(b, "?", 1);
         break;
     case TA_TYPE_LIST:
-        print_type_as(b, t->elems[0], annotations);
+        print_type_as(b, t->elems[0], how);
         tg_buf_put(b, "[", 1);
         if (t->fixed_size > 0) {
             /* "%d" by hand: this runs for every int[2] of every schema */
@@ -105,7 +110,7 @@ static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
         tg_buf_put(b, "(", 1);
         for (uint32_t i = 0; i < t->nelems; i++) {
             if (i) tg_buf_put(b, ", ", 2);
-            print_type_as(b, t->elems[i], annotations);
+            print_type_as(b, t->elems[i], how);
         }
         tg_buf_put(b, ")", 1);
         break;
@@ -113,7 +118,7 @@ static void print_type_as(tg_buf *b, const ta_type *t, bool annotations)
     if (annotations && t->alias) print_alias(b, t->alias);
 }
 
-static void print_type(tg_buf *b, const ta_type *t) { print_type_as(b, t, true); }
+static void print_type(tg_buf *b, const ta_type *t) { print_type_as(b, t, ANNOTATED); }
 
 void tg_print_name(tg_buf *b, const ta_schema *s)
 {
@@ -186,17 +191,18 @@ ta_str tg_arena_str(ta_arena *a, const char *s, size_t n)
     return r;
 }
 
-static ta_type *copy_type(ta_arena *a, const ta_type *t, bool keep_alias)
+/* A copy of t without any annotation, at any depth. */
+static ta_type *copy_type_plain(ta_arena *a, const ta_type *t)
 {
     ta_type *n = ta_arena_alloc(a, sizeof *n);
     if (!n) return NULL;
     *n = *t;
-    if (!keep_alias) n->alias = NULL;
+    n->alias = NULL;
     if (t->nelems) {
         n->elems = ta_arena_alloc(a, t->nelems * sizeof *n->elems);
         if (!n->elems) return NULL;
         for (uint32_t i = 0; i < t->nelems; i++)
-            if (!(n->elems[i] = copy_type(a, t->elems[i], keep_alias))) return NULL;
+            if (!(n->elems[i] = copy_type_plain(a, t->elems[i]))) return NULL;
     }
     return n;
 }
@@ -211,12 +217,12 @@ static bool has_alias(const ta_type *t)
 
 ta_type *tg_type_strip(ta_arena *a, const ta_type *t)
 {
-    return has_alias(t) ? copy_type(a, t, false) : (ta_type *)t;
+    return has_alias(t) ? copy_type_plain(a, t) : (ta_type *)t;
 }
 
 ta_type *tg_type_annotate(ta_arena *a, const ta_type *t, ta_alias *ann)
 {
-    ta_type *n = copy_type(a, t, false);
+    ta_type *n = copy_type_plain(a, t);
     if (!n) return NULL;
     ta_type *at = n;
     while ((at->kind == TA_TYPE_OPTIONAL || at->kind == TA_TYPE_LIST) && at->nelems == 1)
@@ -314,123 +320,26 @@ static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
     if (op->dunder) tg_buf_puts(b, "__");
 }
 
+/* How much of the signature schema to build: all of it (named, its text
+ * printed), or only its arguments and returns, for a caller that renames
+ * it and finishes it itself (the derived variants), which saves naming and
+ * printing it twice. */
+typedef enum sig_build { SIG_COMPLETE, SIG_PARTS_ONLY } sig_build;
+
 static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned flags,
-                                 bool finish, ta_schema **out);
+                                 sig_build what, ta_schema **out);
 
 ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                               unsigned flags, ta_schema **out)
 {
-    return build_signature(arena, s, flags, true, out);
+    return build_signature(arena, s, flags, SIG_COMPLETE, out);
 }
 
 ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
                              ta_schema **out)
 {
-    return build_signature(arena, s, flags, false, out);
+    return build_signature(arena, s, flags, SIG_PARTS_ONLY, out);
 }
-
-/* With `finish` the schema is complete (named, its text printed); without,
- * only its arguments and returns are built, for a caller that renames it and
- * finishes it itself (the derived variants), which saves naming and printing
- * it twice. */
-static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned flags,
-                                 bool finish, ta_schema **out)
-{
-    *out = NULL;
-    tg_args sp;
-    tg_args_split(s, &sp);
-    tg_opname op = tg_opname_parse(s->name);
-    bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
-
-    tg_buf name;
-    tg_buf_init(&name);
-    /* the name is wanted only for a finished schema: a caller that renames
-     * it (the derived variants) would print it for nothing */
-    if (finish) signature_name(&name, &op, flags);
-    if (name.failed) {
-        tg_buf_free(&name);
-        return TA_ERR_NOMEM;
-    }
-
-    ta_schema *g = ta_arena_alloc(arena, sizeof *g);
-    ta_status st = TA_ERR_NOMEM;
-    if (!g || (finish && !tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "")))
-        goto done;
-    g->source = s->source;
-    g->base_line = s->base_line;
-    g->base_col = s->base_col;
-
-    /* arguments: all but out and TensorOptions, annotations stripped */
-    g->args = ta_arena_alloc(arena, (s->nargs + 1) * sizeof *g->args);
-    if (!g->args) goto done;
-    bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
-    for (uint32_t i = 0; i < sp.first_out; i++) {
-        if (sp.tensor_options >= 0 && i >= (uint32_t)sp.tensor_options &&
-            i < (uint32_t)sp.tensor_options + 4)
-            continue;
-        ta_arg *a = &g->args[g->nargs++];
-        *a = s->args[i];
-        a->is_out = false;
-        if (!(a->type = tg_type_strip(arena, s->args[i].type))) goto done;
-        if (flags & TA_SIG_STRIP_DEFAULT) memset(&a->def, 0, sizeof a->def);
-        /* Note [bernoulli.p schema]: torchgen gives p its inplace default */
-        if (bernoulli_p && ta_str_eq(a->name, "p") && a->type->kind == TA_TYPE_NAME && ta_str_eq(a->type->name, "float") &&
-            a->def.kind == TA_DEFAULT_NONE_GIVEN) {
-            a->def.kind = TA_DEFAULT_FLOAT;
-            a->def.text = tg_arena_str(arena, "0.5", 3);
-        }
-    }
-
-    /* returns: the original ones, then written inputs not returned */
-    g->rets = ta_arena_alloc(arena, (s->nrets + s->nargs + 1) * sizeof *g->rets);
-    if (!g->rets) goto done;
-    for (uint32_t i = 0; i < s->nrets; i++) {
-        ta_ret *r = &g->rets[g->nrets++];
-        *r = s->rets[i];
-        if (!keep_names) r->name = (ta_str){NULL, 0};
-        if (!(r->type = tg_type_strip(arena, s->rets[i].type))) goto done;
-    }
-    /* order: self, the out arguments, the positional ones after self */
-    uint32_t order[3][2] = {
-        {sp.self >= 0 ? (uint32_t)sp.self : 0, sp.self >= 0 ? (uint32_t)sp.self + 1 : 0},
-        {sp.first_out, s->nargs},
-        {(uint32_t)(sp.self + 1), sp.npos}};
-    for (int k = 0; k < 3; k++)
-        for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
-            const ta_alias *ann = tg_annotation(s->args[i].type);
-            if (!tg_alias_is_write(ann)) continue;
-            bool returned = false;
-            for (uint32_t j = 0; j < s->nrets && !returned; j++)
-                returned = tg_alias_eq(ann, tg_annotation(s->rets[j].type));
-            if (returned) continue;
-            ta_ret *r = &g->rets[g->nrets++];
-            memset(r, 0, sizeof *r);
-            if (!(r->type = tg_type_strip(arena, s->args[i].type))) goto done;
-            if (keep_names) {
-                tg_buf rn;
-                tg_buf_init(&rn);
-                tg_buf_str(&rn, s->args[i].name);
-                tg_buf_puts(&rn, "_out");
-                if (!rn.failed) r->name = tg_arena_str(arena, rn.p, rn.len);
-                bool bad = rn.failed || !r->name.ptr;
-                tg_buf_free(&rn);
-                if (bad) goto done;
-            }
-        }
-    if (finish && !tg_schema_finish(arena, g)) goto done;
-    *out = g;
-    st = TA_OK;
-done:
-    tg_buf_free(&name);
-    return st;
-}
-
-/* ---- signature() printed directly ---------------------------------------
- * The family model needs only the text of a signature (to group by it), for
- * every function of a yaml: printing it straight from the schema, without
- * building the signature schema in an arena first, is what keeps the model
- * cheap. The text is byte for byte tg_print_schema of ta_schema_signature
- * (tests/unit/test_tg_signature_text.c compares the two on both corpora). */
 
 /* A written input signature() adds as a return: its annotation is written and
  * no return carries the same one. */
@@ -442,6 +351,112 @@ static bool extra_return(const ta_schema *s, uint32_t i)
         if (tg_alias_eq(ann, tg_annotation(s->rets[j].type))) return false;
     return true;
 }
+
+/* arguments: all but out and TensorOptions, annotations stripped (and the
+ * defaults, with TA_SIG_STRIP_DEFAULT) */
+static ta_status signature_args(ta_arena *arena, const ta_schema *s, const tg_args *sp,
+                                unsigned flags, ta_schema *g)
+{
+    g->args = ta_arena_alloc(arena, (s->nargs + 1) * sizeof *g->args);
+    if (!g->args) return TA_ERR_NOMEM;
+    bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
+    for (uint32_t i = 0; i < sp->first_out; i++) {
+        if (sp->tensor_options >= 0 && i >= (uint32_t)sp->tensor_options &&
+            i < (uint32_t)sp->tensor_options + 4)
+            continue;
+        ta_arg *a = &g->args[g->nargs++];
+        *a = s->args[i];
+        a->is_out = false;
+        if (!(a->type = tg_type_strip(arena, s->args[i].type))) return TA_ERR_NOMEM;
+        if (flags & TA_SIG_STRIP_DEFAULT) memset(&a->def, 0, sizeof a->def);
+        /* Note [bernoulli.p schema]: torchgen gives p its inplace default */
+        if (bernoulli_p && ta_str_eq(a->name, "p") && a->type->kind == TA_TYPE_NAME &&
+            ta_str_eq(a->type->name, "float") && a->def.kind == TA_DEFAULT_NONE_GIVEN) {
+            a->def.kind = TA_DEFAULT_FLOAT;
+            a->def.text = tg_arena_str(arena, "0.5", 3);
+        }
+    }
+    return TA_OK;
+}
+
+/* "<arg>_out": the name a written input takes as a return. */
+static ta_status extra_return_name(ta_arena *arena, ta_str arg, ta_str *out)
+{
+    tg_buf rn;
+    tg_buf_init(&rn);
+    tg_buf_str(&rn, arg);
+    tg_buf_puts(&rn, "_out");
+    if (!rn.failed) *out = tg_arena_str(arena, rn.p, rn.len);
+    bool bad = rn.failed || !out->ptr;
+    tg_buf_free(&rn);
+    return bad ? TA_ERR_NOMEM : TA_OK;
+}
+
+/* returns: the original ones, then the written inputs not returned (self,
+ * the out arguments, the positional ones after self), names kept only
+ * with TA_SIG_KEEP_RETURN_NAMES */
+static ta_status signature_returns(ta_arena *arena, const ta_schema *s, const tg_args *sp,
+                                   unsigned flags, ta_schema *g)
+{
+    bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
+    g->rets = ta_arena_alloc(arena, (s->nrets + s->nargs + 1) * sizeof *g->rets);
+    if (!g->rets) return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->nrets; i++) {
+        ta_ret *r = &g->rets[g->nrets++];
+        *r = s->rets[i];
+        if (!keep_names) r->name = (ta_str){NULL, 0};
+        if (!(r->type = tg_type_strip(arena, s->rets[i].type))) return TA_ERR_NOMEM;
+    }
+    uint32_t order[3][2] = {
+        {sp->self >= 0 ? (uint32_t)sp->self : 0, sp->self >= 0 ? (uint32_t)sp->self + 1 : 0},
+        {sp->first_out, s->nargs},
+        {(uint32_t)(sp->self + 1), sp->npos}};
+    for (int k = 0; k < 3; k++)
+        for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
+            if (!extra_return(s, i)) continue;
+            ta_ret *r = &g->rets[g->nrets++];
+            memset(r, 0, sizeof *r);
+            if (!(r->type = tg_type_strip(arena, s->args[i].type))) return TA_ERR_NOMEM;
+            if (keep_names && extra_return_name(arena, s->args[i].name, &r->name) != TA_OK)
+                return TA_ERR_NOMEM;
+        }
+    return TA_OK;
+}
+
+static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned flags,
+                                 sig_build what, ta_schema **out)
+{
+    *out = NULL;
+    tg_args sp;
+    tg_args_split(s, &sp);
+    ta_schema *g = ta_arena_alloc(arena, sizeof *g);
+    if (!g) return TA_ERR_NOMEM;
+    if (what == SIG_COMPLETE) {
+        tg_opname op = tg_opname_parse(s->name);
+        tg_buf name;
+        tg_buf_init(&name);
+        signature_name(&name, &op, flags);
+        bool named = !name.failed && tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "");
+        tg_buf_free(&name);
+        if (!named) return TA_ERR_NOMEM;
+    }
+    g->source = s->source;
+    g->base_line = s->base_line;
+    g->base_col = s->base_col;
+    ta_status st = signature_args(arena, s, &sp, flags, g);
+    if (st == TA_OK) st = signature_returns(arena, s, &sp, flags, g);
+    if (st == TA_OK && what == SIG_COMPLETE && !tg_schema_finish(arena, g)) st = TA_ERR_NOMEM;
+    if (st == TA_OK) *out = g;
+    return st;
+}
+
+/* ---- signature() printed directly ---------------------------------------
+ * The family model needs only the text of a signature (to group by it), for
+ * every function of a yaml: printing it straight from the schema, without
+ * building the signature schema in an arena first, is what keeps the model
+ * cheap. The text is byte for byte tg_print_schema of ta_schema_signature
+ * (tests/unit/test_tg_signature_text.c compares the two on both corpora). */
+
 
 void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
 {
@@ -470,7 +485,7 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
             tg_buf_put(b, "*, ", 3);
             star = true;
         }
-        print_type_as(b, a->type, false);
+        print_type_as(b, a->type, PLAIN);
         tg_buf_put(b, " ", 1);
         tg_buf_str(b, a->name);
         bool has_def = !(flags & TA_SIG_STRIP_DEFAULT) && a->def.kind != TA_DEFAULT_NONE_GIVEN;
@@ -501,7 +516,7 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
     if (nrets != 1) tg_buf_put(b, "(", 1);
     for (uint32_t i = 0; i < s->nrets; i++) {
         if (i) tg_buf_put(b, ", ", 2);
-        print_type_as(b, s->rets[i].type, false);
+        print_type_as(b, s->rets[i].type, PLAIN);
         if (keep_names && s->rets[i].name.len) {
             tg_buf_put(b, " ", 1);
             tg_buf_str(b, s->rets[i].name);
@@ -512,7 +527,7 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
         for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
             if (i < 64 ? !(extra >> i & 1) : !extra_return(s, i)) continue;
             if (r++) tg_buf_put(b, ", ", 2);
-            print_type_as(b, s->args[i].type, false);
+            print_type_as(b, s->args[i].type, PLAIN);
             if (keep_names) {
                 tg_buf_put(b, " ", 1);
                 tg_buf_str(b, s->args[i].name);

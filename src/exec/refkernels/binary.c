@@ -84,95 +84,140 @@ static int parse_mode(ta_kernel_ctx *ctx, const char *name, const char *s)
     return -1;
 }
 
-static ta_status run_binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
+/* The operands of a binary op: self, and other (a tensor, or a Scalar
+ * made a 0-dim tensor in *bs), with their promoted type. */
+typedef struct operands {
+    DLTensor *a, *b, bs;
+    rk_scalar other; /* a Scalar other; bs's data points into it */
+    rk_rtype rt;
+    bool bool_operand; /* either is bool */
+} operands;
+
+static bool read_operands(ta_kernel_ctx *ctx, const bvar *v, ta_stack *st, operands *o)
+{
+    o->a = ta_stack_tensor(st, 0);
+    o->b = ta_stack_tensor(st, 1);
+    if (!rk_check_tensor(ctx, v->name, "self", o->a)) return false;
+    rk_rtype_init(&o->rt);
+    rk_rtype_tensor(&o->rt, o->a);
+    o->bool_operand = rk_dtype_of(o->a->dtype) == RK_BOOL;
+    if (!v->scalar_other) {
+        if (!rk_check_tensor(ctx, v->name, "other", o->b)) return false;
+        rk_rtype_tensor(&o->rt, o->b);
+        o->bool_operand |= rk_dtype_of(o->b->dtype) == RK_BOOL;
+        return true;
+    }
+    if (!rk_scalar_arg(st, 1, &o->other))
+        return ta_kernel_error(ctx, "%s: expected a Scalar for argument 'other'", v->name), false;
+    rk_scalar_tensor(&o->other, &o->bs);
+    o->b = &o->bs;
+    rk_rtype_scalar(&o->rt, &o->other);
+    o->bool_operand |= o->other.kind == TA_SCALAR_BOOL;
+    return true;
+}
+
+/* The result dtype r of op on the operands (true division of integers gives
+ * float32), refusing what PyTorch refuses: bool subtraction and bool
+ * division with a rounding mode. */
+static bool binary_result(ta_kernel_ctx *ctx, const bvar *v, const operands *o, int dmode, rk_dtype *r)
+{
+    *r = rk_rtype_result(&o->rt);
+    if (v->op == OP_SUB && o->bool_operand)
+        return ta_kernel_error(ctx, "%s: Subtraction, the `-` operator, with a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+                               v->name), false;
+    if (v->op == OP_DIV && dmode == MODE_TRUE && !rk_is_float(*r)) *r = RK_F32;
+    if (v->op == OP_DIV && *r == RK_BOOL)
+        return ta_kernel_error(ctx, "%s: division with a rounding mode is not implemented for 'Bool'", v->name),
+               false;
+    return true;
+}
+
+/* alpha as the result dtype takes it: a bool alpha only for bool results,
+ * no float alpha for integer ones. *have_alpha ends false when alpha is 1
+ * (multiplying by 1 changes nothing). */
+static bool check_alpha(ta_kernel_ctx *ctx, const bvar *v, rk_dtype r, rk_scalar *alpha, bool *have_alpha)
+{
+    if (*have_alpha) {
+        if (alpha->kind == TA_SCALAR_BOOL && r != RK_BOOL)
+            return ta_kernel_error(ctx, "%s: Boolean alpha only supported for Boolean results.", v->name), false;
+        if (!rk_is_float(r) && alpha->kind == TA_SCALAR_FLOAT)
+            return ta_kernel_error(ctx, "%s: For integral input tensors, argument alpha must not be a "
+                                   "floating point number.", v->name), false;
+    }
+    if (r == RK_BOOL) alpha->i = alpha->i != 0; /* alpha is cast to the result dtype: in bool, a || b */
+    if (*have_alpha && alpha->f == 1.0 && alpha->i == 1) *have_alpha = false;
+    return true;
+}
+
+/* y = a op (alpha * b), elementwise over the broadcast shape, computed in
+ * double (fdom) or wrapping int64; float32 without alpha has a loop of its
+ * own. */
+static ta_status binary_loop(ta_kernel_ctx *ctx, const bvar *v, rk_iter *it, int dmode, bool fdom,
+                             const rk_scalar *alpha, bool have_alpha)
+{
+    bool f32 = it->dt[0] == RK_F32 && it->dt[1] == RK_F32 && it->dt[2] == RK_F32;
+    if (f32 && !have_alpha) { /* the common case, without per-element dtype dispatch */
+        for (int64_t k = 0; k < it->n; k++, rk_iter_step(it)) {
+            float x, z, q;
+            memcpy(&x, it->p[1], 4);
+            memcpy(&z, it->p[2], 4);
+            q = (float)fop(v->op, dmode, x, z);
+            memcpy(it->p[0], &q, 4);
+        }
+    } else if (fdom) {
+        for (int64_t k = 0; k < it->n; k++, rk_iter_step(it)) {
+            double x = rk_loadf(it->dt[1], it->p[1]), z = rk_loadf(it->dt[2], it->p[2]);
+            if (have_alpha) z *= alpha->f;
+            rk_storef(it->dt[0], it->p[0], fop(v->op, dmode, x, z));
+        }
+    } else {
+        for (int64_t k = 0; k < it->n; k++, rk_iter_step(it)) {
+            int64_t x = rk_loadi(it->dt[1], it->p[1]), z = rk_loadi(it->dt[2], it->p[2]), q;
+            if (have_alpha) z = wmul(z, alpha->i);
+            if (!iop(v->op, dmode, x, z, &q)) return ta_kernel_error(ctx, "%s: ZeroDivisionError", v->name);
+            rk_storei(it->dt[0], it->p[0], q);
+        }
+    }
+    return TA_OK;
+}
+
+/* Every binary op of this file (arithmetic and comparisons), by its bvar. */
+static ta_status binary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
 {
     const bvar *v = ta_kernel_user_data(ctx);
-    DLTensor *a = ta_stack_tensor(st, 0), *b = ta_stack_tensor(st, 1), bs;
-    rk_scalar other, alpha = {.kind = TA_SCALAR_INT, .i = 1, .f = 1.0};
-    if (!rk_check_tensor(ctx, v->name, "self", a)) return TA_ERR_KERNEL;
-    rk_rtype rt;
-    rk_rtype_init(&rt);
-    rk_rtype_tensor(&rt, a);
-    bool bool_operand = rk_dtype_of(a->dtype) == RK_BOOL;
-    if (v->scalar_other) {
-        if (!rk_scalar_arg(st, 1, &other))
-            return ta_kernel_error(ctx, "%s: expected a Scalar for argument 'other'", v->name);
-        rk_scalar_tensor(&other, &bs);
-        b = &bs;
-        rk_rtype_scalar(&rt, &other);
-        bool_operand |= other.kind == TA_SCALAR_BOOL;
-    } else {
-        if (!rk_check_tensor(ctx, v->name, "other", b)) return TA_ERR_KERNEL;
-        rk_rtype_tensor(&rt, b);
-        bool_operand |= rk_dtype_of(b->dtype) == RK_BOOL;
-    }
+    operands o;
+    if (!read_operands(ctx, v, st, &o)) return TA_ERR_KERNEL;
+    rk_scalar alpha = {.kind = TA_SCALAR_INT, .i = 1, .f = 1.0};
     bool have_alpha = v->alpha && rk_scalar_arg(st, 2, &alpha);
     int dmode = v->mode;
     if (dmode == MODE_ARG && (dmode = parse_mode(ctx, v->name, rk_string(st, 2))) < 0) return TA_ERR_KERNEL;
-    rk_dtype r = rk_rtype_result(&rt);
-    if (v->op == OP_SUB && bool_operand)
-        return ta_kernel_error(ctx, "%s: Subtraction, the `-` operator, with a bool tensor is not supported. "
-                               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
-                               v->name);
-    if (v->op == OP_DIV && dmode == MODE_TRUE && !rk_is_float(r)) r = RK_F32;
-    if (v->op == OP_DIV && r == RK_BOOL)
-        return ta_kernel_error(ctx, "%s: division with a rounding mode is not implemented for 'Bool'", v->name);
-    if (have_alpha) {
-        if (alpha.kind == TA_SCALAR_BOOL && r != RK_BOOL)
-            return ta_kernel_error(ctx, "%s: Boolean alpha only supported for Boolean results.", v->name);
-        if (!rk_is_float(r) && alpha.kind == TA_SCALAR_FLOAT)
-            return ta_kernel_error(ctx, "%s: For integral input tensors, argument alpha must not be a "
-                                   "floating point number.", v->name);
-    }
-    if (r == RK_BOOL) alpha.i = alpha.i != 0; /* alpha is cast to the result dtype: in bool, a || b */
-    if (have_alpha && alpha.f == 1.0 && alpha.i == 1) have_alpha = false; /* multiplying by 1 changes nothing */
-    const DLTensor *ins[2] = {a, b};
+    rk_dtype r;
+    if (!binary_result(ctx, v, &o, dmode, &r) || !check_alpha(ctx, v, r, &alpha, &have_alpha))
+        return TA_ERR_KERNEL;
+    const DLTensor *ins[2] = {o.a, o.b};
     int nd;
     int64_t shape[RK_MAXDIM];
     if (!rk_broadcast(ctx, v->name, ins, 2, &nd, shape)) return TA_ERR_KERNEL;
     /* comparisons compare in the promoted type and give bool (any output dtype accepts bool) */
     bool fdom = rk_is_float(r);
     if (v->op >= OP_EQ) r = RK_BOOL;
-    DLTensor *given = mode == RK_INPLACE ? a : mode >= RK_OUT ? ta_stack_tensor(st, ta_stack_size(st) - 1) : NULL;
+    DLTensor *given = mode == RK_INPLACE ? o.a : mode >= RK_OUT ? ta_stack_tensor(st, ta_stack_size(st) - 1) : NULL;
     DLTensor *y = rk_output(ctx, v->name, mode, given, r, nd, shape);
     if (!y) return TA_ERR_KERNEL;
-
     rk_iter it;
     rk_iter_init(&it, nd, shape);
     rk_iter_add(&it, y);
-    rk_iter_add(&it, a);
-    rk_iter_add(&it, b);
-    bool f32 = it.dt[0] == RK_F32 && it.dt[1] == RK_F32 && it.dt[2] == RK_F32;
-    if (f32 && !have_alpha) { /* the common case, without per-element dtype dispatch */
-        for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
-            float x, z, q;
-            memcpy(&x, it.p[1], 4);
-            memcpy(&z, it.p[2], 4);
-            q = (float)fop(v->op, dmode, x, z);
-            memcpy(it.p[0], &q, 4);
-        }
-    } else if (fdom) {
-        double al = alpha.f;
-        for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
-            double x = rk_loadf(it.dt[1], it.p[1]), z = rk_loadf(it.dt[2], it.p[2]);
-            if (have_alpha) z *= al;
-            rk_storef(it.dt[0], it.p[0], fop(v->op, dmode, x, z));
-        }
-    } else {
-        for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
-            int64_t x = rk_loadi(it.dt[1], it.p[1]), z = rk_loadi(it.dt[2], it.p[2]), q;
-            if (have_alpha) z = wmul(z, alpha.i);
-            if (!iop(v->op, dmode, x, z, &q)) return ta_kernel_error(ctx, "%s: ZeroDivisionError", v->name);
-            rk_storei(it.dt[0], it.p[0], q);
-        }
-    }
-    return rk_return1(st, y);
+    rk_iter_add(&it, o.a);
+    rk_iter_add(&it, o.b);
+    ta_status s = binary_loop(ctx, v, &it, dmode, fdom, &alpha, have_alpha);
+    return s == TA_OK ? rk_return1(st, y) : s;
 }
 
-static ta_status b_func(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_FUNC); }
-static ta_status b_inplace(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_INPLACE); }
-static ta_status b_out(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_OUT); }
-static ta_status b_out_any(ta_kernel_ctx *c, ta_stack *s) { return run_binary(c, s, RK_OUT_ANY); }
+static ta_status b_func(ta_kernel_ctx *c, ta_stack *s) { return binary(c, s, RK_FUNC); }
+static ta_status b_inplace(ta_kernel_ctx *c, ta_stack *s) { return binary(c, s, RK_INPLACE); }
+static ta_status b_out(ta_kernel_ctx *c, ta_stack *s) { return binary(c, s, RK_OUT); }
+static ta_status b_out_any(ta_kernel_ctx *c, ta_stack *s) { return binary(c, s, RK_OUT_ANY); }
 
 /* ---- where ------------------------------------------------------------------ */
 

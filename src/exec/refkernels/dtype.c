@@ -20,7 +20,7 @@ rk_dtype rk_dtype_of(DLDataType dt)
         return dt.bits == 16 ? RK_F16 : dt.bits == 32 ? RK_F32 : dt.bits == 64 ? RK_F64 : RK_BAD;
     case kDLBfloat:
         return dt.bits == 16 ? RK_BF16 : RK_BAD;
-    case RK_DL_BOOL:
+    case TA_DL_BOOL:
         return dt.bits == 8 ? RK_BOOL : RK_BAD;
     default:
         return RK_BAD;
@@ -30,7 +30,7 @@ rk_dtype rk_dtype_of(DLDataType dt)
 DLDataType rk_dl(rk_dtype d)
 {
     static const DLDataType tab[] = {
-        [RK_BOOL] = {RK_DL_BOOL, 8, 1}, [RK_U8] = {kDLUInt, 8, 1},
+        [RK_BOOL] = {TA_DL_BOOL, 8, 1}, [RK_U8] = {kDLUInt, 8, 1},
         [RK_I8] = {kDLInt, 8, 1},       [RK_I16] = {kDLInt, 16, 1},
         [RK_I32] = {kDLInt, 32, 1},     [RK_I64] = {kDLInt, 64, 1},
         [RK_F16] = {kDLFloat, 16, 1},   [RK_BF16] = {kDLBfloat, 16, 1},

@@ -6,8 +6,10 @@
  */
 #include "rk.h"
 
-static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, bool batched, bool out)
+/* mm (rank 2) and bmm (rank 3), functional or out=. */
+static ta_status matmul(ta_kernel_ctx *ctx, ta_stack *st, int rank, rk_mode mode)
 {
+    bool batched = rank == 3, out = mode == RK_OUT;
     const char *name = batched ? "bmm" : "mm";
     DLTensor *a = ta_stack_tensor(st, 0), *b = ta_stack_tensor(st, 1);
     if (!rk_check_tensor(ctx, name, "self", a) || !rk_check_tensor(ctx, name, "mat2", b)) return TA_ERR_KERNEL;
@@ -64,10 +66,10 @@ static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, bool batched, bool out)
     return rk_return1(st, y);
 }
 
-static ta_status k_mm(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, false, false); }
-static ta_status k_mm_out(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, false, true); }
-static ta_status k_bmm(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, true, false); }
-static ta_status k_bmm_out(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, true, true); }
+static ta_status k_mm(ta_kernel_ctx *c, ta_stack *s) { return matmul(c, s, 2, RK_FUNC); }
+static ta_status k_mm_out(ta_kernel_ctx *c, ta_stack *s) { return matmul(c, s, 2, RK_OUT); }
+static ta_status k_bmm(ta_kernel_ctx *c, ta_stack *s) { return matmul(c, s, 3, RK_FUNC); }
+static ta_status k_bmm_out(ta_kernel_ctx *c, ta_stack *s) { return matmul(c, s, 3, RK_OUT); }
 
 static const rk_entry ENTRIES[] = {
     {"mm", k_mm, NULL}, {"mm.out", k_mm_out, NULL}, {"bmm", k_bmm, NULL}, {"bmm.out", k_bmm_out, NULL},

@@ -68,120 +68,169 @@ static bool want_dtype(ta_kernel_ctx *ctx, const char *name, const DLTensor *t, 
     return false;
 }
 
-static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
+/* The out= tensors (values, and indices for max.dim/min.dim); false after
+ * an error. */
+static bool read_outs(ta_kernel_ctx *ctx, const rvar *v, ta_stack *st, DLTensor **out0, DLTensor **out1)
 {
-    const rvar *v = ta_kernel_user_data(ctx);
-    DLTensor *x = ta_stack_tensor(st, 0);
-    if (!rk_check_tensor(ctx, v->name, "self", x)) return TA_ERR_KERNEL;
-    rk_dtype xd = rk_dtype_of(x->dtype);
-    bool mask[RK_MAXDIM];
-    if (!read_dims(ctx, v, st, x, mask)) return TA_ERR_KERNEL;
-    bool keepdim = v->dims && rk_bool(st, 2, false);
     size_t nargs = ta_stack_size(st);
+    *out0 = ta_stack_tensor(st, nargs - (v->indices ? 2 : 1));
+    *out1 = v->indices ? ta_stack_tensor(st, nargs - 1) : NULL;
+    if (!rk_check_tensor(ctx, v->name, "out", *out0)) return false;
+    return !v->indices || rk_check_tensor(ctx, v->name, "indices", *out1);
+}
 
-    /* the result dtype */
-    rk_dtype r = xd;
-    DLTensor *out0 = NULL, *out1 = NULL;
-    if (mode == RK_OUT) {
-        out0 = ta_stack_tensor(st, nargs - (v->indices ? 2 : 1));
-        out1 = v->indices ? ta_stack_tensor(st, nargs - 1) : NULL;
-        if (!rk_check_tensor(ctx, v->name, "out", out0)) return TA_ERR_KERNEL;
-        if (v->indices && !rk_check_tensor(ctx, v->name, "indices", out1)) return TA_ERR_KERNEL;
+/* The result dtype: sum and mean take the dtype argument, else the out=
+ * tensor's, else the input's (integers summing to int64); mean needs a
+ * floating one. max and min keep the input's, and their out= tensors must
+ * have it (and int64 indices). false after an error. */
+static bool result_dtype(ta_kernel_ctx *ctx, const rvar *v, ta_stack *st, rk_dtype xd,
+                         const DLTensor *out0, const DLTensor *out1, rk_dtype *r)
+{
+    *r = xd;
+    if (v->kind != R_SUM && v->kind != R_MEAN)
+        return !out0 || (want_dtype(ctx, v->name, out0, xd) && (!out1 || want_dtype(ctx, v->name, out1, RK_I64)));
+    bool ok;
+    rk_dtype want = rk_dtype_arg(st, v->dims ? 3 : 1, &ok);
+    if (!ok) return ta_kernel_error(ctx, "%s: unsupported dtype argument", v->name), false;
+    if (want != RK_BAD && out0 && !v->autogen && !want_dtype(ctx, v->name, out0, want)) return false;
+    if (want != RK_BAD) *r = want;
+    else if (out0 && !v->autogen) *r = rk_dtype_of(out0->dtype);
+    else if (v->kind == R_SUM && !rk_is_float(xd)) *r = RK_I64;
+    if (v->kind == R_MEAN && !rk_is_float(*r)) {
+        ta_kernel_error(ctx, "%s: mean(): could not infer output dtype. %s dtype must be either a "
+                        "floating point or complex dtype. Got: %s", v->name,
+                        want != RK_BAD ? "Optional" : "Input", rk_name(*r));
+        return false;
     }
-    if (v->kind == R_SUM || v->kind == R_MEAN) {
-        bool ok;
-        rk_dtype want = rk_dtype_arg(st, v->dims ? 3 : 1, &ok);
-        if (!ok) return ta_kernel_error(ctx, "%s: unsupported dtype argument", v->name);
-        if (want != RK_BAD && out0 && !v->autogen && !want_dtype(ctx, v->name, out0, want)) return TA_ERR_KERNEL;
-        if (want != RK_BAD) r = want;
-        else if (out0 && !v->autogen) r = rk_dtype_of(out0->dtype);
-        else if (v->kind == R_SUM && !rk_is_float(xd)) r = RK_I64;
-        if (v->kind == R_MEAN && !rk_is_float(r))
-            return ta_kernel_error(ctx, "%s: mean(): could not infer output dtype. %s dtype must be either a "
-                                   "floating point or complex dtype. Got: %s", v->name,
-                                   want != RK_BAD ? "Optional" : "Input", rk_name(r));
-    } else if (out0) {
-        if (!want_dtype(ctx, v->name, out0, xd)) return TA_ERR_KERNEL;
-        if (out1 && !want_dtype(ctx, v->name, out1, RK_I64)) return TA_ERR_KERNEL;
-    }
+    return true;
+}
 
-    /* the output shape, and accumulator strides laid over the input's shape */
-    int ond = 0;
-    int64_t oshape[RK_MAXDIM], ostr[RK_MAXDIM], abs_[RK_MAXDIM], count = 1;
+/* The reduction's geometry: the output shape, and the accumulators'
+ * byte strides laid over the input's shape (zero along reduced dims). */
+typedef struct rshape {
+    int ond;
+    int64_t oshape[RK_MAXDIM], acc_strides[RK_MAXDIM];
+    int64_t count; /* input elements per output */
+    int64_t nout;
+    int rdim;      /* the first reduced dim (max.dim/min.dim's one) */
+} rshape;
+
+static void reduced_shape(const DLTensor *x, const bool *mask, bool keepdim, rshape *g)
+{
+    int64_t ostr[RK_MAXDIM];
+    g->ond = 0;
+    g->count = 1;
     for (int d = 0; d < x->ndim; d++) {
-        if (!mask[d]) oshape[ond++] = x->shape[d];
-        else if (keepdim) oshape[ond++] = 1;
-        if (mask[d]) count *= x->shape[d];
+        if (!mask[d]) g->oshape[g->ond++] = x->shape[d];
+        else if (keepdim) g->oshape[g->ond++] = 1;
+        if (mask[d]) g->count *= x->shape[d];
     }
-    rk_contig_strides(ond, oshape, ostr);
+    rk_contig_strides(g->ond, g->oshape, ostr);
     for (int d = 0, o = 0; d < x->ndim; d++) {
-        abs_[d] = mask[d] ? 0 : ostr[o] * (int64_t)sizeof(acc);
+        g->acc_strides[d] = mask[d] ? 0 : ostr[o] * (int64_t)sizeof(acc);
         if (!mask[d] || keepdim) o++;
     }
-    int64_t nout = rk_prod(ond, oshape);
-    if ((v->kind == R_MAX || v->kind == R_MIN) && count == 0 && nout > 0) {
-        if (!v->indices)
-            return ta_kernel_error(ctx, "%s: Expected reduction dim to be specified for input.numel() == 0.",
-                                   v->name);
-        int rd = 0;
-        while (rd < x->ndim && !mask[rd]) rd++;
-        return ta_kernel_error(ctx, "%s: Expected reduction dim %d to have non-zero size.", v->name, rd);
+    g->nout = rk_prod(g->ond, g->oshape);
+    g->rdim = 0;
+    while (g->rdim < x->ndim && !mask[g->rdim]) g->rdim++;
+}
+
+/* max and min of nothing have no value. */
+static bool reducible(ta_kernel_ctx *ctx, const rvar *v, const DLTensor *x, const rshape *g)
+{
+    if ((v->kind != R_MAX && v->kind != R_MIN) || g->count != 0 || g->nout <= 0) return true;
+    if (!v->indices)
+        ta_kernel_error(ctx, "%s: Expected reduction dim to be specified for input.numel() == 0.", v->name);
+    else
+        ta_kernel_error(ctx, "%s: Expected reduction dim %d to have non-zero size.", v->name,
+                        g->rdim < x->ndim ? g->rdim : x->ndim);
+    return false;
+}
+
+/* max/min: whether e replaces what c holds (NaN wins and stays). */
+static void take_extreme(const rvar *v, rk_dtype xd, const void *p, int64_t pos, acc *c)
+{
+    bool take;
+    if (rk_is_float(xd)) {
+        double e = rk_loadf(xd, p);
+        take = !c->seen || (!isnan(c->f) && (isnan(e) || (v->kind == R_MAX ? e > c->f : e < c->f)));
+        if (take) c->f = e;
+    } else {
+        int64_t e = rk_loadi(xd, p);
+        take = !c->seen || (v->kind == R_MAX ? e > c->i : e < c->i);
+        if (take) c->i = e;
     }
+    if (take) c->idx = pos;
+    c->seen = 1;
+}
 
-    DLTensor *y = rk_output(ctx, v->name, v->autogen ? RK_OUT_ANY : mode, out0, r, ond, oshape);
-    if (!y) return TA_ERR_KERNEL;
-    DLTensor *yi = NULL;
-    if (v->indices && !(yi = rk_output(ctx, v->name, mode, out1, RK_I64, ond, oshape))) return TA_ERR_KERNEL;
-
-    acc *a = calloc(nout > 0 ? (size_t)nout : 1, sizeof *a);
-    if (!a) return rk_oom(ctx, v->name);
+/* One pass over x, each element landing on its output's accumulator. */
+static void accumulate(const rvar *v, const DLTensor *x, const rshape *g, bool fdom, acc *a)
+{
+    rk_dtype xd = rk_dtype_of(x->dtype);
     rk_iter it;
     rk_iter_init(&it, x->ndim, x->shape);
     rk_iter_add(&it, x);
-    rk_iter_add_bytes(&it, a, abs_);
-    int rdim = 0; /* the one reduced dim of max.dim/min.dim */
-    while (rdim < x->ndim && !mask[rdim]) rdim++;
-    bool fdom = rk_is_float(r);
+    rk_iter_add_bytes(&it, a, g->acc_strides);
     for (int64_t k = 0; k < it.n; k++, rk_iter_step(&it)) {
         acc *c = (acc *)it.p[1];
         if (v->kind == R_SUM || v->kind == R_MEAN) {
             if (fdom) c->f += rk_loadf(xd, it.p[0]);
             else c->i = (int64_t)((uint64_t)c->i + (uint64_t)rk_loadi(xd, it.p[0]));
-            continue;
-        }
-        int64_t pos = rdim < x->ndim ? it.idx[rdim] : 0;
-        bool take;
-        if (rk_is_float(xd)) {
-            double e = rk_loadf(xd, it.p[0]);
-            take = !c->seen || (!isnan(c->f) && (isnan(e) || (v->kind == R_MAX ? e > c->f : e < c->f)));
-            if (take) c->f = e;
         } else {
-            int64_t e = rk_loadi(xd, it.p[0]);
-            take = !c->seen || (v->kind == R_MAX ? e > c->i : e < c->i);
-            if (take) c->i = e;
+            take_extreme(v, xd, it.p[0], g->rdim < x->ndim ? it.idx[g->rdim] : 0, c);
         }
-        if (take) c->idx = pos;
-        c->seen = 1;
     }
+}
 
+/* The accumulators into y (and the indices into yi). */
+static void store_results(const rvar *v, const rshape *g, const acc *a, bool f, DLTensor *y, DLTensor *yi)
+{
     rk_iter ot;
-    rk_iter_init(&ot, ond, oshape);
+    rk_iter_init(&ot, g->ond, g->oshape);
     rk_iter_add(&ot, y);
     if (yi) rk_iter_add(&ot, yi);
-    for (int64_t k = 0; k < nout; k++, rk_iter_step(&ot)) {
-        acc *c = &a[k];
-        bool f = (v->kind == R_SUM || v->kind == R_MEAN) ? fdom : rk_is_float(xd);
-        if (v->kind == R_MEAN) rk_storef(ot.dt[0], ot.p[0], c->f / (double)count);
+    for (int64_t k = 0; k < g->nout; k++, rk_iter_step(&ot)) {
+        const acc *c = &a[k];
+        if (v->kind == R_MEAN) rk_storef(ot.dt[0], ot.p[0], c->f / (double)g->count);
         else if (f) rk_storef(ot.dt[0], ot.p[0], c->f);
         else rk_storei(ot.dt[0], ot.p[0], c->i);
         if (yi) rk_storei(RK_I64, ot.p[1], c->idx);
     }
+}
+
+/* Every reduction of this file, functional or out=, by its rvar. */
+static ta_status reduce(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
+{
+    const rvar *v = ta_kernel_user_data(ctx);
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!rk_check_tensor(ctx, v->name, "self", x)) return TA_ERR_KERNEL;
+    rk_dtype xd = rk_dtype_of(x->dtype), r;
+    bool mask[RK_MAXDIM];
+    if (!read_dims(ctx, v, st, x, mask)) return TA_ERR_KERNEL;
+    bool keepdim = v->dims && rk_bool(st, 2, false);
+    DLTensor *out0 = NULL, *out1 = NULL;
+    if (mode == RK_OUT && !read_outs(ctx, v, st, &out0, &out1)) return TA_ERR_KERNEL;
+    if (!result_dtype(ctx, v, st, xd, out0, out1, &r)) return TA_ERR_KERNEL;
+    rshape g;
+    reduced_shape(x, mask, keepdim, &g);
+    if (!reducible(ctx, v, x, &g)) return TA_ERR_KERNEL;
+    DLTensor *y = rk_output(ctx, v->name, v->autogen ? RK_OUT_ANY : mode, out0, r, g.ond, g.oshape);
+    if (!y) return TA_ERR_KERNEL;
+    DLTensor *yi = NULL;
+    if (v->indices && !(yi = rk_output(ctx, v->name, mode, out1, RK_I64, g.ond, g.oshape)))
+        return TA_ERR_KERNEL;
+    acc *a = calloc(g.nout > 0 ? (size_t)g.nout : 1, sizeof *a);
+    if (!a) return rk_oom(ctx, v->name);
+    bool fdom = rk_is_float(r);
+    accumulate(v, x, &g, fdom, a);
+    store_results(v, &g, a, (v->kind == R_SUM || v->kind == R_MEAN) ? fdom : rk_is_float(xd), y, yi);
     free(a);
     return yi ? rk_return2(st, y, yi) : rk_return1(st, y);
 }
 
-static ta_status k_func(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, RK_FUNC); }
-static ta_status k_out(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, RK_OUT); }
+static ta_status k_func(ta_kernel_ctx *c, ta_stack *s) { return reduce(c, s, RK_FUNC); }
+static ta_status k_out(ta_kernel_ctx *c, ta_stack *s) { return reduce(c, s, RK_OUT); }
 
 static const rvar SUM_ALL = {"sum", R_SUM, false, false, false}, SUM_DIM = {"sum", R_SUM, true, false, false};
 static const rvar SUM_ALL_OUT = {"sum", R_SUM, false, false, true};

@@ -19,9 +19,6 @@
 #define RK_MAXDIM 64 /* PyTorch's own limit on tensor rank */
 #define RK_MAXOPS 5  /* operands of one iterator: output plus up to four inputs */
 
-/* DLPack 0.6 has no boolean code; newer DLPack spells it kDLBool = 6. */
-#define RK_DL_BOOL 6u
-
 /* ---- dtypes (dtype.c) ---------------------------------------------------- */
 
 typedef enum rk_dtype {

@@ -27,92 +27,131 @@ static void sub_tensor(const DLTensor *t, int dim, int64_t start, int64_t len, D
 
 /* ---- cat / stack -------------------------------------------------------------------- */
 
-static ta_status join(ta_kernel_ctx *ctx, ta_stack *st, bool stack, bool out)
+typedef enum join_form { CAT, STACK } join_form;
+
+/* Every item is a tensor; stack's are all the same size, cat's have a dim.
+ * *ref gets cat's first item that is not a legacy 1-d empty tensor (NULL
+ * when all are), rt the items' promoted type. */
+static bool check_items(ta_kernel_ctx *ctx, const char *name, join_form form, DLTensor **ts,
+                        size_t n, rk_rtype *rt, const DLTensor **ref)
 {
-    const char *name = stack ? "stack" : "cat";
-    DLTensor **ts;
-    size_t n;
     char a[256], b[256];
-    if (!rk_tensors(st, 0, &ts, &n)) return ta_kernel_error(ctx, "%s: expected a tensor list", name);
-    if (n == 0)
-        return ta_kernel_error(ctx, stack ? "stack: stack expects a non-empty TensorList"
-                                          : "cat: torch.cat(): expected a non-empty list of Tensors");
-    int64_t dim = rk_int(st, 1, 0);
-    rk_rtype rt;
-    rk_rtype_init(&rt);
-    const DLTensor *ref = NULL;
+    rk_rtype_init(rt);
+    *ref = NULL;
     for (size_t k = 0; k < n; k++) {
-        if (!rk_check_tensor(ctx, name, "tensors", ts[k])) return TA_ERR_KERNEL;
-        rk_rtype_tensor(&rt, ts[k]);
-        if (stack) {
+        if (!rk_check_tensor(ctx, name, "tensors", ts[k])) return false;
+        rk_rtype_tensor(rt, ts[k]);
+        if (form == STACK) {
             if (k > 0 && !rk_shape_eq(ts[k], ts[0]->ndim, ts[0]->shape))
                 return ta_kernel_error(ctx, "stack: stack expects each tensor to be equal size, but got %s at entry 0 "
                                        "and %s at entry %zu",
                                        rk_shape_str(a, sizeof a, ts[0]->ndim, ts[0]->shape),
-                                       rk_shape_str(b, sizeof b, ts[k]->ndim, ts[k]->shape), k);
+                                       rk_shape_str(b, sizeof b, ts[k]->ndim, ts[k]->shape), k),
+                       false;
             continue;
         }
         if (ts[k]->ndim == 0)
-            return ta_kernel_error(ctx, "cat: zero-dimensional tensor (at position %zu) cannot be concatenated", k);
-        if (!ref && !(ts[k]->ndim == 1 && ts[k]->shape[0] == 0)) ref = ts[k];
+            return ta_kernel_error(ctx, "cat: zero-dimensional tensor (at position %zu) cannot be concatenated", k),
+                   false;
+        if (!*ref && !(ts[k]->ndim == 1 && ts[k]->shape[0] == 0)) *ref = ts[k];
     }
-    /* rk_dtype of every item is known to be supported now */
-    rk_dtype r = rk_rtype_result(&rt);
-    int nd;
-    int64_t shape[RK_MAXDIM];
-    if (stack) {
-        if (ts[0]->ndim >= RK_MAXDIM) return ta_kernel_error(ctx, "stack: too many dimensions");
-        if (!rk_wrap_dim(ctx, name, &dim, ts[0]->ndim + 1)) return TA_ERR_KERNEL;
-        nd = ts[0]->ndim + 1;
-        for (int d = 0, s = 0; d < nd; d++) shape[d] = d == dim ? (int64_t)n : ts[0]->shape[s++];
-    } else if (!ref) { /* only legacy 1-d empty tensors: the result is one of them */
-        if (!rk_wrap_dim(ctx, name, &dim, 1)) return TA_ERR_KERNEL;
-        nd = 1;
+    return true;
+}
+
+/* stack's result: the items' shape with a new dim of n at dim. */
+static bool stack_shape(ta_kernel_ctx *ctx, DLTensor **ts, size_t n, int64_t *dim, int *nd, int64_t *shape)
+{
+    if (ts[0]->ndim >= RK_MAXDIM) return ta_kernel_error(ctx, "stack: too many dimensions"), false;
+    if (!rk_wrap_dim(ctx, "stack", dim, ts[0]->ndim + 1)) return false;
+    *nd = ts[0]->ndim + 1;
+    for (int d = 0, s = 0; d < *nd; d++) shape[d] = d == *dim ? (int64_t)n : ts[0]->shape[s++];
+    return true;
+}
+
+/* cat's result: ref's shape with the items' sizes along dim summed (legacy
+ * 1-d empty tensors skipped; all of them: a 1-d empty result); the other
+ * sizes must match. */
+static bool cat_shape(ta_kernel_ctx *ctx, DLTensor **ts, size_t n, const DLTensor *ref, int64_t *dim,
+                      int *nd, int64_t *shape)
+{
+    if (!ref) {
+        *nd = 1;
         shape[0] = 0;
-    } else {
-        if (!rk_wrap_dim(ctx, name, &dim, ref->ndim)) return TA_ERR_KERNEL;
-        nd = ref->ndim;
-        rk_dims_copy(shape, ref->shape, nd);
-        shape[dim] = 0;
-        for (size_t k = 0; k < n; k++) {
-            const DLTensor *t = ts[k];
-            if (t->ndim == 1 && t->shape[0] == 0) continue;
-            if (t->ndim != nd)
-                return ta_kernel_error(ctx, "cat: Tensors must have same number of dimensions: got %d and %d", nd,
-                                       t->ndim);
-            for (int d = 0; d < nd; d++)
-                if (d != dim && t->shape[d] != ref->shape[d])
-                    return ta_kernel_error(ctx, "cat: Sizes of tensors must match except in dimension %lld. Expected "
-                                           "size %lld but got size %lld for tensor number %zu in the list.",
-                                           (long long)dim, (long long)ref->shape[d], (long long)t->shape[d], k);
-            shape[dim] += t->shape[dim];
-        }
+        return rk_wrap_dim(ctx, "cat", dim, 1);
     }
-    DLTensor *y = rk_output(ctx, name, out ? RK_OUT : RK_FUNC, out ? ta_stack_tensor(st, 2) : NULL, r, nd, shape);
-    if (!y) return TA_ERR_KERNEL;
+    if (!rk_wrap_dim(ctx, "cat", dim, ref->ndim)) return false;
+    *nd = ref->ndim;
+    rk_dims_copy(shape, ref->shape, *nd);
+    shape[*dim] = 0;
+    for (size_t k = 0; k < n; k++) {
+        const DLTensor *t = ts[k];
+        if (t->ndim == 1 && t->shape[0] == 0) continue;
+        if (t->ndim != *nd)
+            return ta_kernel_error(ctx, "cat: Tensors must have same number of dimensions: got %d and %d", *nd,
+                                   t->ndim),
+                   false;
+        for (int d = 0; d < *nd; d++)
+            if (d != *dim && t->shape[d] != ref->shape[d])
+                return ta_kernel_error(ctx, "cat: Sizes of tensors must match except in dimension %lld. Expected "
+                                       "size %lld but got size %lld for tensor number %zu in the list.",
+                                       (long long)*dim, (long long)ref->shape[d], (long long)t->shape[d], k),
+                       false;
+        shape[*dim] += t->shape[*dim];
+    }
+    return true;
+}
+
+/* Copies each item into its part of y: stack's k-th slot along dim (dim
+ * dropped: the item's shape exactly), cat's next run along dim. */
+static void copy_parts(DLTensor *y, join_form form, DLTensor **ts, size_t n, const DLTensor *ref, int dim)
+{
     int64_t cursor = 0, sh[RK_MAXDIM], sd[RK_MAXDIM];
     DLTensor part;
     for (size_t k = 0; k < n; k++) {
         const DLTensor *t = ts[k];
-        if (stack) {
-            /* the k-th slot along dim, with dim dropped: t's shape exactly */
-            sub_tensor(y, (int)dim, (int64_t)k, 1, &part, sh, sd);
-            for (int d = (int)dim; d + 1 < nd; d++) sh[d] = sh[d + 1], sd[d] = sd[d + 1];
-            part.ndim = nd - 1;
+        if (form == STACK) {
+            sub_tensor(y, dim, (int64_t)k, 1, &part, sh, sd);
+            for (int d = dim; d + 1 < y->ndim; d++) sh[d] = sh[d + 1], sd[d] = sd[d + 1];
+            part.ndim = y->ndim - 1;
         } else {
             if (t->ndim == 1 && t->shape[0] == 0 && ref) continue;
-            sub_tensor(y, (int)dim, cursor, t->shape[dim], &part, sh, sd);
+            sub_tensor(y, dim, cursor, t->shape[dim], &part, sh, sd);
             cursor += t->shape[dim];
         }
         rk_copy(&part, t);
     }
+}
+
+/* cat and stack, functional or out=. */
+static ta_status join(ta_kernel_ctx *ctx, ta_stack *st, join_form form, rk_mode mode)
+{
+    const char *name = form == STACK ? "stack" : "cat";
+    DLTensor **ts;
+    size_t n;
+    if (!rk_tensors(st, 0, &ts, &n)) return ta_kernel_error(ctx, "%s: expected a tensor list", name);
+    if (n == 0)
+        return ta_kernel_error(ctx, form == STACK ? "stack: stack expects a non-empty TensorList"
+                                                  : "cat: torch.cat(): expected a non-empty list of Tensors");
+    int64_t dim = rk_int(st, 1, 0);
+    rk_rtype rt;
+    const DLTensor *ref;
+    if (!check_items(ctx, name, form, ts, n, &rt, &ref)) return TA_ERR_KERNEL;
+    /* rk_dtype of every item is known to be supported now */
+    rk_dtype r = rk_rtype_result(&rt);
+    int nd;
+    int64_t shape[RK_MAXDIM];
+    if (!(form == STACK ? stack_shape(ctx, ts, n, &dim, &nd, shape) : cat_shape(ctx, ts, n, ref, &dim, &nd, shape)))
+        return TA_ERR_KERNEL;
+    DLTensor *y = rk_output(ctx, name, mode, mode == RK_OUT ? ta_stack_tensor(st, 2) : NULL, r, nd, shape);
+    if (!y) return TA_ERR_KERNEL;
+    copy_parts(y, form, ts, n, ref, (int)dim);
     return rk_return1(st, y);
 }
 
-static ta_status k_cat(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, false, false); }
-static ta_status k_cat_out(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, false, true); }
-static ta_status k_stack(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, true, false); }
-static ta_status k_stack_out(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, true, true); }
+static ta_status k_cat(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, CAT, RK_FUNC); }
+static ta_status k_cat_out(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, CAT, RK_OUT); }
+static ta_status k_stack(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, STACK, RK_FUNC); }
+static ta_status k_stack_out(ta_kernel_ctx *c, ta_stack *s) { return join(c, s, STACK, RK_OUT); }
 
 /* ---- split family ---------------------------------------------------------------------- */
 
@@ -121,89 +160,102 @@ enum { D_VIEW, D_COPY, D_COPY_OUT };
 
 typedef struct svar { const char *name; int kind; } svar;
 
-/* The pieces as (start, len) pairs; *np pieces, malloc'ed in *pieces. */
-static bool plan(ta_kernel_ctx *ctx, ta_stack *st, const svar *v, const DLTensor *x, int64_t *dim,
-                 int64_t **pieces, size_t *np)
+/* How a dim of `size` is cut: n pieces of `each` (the last one shorter),
+ * or of the given sizes. */
+typedef struct cutting {
+    int64_t n, each;
+    const int64_t *sizes; /* split_with_sizes: n of them, else NULL */
+} cutting;
+
+/* chunk: `chunks` pieces as equal as can be (size 0: that many empty ones). */
+static bool cut_chunks(ta_kernel_ctx *ctx, ta_stack *st, int64_t size, cutting *c)
 {
-    int64_t d = rk_int(st, v->kind == S_UNBIND ? 1 : 2, 0);
-    if (x->ndim == 0) {
-        ta_kernel_error(ctx, "%s: %s expects at least a 1-dimensional tensor", v->name, v->name);
-        return false;
-    }
-    if (!rk_wrap_dim(ctx, v->name, &d, x->ndim)) return false;
-    *dim = d;
-    int64_t size = x->shape[d], n = 0, each = 0;
-    const int64_t *sizes = NULL;
+    int64_t chunks = rk_int(st, 1, 1);
+    if (chunks <= 0)
+        return ta_kernel_error(ctx, "chunk: chunk expects `chunks` to be greater than 0, got: %lld",
+                               (long long)chunks),
+               false;
+    c->each = size == 0 ? 0 : (size - 1) / chunks + 1;
+    c->n = size == 0 ? chunks : (size - 1) / c->each + 1;
+    return true;
+}
+
+/* split: pieces of split_size (0 only for an empty dim). */
+static bool cut_split(ta_kernel_ctx *ctx, ta_stack *st, int64_t size, cutting *c)
+{
+    c->each = rk_int(st, 1, 0);
+    if (c->each < 0)
+        return ta_kernel_error(ctx, "split: split expects split_size be non-negative, but got split_size=%lld",
+                               (long long)c->each),
+               false;
+    if (c->each == 0 && size != 0)
+        return ta_kernel_error(ctx, "split: split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
+                               (long long)size),
+               false;
+    c->n = size == 0 ? 1 : (size - 1) / c->each + 1;
+    return true;
+}
+
+/* split_with_sizes: the sizes given, which must sum to the dim's size. */
+static bool cut_sizes(ta_kernel_ctx *ctx, ta_stack *st, const svar *v, int64_t size, int64_t d, cutting *c)
+{
     size_t ns = 0;
     int64_t one;
-    switch (v->kind) {
-    case S_UNBIND:
-        n = size;
-        each = 1;
-        break;
-    case S_CHUNK: {
-        int64_t chunks = rk_int(st, 1, 1);
-        if (chunks <= 0) {
-            ta_kernel_error(ctx, "chunk: chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
-            return false;
-        }
-        each = size == 0 ? 0 : (size - 1) / chunks + 1;
-        n = size == 0 ? chunks : (size - 1) / each + 1; /* size 0: `chunks` empty pieces */
-        break;
+    if (!rk_ints(st, 1, &c->sizes, &ns, &one))
+        return ta_kernel_error(ctx, "%s: expected an int list for split_sizes", v->name), false;
+    int64_t sum = 0;
+    for (size_t k = 0; k < ns; k++) {
+        if (c->sizes[k] < 0 || __builtin_add_overflow(sum, c->sizes[k], &sum)) sum = -1;
+        if (sum < 0) break;
     }
-    case S_SPLIT:
-        each = rk_int(st, 1, 0);
-        if (each < 0) {
-            ta_kernel_error(ctx, "split: split expects split_size be non-negative, but got split_size=%lld",
-                            (long long)each);
-            return false;
-        }
-        if (each == 0 && size != 0) {
-            ta_kernel_error(ctx, "split: split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
-                            (long long)size);
-            return false;
-        }
-        n = size == 0 ? 1 : (size - 1) / each + 1;
-        break;
-    default: {
-        if (!rk_ints(st, 1, &sizes, &ns, &one)) {
-            ta_kernel_error(ctx, "%s: expected an int list for split_sizes", v->name);
-            return false;
-        }
-        int64_t sum = 0;
-        for (size_t k = 0; k < ns; k++) {
-            if (sizes[k] < 0 || __builtin_add_overflow(sum, sizes[k], &sum)) sum = -1;
-            if (sum < 0) break;
-        }
-        if (sum != size) {
-            ta_kernel_error(ctx, "%s: split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
-                            "at dimension %lld), and every size to be non-negative", v->name, (long long)size,
-                            (long long)d);
-            return false;
-        }
-        n = (int64_t)ns;
-    }
-    }
-    if (n > ((int64_t)1 << 24)) {
-        ta_kernel_error(ctx, "%s: %lld pieces are more than this kernel supports", v->name, (long long)n);
-        return false;
-    }
-    int64_t *p = malloc(sizeof *p * 2 * (size_t)(n > 0 ? n : 1));
-    if (!p) {
-        rk_oom(ctx, v->name);
-        return false;
-    }
+    if (sum != size)
+        return ta_kernel_error(ctx, "%s: split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
+                               "at dimension %lld), and every size to be non-negative", v->name, (long long)size,
+                               (long long)d),
+               false;
+    c->n = (int64_t)ns;
+    return true;
+}
+
+/* The pieces as (start, len) pairs, malloc'ed. */
+static int64_t *lay_pieces(const cutting *c, int64_t size)
+{
+    int64_t *p = malloc(sizeof *p * 2 * (size_t)(c->n > 0 ? c->n : 1));
+    if (!p) return NULL;
     int64_t start = 0;
-    for (int64_t k = 0; k < n; k++) {
-        int64_t len = sizes ? sizes[k] : each;
+    for (int64_t k = 0; k < c->n; k++) {
+        int64_t len = c->sizes ? c->sizes[k] : c->each;
         if (len > size - start) len = size - start; /* the short last piece */
         if (len < 0) len = 0;
         p[2 * k] = start;
         p[2 * k + 1] = len;
         start += len;
     }
-    *pieces = p;
-    *np = (size_t)n;
+    return p;
+}
+
+/* The pieces of x along *dim as (start, len) pairs; *np pieces, malloc'ed
+ * in *pieces. */
+static bool plan(ta_kernel_ctx *ctx, ta_stack *st, const svar *v, const DLTensor *x, int64_t *dim,
+                 int64_t **pieces, size_t *np)
+{
+    int64_t d = rk_int(st, v->kind == S_UNBIND ? 1 : 2, 0);
+    if (x->ndim == 0)
+        return ta_kernel_error(ctx, "%s: %s expects at least a 1-dimensional tensor", v->name, v->name), false;
+    if (!rk_wrap_dim(ctx, v->name, &d, x->ndim)) return false;
+    *dim = d;
+    int64_t size = x->shape[d];
+    cutting c = {.n = size, .each = 1}; /* unbind */
+    bool ok = v->kind == S_UNBIND ? true
+            : v->kind == S_CHUNK  ? cut_chunks(ctx, st, size, &c)
+            : v->kind == S_SPLIT  ? cut_split(ctx, st, size, &c)
+                                  : cut_sizes(ctx, st, v, size, d, &c);
+    if (!ok) return false;
+    if (c.n > ((int64_t)1 << 24))
+        return ta_kernel_error(ctx, "%s: %lld pieces are more than this kernel supports", v->name, (long long)c.n),
+               false;
+    if (!(*pieces = lay_pieces(&c, size))) return rk_oom(ctx, v->name), false;
+    *np = (size_t)c.n;
     return true;
 }
 

@@ -8,8 +8,11 @@
 
 #include "rk.h"
 
-static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, bool log_form, bool out)
+typedef enum softmax_form { SOFTMAX, LOG_SOFTMAX } softmax_form;
+
+static ta_status softmax(ta_kernel_ctx *ctx, ta_stack *st, softmax_form form, rk_mode mode)
 {
+    bool log_form = form == LOG_SOFTMAX, out = mode == RK_OUT;
     const char *name = log_form ? "_log_softmax" : "_softmax";
     DLTensor *x = ta_stack_tensor(st, 0);
     if (!rk_check_tensor(ctx, name, "self", x)) return TA_ERR_KERNEL;
@@ -61,10 +64,13 @@ static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, bool log_form, bool out)
     return rk_return1(st, y);
 }
 
-static ta_status k_softmax(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, false, false); }
-static ta_status k_softmax_out(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, false, true); }
-static ta_status k_log_softmax(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, true, false); }
-static ta_status k_log_softmax_out(ta_kernel_ctx *c, ta_stack *s) { return run(c, s, true, true); }
+static ta_status k_softmax(ta_kernel_ctx *c, ta_stack *s) { return softmax(c, s, SOFTMAX, RK_FUNC); }
+static ta_status k_softmax_out(ta_kernel_ctx *c, ta_stack *s) { return softmax(c, s, SOFTMAX, RK_OUT); }
+static ta_status k_log_softmax(ta_kernel_ctx *c, ta_stack *s) { return softmax(c, s, LOG_SOFTMAX, RK_FUNC); }
+static ta_status k_log_softmax_out(ta_kernel_ctx *c, ta_stack *s)
+{
+    return softmax(c, s, LOG_SOFTMAX, RK_OUT);
+}
 
 static const rk_entry ENTRIES[] = {
     {"_softmax", k_softmax, NULL}, {"_softmax.out", k_softmax_out, NULL},

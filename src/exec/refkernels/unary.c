@@ -139,7 +139,7 @@ static void apply(const rk_unary_op *op, double (*f)(double), const DLTensor *x,
     }
 }
 
-static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
+static ta_status unary(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
 {
     const rk_unary_op *op = ta_kernel_user_data(ctx);
     DLTensor *x = ta_stack_tensor(st, 0);
@@ -174,9 +174,9 @@ static ta_status run(ta_kernel_ctx *ctx, ta_stack *st, rk_mode mode)
     return rk_return1(st, y);
 }
 
-static ta_status k_func(ta_kernel_ctx *ctx, ta_stack *st) { return run(ctx, st, RK_FUNC); }
-static ta_status k_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return run(ctx, st, RK_INPLACE); }
-static ta_status k_out(ta_kernel_ctx *ctx, ta_stack *st) { return run(ctx, st, RK_OUT); }
+static ta_status k_func(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, RK_FUNC); }
+static ta_status k_inplace(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, RK_INPLACE); }
+static ta_status k_out(ta_kernel_ctx *ctx, ta_stack *st) { return unary(ctx, st, RK_OUT); }
 
 ta_status rk_register_unary(ta_registry *reg)
 {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/extract/extract_internal.h"
 #include "schema/map.h"
 
@@ -100,7 +101,7 @@ static bool grow(void **v, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap) return true;
     size_t c = *cap ? *cap * 2 : 16;
-    void *nv = realloc(*v, c * elem);
+    void *nv = ta_realloc(*v, c * elem);
     if (!nv) return false;
     *v = nv;
     *cap = c;
@@ -124,7 +125,7 @@ static void add_macro(ta_extract *x, const char *name, size_t len, const char *v
 
 ta_extract *ta_extract_create(const ta_extract_opts *opts)
 {
-    ta_extract *x = calloc(1, sizeof *x);
+    ta_extract *x = ta_calloc(1, sizeof *x);
     if (!x || !(x->arena = ta_arena_create())) {
         free(x);
         return NULL;
@@ -560,7 +561,7 @@ static bool index_lines(xfile *f)
 {
     uint32_t cap = 1;
     for (const char *p = f->s, *e = f->s + f->n; (p = memchr(p, '\n', (size_t)(e - p))); p++) cap++;
-    f->lines = malloc((size_t)cap * sizeof *f->lines);
+    f->lines = ta_malloc((size_t)cap * sizeof *f->lines);
     if (!f->lines) return false;
     f->lines[0] = 0;
     f->nlines = 1;

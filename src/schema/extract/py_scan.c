@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/extract/extract_internal.h"
 
 enum { MAX_ARGS = 16, MAX_BINDINGS = 64, MAX_MUTATES = 64 };
@@ -161,7 +162,7 @@ static uint32_t library_call(pscan *ps, uint32_t i)
     if (resolve(ps, a.pos[1], &ps->part, &bad)) b->impl = ps->part.n == 4 && !memcmp(ps->part.s, "IMPL", 4);
     xt_reset(&ps->part);
     if (resolve(ps, a.pos[0], &ps->part, &bad)) {
-        if (!(b->ns = malloc(ps->part.n + 1))) {
+        if (!(b->ns = ta_malloc(ps->part.n + 1))) {
             f->st = TA_ERR_NOMEM;
             return close;
         }

@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/extract/extract_internal.h"
 
 bool xf_push(xfile *f, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
 {
     if (f->ntok == f->captok) {
         uint32_t cap = f->captok ? f->captok * 2 : 256;
-        xtok *v = realloc(f->tok, (size_t)cap * sizeof *v);
+        xtok *v = ta_realloc(f->tok, (size_t)cap * sizeof *v);
         if (!v) {
             f->st = TA_ERR_NOMEM;
             return false;

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "schema/alloc.h"
 #include "schema/extract/extract_internal.h"
 
 #define XR_IO "extract-io"
@@ -34,7 +35,7 @@ static void plist_add(plist *l, const char *dir, const char *rel, size_t rel_len
     if (l->oom) return;
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 256;
-        char **v = realloc(l->v, cap * sizeof *v);
+        char **v = ta_realloc(l->v, cap * sizeof *v);
         if (!v) {
             l->oom = true;
             return;
@@ -44,7 +45,7 @@ static void plist_add(plist *l, const char *dir, const char *rel, size_t rel_len
     }
     size_t dl = strcmp(dir, ".") ? strlen(dir) : 0; /* "./x" is just "x" */
     bool slash = !dl || dir[dl - 1] == '/';
-    char *p = malloc(dl + 1 + rel_len + 1);
+    char *p = ta_malloc(dl + 1 + rel_len + 1);
     if (!p) {
         l->oom = true;
         return;
@@ -101,11 +102,11 @@ static bool git_files(const char *dir, plist *l)
         return false;
     }
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
+    char *buf = ta_malloc(cap);
     ssize_t r = 0;
     while (buf) {
         if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
+            char *nb = ta_realloc(buf, cap * 2);
             if (!nb) {
                 free(buf);
                 buf = NULL;
@@ -156,7 +157,7 @@ static void walk_dir(const char *dir, plist *l, int depth)
         unsigned char type = e->d_type;
         size_t len = strlen(name);
         if (type == DT_UNKNOWN) {
-            char *p = malloc(strlen(dir) + len + 2);
+            char *p = ta_malloc(strlen(dir) + len + 2);
             struct stat st;
             if (!p) {
                 l->oom = true;
@@ -203,7 +204,7 @@ static int read_whole(const char *path, char **buf, size_t *cap, size_t *len)
         if (*cap - n < 4096 || *cap < (size_t)st.st_size + 1) {
             size_t c = *cap ? *cap * 2 : 1 << 16;
             while (c < (size_t)st.st_size + 4096) c *= 2;
-            char *b = realloc(*buf, c);
+            char *b = ta_realloc(*buf, c);
             if (!b) {
                 close(fd);
                 return ENOMEM;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/alloc.h"
 #include "schema/extract/extract_internal.h"
 
 static bool room(xtext *t, uint32_t n);
@@ -17,7 +18,7 @@ void xt_reset(xtext *t)
 {
     t->n = 0;
     t->nseg = 0;
-    t->oom = false;
+    /* oom stays: a scanner reports it once it is done with the file */
     if (room(t, 0)) t->s[0] = '\0'; /* even an empty text is a string */
 }
 
@@ -36,7 +37,7 @@ static bool room(xtext *t, uint32_t n)
     if (t->n + n + 1 <= t->cap) return true;
     uint32_t cap = t->cap ? t->cap : 64;
     while (cap < t->n + n + 1) cap *= 2;
-    char *s = realloc(t->s, cap);
+    char *s = ta_realloc(t->s, cap);
     if (!s) return !(t->oom = true);
     t->s = s;
     t->cap = cap;
@@ -47,7 +48,7 @@ static xseg *new_seg(xtext *t)
 {
     if (t->nseg == t->capseg) {
         uint32_t cap = t->capseg ? t->capseg * 2 : 8;
-        xseg *v = realloc(t->seg, cap * sizeof *v);
+        xseg *v = ta_realloc(t->seg, cap * sizeof *v);
         if (!v) {
             t->oom = true;
             return NULL;

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "cases_replay.h"
-#include "exec/device.h"
+#include "tensoralias/device.h"
 #include "testdata.h"
 
 #define CASES "refkernels/cases.jsonl"
@@ -246,7 +246,8 @@ static void replay(ta_replay *r, const json_t *c, ta_kernel_fn fn, void *ud, cha
     int64_t ints[32][16];
     assert_true(nargs <= 32);
     for (size_t i = 0; i < nargs; i++) targs[i] = push_argument(r->ex, json_array_get(args, i), ints[i]);
-    ta_status s = ta_exec_call(r->ex, fn, ud);
+    ta_diags *d = ta_diags_create();
+    ta_status s = ta_exec_call(r->ex, fn, ud, d);
     ta_stack *st = ta_exec_stack(r->ex);
     const json_t *list = json_object_get(c, "list"), *rets = json_object_get(c, "returns");
     bool geometry = json_is_true(json_object_get(c, "geometry"));
@@ -254,7 +255,8 @@ static void replay(ta_replay *r, const json_t *c, ta_kernel_fn fn, void *ud, cha
         if (s != TA_ERR_KERNEL)
             snprintf(why, cap, "succeeded; torch raised '%s'", json_string_value(json_object_get(c, "error")));
     } else if (s != TA_OK) {
-        snprintf(why, cap, "failed: %s", ta_exec_error(r->ex));
+        size_t n = ta_diags_count(d);
+        snprintf(why, cap, "failed: %s", n ? ta_diags_get(d, n - 1)->message : "");
     } else if (list) {
         ta_value *v = ta_stack_at(st, 0);
         if (ta_stack_size(st) != 1 || v->tag != TA_VAL_TENSOR_LIST || v->u.tensors.n != json_array_size(list))
@@ -267,6 +269,7 @@ static void replay(ta_replay *r, const json_t *c, ta_kernel_fn fn, void *ud, cha
         for (size_t k = 0; !why[0] && k < json_array_size(rets); k++)
             agrees(r->ex, ta_stack_tensor(st, k), json_array_get(rets, k), targs, nargs, geometry, why, cap);
     }
+    ta_diags_destroy(d);
 }
 
 void ta_replay_cases(ta_replay *r)

@@ -13,3 +13,9 @@ size_t ta_test_count_rule(const ta_diags *d, const char *rule, const ta_diag **f
         }
     return n;
 }
+
+const char *ta_test_last_message(const ta_diags *d)
+{
+    size_t n = ta_diags_count(d);
+    return n ? ta_diags_get(d, n - 1)->message : "";
+}

@@ -10,4 +10,7 @@
  * *first when first is not NULL and there is one. */
 size_t ta_test_count_rule(const ta_diags *d, const char *rule, const ta_diag **first);
 
+/* The message of the last diagnostic of d, or "" when there is none. */
+const char *ta_test_last_message(const ta_diags *d);
+
 #endif

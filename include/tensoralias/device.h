@@ -1,4 +1,6 @@
-/* device.h - the device interface between the exec engine and a device backend.
+/* tensoralias/device.h - the device interface between the exec engine and a
+ * device backend: what a device library (libtensoralias_cuda.so, or a test's
+ * fake device) implements and exports.
  *
  * The engine allocates, snapshots and compares storage only through these
  * operations, so a device whose memory the host cannot read (CUDA) plugs in
@@ -8,15 +10,23 @@
  * for, so the core library has no CUDA dependency.
  *
  * Every operation returns 0 on success, or non-zero with a message in err
- * (at most errcap bytes, NUL-terminated) when errcap > 0.
+ * (at most errcap bytes, NUL-terminated) when errcap > 0. A device reports
+ * into a plain buffer rather than a ta_diags list: it runs in the engine's
+ * hot path (every allocation, snapshot and comparison of every case) and in
+ * child processes, and the engine turns what it says into a diagnostic or a
+ * verdict where it matters (ta_exec_device_load, ta_exec_call).
  */
-#ifndef TA_EXEC_DEVICE_H
-#define TA_EXEC_DEVICE_H
+#ifndef TENSORALIAS_DEVICE_H
+#define TENSORALIAS_DEVICE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <dlpack/dlpack.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define TA_DEVICE_ABI_VERSION 1u
 #define TA_DEVICE_ENTRY "tensoralias_device"
@@ -42,10 +52,10 @@ typedef struct ta_device_ops {
     int (*sync)(char *err, size_t errcap);
 } ta_device_ops;
 
-/* The CPU device, always present. */
-const ta_device_ops *ta_device_cpu(void);
-
 /* What a device library exports under TA_DEVICE_ENTRY. */
 typedef const ta_device_ops *(*ta_device_entry_fn)(void);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

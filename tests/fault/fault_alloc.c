@@ -1,0 +1,289 @@
+/* fault_alloc.c - allocation-failure injection, as SQLite tests itself:
+ * each scenario runs once to count its allocations, then once more for
+ * every N with allocation N made to fail (ta_fault_arm, a build with
+ * -DTA_FAULT_INJECT: `make fault`, under ASan and UBSan). Every run must end
+ * in TA_ERR_NOMEM, with no crash, no leak (LeakSanitizer checks at exit)
+ * and nothing half made handed back (outputs stay NULL).
+ *
+ * Scenarios: parsing schemas (one good, one malformed), a schema's alias
+ * queries, graph and rules, extracting schemas from C++ and Python
+ * sources, loading a small
+ * native_functions.yaml with tags, a full `check` of it (every pass,
+ * torchgen's derivation included), and a verification set-up (schema
+ * source, derived operators, a schema file, kernels, composed kernels, the
+ * selection). Allocations inside libyaml, igraph and jansson are theirs:
+ * they are not counted, and fail through their own paths.
+ *
+ * Usage: fault_alloc [BUILD] (BUILD holds tests/plugins/libtwice.so). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schema/alloc.h"
+#include "tensoralias/alias.h"
+#include "tensoralias/check.h"
+#include "tensoralias/exec.h"
+#include "tensoralias/extract.h"
+#include "tensoralias/native.h"
+#include "tensoralias/schema.h"
+
+/* A scenario's verdict on itself: TA_OK, TA_ERR_NOMEM, or this when it
+ * got something it should not have (a half-made output, a wrong status). */
+#define WRONG TA_ERR_INVALID
+
+static const char yaml[] =
+    "- func: abs(Tensor self) -> Tensor\n"
+    "  variants: function, method\n"
+    "  dispatch:\n"
+    "    CPU, CUDA: abs\n"
+    "  tags: pointwise\n"
+    "- func: abs_(Tensor(a!) self) -> Tensor(a!)\n"
+    "  dispatch:\n"
+    "    CompositeExplicitAutograd: abs_\n"
+    "  autogen: abs.out\n"
+    "- func: custom::scale_(Tensor(a!) self, Scalar s=2) -> Tensor(a!)\n"
+    "  dispatch:\n"
+    "    CPU: scale_\n"
+    "  autogen: scale, scale.out\n"
+    "- func: view_it(Tensor(a) self, int[] size) -> Tensor(a)\n"
+    "  dispatch:\n"
+    "    CPU: view_it\n"
+    "  autogen: view_it.out\n"
+    "- func: bad(Tensor self) -> Tensor\n"
+    "  dispatch:\n"
+    "    CPUU: bad\n"
+    "  tags: nonexistent\n"
+    "- func: two(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+    "  dispatch:\n"
+    "    CPU: two\n"
+    "- func: broken(Tensor self -> Tensor\n"
+    "- func: abs(Tensor self) -> Tensor\n";
+
+static const char tags[] =
+    "- tag: pointwise\n"
+    "  desc: elementwise\n"
+    "- tag: core\n"
+    "  desc: core aten\n";
+
+/* ---- the scenarios ------------------------------------------------------ */
+
+static ta_status parse_schemas(void)
+{
+    static const char good[] =
+        "aten::_foo.out(Tensor(a!) self, Tensor?[] indices, *, int[2] size=[1, 2], "
+        "Dict(str, Tensor(b)) d, float eps=1e-05, Tensor(c!)[] out) -> (Tensor(a!) x, Tensor(c!)[])";
+    static const char bad[] = "aten::oops(Tensor(a!) self, int x=) -> Tensor";
+    ta_arena *a = ta_arena_create();
+    ta_diags *d = ta_diags_create();
+    ta_schema *s = NULL, *t = NULL;
+    ta_status st = a && d ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_schema_parse(a, good, sizeof good - 1, NULL, &s, d);
+    if (st != TA_OK && s) st = WRONG;
+    if (st == TA_OK) {
+        ta_status bs = ta_schema_parse(a, bad, sizeof bad - 1, NULL, &t, d);
+        st = t ? WRONG : bs == TA_ERR_PARSE ? TA_OK : bs;
+        if (st == TA_OK && ta_diags_count(d) != 1) st = WRONG;
+    }
+    ta_diags_destroy(d);
+    ta_arena_destroy(a);
+    return st;
+}
+
+/* torch's alias queries and the igraph alias graph of a schema (igraph's
+ * own allocations are not counted). */
+static ta_status analyse_schema(void)
+{
+    static const char text[] = "aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)";
+    ta_arena *a = ta_arena_create();
+    ta_diags *d = ta_diags_create();
+    ta_schema *s = NULL;
+    ta_alias_query *q = NULL;
+    ta_alias_graph *g = NULL;
+    ta_status st = a && d ? ta_schema_parse(a, text, sizeof text - 1, NULL, &s, d) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_alias_query_create(s, &q, d);
+    if (st != TA_OK && q) st = WRONG;
+    if (st == TA_OK) st = ta_alias_graph_create(s, &g, d);
+    if (st != TA_OK && g) st = WRONG;
+    if (st == TA_OK) st = ta_alias_check_schema(s, d);
+    ta_alias_graph_destroy(g);
+    ta_alias_query_destroy(q);
+    ta_diags_destroy(d);
+    ta_arena_destroy(a);
+    return st;
+}
+
+/* Schemas declared in C++ and Python sources (the extract module). */
+static ta_status extract_sources(void)
+{
+    static const char cpp[] =
+        "TORCH_LIBRARY(mylib, m) {\n"
+        "  m.def(\"twice(Tensor self) -> Tensor\");\n"
+        "  m.def(\"scale_(Tensor(a!) self, \"\n"
+        "        \"float s=2.) -> Tensor(a!)\");\n"
+        "  m.def(\"bad(Tensor self -> Tensor\");\n"
+        "}\n"
+        "TORCH_LIBRARY_IMPL(mylib, CPU, m) { m.impl(\"twice\", &twice); }\n";
+    static const char py[] =
+        "import torch\n"
+        "lib = torch.library.Library(\"pylib\", \"DEF\")\n"
+        "lib.define(\"add_one(Tensor x) -> Tensor\")\n"
+        "@torch.library.custom_op(\"pylib::mul\", mutates_args=())\n"
+        "def mul(x: torch.Tensor, k: float) -> torch.Tensor:\n"
+        "    return x * k\n";
+    ta_diags *d = ta_diags_create();
+    ta_extract *x = ta_extract_create(NULL);
+    ta_status st = d && x ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_extract_scan(x, "ops.cpp", TA_LANG_CPP, cpp, sizeof cpp - 1, d);
+    if (st == TA_OK) st = ta_extract_scan(x, "ops.py", TA_LANG_PYTHON, py, sizeof py - 1, d);
+    if (st == TA_OK) st = ta_extract_finish(x, d);
+    if (st == TA_OK && ta_extract_count(x) < 4) st = WRONG;
+    ta_extract_destroy(x);
+    ta_diags_destroy(d);
+    return st;
+}
+
+static ta_status load(ta_native_file **f, ta_diags *d)
+{
+    ta_status st = ta_native_load_buffer(yaml, sizeof yaml - 1, "t.yaml", tags, sizeof tags - 1,
+                                         "tags.yaml", f, d);
+    if (st == TA_ERR_PARSE && *f) return TA_OK; /* the yaml's broken entry, as meant */
+    if (st == TA_OK) return WRONG;
+    return *f ? WRONG : st;
+}
+
+static ta_status load_yaml(void)
+{
+    ta_diags *d = ta_diags_create();
+    ta_native_file *f = NULL;
+    ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+    return st;
+}
+
+static ta_status check_yaml(void)
+{
+    ta_diags *d = ta_diags_create();
+    ta_native_file *f = NULL;
+    ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
+    if (st == TA_OK) {
+        st = ta_check_all(f, d);
+        st = st == TA_ERR_PARSE ? TA_OK : st == TA_OK ? WRONG : st; /* it has errors */
+    }
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+    return st;
+}
+
+static ta_status twice(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    (void)ctx;
+    (void)st;
+    return TA_OK;
+}
+
+static const char *plugin_path;
+static const char *schema_file;
+
+static ta_status register_kernels(ta_registry *reg, ta_diags *d)
+{
+    ta_status st = ta_register_op(reg, "aten::abs_", TA_KEY_CPU, twice, NULL);
+    if (st == TA_OK) st = ta_register_op(reg, "custom::scale_", TA_KEY_CPU, twice, NULL);
+    if (st == TA_OK) st = ta_register_op(reg, "mylib::f(Tensor self) -> Tensor", TA_KEY_CATCHALL, twice, NULL);
+    if (st == TA_OK && plugin_path) st = ta_registry_load_plugin(reg, plugin_path, d);
+    if (st == TA_OK) st = ta_registry_load_schemas(reg, schema_file, d);
+    return st;
+}
+
+static ta_status set_up_verification(void)
+{
+    ta_diags *d = ta_diags_create();
+    ta_native_file *f = NULL;
+    ta_registry *reg = NULL;
+    ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = (reg = ta_registry_create()) ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_registry_use_native(reg, f);
+    if (st == TA_OK) st = ta_registry_add_autogen_schemas(reg, f);
+    if (st == TA_OK) st = register_kernels(reg, d);
+    if (st == TA_OK) st = ta_registry_take_diags(reg, d);
+    size_t added = 0;
+    if (st == TA_OK) st = ta_registry_add_autogen_kernels(reg, TA_COMPOSE_MISSING, &added);
+    if (st == TA_OK && added != 2) st = WRONG; /* custom::scale from scale_, scale.out from scale */
+    const char **names = NULL;
+    size_t n = 0;
+    const char *globs[] = {"aten::*", "custom::*", "mylib::*"};
+    if (st == TA_OK) st = ta_registry_select(reg, globs, 3, &names, &n);
+    if (st != TA_OK && names) st = WRONG;
+    free(names);
+    ta_registry_destroy(reg);
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+    return st;
+}
+
+/* ---- the harness -------------------------------------------------------- */
+
+/* Runs fn with each of its allocations failing in turn; 0 when every run
+ * ended in a clean TA_ERR_NOMEM. */
+static int fail_each(const char *name, ta_status (*fn)(void))
+{
+    ta_fault_arm(0);
+    ta_status st = fn();
+    long total = ta_fault_count();
+    if (st != TA_OK) {
+        printf("%s: fails without any fault: %s\n", name, ta_status_str(st));
+        return 1;
+    }
+    int bad = 0;
+    const char *only = getenv("TA_FAULT_ONLY"); /* "N": just allocation N (with TA_FAULT_TRACE) */
+    for (long n = only ? atol(only) : 1; n <= total; n++) {
+        ta_fault_arm(n);
+        st = fn();
+        if (!ta_fault_fired()) break; /* fewer allocations this time */
+        if (only) n = total;
+        if (st == TA_ERR_NOMEM) continue;
+        if (bad++ < 20)
+            printf("%s: allocation %ld of %ld failed, but the scenario %s\n", name, n, total,
+                   st == WRONG ? "got a wrong or half-made result" : ta_status_str(st));
+    }
+    ta_fault_arm(0);
+    printf("%s: %ld allocations, each failed in turn: %s\n", name, total,
+           bad ? "NOT all clean" : "every run a clean TA_ERR_NOMEM");
+    return bad != 0;
+}
+
+static char *write_schema_file(void)
+{
+    static char path[] = "/tmp/ta_fault_schemas_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return NULL;
+    static const char text[] = "- extra::one(Tensor self) -> Tensor\n"
+                               "- \"extra::two(Tensor(a!) self) -> Tensor(a!)\"\n"
+                               "# a comment\n";
+    ssize_t w = write(fd, text, sizeof text - 1);
+    close(fd);
+    return w == (ssize_t)(sizeof text - 1) ? path : NULL;
+}
+
+int main(int argc, char **argv)
+{
+    char plugin[4096];
+    if (argc > 1) {
+        snprintf(plugin, sizeof plugin, "%s/tests/plugins/libtwice.so", argv[1]);
+        if (access(plugin, R_OK) == 0) plugin_path = plugin;
+    }
+    if (!(schema_file = write_schema_file())) {
+        printf("cannot write a temporary schema file\n");
+        return 1;
+    }
+    int bad = fail_each("schema parse", parse_schemas);
+    bad += fail_each("alias queries and graph", analyse_schema);
+    bad += fail_each("extract from sources", extract_sources);
+    bad += fail_each("yaml load", load_yaml);
+    bad += fail_each("check of a small yaml", check_yaml);
+    bad += fail_each("verification set-up", set_up_verification);
+    unlink(schema_file);
+    printf("%s\n", bad ? "allocation failures are not all handled" : "all allocation failures handled");
+    return bad != 0;
+}
