@@ -229,10 +229,11 @@ static ta_status plan(builder *b, const ta_decl *d)
 static ta_status allocate(store *st, ta_exec *x, int ordinal)
 {
     if (st->sid) return TA_OK;
-    st->host = ta_malloc(st->bytes ? (size_t)st->bytes : 1);
-    if (!st->host) return TA_ERR_NOMEM;
-    memset(st->host, st->fill ? TA_FILL_BYTE : 0, (size_t)st->bytes);
-    if (!st->fill) generate(st, ordinal);
+    if (!st->host) {
+        if (!(st->host = ta_malloc(st->bytes ? (size_t)st->bytes : 1))) return TA_ERR_NOMEM;
+        memset(st->host, st->fill ? TA_FILL_BYTE : 0, (size_t)st->bytes);
+        if (!st->fill) generate(st, ordinal);
+    }
     st->sid = ta_exec_storage_new(x, (size_t)st->bytes);
     return st->sid ? TA_OK : TA_ERR_NOMEM;
 }
@@ -245,22 +246,22 @@ static const char *kind_of(json_t *v)
          : json_is_boolean(v) ? "a boolean" : json_is_number(v) ? "a number" : "null";
 }
 
-/* The next planned tensor, on its storage, values written (into the host copy). */
-static DLTensor *make_tensor(builder *b, ta_exec *x, json_t *o, bool *fill)
+/* The next planned tensor, on its storage, values written (into the host
+ * copy). Its storage holds every view planned on it, so a failure to make
+ * it is a failure to allocate. */
+static ta_status make_tensor(builder *b, ta_exec *x, json_t *o, DLTensor **out, bool *fill)
 {
     ta_sample_tensor t;
-    if (b->next >= b->ntensors || !ta_sample_tensor_read(o, &t, b->why, sizeof b->why)) return NULL;
+    if (b->next >= b->ntensors || !ta_sample_tensor_read(o, &t, b->why, sizeof b->why)) return TA_ERR_INVALID;
     int i = b->tensor_store[b->next++];
     store *st = &b->stores[i];
-    if (allocate(st, x, i) != TA_OK) {
-        snprintf(b->why, sizeof b->why, "out of memory");
-        return NULL;
-    }
-    DLTensor *dl = ta_exec_tensor(x, st->sid, t.dtype, t.ndim, t.shape, t.has_strides ? t.strides : NULL,
-                                  (uint64_t)t.offset * ta_dtype_size(t.dtype));
+    DLTensor *dl = allocate(st, x, i) == TA_OK
+                       ? ta_exec_tensor(x, st->sid, t.dtype, t.ndim, t.shape, t.has_strides ? t.strides : NULL,
+                                        (uint64_t)t.offset * ta_dtype_size(t.dtype))
+                       : NULL;
     if (!dl) {
-        snprintf(b->why, sizeof b->why, "a tensor does not fit its storage");
-        return NULL;
+        snprintf(b->why, sizeof b->why, "out of memory");
+        return TA_ERR_NOMEM;
     }
     *fill = st->fill;
     size_t nv = t.values ? json_array_size(t.values) : 0;
@@ -271,16 +272,18 @@ static DLTensor *make_tensor(builder *b, ta_exec *x, json_t *o, bool *fill)
         for (int64_t e = 0; e < n; e++)
             put_json(t.dtype, ta_elem_ptr(&h, e), json_array_get(t.values, (size_t)e % nv));
     }
-    return dl;
+    *out = dl;
+    return TA_OK;
 }
 
 static ta_status tensor_arg(builder *b, int argi, ta_exec *x, const ta_decl_slot *a, json_t *v, ta_case *c)
 {
     if (!json_is_object(v)) return unfit(b, "argument '%s' is a tensor; the sample gives %s", a->name, kind_of(v));
     bool fill = false;
-    DLTensor *t = make_tensor(b, x, v, &fill);
-    if (!t) return TA_ERR_INVALID;
-    ta_status s = ta_case_push(c, x, (ta_value){.tag = TA_VAL_TENSOR, .u.tensor = t});
+    DLTensor *t = NULL;
+    ta_status s = make_tensor(b, x, v, &t, &fill);
+    if (s != TA_OK) return s;
+    s = ta_case_push(c, x, (ta_value){.tag = TA_VAL_TENSOR, .u.tensor = t});
     return s == TA_OK ? ta_case_add_slot(c, x, argi, -1, t, fill) : s;
 }
 
@@ -300,7 +303,8 @@ static ta_status tensor_list_arg(builder *b, int argi, ta_exec *x, const ta_decl
         }
         if (!json_is_object(e))
             return unfit(b, "argument '%s' is a tensor list; an item is %s", a->name, kind_of(e));
-        if (!(items[i] = make_tensor(b, x, e, &fill[i]))) return TA_ERR_INVALID;
+        ta_status s = make_tensor(b, x, e, &items[i], &fill[i]);
+        if (s != TA_OK) return s;
     }
     ta_value val = {.tag = TA_VAL_TENSOR_LIST};
     val.u.tensors.items = items;
