@@ -31,7 +31,7 @@ typedef struct ta_synth_names {
     bool conv, upsample;
     /* Optional arguments that go in pairs (index, or -1): exactly one of
      * output_size and scale_factors, at least one of min and max, both
-     * running statistics or neither; and pin_memory (never on a CPU). */
+     * running statistics; and pin_memory (never on a CPU). */
     int16_t output_size, scale_factors, min, max, running_mean, running_var, pin_memory;
 } ta_synth_names;
 

@@ -151,7 +151,8 @@ static void plan_spatial(ta_synth_plan *p, prng *r)
 
 /* Optional arguments that go in pairs: upsampling takes exactly one of
  * output_size and scale_factors, clamp at least one of min and max, batch
- * norm both running statistics or neither. */
+ * norm both running statistics (ATen 1.13.1's CPU kernel dereferences them
+ * without a check when it is not training). */
 static void plan_optionals(ta_synth_plan *p, prng *r)
 {
     const ta_synth_names *n = p->names;
@@ -165,10 +166,8 @@ static void plan_optionals(ta_synth_plan *p, prng *r)
         p->optional[n->min] = which != 1 ? TA_OPT_GIVE : TA_OPT_NONE;
         p->optional[n->max] = which != 0 ? TA_OPT_GIVE : TA_OPT_NONE;
     }
-    if (n->running_mean >= 0 && n->running_var >= 0) {
-        uint8_t both = draw(r, 2) ? TA_OPT_GIVE : TA_OPT_NONE;
-        p->optional[n->running_mean] = p->optional[n->running_var] = both;
-    }
+    if (n->running_mean >= 0 && n->running_var >= 0)
+        p->optional[n->running_mean] = p->optional[n->running_var] = TA_OPT_GIVE;
     if (n->pin_memory >= 0) p->optional[n->pin_memory] = TA_OPT_NONE;
 }
 

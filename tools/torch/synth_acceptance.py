@@ -11,8 +11,8 @@ says whether the synthesizer makes inputs real kernels take.
         --dump /tmp/synth.json
     /usr/bin/python3 tools/torch/synth_acceptance.py /tmp/synth.json [--json out.json]
 
-Each operator runs in a child process (some kernels crash on inputs they do not check);
-a crash counts as a rejection. Needs torch 1.13.1 (Debian's python3-torch).
+Each operator runs in a child process (some kernels crash on inputs they do not check),
+and after a crash each of its cases in a child of its own; a crash counts as a rejection. Needs torch 1.13.1 (Debian's python3-torch).
 """
 import argparse
 import collections
@@ -52,7 +52,8 @@ def run_op(name, samples):
     return accepted, reasons
 
 
-def run_isolated(name, samples):
+def run_forked(name, samples):
+    """run_op in a child process; None when the child died."""
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -65,9 +66,23 @@ def run_isolated(name, samples):
     with os.fdopen(rfd, "rb") as f:
         data = f.read()
     os.waitpid(pid, 0)
-    if not data:
-        return 0, collections.Counter({"crashed": len(samples)})
-    return pickle.loads(data)
+    return pickle.loads(data) if data else None
+
+
+def run_isolated(name, samples):
+    """An operator's cases in one child; after a crash, each case in its own."""
+    result = run_forked(name, samples)
+    if result is not None:
+        return result
+    accepted, reasons = 0, collections.Counter()
+    for s in samples:
+        one = run_forked(name, [s])
+        if one is None:
+            reasons["crashed"] += 1
+        else:
+            accepted += one[0]
+            reasons.update(one[1])
+    return accepted, reasons
 
 
 def main():
