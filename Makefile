@@ -59,7 +59,8 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 DATA_XZ  := $(shell find tests/data -name '*.xz' 2>/dev/null)
 DATA_OUT := $(DATA_XZ:tests/data/%.xz=$(BUILD)/data/%)
 SHARE_OUT := $(BUILD)/share/tensoralias/native_functions.yaml $(BUILD)/share/tensoralias/tags.yaml \
-             $(BUILD)/share/tensoralias/registered-operators.txt
+             $(BUILD)/share/tensoralias/registered-operators.txt \
+             $(BUILD)/share/tensoralias/opinfo-samples.json
 
 # CUDA: on when nvcc is found, unless CUDA=0.
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -154,6 +155,10 @@ $(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
 	cp $< $@
 # torch 1.13.1's registered operators, with how AliasDb treats each (graph-alias).
 $(BUILD)/share/tensoralias/registered-operators.txt: $(BUILD)/data/golden/torch-1.13.1/registered-operators.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
+# PyTorch 1.13.1's OpInfo samples (tools/torch/export_opinfo_samples.py), used with --kernels torch.
+$(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.json
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -275,6 +275,7 @@ typedef struct ta_samples ta_samples;
 typedef struct ta_verify_opts {
     uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
     uint32_t cases;         /* synthesized cases per operator (0: 40) */
+    bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
     bool trap_writes;       /* read-only pages on inputs that may not be written */
@@ -298,14 +299,26 @@ TA_API void ta_verify_report_destroy(ta_verify_report *r);
  *   {"aten::add.Tensor": [ {"self": {"shape": [2, 3], "dtype": "float32"},
  *                           "other": {"shape": [3]}, "alpha": 2} ], ...}
  * A tensor is an object with shape (default []), dtype (default float32),
- * optional values (flat, row-major), strides and offset (elements); other
- * arguments are JSON numbers, booleans, strings, lists or null. Arguments a
- * sample leaves out are synthesized. */
+ * strides and offset (elements), storage (an integer shared by the tensors
+ * of a sample that are views of one storage), storage_bytes, values (flat,
+ * row-major; "nan", "inf", "-inf" spell non-finite ones), or range [lo, hi]
+ * and seed for generated values; other arguments are JSON numbers,
+ * booleans, strings, lists or null. Arguments a sample leaves out are
+ * synthesized. The full format is in src/exec/samples.c. ta_verify runs an
+ * operator's samples before its synthesized cases; a case seed below 2^32
+ * names a sample (its index), so --case-seed replays samples too.
+ * Loading checks every sample's structure (errors at the sample's line);
+ * whether a sample fits its schema shows when its case is built. */
 TA_API ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
 TA_API ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
                                  ta_samples **out, ta_diags *diags);
 TA_API void ta_samples_destroy(ta_samples *s);
 TA_API size_t ta_samples_count(const ta_samples *s, const char *op);
+/* Strict (the default): a sample the kernel rejects is a kernel-error
+ * finding, since whoever wrote it meant it to run. Not strict: a rejected
+ * sample is a rejected case like a synthesized one (a corpus made for
+ * another version of the kernels). */
+TA_API void ta_samples_set_strict(ta_samples *s, bool strict);
 
 #ifdef __cplusplus
 }

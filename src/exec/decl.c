@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "exec/decl.h"
+#include "exec/synth_plan.h"
 #include "tensoralias/alias.h"
 
 typedef struct set_names {
@@ -154,11 +155,18 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
     }
     d->may_copy = may_copy_op(s->name);
     d->contents_unspecified = unspecified_contents_op(s->name);
-    /* torch's answers, as a matrix. */
+    /* torch's answers, as a matrix (none when the queries cannot answer;
+     * running out of memory is an error, not a lesser answer). */
     int n = d->nargs + d->nrets;
     ta_alias_query *q = NULL;
-    if (n <= 64 && ta_alias_query_create(s, &q, NULL) == TA_OK && q &&
-        (d->may = ta_arena_alloc(arena, (size_t)(n ? n : 1) * sizeof *d->may))) {
+    ta_status qs = n <= 64 ? ta_alias_query_create(s, &q, NULL) : TA_ERR_UNSUPPORTED;
+    if (qs == TA_OK && q && !(d->may = ta_arena_alloc(arena, (size_t)(n ? n : 1) * sizeof *d->may)))
+        qs = TA_ERR_NOMEM;
+    if (qs == TA_ERR_NOMEM) {
+        ta_alias_query_destroy(q);
+        return TA_ERR_NOMEM;
+    }
+    if (qs == TA_OK && q) {
         for (int a = 0; a < n; a++)
             for (int b = 0; b < n; b++) {
                 ta_slot sa = a < d->nargs ? ta_in((uint32_t)a) : ta_out((uint32_t)(a - d->nargs));
@@ -175,6 +183,7 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
             if (ta_query_is_mutable_input(q, (uint32_t)i)) d->args[i].write = true;
     }
     ta_alias_query_destroy(q);
+    ta_synth_names_read(s, d, &d->names);
     *out = d;
     return TA_OK;
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exec/synth_names.h"
 #include "tensoralias/schema.h"
 
 typedef enum ta_decl_type {
@@ -67,6 +68,7 @@ typedef struct ta_decl {
     /* may[a] bit b: slots a and b may share storage (slot = argument index,
      * or nargs + return index); NULL when the queries could not answer. */
     uint64_t *may;
+    ta_synth_names names; /* what the names say about inputs (synth_plan.c) */
 } ta_decl;
 
 /* Builds the declaration of s in arena memory. */

@@ -616,6 +616,20 @@ static const ta_case_slot *arg_slot(const ta_observer *ck, int arg)
     return NULL;
 }
 
+/* Whether the case itself put an argument the return may alias on storage
+ * sid: then the return overlapping the other arguments on it (views of one
+ * another, as a sample may make them) is the case's doing, not the kernel's. */
+static bool storage_of_aliasable_arg(const ta_observer *ck, const ta_decl_slot *rs, uint32_t sid)
+{
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        if ((sl->storage == sid || ta_exec_storage_of(ck->x, sl->t) == sid) &&
+            ta_decl_may_alias(ck->d, rs, &ck->d->args[sl->arg]))
+            return true;
+    }
+    return false;
+}
+
 /* undeclared-alias: a return shares an input's storage (before or after
  * the call) though the schema puts them in no common alias set. One finding
  * per return, for the first such input. */
@@ -628,6 +642,7 @@ static void check_input_sharing(ta_observer *ck, const out_t *o)
         uint32_t now = ta_exec_storage_of(ck->x, sl->t);
         if (o->storage != sl->storage && o->storage != now) continue;
         if (ta_decl_may_alias(d, rs, &d->args[sl->arg])) continue;
+        if (storage_of_aliasable_arg(ck, rs, o->storage)) continue;
         char on[32], an[96];
         out_name(o, on, sizeof on);
         slot_name(ck, sl, an, sizeof an);

@@ -9,7 +9,10 @@
  * its default or a plain value. out= arguments are filled with TA_FILL_BYTE
  * and are either the main shape or empty (so the kernel must resize them).
  * Matrix products (mm, bmm, addmm, baddbmm, addbmm, mv, addmv, addr, outer)
- * are the one exception to "one main shape": see matrix_plan.
+ * are one exception to "one main shape": see matrix_plan. The others are
+ * what the operator's names tie together (pooling and convolution sizes,
+ * norm statistics, class targets, dtypes, pairs of optional arguments...):
+ * synth_plan.c decides those per case and is asked at each argument.
  * The same seed always gives the same case. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 
 #include "schema/alloc.h"
 #include "exec/synth.h"
+#include "exec/synth_plan.h"
 
 uint64_t ta_mix64(uint64_t x)
 {
@@ -54,6 +58,7 @@ typedef struct synth {
     bool self_is_left; /* mm, bmm, mv, outer: self is the left operand, not a bias */
     bool batched;      /* bmm, baddbmm, addbmm: 3-D operands */
     int64_t mb, mn, mk, mm;
+    const ta_synth_plan *plan; /* what the names say (synth_plan.h) */
 } synth;
 
 static const int64_t shapes[][TA_CASE_MAX_DIM + 1] = {
@@ -341,6 +346,8 @@ static int64_t default_int(const ta_arg *a, int64_t dflt)
 /* An int argument: a value that fits the main shape when the name says what it is. */
 static int64_t synth_int(synth *y, const ta_arg *a, const char *n)
 {
+    int64_t planned;
+    if (ta_synth_plan_int(y->plan, n, &planned)) return planned;
     static const char *const dims[] = {"dim", "dim0", "dim1", "dim2", "axis", "axis0", "axis1",
                                        "source", "destination", "start_dim", "end_dim", NULL};
     if (name_is(n, dims)) {
@@ -372,14 +379,16 @@ static ta_status synth_int_list(synth *y, const ta_decl_slot *d, const ta_arg *a
     int64_t v[TA_CASE_MAX_DIM * 2 + 2];
     int k = 0;
     static const char *const sizes[] = {"size", "sizes", "shape", NULL};
-    if (name_is(n, sizes)) {
+    if ((k = ta_synth_plan_ints(y->plan, d, y->ndim, y->shape, v)) >= 0) {
+        /* kernel_size, stride, padding, normalized_shape...: the plan's */
+    } else if ((k = 0), name_is(n, sizes)) {
         /* A shape with the main shape's element count: itself, flat, or -1. */
         int64_t pick = below(&y->r, 3);
         if (pick == 0 || op_name_has(y, "expand") || op_name_has(y, "new_") ||
             op_name_has(y, "as_strided")) {
             k = y->ndim;
             if (k) memcpy(v, y->shape, (size_t)k * sizeof *v);
-        } else if (pick == 1) {
+        } else if (pick == 1 || !y->plan->names->size_may_infer) {
             v[k++] = numel_of(y->shape, y->ndim);
         } else {
             v[k++] = -1;
@@ -458,7 +467,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
     const char *n = d->name;
     DLTensor *t;
     bool fill = false;
-    int64_t mshape[3];
+    int64_t mshape[TA_CASE_MAX_DIM], lo, hi;
+    DLDataType dt = y->dtype;
     int mnd;
     int partner = alias_partner(y, argi);
     if (partner >= 0) {
@@ -479,6 +489,10 @@ static ta_status synth_tensor_arg(synth *y, int argi)
         fill = true;
     } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {
         t = make_tensor(y, y->dtype, mnd, mshape, pick_layout(y), values_in(-4, 5));
+    } else if ((mnd = ta_synth_plan_tensor(y->plan, d, y->ndim, y->shape, mshape, &lo, &hi, &dt)) >= 0) {
+        /* Sized and valued by the plan: positive or integer values are exact. */
+        bool exact = lo >= 0 || !ta_dtype_eq(dt, y->dtype);
+        t = make_tensor(y, dt, mnd, mshape, pick_layout(y), exact ? indices_in(lo, hi) : values_in(lo, hi));
     } else if (!strcmp(n, "index") || !strcmp(n, "indices")) {
         int64_t m = min_size(y);
         if ((op_name_has(y, "gather") || op_name_has(y, "scatter")) && y->ndim)
@@ -512,7 +526,7 @@ static ta_status synth_tensor_list(synth *y, int argi)
 {
     const ta_decl_slot *d = &y->d->args[argi];
     DLTensor *items[3];
-    int k = 2 + (int)below(&y->r, 2);
+    int k = y->plan->list_len; /* one length for all the case's lists (foreach) */
     bool fill = d->is_out;
     for (int i = 0; i < k; i++) {
         if (d->list_opt_items) {
@@ -543,9 +557,12 @@ static ta_status synth_tensor_list(synth *y, int argi)
 }
 
 /* An optional argument is mostly None (its default), sometimes a value;
- * one the verifier cannot make is always None, an out= one never. */
-static bool synth_none(synth *y, const ta_decl_slot *d)
+ * one the verifier cannot make is always None, an out= one never; the plan
+ * decides the ones that go in pairs. */
+static bool synth_none(synth *y, int argi, const ta_decl_slot *d)
 {
+    uint8_t choice = argi < TA_PLAN_MAX_ARGS ? y->plan->optional[argi] : TA_OPT_FREE;
+    if (choice != TA_OPT_FREE) return choice == TA_OPT_NONE;
     bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER || d->type == TA_DT_DEVICE ||
                 d->type == TA_DT_LAYOUT || d->type == TA_DT_MEMORY_FORMAT ||
                 d->type == TA_DT_STRING || chance(&y->r, d->type == TA_DT_TENSOR ? 60 : 70);
@@ -561,10 +578,13 @@ static ta_value synth_float(const ta_arg *a)
     return v;
 }
 
-/* bool: mostly its default when it has one, else a coin. */
-static ta_value synth_bool(synth *y, const ta_arg *a)
+/* bool: what the plan says (pin_memory), mostly its default when it has
+ * one, else a coin. */
+static ta_value synth_bool(synth *y, const ta_decl_slot *d)
 {
+    const ta_arg *a = d->arg;
     ta_value v = {.tag = TA_VAL_BOOL};
+    if (ta_synth_plan_bool(y->plan, d->name, &v.u.b)) return v;
     if (a->def.kind != TA_DEFAULT_BOOL) {
         v.u.b = chance(&y->r, 50);
         return v;
@@ -574,9 +594,11 @@ static ta_value synth_bool(synth *y, const ta_arg *a)
     return v;
 }
 
-/* Scalar: its default, else a small value of the case's dtype's kind. */
-static ta_value synth_scalar(synth *y, const ta_arg *a)
+/* Scalar: its default, else a small value of the case's dtype's kind (a
+ * divisor of an integer division not 0). */
+static ta_value synth_scalar(synth *y, const ta_decl_slot *d)
 {
+    const ta_arg *a = d->arg;
     ta_value v = {.tag = TA_VAL_SCALAR};
     if (a->def.kind == TA_DEFAULT_INT) {
         v.scalar_kind = TA_SCALAR_INT;
@@ -594,6 +616,8 @@ static ta_value synth_scalar(synth *y, const ta_arg *a)
         v.scalar_kind = TA_SCALAR_INT;
         v.u.i = below(&y->r, 7) - 3;
     }
+    bool divisor = !strcmp(d->name, "other") || !strcmp(d->name, "divisor");
+    if (y->plan->names->nonzero_divisor && divisor && v.scalar_kind == TA_SCALAR_INT && v.u.i == 0) v.u.i = 1;
     return v;
 }
 
@@ -614,14 +638,18 @@ static ta_status synth_string(synth *y, const ta_decl_slot *d, const ta_arg *a)
     return push(y, v);
 }
 
-/* float[N] and bool[N]: all ones (true), N items (1 when unsized). The
- * stack copies them. */
+/* float[N] and bool[N]: all ones (true), N items (1 when unsized), or what
+ * the plan says (scale_factors). The stack copies them. */
 static ta_status synth_constant_list(synth *y, const ta_decl_slot *d)
 {
-    double f[2] = {1.0, 1.0};
+    double f[TA_PLAN_MAX_SPATIAL] = {1.0, 1.0, 1.0};
     bool b[4] = {true, true, true, true};
     ta_value v = {.tag = d->type == TA_DT_FLOAT_LIST ? TA_VAL_FLOAT_LIST : TA_VAL_BOOL_LIST};
-    if (d->type == TA_DT_FLOAT_LIST) {
+    int planned = d->type == TA_DT_FLOAT_LIST ? ta_synth_plan_floats(y->plan, d, f) : -1;
+    if (planned >= 0) { /* scale_factors */
+        v.u.floats.items = f;
+        v.u.floats.n = (size_t)planned;
+    } else if (d->type == TA_DT_FLOAT_LIST) {
         v.u.floats.items = f;
         v.u.floats.n = d->fixed_size > 0 && d->fixed_size <= 2 ? (size_t)d->fixed_size : 1;
     } else {
@@ -645,7 +673,7 @@ static ta_status synth_arg(synth *y, int argi)
     const ta_decl_slot *d = &y->d->args[argi];
     const ta_arg *a = d->arg;
     ta_value device = {.tag = TA_VAL_STRING};
-    if (d->optional && synth_none(y, d)) return push(y, (ta_value){.tag = TA_VAL_NONE});
+    if (d->optional && synth_none(y, argi, d)) return push(y, (ta_value){.tag = TA_VAL_NONE});
     switch (d->type) {
     case TA_DT_TENSOR: return synth_tensor_arg(y, argi);
     case TA_DT_TENSOR_LIST: return synth_tensor_list(y, argi);
@@ -654,8 +682,8 @@ static ta_status synth_arg(synth *y, int argi)
     case TA_DT_FLOAT: return push(y, synth_float(a));
     case TA_DT_FLOAT_LIST:
     case TA_DT_BOOL_LIST: return synth_constant_list(y, d);
-    case TA_DT_BOOL: return push(y, synth_bool(y, a));
-    case TA_DT_SCALAR: return push(y, synth_scalar(y, a));
+    case TA_DT_BOOL: return push(y, synth_bool(y, d));
+    case TA_DT_SCALAR: return push(y, synth_scalar(y, d));
     case TA_DT_SCALAR_TYPE:
         return push_int(y, ta_scalar_type_of(chance(&y->r, 50) ? y->dtype : other_dtype(y)));
     case TA_DT_LAYOUT:
@@ -787,6 +815,27 @@ ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v)
     return TA_OK;
 }
 
+/* The case's dtype and main shape: drawn, then as the plan wants them (a
+ * dtype the operator takes, the shape of a pooling or loss operator, or a
+ * table shape with enough dimensions for a dim argument). */
+static void pick_main(synth *y, uint64_t seed)
+{
+    static const DLDataType dts[] = {{kDLFloat, 32, 1}, {kDLFloat, 32, 1}, {kDLFloat, 32, 1},
+                                     {kDLFloat, 64, 1}, {kDLInt, 64, 1},   {kDLInt, 64, 1},
+                                     {kDLInt, 32, 1},   {TA_DL_BOOL, 8, 1}};
+    size_t nshapes = sizeof shapes / sizeof *shapes;
+    y->dtype = ta_synth_plan_dtype(y->plan, dts[below(&y->r, sizeof dts / sizeof *dts)], seed >> 7);
+    size_t si = (size_t)below(&y->r, (int64_t)nshapes);
+    int planned = ta_synth_plan_shape(y->plan, y->shape);
+    if (planned >= 0) {
+        y->ndim = planned;
+        return;
+    }
+    while (shapes[si][0] < y->plan->min_ndim) si = (si + 1) % nshapes;
+    y->ndim = (int)shapes[si][0];
+    if (y->ndim) memcpy(y->shape, shapes[si] + 1, (size_t)y->ndim * sizeof *y->shape);
+}
+
 ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
                              ta_case *c, ta_synth_override over, void *ud)
 {
@@ -803,13 +852,10 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
         return TA_ERR_UNSUPPORTED;
     }
     synth y = {.x = x, .s = s, .d = d, .c = c, .r = {ta_mix64(seed)}, .last_dim = -1};
-    static const DLDataType dts[] = {{kDLFloat, 32, 1}, {kDLFloat, 32, 1}, {kDLFloat, 32, 1},
-                                     {kDLFloat, 64, 1}, {kDLInt, 64, 1},   {kDLInt, 64, 1},
-                                     {kDLInt, 32, 1},   {TA_DL_BOOL, 8, 1}};
-    y.dtype = dts[below(&y.r, sizeof dts / sizeof *dts)];
-    const int64_t *sh = shapes[below(&y.r, sizeof shapes / sizeof *shapes)];
-    y.ndim = (int)sh[0];
-    if (y.ndim) memcpy(y.shape, sh + 1, (size_t)y.ndim * sizeof *y.shape);
+    ta_synth_plan plan;
+    ta_synth_plan_make(&plan, d, seed);
+    y.plan = &plan;
+    pick_main(&y, seed);
     y.layout_mode = chance(&y.r, 50);
     y.alias_views = chance(&y.r, 33);
     matrix_plan(&y);

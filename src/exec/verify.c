@@ -49,6 +49,7 @@ typedef struct op_job {
     void *ud;
     ta_op_result *res;
     uint32_t total, next_case, nsamples;
+    uint32_t first_sample; /* the sample case 0 runs (a --case-seed naming a sample) */
     int restarts;
     bool done;
     /* the running child */
@@ -77,10 +78,19 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
+/* A synthesized case's seed: never below TA_SAMPLE_SEEDS, which name samples. */
 static uint64_t case_seed(const ta_verify_opts *o, const char *op, uint32_t c)
 {
     if (o->has_case_seed) return o->case_seed;
-    return ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+    uint64_t s = ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+    return s < TA_SAMPLE_SEEDS ? s | TA_SAMPLE_SEEDS : s;
+}
+
+/* Case c of j: a sample (its index is its seed) or a synthesized case. */
+static uint64_t seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t c, bool *sample)
+{
+    *sample = c < j->nsamples;
+    return *sample ? (uint64_t)j->first_sample + c : case_seed(o, j->name, c - j->nsamples);
 }
 
 /* ---- results ----------------------------------------------------------- */
@@ -349,13 +359,14 @@ static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *not
     return false;
 }
 
-/* Runs case c of j: from the samples file for the first nsamples. */
+/* Runs case c of j: from the samples file for the first nsamples (a
+ * rejected one is a finding when the samples are strict). */
 static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta_verify_opts *o)
 {
-    bool sample = c < j->nsamples;
+    bool sample;
+    uint64_t seed = seed_of_case(j, o, c, &sample);
     void *bud[2] = {j, (void *)o->samples};
-    ta_case_source from = {sample ? sample_builder : NULL, bud, sample};
-    uint64_t seed = sample ? c : case_seed(o, j->name, c - j->nsamples);
+    ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples)};
     return ta_observer_run(ck, seed, &from);
 }
 
@@ -437,7 +448,8 @@ static bool start_child(op_job *j, const ta_verify_opts *o)
 static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
 {
     if (c < 0) return 0;
-    return (uint32_t)c < j->nsamples ? (uint64_t)c : case_seed(o, j->name, (uint32_t)c - j->nsamples);
+    bool sample;
+    return seed_of_case(j, o, (uint32_t)c, &sample);
 }
 
 static void handle_line(op_job *j, char *line)
@@ -666,6 +678,20 @@ static bool read_declaration(op_job *j, const ta_registry_op *op, const char *na
     return false;
 }
 
+/* How many cases j runs: its samples, then the synthesized ones; with a
+ * case seed, the one case it names (a sample when below the count). */
+static void plan_cases(op_job *j, const ta_verify_opts *o, size_t nsamples)
+{
+    if (o->has_case_seed) {
+        j->nsamples = o->case_seed < nsamples ? 1 : 0;
+        j->first_sample = j->nsamples ? (uint32_t)o->case_seed : 0;
+        j->total = 1;
+        return;
+    }
+    j->nsamples = (uint32_t)(nsamples < UINT32_MAX / 2 ? nsamples : UINT32_MAX / 2);
+    j->total = j->nsamples + (o->samples_only ? 0 : o->cases);
+}
+
 /* A job for operator ops[i] into *j; false when its result is final
  * already (no kernel, no usable schema). */
 static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, const char *name,
@@ -678,8 +704,7 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
         finish_result(j);
         return false;
     }
-    j->nsamples = o->samples && !o->has_case_seed ? (uint32_t)ta_samples_count(o->samples, name) : 0;
-    j->total = o->has_case_seed ? 1 : j->nsamples + o->cases;
+    plan_cases(j, o, ta_samples_count(o->samples, name));
     return true;
 }
 

@@ -39,7 +39,23 @@ grep -q '"op":"mylib::good","verdict":"ok","severity":"none","cases":3,"exercise
 grep '"op":"mylib::rejects"' "$tmp/s.json" | grep -q '"kind":"kernel-error".*rejected a sample' ||
     fail "rejected sample reported"
 echo '{"x": 1}' >"$tmp/bad.json"
-"$TA" verify --no-default-kernels --samples "$tmp/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "malformed samples exit 2"
+"$TA" verify --no-default-kernels --samples "$tmp/bad.json" >/dev/null 2>"$tmp/bad.err"; [ $? -eq 2 ] || fail "malformed samples exit 2"
+grep -q "bad.json:1:7: error: expected '\[' opening the samples of an operator \[samples\]" "$tmp/bad.err" ||
+    { cat "$tmp/bad.err"; fail "a positioned error for a malformed samples file"; }
+
+# --cases 0: the samples only; a finding's seed names its sample, and --case-seed replays it.
+cat >"$tmp/two.json" <<'JSON'
+{"mylib::writes_input": [{"self": {"shape": [3]}},
+                         {"self": {"shape": [2, 6], "strides": [1, 2], "dtype": "float64"}}]}
+JSON
+"$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::writes_input' --samples "$tmp/two.json" \
+    --cases 0 --format json >"$tmp/two.out"
+grep -q '"cases":2,"exercised":2' "$tmp/two.out" || { cat "$tmp/two.out"; fail "--cases 0 runs the two samples"; }
+grep -q '"seed":"0x0".*self=float32\[3\]' "$tmp/two.out" || { cat "$tmp/two.out"; fail "the first sample's seed is 0"; }
+"$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::writes_input' --samples "$tmp/two.json" \
+    --case-seed 1 >"$tmp/replay.out"
+grep -q 'self=float64\[2,6\] strides \[1,2\].*\[seed 0x1\]' "$tmp/replay.out" ||
+    { cat "$tmp/replay.out"; fail "--case-seed 1 replays the second sample"; }
 
 # --device cuda without the library (or without a GPU): exit 2 with the message.
 if [ ! -f "$BUILD/libtensoralias_cuda.so" ]; then

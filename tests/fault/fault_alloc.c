@@ -11,8 +11,10 @@
  * native_functions.yaml with tags, a full `check` of it (every pass,
  * torchgen's derivation included), and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
- * selection), and a whole graph (operators and classes from text, the IR
- * read, its alias analysis, queries, a move, printing, building). Allocations inside libyaml, igraph and jansson are theirs:
+ * selection), a whole graph (operators and classes from text, the IR
+ * read, its alias analysis, queries, a move, printing, building), and a
+ * samples file loaded and its cases built (shared storages, generated and
+ * given values, every kind of argument). Allocations inside libyaml, igraph and jansson are theirs:
  * they are not counted, and fail through their own paths.
  *
  * Usage: fault_alloc [BUILD] (BUILD holds tests/plugins/libtwice.so). */
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec/samples.h"
 #include "schema/alloc.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/aliasdb.h"
@@ -313,6 +316,38 @@ static ta_status analyse_graph(void)
     ta_ir_graph_destroy(g);
     ta_ir_ops_destroy(ops);
     ta_diags_destroy(d);
+/* A samples file, then each of its cases built against its schema. */
+static ta_status load_samples(void)
+{
+    static const char schema[] = "mylib::f(Tensor self, Tensor? other, Tensor[] list, int[] size, Scalar alpha, "
+                                 "float[] scales, *, Tensor(a!) out) -> Tensor(a!)";
+    static const char text[] =
+        "{\"mylib::f\": [{\"self\": {\"shape\": [2, 3], \"storage\": 0, \"range\": [0, 9]},\n"
+        "                \"other\": {\"shape\": [3, 2], \"strides\": [1, 3], \"storage\": 0},\n"
+        "                \"list\": [{\"shape\": [2], \"dtype\": \"int64\", \"values\": [1, 0]}, {\"shape\": []}],\n"
+        "                \"size\": [2, -1], \"alpha\": \"nan\", \"scales\": [0.5], \"out\": {\"shape\": [0]}},\n"
+        "               {\"self\": {\"shape\": [4], \"dtype\": \"float16\", \"colour\": 1}}],\n"
+        " \"mylib::g\": []}";
+    ta_arena *a = ta_arena_create();
+    ta_diags *d = ta_diags_create();
+    ta_exec *x = ta_exec_create(NULL);
+    ta_case *c = ta_calloc(1, sizeof *c);
+    ta_samples *sm = NULL;
+    ta_schema *s = NULL;
+    ta_decl *decl = NULL;
+    ta_status st = a && d && x && c ? ta_schema_parse(a, schema, sizeof schema - 1, NULL, &s, d) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_decl_build(a, s, &decl);
+    if (st == TA_OK) st = ta_samples_load_buffer(text, sizeof text - 1, "s.json", &sm, d);
+    if (st != TA_OK && sm) st = WRONG;
+    for (size_t k = 0; st == TA_OK && k < 2; k++) {
+        ta_exec_reset(x);
+        st = ta_samples_build(sm, "mylib::f", k, x, s, decl, c);
+    }
+    ta_samples_destroy(sm);
+    free(c);
+    ta_exec_destroy(x);
+    ta_diags_destroy(d);
+    ta_arena_destroy(a);
     return st;
 }
 
@@ -378,6 +413,7 @@ int main(int argc, char **argv)
     bad += fail_each("check of a small yaml", check_yaml);
     bad += fail_each("verification set-up", set_up_verification);
     bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
+    bad += fail_each("samples load and build", load_samples);
     unlink(schema_file);
     printf("%s\n", bad ? "allocation failures are not all handled" : "all allocation failures handled");
     return bad != 0;

@@ -35,11 +35,12 @@ static void usage(FILE *out)
             "  --compose-derived     run autogen-derived operators by composing their base\n"
             "                        kernel even where a library implements them itself\n"
             "  --schemas FILE        extra schemas (one per line, '- func: ...' or '- \"...\"')\n"
-            "  --samples FILE.json   exact arguments per operator\n"
+            "  --samples FILE.json   exact arguments per operator (with --kernels torch: PyTorch\n"
+            "                        1.13.1's OpInfo samples, unless --no-default-samples)\n"
             "  --ops GLOB            operators to verify (fnmatch on 'aten::abs.out'; repeatable)\n"
             "  --seed N              base seed (default 0)\n"
             "  --case-seed S         run only the case with this seed (from a finding)\n"
-            "  --cases N             synthesized cases per operator (default 40)\n"
+            "  --cases N             synthesized cases per operator (default 40; 0: samples only)\n"
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
             "  --trap-writes         read-only pages on inputs that may not be written\n"
@@ -59,7 +60,7 @@ typedef struct verify_cli {
     const char *yaml, *samples, *baseline, *outpath, *device;
     const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST];
     int nkernels, nschemas, nglobs;
-    bool no_default_kernels;
+    bool no_default_kernels, no_default_samples;
     ta_compose_mode compose;
     ta_vformat fmt;
     ta_verify_opts opts;
@@ -84,6 +85,7 @@ static void add_to(const char **list, int *n, const char *v)
 static bool parse_flag(verify_cli *c, const char *a)
 {
     if (!strcmp(a, "--no-default-kernels")) c->no_default_kernels = true;
+    else if (!strcmp(a, "--no-default-samples")) c->no_default_samples = true;
     else if (!strcmp(a, "--compose-derived")) c->compose = TA_COMPOSE_ALL;
     else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
     else return false;
@@ -103,9 +105,9 @@ static int parse_number(verify_cli *c, const char *a, const char *v)
         if (!parse_u64(v, &o->case_seed)) return ta_cli_usage_error(CMD, "bad --case-seed '%s'", v);
         o->has_case_seed = true;
     } else if (!strcmp(a, "--cases")) {
-        if (!parse_u64(v, &n) || n == 0 || n > 1000000)
-            return ta_cli_usage_error(CMD, "bad --cases '%s'", v);
+        if (!parse_u64(v, &n) || n > 1000000) return ta_cli_usage_error(CMD, "bad --cases '%s'", v);
         o->cases = (uint32_t)n;
+        o->samples_only = n == 0;
     } else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
         if (!parse_u64(v, &n) || n == 0 || n > 1024) return ta_cli_usage_error(CMD, "bad --jobs '%s'", v);
         o->jobs = (uint32_t)n;
@@ -285,6 +287,37 @@ static int load_kernels(verify_run *r, const verify_cli *c)
     return -1;
 }
 
+/* ATen's own kernels (--kernels torch) come with PyTorch's OpInfo samples
+ * (tools/torch/export_opinfo_samples.py): inputs its kernels accept. A
+ * sample they reject is a rejected case there, not a finding: the corpus
+ * was made with torch 1.13.1 and the yaml may be another version's. */
+static bool wants_opinfo_samples(const verify_cli *c)
+{
+    if (c->samples || c->no_default_samples) return false;
+    for (int i = 0; i < c->nkernels; i++)
+        if (!strcmp(c->kernels[i], "torch")) return true;
+    return false;
+}
+
+/* The --samples file, or the bundled OpInfo samples for --kernels torch;
+ * -1 when loaded (or none), else the exit status. */
+static int load_samples(verify_run *r, verify_cli *c)
+{
+    bool opinfo = wants_opinfo_samples(c);
+    const char *path = opinfo ? ta_cli_bundled("opinfo-samples.json") : c->samples;
+    if (opinfo && !path)
+        fprintf(stderr, "tensoralias verify: warning: the bundled opinfo-samples.json is missing; "
+                        "synthesized cases only\n");
+    if (path && ta_samples_load(path, &r->samples, r->diags) != TA_OK) {
+        render_diags(r->diags);
+        return TA_EXIT_USAGE;
+    }
+    if (render_diags(r->diags)) return TA_EXIT_USAGE; /* warnings are shown, errors end the run */
+    ta_samples_set_strict(r->samples, !opinfo);
+    c->opts.samples = r->samples;
+    return -1;
+}
+
 /* Schemas, devices, kernels, derived operators, samples and baseline;
  * -1 when all is ready, else the exit status. */
 static int set_up(verify_run *r, verify_cli *c)
@@ -311,16 +344,12 @@ static int set_up(verify_run *r, verify_cli *c)
     }
     if (render_diags(r->diags)) return TA_EXIT_USAGE;
     if (ta_registry_add_autogen_kernels(r->reg, c->compose, NULL) != TA_OK) return out_of_memory();
-    if (c->samples && ta_samples_load(c->samples, &r->samples, r->diags) != TA_OK) {
-        render_diags(r->diags);
-        return TA_EXIT_USAGE;
-    }
+    if ((rc = load_samples(r, c)) >= 0) return rc;
     if (c->baseline && !(r->baseline = ta_vbaseline_load(c->baseline, r->diags))) {
         size_t n = ta_diags_count(r->diags);
         fprintf(stderr, "tensoralias verify: %s\n", n ? ta_diags_get(r->diags, n - 1)->message : "out of memory");
         return TA_EXIT_USAGE;
     }
-    c->opts.samples = r->samples;
     return -1;
 }
 
