@@ -316,6 +316,9 @@ static ta_status analyse_graph(void)
     ta_ir_graph_destroy(g);
     ta_ir_ops_destroy(ops);
     ta_diags_destroy(d);
+    return st;
+}
+
 /* A samples file, then each of its cases built against its schema. */
 static ta_status load_samples(void)
 {
