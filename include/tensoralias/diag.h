@@ -12,6 +12,7 @@
 #define TENSORALIAS_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,9 +53,19 @@ typedef struct ta_diag {
     uint32_t line;       /* 1-based; 0 when unknown */
     uint32_t col;        /* 1-based, in bytes; 0 when unknown */
     uint32_t length;     /* bytes the caret underlines (at least 1 when shown) */
-    const char *source_line; /* the text of that line, or NULL */
+    const char *source_line; /* the text of that line, or NULL; of a long line,
+                                an excerpt around the column (see below) */
     const char *hint;        /* fix-it hint, or NULL */
+    /* A line longer than TA_DIAG_LINE_MAX bytes is kept as an excerpt of at
+     * most that many bytes around the column: line_skipped bytes of the line
+     * come before source_line (the caret goes under its byte col - 1 -
+     * line_skipped), and line_cut says bytes were left out after it. */
+    uint32_t line_skipped;
+    bool line_cut;
 } ta_diag;
+
+/* The most bytes of a source line a diagnostic keeps. */
+#define TA_DIAG_LINE_MAX 160
 
 typedef struct ta_diags ta_diags;
 
@@ -67,7 +78,8 @@ TA_API size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);
 
 /* Where a diagnostic points. line_text is the source line the caret goes
  * under (line_len bytes, need not be NUL-terminated) or NULL; the list keeps
- * its own copy, so the text may be freed after the call. A NULL ta_loc, or
+ * its own copy (of a long line, the excerpt ta_diag describes), so the text
+ * may be freed after the call. A NULL ta_loc, or
  * a zero line, means the diagnostic has no position. */
 typedef struct ta_loc {
     const char *file;      /* file name; NULL means "<string>" */

@@ -54,7 +54,7 @@ typedef struct ta_yaml_handler {
 /* Reads the one document of src and calls h. On a yaml syntax error adds a
  * "yaml-syntax" diagnostic and returns TA_ERR_PARSE (items before the error
  * have been seen). Nesting deeper than a fixed limit is reported
- * ("yaml-too-deep") and the subtree dropped. */
+ * ("yaml-too-deep") and ends the reading, as a syntax error does. */
 ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
                        ta_diags *diags);
 /* The same from libyaml's event API alone: ta_yaml_read reads most files
