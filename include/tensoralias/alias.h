@@ -84,13 +84,16 @@ TA_API ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
 TA_API uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
 TA_API uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
 
-/* The four torch answers as a jansson object in the golden format:
- * {"is_mutable": bool, "mutable_args": [i...], "may_alias": [[kind, i,
- * kind, j]...], "may_contain_alias": [...]}, kind "in" or "out", each pair
- * once with the lower slot first (inputs before outputs). NULL on OOM;
- * the caller json_decref's it. */
-struct json_t;
-TA_API struct json_t *ta_query_to_json(const ta_alias_query *q);
+/* Writes the four torch answers to out as the members of a JSON object in
+ * the golden format, without the braces (so they can close an object of the
+ * caller's): "is_mutable":bool,"mutable_args":[i...],"may_alias":[[kind,i,
+ * kind,j]...],"may_contain_alias":[...]; kind "in" or "out", each pair once
+ * with the lower slot first (inputs before outputs). The pair lists grow
+ * with the square of the slots: each stops after max_pairs pairs (0: no
+ * limit) and *truncated (when not NULL) says whether one did. Memory is
+ * constant. TA_ERR_IO when out reports an error. */
+TA_API ta_status ta_query_write_json(const ta_alias_query *q, FILE *out, size_t max_pairs,
+                                     bool *truncated);
 
 /* ---- graphs ------------------------------------------------------------- */
 
