@@ -36,6 +36,12 @@ typedef enum ta_status {
 
 TA_API const char *ta_status_str(ta_status s);
 
+/* The largest text the library's loaders read, from a file or a buffer:
+ * 256 MiB (PyTorch's native_functions.yaml is 0.6 MB). A larger input is
+ * refused with an "io" error before it is parsed, and reading an endless
+ * stream (/dev/zero) stops there. */
+#define TA_MAX_INPUT_BYTES ((size_t)256 << 20)
+
 typedef enum ta_severity {
     TA_SEV_NOTE = 0,
     TA_SEV_WARNING,

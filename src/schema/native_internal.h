@@ -80,8 +80,10 @@ ta_status ta_yaml_vreport(const ta_yaml_src *src, ta_diags *diags, ta_severity s
 
 struct ta_native_file {
     ta_arena *arena;
-    ta_yaml_src src;       /* text is the arena copy */
+    ta_yaml_src src;       /* text is an arena copy, or one of kept */
     ta_yaml_src tags_src;
+    char *kept[2];         /* texts the file owns (ta_native_load_path's) */
+    int nkept;
     ta_native_func *funcs; /* malloc'd, grown while loading */
     uint32_t nfuncs, funcs_cap;
     bool has_tags;

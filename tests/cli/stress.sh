@@ -24,4 +24,21 @@ python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' < "$tmp/out" ||
 "$TA" parse --json --max-pairs -3 'a() -> ()' > /dev/null 2>&1
 [ $? -eq 2 ] || fail "--max-pairs -3 is not a usage error"
 
+# 2. Endless input stops at the input limit with an "io" error, exit 2.
+"$TA" check /dev/zero > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "check /dev/zero: expected exit 2"
+grep -q 'larger than 256 MiB' "$tmp/out" "$tmp/err" || fail "check /dev/zero: no limit error"
+"$TA" check - < /dev/zero > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "check - < /dev/zero: expected exit 2"
+grep -q 'cannot read standard input: File too large' "$tmp/out" "$tmp/err" || fail "check - < /dev/zero: no limit error"
+
+# 3. 100,000 levels of '[': one yaml-too-deep, and the line shown is an
+#    excerpt around the column.
+python3 -c 'print("[" * 100000)' > "$tmp/deep.yaml"
+"$TA" check "$tmp/deep.yaml" > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 1 ] || fail "deep yaml: expected exit 1"
+[ "$(grep -c 'error:' "$tmp/out" "$tmp/err" | awk -F: '{s+=$2} END {print s}')" -eq 1 ] || fail "deep yaml: not exactly one error"
+grep -q 'yaml-too-deep' "$tmp/out" "$tmp/err" || fail "deep yaml: no yaml-too-deep"
+[ "$(cat "$tmp/out" "$tmp/err" | wc -c)" -lt 1000 ] || fail "deep yaml: the output is not bounded"
+
 exit 0

@@ -95,11 +95,36 @@ static void long_entry(void **state)
     free(s);
 }
 
+/* Past TA_MAX_INPUT_BYTES: an "io" error, whether the text is a buffer
+ * (refused before it is read) or an endless file (reading stops there). */
+static void input_limit(void **state)
+{
+    (void)state;
+    ta_diags *d = ta_diags_create();
+    ta_native_file *f = NULL;
+    static const char text[] = "- func: abs(Tensor self) -> Tensor\n";
+    assert_int_equal(ta_native_load_buffer(text, TA_MAX_INPUT_BYTES + 1, "huge.yaml", NULL, 0, NULL,
+                                           &f, d),
+                     TA_ERR_INVALID);
+    assert_null(f);
+    assert_int_equal(ta_diags_count(d), 1);
+    assert_string_equal(ta_diags_get(d, 0)->rule, "io");
+    assert_non_null(strstr(ta_diags_get(d, 0)->message, "MiB"));
+    ta_diags_clear(d);
+    assert_int_equal(ta_native_load_path("/dev/zero", NULL, &f, d), TA_ERR_IO);
+    assert_null(f);
+    assert_int_equal(ta_diags_count(d), 1);
+    assert_string_equal(ta_diags_get(d, 0)->rule, "io");
+    assert_non_null(strstr(ta_diags_get(d, 0)->message, "larger than"));
+    ta_diags_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(deep_nesting),
         cmocka_unit_test(long_entry),
+        cmocka_unit_test(input_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
