@@ -23,7 +23,10 @@ OPT      ?= -O2
 SAN      ?=
 FAULT    ?=
 FUZZ_SECONDS ?= 60
-VERSION  := 0.1.0
+# The version is include/tensoralias/version.h's; the SONAME carries its major.
+VERSION  := $(shell sed -n 's/^\#define TA_VERSION_STRING "\(.*\)"/\1/p' include/tensoralias/version.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+SONAME   := libtensoralias.so.$(SOMAJOR)
 
 PKGS     := yaml-0.1 igraph jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -107,8 +110,13 @@ $(BUILD)/libtensoralias.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libtensoralias.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtensoralias.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# libtensoralias.so.X.Y.Z, SONAME libtensoralias.so.X, with the two links
+# (the SONAME for the loader, the bare name for -ltensoralias).
+$(BUILD)/libtensoralias.so.$(VERSION): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/libtensoralias.so: $(BUILD)/libtensoralias.so.$(VERSION)
+	ln -sf libtensoralias.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf libtensoralias.so.$(VERSION) $@
 
 # Kernel libraries leave the ta_* runtime symbols undefined: they bind to the
 # host (the command or a test, linked with the whole library and -rdynamic),
@@ -213,7 +221,9 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/tensoralias
 	install -m 755 $(BUILD)/tensoralias $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/libtensoralias.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libtensoralias.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtensoralias.so
 	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
 	install -m 644 include/tensoralias/*.h $(DESTDIR)$(PREFIX)/include/tensoralias/
 	install -m 644 $(SHARE_OUT) $(DESTDIR)$(PREFIX)/share/tensoralias/
