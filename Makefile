@@ -9,6 +9,7 @@
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
 #   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c)
+#   tools/bench/scan/yaml_scan.c  -> build/bench/yaml_scan (libyaml alone: bench_command's floor)
 #   tests/unit/test_*.c           -> build/tests/test_* (cmocka), run by tests/run.sh
 #   tests/plugins/*.c             -> build/tests/plugins/lib*.so (kernel plugins used by tests)
 #   tests/fuzz/fuzz_*.c           -> build-fuzz/fuzz_* (libFuzzer, clang)
@@ -136,6 +137,11 @@ $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 # file (program.d), so editing a header they include rebuilds them.
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 
+# The floor bench_command compares the command with: libyaml alone.
+$(BUILD)/bench/yaml_scan: tools/bench/scan/yaml_scan.c $(BENCHLIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BENCHLIB_OBJ) $(shell pkg-config --libs yaml-0.1)
+
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
@@ -170,7 +176,7 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 
 test: check-build
 	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' sh tests/run.sh
@@ -213,7 +219,7 @@ fuzz: fuzz-build
 	  echo "== $$n for $(FUZZ_SECONDS)s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 build-fuzz/new/$$n tests/fuzz/corpus/$$n || exit 1; done
 
-bench: all $(BENCH_BIN)
+bench: all $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 install: all
