@@ -56,6 +56,10 @@ static timing run_best(char *const argv[], int rounds)
 
 static void line(const char *what, timing t, double base)
 {
+    if (t.status < 0) {
+        printf("  %-34s did not run\n", what);
+        return;
+    }
     printf("  %-34s %7.3f ms cpu %7.3f ms wall  exit %d", what, t.cpu * 1e3, t.wall * 1e3, t.status);
     if (base > 0) printf("  %.2fx the scan", t.cpu / base);
     putchar('\n');
