@@ -391,9 +391,10 @@ static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
                 "unknown key '%s'", k->text);
         return -1;
     }
-    if (fn->key_pos[id].line) {
+    uint32_t first = ta_native_key_pos(fn, (ta_native_key)id).line;
+    if (first) {
         char hint[64];
-        snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
+        snprintf(hint, sizeof hint, "first written on line %u", first);
         lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
                 "'%s' is written twice; the last one wins", k->text);
     }
@@ -477,11 +478,19 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
     const ynode *func = NULL;
+    ta_native_keyval *keys = m->n ? ta_arena_alloc(L->f->arena, m->n * sizeof *keys) : NULL;
+    if (m->n && !keys) {
+        L->st = TA_ERR_NOMEM;
+        return;
+    }
+    fn->keys = keys;
     for (const ynode *k = m->first; k && k->next; k = k->next->next) {
         int id = entry_key(L, fn, k);
         if (id < 0) continue;
-        fn->key_pos[id] = k->pos;
-        fn->val_pos[id] = k->next->pos;
+        uint32_t i = 0;
+        while (i < fn->nkeys && keys[i].key != (ta_native_key)id) i++;
+        keys[i] = (ta_native_keyval){(ta_native_key)id, k->pos, k->next->pos};
+        if (i == fn->nkeys) fn->nkeys++;
         read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
     if (func) read_func(L, fn, func);
@@ -540,7 +549,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     read_entry(L, fn, e);
     if (!fn->func.s) {
         /* Without func there is no function: report it and drop it. */
-        if (!fn->key_pos[TA_NK_FUNC].line)
+        if (L->st == TA_OK && !ta_native_key_pos(fn, TA_NK_FUNC).line)
             lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
                     "add 'func: name.overload(args) -> returns'",
                     "entry has no 'func' key");
@@ -710,6 +719,25 @@ ta_status ta_native_load_path(const char *path, const char *tags_path,
     }
     /* The file keeps the texts it read rather than a copy of them. */
     return load(text, len, path, tags, tags_len, tags_path, text, tags, out, diags);
+}
+
+static const ta_native_keyval *keyval(const ta_native_func *fn, ta_native_key k)
+{
+    for (uint32_t i = 0; fn && i < fn->nkeys; i++)
+        if (fn->keys[i].key == k) return &fn->keys[i];
+    return NULL;
+}
+
+ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k)
+{
+    const ta_native_keyval *kv = keyval(fn, k);
+    return kv ? kv->key_pos : (ta_native_pos){0, 0, 0, 0};
+}
+
+ta_native_pos ta_native_val_pos(const ta_native_func *fn, ta_native_key k)
+{
+    const ta_native_keyval *kv = keyval(fn, k);
+    return kv ? kv->val_pos : (ta_native_pos){0, 0, 0, 0};
 }
 
 void ta_native_destroy(ta_native_file *f)
