@@ -37,10 +37,11 @@ typedef enum ta_status {
 TA_API const char *ta_status_str(ta_status s);
 
 /* The largest text the library's loaders read, from a file or a buffer:
- * 256 MiB (PyTorch's native_functions.yaml is 0.6 MB). A larger input is
+ * 64 MiB (PyTorch's native_functions.yaml is 0.6 MB). A larger input is
  * refused with an "io" error before it is parsed, and reading an endless
- * stream (/dev/zero) stops there. */
-#define TA_MAX_INPUT_BYTES ((size_t)256 << 20)
+ * stream (/dev/zero) stops there. A loaded and checked yaml takes about 13
+ * times its size, so the limit also bounds `check` to about 850 MB. */
+#define TA_MAX_INPUT_BYTES ((size_t)64 << 20)
 
 typedef enum ta_severity {
     TA_SEV_NOTE = 0,
