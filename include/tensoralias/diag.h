@@ -55,7 +55,7 @@ TA_API const char *ta_severity_str(ta_severity s);
 typedef struct ta_diag {
     ta_severity severity;
     const char *rule;    /* stable id such as "schema-syntax"; never NULL */
-    const char *message; /* one line, no trailing newline */
+    const char *message; /* one line, no trailing newline, at most TA_DIAG_TEXT_MAX bytes */
     const char *source;  /* file name or "<string>"; never NULL */
     uint32_t line;       /* 1-based; 0 when unknown */
     uint32_t col;        /* 1-based, in bytes; 0 when unknown */
@@ -71,8 +71,10 @@ typedef struct ta_diag {
     bool line_cut;
 } ta_diag;
 
-/* The most bytes of a source line a diagnostic keeps. */
+/* The most bytes of a source line a diagnostic keeps, and of its message
+ * and of its hint (a longer one is cut and ends in "..."). */
 #define TA_DIAG_LINE_MAX 160
+#define TA_DIAG_TEXT_MAX 1024
 
 typedef struct ta_diags ta_diags;
 
