@@ -1,10 +1,11 @@
 /* test_stress.c - hostile inputs at sizes that run in about a second: each
  * shows the bound that keeps time and memory in check (reading stops at the
  * first "yaml-too-deep"; a diagnostic keeps an excerpt of a long line and
- * at most TA_DIAG_TEXT_MAX bytes of message and of hint; the
- * loader refuses input past its limit; parse --json's pair lists stop at a
- * cap; a sample tensor may not span more storage than a cap). The
- * full-size versions, with time and peak memory, are tools/stress.sh. */
+ * at most TA_DIAG_TEXT_MAX bytes of message and of hint; the loader
+ * refuses input past its limit; a sample's case may not span more storage
+ * than a cap). tests/cli/stress.sh does the command's part (parse --json's
+ * pair lists cut at a cap, /dev/zero); tools/stress.sh runs them all at full
+ * size, with time and peak memory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
