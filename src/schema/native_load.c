@@ -609,10 +609,22 @@ static ta_status tags_item(void *ctx, const ynode *e)
 
 typedef enum yaml_file { NATIVE_FUNCTIONS_YAML, TAGS_YAML } yaml_file;
 
+/* A NUL byte in the first 8 KB makes a file binary (git's test): it gets
+ * one error saying so, not a yaml error printing a line of its bytes. */
+static bool is_binary(const ta_yaml_src *src)
+{
+    return memchr(src->text, '\0', src->len < 8192 ? src->len : 8192) != NULL;
+}
+
 static ta_status load_one(loader *L, const ta_yaml_src *src, yaml_file which)
 {
     bool tags = which == TAGS_YAML;
     L->src = src;
+    if (is_binary(src)) {
+        ta_loc at = {.file = src->source};
+        L->errors++;
+        return ta_diag_error(L->diags, &at, "yaml-binary", "a binary file, not yaml");
+    }
     ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
                          tags ? tags_other_root : funcs_other_root};
     ta_status st = ta_yaml_read(src, &h, L->diags);

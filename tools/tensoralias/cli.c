@@ -80,6 +80,20 @@ int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     return TA_EXIT_USAGE;
 }
 
+int ta_cli_flush_stdout(void)
+{
+    return fflush(stdout) != 0 || ferror(stdout);
+}
+
+int ta_cli_write_error(const char *cmd, const char *where)
+{
+    static int reported;
+    if (!reported++)
+        fprintf(stderr, "tensoralias %s: cannot write %s: %s\n", cmd, where,
+                errno ? strerror(errno) : "I/O error");
+    return TA_EXIT_USAGE;
+}
+
 const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);

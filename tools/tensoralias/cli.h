@@ -28,6 +28,15 @@ const char *ta_cli_bundled(const char *name);
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Flushes standard output; nonzero when anything written to it was lost
+ * (a full disk, a closed pipe: SIGPIPE is ignored, so that is EPIPE). */
+int ta_cli_flush_stdout(void);
+
+/* Prints "tensoralias CMD: cannot write WHERE: reason" to stderr (once per
+ * process) and returns TA_EXIT_USAGE. Commands call it for their -o files;
+ * main calls it for standard output after every command. */
+int ta_cli_write_error(const char *cmd, const char *where);
+
 /* The value of option `name` at argv[*i]: "--opt VALUE" (advancing *i)
  * or "--opt=VALUE"; NULL when argv[*i] is another option or the value is
  * missing. */

@@ -1,4 +1,5 @@
 /* main.c - the tensoralias command: dispatches to a subcommand. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,15 +42,20 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
-        return TA_EXIT_CLEAN;
+        return ta_cli_flush_stdout() ? ta_cli_write_error(cmd, "standard output") : TA_EXIT_CLEAN;
     }
     if (!strcmp(cmd, "--version")) {
         printf("tensoralias %s\n", TA_VERSION);
-        return TA_EXIT_CLEAN;
+        return ta_cli_flush_stdout() ? ta_cli_write_error(cmd, "standard output") : TA_EXIT_CLEAN;
     }
+    /* A closed pipe is an output error the command reports, not a silent death. */
+    signal(SIGPIPE, SIG_IGN);
     for (int i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(cmd, commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            if (ta_cli_flush_stdout()) rc = ta_cli_write_error(cmd, "standard output");
+            return rc;
+        }
     fprintf(stderr, "tensoralias: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return TA_EXIT_USAGE;
