@@ -186,23 +186,51 @@ ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
     return TA_OK;
 }
 
+/* A UTF-8 continuation byte: it does not start a character of its own. */
+static bool utf8_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+/* The caret line: one space (or tab) per character before the column, then
+ * '^' and a '~' per further character of the span. */
+static void render_caret(const ta_diag *g, FILE *out)
+{
+    uint32_t col = g->col ? g->col : 1, i = 0;
+    const char *l = g->source_line;
+    size_t ll = strlen(l);
+    for (; i + 1 < col && i < ll; i++)
+        if (!utf8_cont(l[i])) fputc(l[i] == '\t' ? '\t' : ' ', out);
+    fputc('^', out);
+    /* Past the line's end (an unterminated token) every byte is a column. */
+    uint32_t end = i + (g->length ? g->length : 1), shown = 1;
+    for (i++; i < end && shown < 200; i++)
+        if (i >= ll || !utf8_cont(l[i])) {
+            fputc('~', out);
+            shown++;
+        }
+}
+
+static const char *severity_color(ta_severity s)
+{
+    return s == TA_SEV_ERROR ? "\033[1;31m" : s == TA_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
+}
+
+void ta_diag_render_color(const ta_diag *g, FILE *out, bool color)
+{
+    const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+    if (g->line)
+        fprintf(out, "%s%s:%u:%u:%s ", bold, g->source, g->line, g->col ? g->col : 1, reset);
+    else
+        fprintf(out, "%s%s:%s ", bold, g->source, reset);
+    fprintf(out, "%s%s:%s %s [%s]\n", color ? severity_color(g->severity) : "",
+            ta_severity_str(g->severity), reset, g->message, g->rule);
+    if (g->source_line && g->line) {
+        fprintf(out, "  %s\n  %s", g->source_line, color ? "\033[1;32m" : "");
+        render_caret(g, out);
+        fprintf(out, "%s\n", reset);
+    }
+    if (g->hint) fprintf(out, "  %shint:%s %s\n", color ? "\033[1;36m" : "", reset, g->hint);
+}
+
 void ta_diag_render(const ta_diag *g, FILE *out)
 {
-    if (g->line)
-        fprintf(out, "%s:%u:%u: ", g->source, g->line, g->col ? g->col : 1);
-    else
-        fprintf(out, "%s: ", g->source);
-    fprintf(out, "%s: %s [%s]\n", ta_severity_str(g->severity), g->message,
-            g->rule);
-    if (g->source_line && g->line) {
-        fprintf(out, "  %s\n  ", g->source_line);
-        /* Keep tabs so the caret lines up under tabbed source. */
-        uint32_t col = g->col ? g->col : 1;
-        for (uint32_t i = 0; i + 1 < col && g->source_line[i]; i++)
-            fputc(g->source_line[i] == '\t' ? '\t' : ' ', out);
-        fputc('^', out);
-        for (uint32_t i = 1; i < g->length && i < 200; i++) fputc('~', out);
-        fputc('\n', out);
-    }
-    if (g->hint) fprintf(out, "  hint: %s\n", g->hint);
+    ta_diag_render_color(g, out, false);
 }

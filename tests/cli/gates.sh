@@ -47,7 +47,7 @@ if [ -w /dev/full ]; then
         expect 2 'cannot write standard output' sh -c '"$0" verify --ops "aten::abs.out" --format '$f' >/dev/full' "$TA"
         expect 2 'cannot write /dev/full' "$TA" verify --ops 'aten::abs.out' --format $f -o /dev/full
     done
-    for f in text json sarif; do
+    for f in json sarif; do # (text goes to stderr)
         expect 2 'cannot write standard output' sh -c '"$0" check --format '$f' >/dev/full' "$TA"
     done
     expect 2 'cannot write standard output' sh -c '"$0" list >/dev/full' "$TA"
@@ -62,6 +62,20 @@ fi
 sh -c '"$0" list 2>"$1"; echo $? >"$1.rc"' "$TA" "$tmp/pipe.err" | true
 [ "$(cat "$tmp/pipe.err.rc")" = 2 ] || fail "list into a closed pipe exits $(cat "$tmp/pipe.err.rc"), not 2"
 grep -q 'cannot write standard output' "$tmp/pipe.err" || fail "list into a closed pipe says so"
+
+# check on several files, one unreadable: every readable file's findings in
+# every format, and exit 2.
+printf -- '- func: abs(Tensor self) -> Tensor\n  dispach: x\n' >"$tmp/one.yaml"
+for f in json sarif; do
+    "$TA" check --format $f "$tmp/one.yaml" "$tmp/nosuch.yaml" >"$tmp/multi.$f" 2>"$tmp/multi.err"
+    [ $? -eq 2 ] || fail "check $f with an unreadable file exits 2"
+    grep -q 'entry-unknown-key' "$tmp/multi.$f" || { cat "$tmp/multi.$f"; fail "check $f keeps the readable file's findings"; }
+    grep -q 'cannot read .*nosuch.yaml' "$tmp/multi.err" || fail "check $f names the unreadable file"
+done
+grep -q '"rule":"io"' "$tmp/multi.json" || fail "the unreadable file is in the JSON report too"
+"$TA" check "$tmp/nosuch.yaml" "$tmp/one.yaml" >/dev/null 2>"$tmp/multi.err"
+[ $? -eq 2 ] || fail "check text with an unreadable file exits 2"
+grep -q "unknown key 'dispach'" "$tmp/multi.err" || fail "check text goes on after the unreadable file"
 
 # --baseline: what is not a JSON report is an error naming the problem.
 echo '[1,2,3]' >"$tmp/nums.json"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tensoralias/diag.h"
 
 int ta_cli_read_file(const char *path, char **buf, size_t *len)
 {
@@ -78,6 +79,39 @@ int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\n(see 'tensoralias %s --help')\n", cmd);
     va_end(ap);
     return TA_EXIT_USAGE;
+}
+
+static ta_cli_color color_mode = TA_COLOR_AUTO;
+
+void ta_cli_set_color(ta_cli_color c) { color_mode = c; }
+
+int ta_cli_take_color(int *argc, char **argv)
+{
+    int rc = 0, n = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *v = NULL;
+        if (!strncmp(argv[i], "--color=", 8)) v = argv[i] + 8;
+        else if (!strcmp(argv[i], "--color") && i + 1 < *argc) v = argv[++i];
+        if (!v) {
+            argv[n++] = argv[i];
+            continue;
+        }
+        if (!strcmp(v, "auto")) color_mode = TA_COLOR_AUTO;
+        else if (!strcmp(v, "always")) color_mode = TA_COLOR_ALWAYS;
+        else if (!strcmp(v, "never")) color_mode = TA_COLOR_NEVER;
+        else rc = -1;
+    }
+    argv[n] = NULL;
+    *argc = n;
+    return rc;
+}
+
+void ta_cli_render(const ta_diag *g, FILE *out)
+{
+    const char *no = getenv("NO_COLOR");
+    bool color = color_mode == TA_COLOR_ALWAYS ||
+                 (color_mode == TA_COLOR_AUTO && !(no && *no) && isatty(fileno(out)));
+    ta_diag_render_color(g, out, color);
 }
 
 int ta_cli_flush_stdout(void)

@@ -28,6 +28,19 @@ const char *ta_cli_bundled(const char *name);
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* --color: auto (colour on a terminal unless NO_COLOR is set and not
+ * empty), always, never. main sets it before running the command. */
+typedef enum ta_cli_color { TA_COLOR_AUTO, TA_COLOR_ALWAYS, TA_COLOR_NEVER } ta_cli_color;
+void ta_cli_set_color(ta_cli_color c);
+
+/* Removes every --color=WHEN / --color WHEN from argv (updating *argc);
+ * returns -1 when WHEN is not auto, always or never, else 0. */
+int ta_cli_take_color(int *argc, char **argv);
+
+/* Renders one diagnostic, in colour when --color says so for out. */
+struct ta_diag;
+void ta_cli_render(const struct ta_diag *g, FILE *out);
+
 /* Flushes standard output; nonzero when anything written to it was lost
  * (a full disk, a closed pipe: SIGPIPE is ignored, so that is EPIPE). */
 int ta_cli_flush_stdout(void);

@@ -80,7 +80,7 @@ static int parse_args(graph_args *a, int argc, char **argv)
 
 static void print_diags(const ta_diags *d)
 {
-    for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
+    for (size_t i = 0; i < ta_diags_count(d); i++) ta_cli_render(ta_diags_get(d, i), stderr);
 }
 
 /* The base name of an operator name: "aten::add.Tensor" -> "add" (len). */

@@ -214,7 +214,7 @@ static void one(run *r, const char *text, size_t len, const char *source,
         }
         fflush(stdout);
         for (size_t i = 0; i < ta_diags_count(r->diags); i++)
-            ta_diag_render(ta_diags_get(r->diags, i), stderr);
+            ta_cli_render(ta_diags_get(r->diags, i), stderr);
         if (!g) fprintf(stderr, "%s:%u: error: %s\n", source, line, ta_status_str(st));
     }
     ta_diags_clear(r->diags);

@@ -230,7 +230,7 @@ static int render_diags(ta_diags *d)
     int errors = 0;
     for (size_t i = 0; i < ta_diags_count(d); i++) {
         const ta_diag *g = ta_diags_get(d, i);
-        ta_diag_render(g, stderr);
+        ta_cli_render(g, stderr);
         if (g->severity == TA_SEV_ERROR) errors++;
     }
     ta_diags_clear(d);
@@ -248,7 +248,7 @@ static int out_of_memory(void)
 static void render_errors(ta_diags *d)
 {
     for (size_t i = 0; i < ta_diags_count(d); i++)
-        if (ta_diags_get(d, i)->severity == TA_SEV_ERROR) ta_diag_render(ta_diags_get(d, i), stderr);
+        if (ta_diags_get(d, i)->severity == TA_SEV_ERROR) ta_cli_render(ta_diags_get(d, i), stderr);
     ta_diags_clear(d);
 }
 

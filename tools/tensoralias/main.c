@@ -29,12 +29,23 @@ static void usage(FILE *out)
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
-            "\n'tensoralias <command> --help' describes each command.\n"
-            "Exit status: 0 clean, 1 findings, 2 usage or I/O error.\n");
+            "\n'tensoralias <command> --help' describes each command. Every command takes\n"
+            "--color=auto|always|never for its diagnostics (auto: on a terminal, unless\n"
+            "NO_COLOR is set).\n"
+            "Exit status: 0 clean, 1 findings, 2 usage or I/O error (including output that\n"
+            "cannot be written).\n");
 }
 
 int main(int argc, char **argv)
 {
+    if (argc < 2) {
+        usage(stderr);
+        return TA_EXIT_USAGE;
+    }
+    if (ta_cli_take_color(&argc, argv)) {
+        fprintf(stderr, "tensoralias: --color is auto, always or never\n");
+        return TA_EXIT_USAGE;
+    }
     if (argc < 2) {
         usage(stderr);
         return TA_EXIT_USAGE;

@@ -239,8 +239,12 @@ static void write_text(FILE *out, const ta_verify_report *r, const ta_vreport_op
     }
     fprintf(out, "%zu %s, %llu %s in %.2f s:", r->nops, plural(r->nops, "operator", "operators"),
             (unsigned long long)r->total_cases, plural(r->total_cases, "case", "cases"), r->seconds);
+    const char *sep = " ";
     for (int k = 0; k < TA_V_NKINDS; k++)
-        if (counts[k]) fprintf(out, " %zu %s", counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
+        if (counts[k]) {
+            fprintf(out, "%s%zu %s", sep, counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
+            sep = ", ";
+        }
     fprintf(out, "\n");
 }
 
