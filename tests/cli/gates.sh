@@ -41,6 +41,27 @@ printf '# only a comment\n\n' >"$tmp/none.txt"
 expect 2 'none.txt: error: no schema in it' \
     "$TA" verify --no-default-kernels --schemas "$tmp/none.txt" --ops '*'
 
+# --samples: an unknown operator, a misspelled argument, an unknown dtype are
+# errors at their place in the file, before anything runs.
+cat >"$tmp/s.json" <<'JSON'
+{"aten::nosuch": [{"self": {"shape": [3]}}],
+ "aten::abs.out": [{"self": {"shape": [2]}}, {"slef": {"shape": [2]}}]}
+JSON
+expect 2 "s.json:1:2: error: no operator 'aten::nosuch' in the yaml" "$TA" verify --samples "$tmp/s.json" --cases 0
+grep -q "s.json:2:46: error: sample 1 of 'aten::abs.out': 'aten::abs.out' has no argument 'slef' (its arguments: self, out)" \
+    "$tmp/err" || { cat "$tmp/err"; fail "the misspelled argument"; }
+printf '{"aten::abs.out": [{"self": {"shape": [2], "dtype": "floa32"}}]}\n' >"$tmp/d.json"
+expect 2 'd.json:1:20: error: .*dtype: one of float32' "$TA" verify --samples "$tmp/d.json" --cases 0
+# NaN, infinities and -0.0 are values (strings where JSON has no number for them).
+cat >"$tmp/nf.json" <<'JSON'
+{"aten::abs.out": [{"self": {"shape": [6], "values": ["nan", "NaN", "inf", "-Infinity", -0.0, "-0.0"]},
+                    "out": {"shape": [6]}}],
+ "aten::fill_.Scalar": [{"self": {"shape": [2]}, "value": "-inf"}]}
+JSON
+"$TA" verify --samples "$tmp/nf.json" --cases 0 --ops 'aten::abs.out' --ops 'aten::fill_.Scalar' -v \
+    >"$tmp/nf.out" 2>&1 || { cat "$tmp/nf.out"; fail "non-finite values and -0.0 load and run"; }
+grep -q '^aten::abs.out: ok (1 case, 1 exercised)' "$tmp/nf.out" || { cat "$tmp/nf.out"; fail "abs.out ran its sample"; }
+
 # Output that cannot be written: every command, every format.
 if [ -w /dev/full ]; then
     for f in text json sarif junit; do

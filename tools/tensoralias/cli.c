@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 #include "tensoralias/diag.h"
 
@@ -135,4 +137,41 @@ const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name)
     if (argv[*i][n] == '=') return argv[*i] + n + 1;
     if (argv[*i][n] || *i + 1 >= argc) return NULL;
     return argv[++*i];
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when there is none
+ * (overlong forms, surrogates and code points past U+10FFFF are invalid). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80) return 1; /* NUL too: json_stringn keeps it, escaped */
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (!len || len > n || s[0] > 0xF4) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
+    if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
+    return len;
+}
+
+json_t *ta_cli_json_bytes(const char *s, size_t n)
+{
+    json_t *j = json_stringn(s ? s : "", s ? n : 0);
+    if (j) return j;
+    char *b = malloc(n * 4 + 1);
+    if (!b) return NULL;
+    size_t k = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_seq(u + i, n - i);
+        if (len) {
+            memcpy(b + k, u + i, len);
+            k += len;
+            i += len;
+        } else {
+            k += (size_t)snprintf(b + k, 5, "\\x%02x", u[i++]);
+        }
+    }
+    j = json_stringn(b, k);
+    free(b);
+    return j;
 }

@@ -62,6 +62,11 @@ struct ta_schema;
 typedef struct json_t json_t;
 json_t *ta_cli_schema_json(const struct ta_schema *s);
 
+/* A JSON string of s[0..n), whatever bytes it holds: valid UTF-8 as is,
+ * every byte that is not part of one as the four characters \xNN (as
+ * Python's backslashreplace writes it). NULL only when out of memory. */
+json_t *ta_cli_json_bytes(const char *s, size_t n);
+
 /* Subcommands. */
 int ta_cmd_parse(int argc, char **argv);
 int ta_cmd_check(int argc, char **argv);

@@ -330,6 +330,12 @@ static int load_samples(verify_run *r, verify_cli *c)
         return TA_EXIT_USAGE;
     }
     if (render_diags(r->diags)) return TA_EXIT_USAGE; /* warnings are shown, errors end the run */
+    /* A file written for this run names only operators and arguments that
+     * exist; the OpInfo corpus may be another version's. */
+    if (r->samples && !opinfo && ta_samples_check(r->samples, r->reg, path, r->diags) != TA_OK) {
+        render_diags(r->diags);
+        return TA_EXIT_USAGE;
+    }
     ta_samples_set_strict(r->samples, !opinfo);
     c->opts.samples = r->samples;
     return -1;
