@@ -201,7 +201,7 @@ static const ta_rule_info rules[] = {
     {"yaml-not-sequence", TA_SEV_ERROR, "The document is not a list of mappings."},
     {"entry-no-func", TA_SEV_ERROR, "An entry has no func key."},
     {"entry-unknown-key", TA_SEV_ERROR, "An entry has a key torchgen does not know."},
-    {"entry-duplicate-key", TA_SEV_WARNING, "An entry writes the same key twice; the last one wins."},
+    {"entry-duplicate-key", TA_SEV_ERROR, "An entry writes the same key twice (torchgen asserts)."},
     {"entry-wrong-type", TA_SEV_ERROR, "A value has the wrong yaml type for its key."},
     {"entry-bad-value", TA_SEV_ERROR, "A value is not one torchgen accepts for its key."},
     {"schema-syntax", TA_SEV_ERROR, "The func schema does not parse."},

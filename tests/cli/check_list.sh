@@ -30,8 +30,16 @@ grep -q '^0 errors, [0-9]* warnings, [0-9]* notes in .*native_functions.yaml$' "
 expect_rc 0 "check 1.13.1" "$TA" check --tags "$T113" "$Y113"
 expect_rc 0 "check main" "$TA" check --tags="$TMAIN" "$YMAIN"
 expect_rc 1 "check broken" "$TA" check --tags "$TMAIN" "$BROKEN/dispatch-unknown-key.yaml"
-expect_rc 0 "check warnings only" "$TA" check "$BROKEN/entry-duplicate-key.yaml"
+printf -- '- func: f(Tensor(a) self, Tensor other) -> Tensor\n' >"$tmp/warn.yaml"
+expect_rc 0 "check warnings only" "$TA" check "$tmp/warn.yaml"
 grep -q '^0 errors, 1 warning in ' "$tmp/err" || bad "warning-only summary"
+# What torchgen asserts against is an error: a key written twice, two overloads
+# of one kind in one signature group.
+expect_rc 1 "check duplicate key" "$TA" check "$BROKEN/entry-duplicate-key.yaml"
+printf -- '- func: foo.a(Tensor self) -> Tensor\n- func: foo.b(Tensor self) -> Tensor\n' >"$tmp/dupkind.yaml"
+expect_rc 1 "check same kind twice in a group" "$TA" check "$tmp/dupkind.yaml"
+grep -q "dupkind.yaml:2:3: error: 'foo.b' has the same signature and kind (functional) as 'foo.a'; torchgen stops at an assertion \[group-duplicate-kind\]" \
+    "$tmp/err" || bad "group-duplicate-kind is an error"
 expect_rc 2 "check missing file" "$TA" check "$tmp/nope.yaml"
 grep -q 'nope.yaml' "$tmp/err" || bad "missing file not named on stderr"
 expect_rc 2 "check missing tags" "$TA" check --tags "$tmp/nope-tags.yaml" "$Y113"
