@@ -25,6 +25,7 @@ static const ta_rule_info rules[] = {
     {"alias-positional-mutable-returned", TA_SEV_ERROR, "a written positional argument other than self is not returned"},
     {"alias-write-inconsistent", TA_SEV_ERROR, "an alias set is written everywhere it appears or nowhere"},
     {"alias-functional-overload", TA_SEV_ERROR, "an overload named 'functional' writes nothing"},
+    {"alias-inplace-out", TA_SEV_ERROR, "an inplace operator has no out= (written keyword) arguments"},
     {"alias-tensor-options-kind", TA_SEV_ERROR,
      "only functional operators take tensor options (dtype, layout, device, pin_memory)"},
     {"alias-autogen-view", TA_SEV_ERROR,

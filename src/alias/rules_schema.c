@@ -473,6 +473,17 @@ static void rule_kinds(rc *c)
         report(c, "alias-functional-overload", s->name_span, "rename the overload",
                "overload '%.*s' says functional but the operator writes an argument",
                NAMEF(s->overload));
+    /* torchgen's kind(): an operator is inplace or out=, never both */
+    if (ta_tg_is_inplace_name(s->name))
+        for (uint32_t i = 0; i < s->nargs; i++)
+            if (s->args[i].kwarg_only && written_ann(c->arg_ann[i])) {
+                report(c, "alias-inplace-out", s->args[i].span,
+                       "drop the trailing '_' for an out= variant, or the out= argument",
+                       "inplace operator '%.*s' has a written keyword argument '%.*s' (an out= "
+                       "argument); torchgen asserts an operator is not both", NAMEF(s->name),
+                       NAMEF(s->args[i].name));
+                break;
+            }
     /* torchgen asserts that only functional operators (factories) take them */
     int to = any_write ? tensor_options_at(s) : -1;
     if (to >= 0)
