@@ -21,6 +21,12 @@ PLUGIN=$BUILD/tests/plugins/libwrongkernels.so
 [ $? -eq 1 ] || fail "a finding fails the run"
 grep -q '^mylib::writes_input: undeclared-mutation' "$tmp/w.txt" || { cat "$tmp/w.txt"; fail "finding shown"; }
 
+# A finding describes the arguments as they were before the call, not as a
+# restriding kernel left them.
+"$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::restrides' --cases 3 >"$tmp/r.txt"
+grep -q 'metadata changed: sizes \[3, 4\] strides \[4, 1\] offset 0 -> sizes \[1\] .*\[case: self=float64\[3,4\]\]' \
+    "$tmp/r.txt" || { cat "$tmp/r.txt"; fail "the case as it was before the call"; }
+
 # Colour: never when piped (auto), always when asked, NO_COLOR honoured.
 printf -- '- func: abs(Tensor self) -> Tensor\n  dispach: x\n' >"$tmp/bad.yaml"
 "$TA" check "$tmp/bad.yaml" 2>"$tmp/plain.err"
