@@ -56,6 +56,12 @@ printf 'abc\0\001\377\n' >"$tmp/bin.yaml"
 grep -q 'bin.yaml: error: a binary file, not yaml \[yaml-binary\]' "$tmp/bin.err" || { cat "$tmp/bin.err"; fail "binary"; }
 [ "$(wc -l <"$tmp/bin.err")" -eq 2 ] || { cat -v "$tmp/bin.err"; fail "only the diagnostic and the summary"; }
 
+# Control bytes and bytes that are no UTF-8 are shown as '?' in a quoted
+# source line, one column each, so the caret still lines up.
+printf 'a::b(Tensor \377\001x) -> Tensor\n' | "$TA" parse - >/dev/null 2>"$tmp/ctl.err"
+grep -q '^  a::b(Tensor ??x) -> Tensor$' "$tmp/ctl.err" || { cat -v "$tmp/ctl.err"; fail "bytes shown as ?"; }
+grep -q '^              \^$' "$tmp/ctl.err" || { cat -v "$tmp/ctl.err"; fail "caret under the first of them"; }
+
 # autogen: its notes (autogen-ignored) only with --notes.
 "$TA" autogen >/dev/null 2>"$tmp/ag.err"
 ! grep -q ': note: ' "$tmp/ag.err" || fail "autogen: no notes by default"
