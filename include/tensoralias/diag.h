@@ -132,8 +132,14 @@ TA_API void ta_diags_truncate(ta_diags *d, size_t n);
 TA_API ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
 
 /* Writes one diagnostic as a compiler would, with the source line and a
- * caret when they are known. Used by the command, never by the library. */
+ * caret when they are known. Used by the command, never by the library.
+ * The caret lands under the character at the diagnostic's byte column:
+ * a UTF-8 sequence before it is one column, a tab stays a tab. */
 TA_API void ta_diag_render(const ta_diag *g, FILE *out);
+
+/* The same, in colour when color is set (ANSI: bold location, the severity
+ * in red, magenta or cyan, a green caret), as compilers do on a terminal. */
+TA_API void ta_diag_render_color(const ta_diag *g, FILE *out, bool color);
 
 #ifdef __cplusplus
 }

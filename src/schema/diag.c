@@ -225,25 +225,93 @@ ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
     return TA_OK;
 }
 
+/* Bytes of the valid UTF-8 character at s[0..n), or 0 when none starts
+ * there (a stray continuation byte, an overlong or truncated sequence). */
+static size_t utf8_char(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80) return 1;
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (!len || len > n || s[0] > 0xF4) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
+    if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
+    return len;
+}
+
+/* The source line as one column per character: a control byte (a tab
+ * excepted) or a byte of no valid UTF-8 character is shown as '?', so
+ * binary input cannot reach the terminal and the caret still lines up. */
+static void render_line(const char *line, FILE *out)
+{
+    const unsigned char *l = (const unsigned char *)line;
+    size_t ll = strlen(line);
+    for (size_t i = 0; i < ll;) {
+        size_t n = utf8_char(l + i, ll - i);
+        bool shown = n > 1 || (n == 1 && (l[i] >= 0x20 || l[i] == '\t') && l[i] != 0x7f);
+        if (shown) fwrite(l + i, 1, n, out);
+        else fputc('?', out);
+        i += n ? n : 1;
+    }
+}
+
+/* The caret line: one space (or tab) per character before the column, then
+ * '^' and a '~' per further character of the span (columns count bytes;
+ * characters are what render_line shows). */
+static void render_caret(const ta_diag *g, FILE *out)
+{
+    const unsigned char *l = (const unsigned char *)g->source_line;
+    size_t ll = strlen(g->source_line), i = 0;
+    /* columns count bytes of the whole line; the excerpt starts line_skipped in */
+    size_t col = g->col > g->line_skipped + 1 ? g->col - 1 - g->line_skipped : 0;
+    size_t end = col + (g->length ? g->length : 1);
+    for (size_t n; i < col && i < ll; i += n) {
+        n = utf8_char(l + i, ll - i);
+        fputc(l[i] == '\t' ? '\t' : ' ', out);
+        if (!n) n = 1;
+    }
+    fputc('^', out);
+    /* Past the line's end (an unterminated token) every byte is a column. */
+    uint32_t shown = 1;
+    if (i < ll) {
+        size_t n = utf8_char(l + i, ll - i);
+        i += n ? n : 1;
+    } else {
+        i++;
+    }
+    for (size_t n; i < end && shown < TA_DIAG_LINE_MAX; i += n, shown++) {
+        n = i < ll ? utf8_char(l + i, ll - i) : 1;
+        if (!n) n = 1;
+        fputc('~', out);
+    }
+}
+
+static const char *severity_color(ta_severity s)
+{
+    return s == TA_SEV_ERROR ? "\033[1;31m" : s == TA_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
+}
+
+void ta_diag_render_color(const ta_diag *g, FILE *out, bool color)
+{
+    const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+    if (g->line)
+        fprintf(out, "%s%s:%u:%u:%s ", bold, g->source, g->line, g->col ? g->col : 1, reset);
+    else
+        fprintf(out, "%s%s:%s ", bold, g->source, reset);
+    fprintf(out, "%s%s:%s %s [%s]\n", color ? severity_color(g->severity) : "",
+            ta_severity_str(g->severity), reset, g->message, g->rule);
+    if (g->source_line && g->line) {
+        fputs(g->line_skipped ? "  ..." : "  ", out);
+        render_line(g->source_line, out);
+        if (g->line_cut) fputs("...", out);
+        fprintf(out, "\n  %s%s", g->line_skipped ? "   " : "", color ? "\033[1;32m" : "");
+        render_caret(g, out);
+        fprintf(out, "%s\n", reset);
+    }
+    if (g->hint) fprintf(out, "  %shint:%s %s\n", color ? "\033[1;36m" : "", reset, g->hint);
+}
+
 void ta_diag_render(const ta_diag *g, FILE *out)
 {
-    if (g->line)
-        fprintf(out, "%s:%u:%u: ", g->source, g->line, g->col ? g->col : 1);
-    else
-        fprintf(out, "%s: ", g->source);
-    fprintf(out, "%s: %s [%s]\n", ta_severity_str(g->severity), g->message,
-            g->rule);
-    if (g->source_line && g->line) {
-        const char *more = "...";
-        fprintf(out, "  %s%s%s\n  %s", g->line_skipped ? more : "", g->source_line,
-                g->line_cut ? more : "", g->line_skipped ? "   " : "");
-        /* Keep tabs so the caret lines up under tabbed source. */
-        uint32_t col = g->col > g->line_skipped ? g->col - g->line_skipped : 1;
-        for (uint32_t i = 0; i + 1 < col && g->source_line[i]; i++)
-            fputc(g->source_line[i] == '\t' ? '\t' : ' ', out);
-        fputc('^', out);
-        for (uint32_t i = 1; i < g->length && i < TA_DIAG_LINE_MAX; i++) fputc('~', out);
-        fputc('\n', out);
-    }
-    if (g->hint) fprintf(out, "  hint: %s\n", g->hint);
+    ta_diag_render_color(g, out, false);
 }

@@ -181,6 +181,29 @@ static void read_tags(loader *L, ta_native_func *fn, const ynode *v)
     wrong_type(L, "tags", v, "a string or a list of strings", NULL);
 }
 
+/* torchgen's yaml loader refuses a mapping that has a key twice (an
+ * assertion, in every mapping of the file): an error at the second. */
+static void check_duplicate_keys(loader *L, const char *what, const ynode *v)
+{
+    ta_map seen;
+    ta_map_init(&seen, NULL);
+    for (const ynode *k = v->first; k && k->next; k = k->next->next) {
+        ta_map_entry *e;
+        if (!is_str(k)) continue;
+        if (ta_map_add(&seen, k->text, k->len, ta_map_int((int64_t)k->pos.line), &e) != TA_OK) {
+            L->st = TA_ERR_NOMEM;
+            break;
+        }
+        if (e->key == (const void *)k->text) continue; /* a new key: the map borrows it */
+        char hint[64];
+        snprintf(hint, sizeof hint, "first written on line %u", (unsigned)e->value.i);
+        lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
+                "%s key '%s' is written twice; torchgen's yaml loader refuses duplicate keys", what,
+                k->text);
+    }
+    ta_map_clear(&seen);
+}
+
 /* A key written twice: the last value wins (as in PyYAML), so each reader
  * starts from an empty field. */
 static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
@@ -194,6 +217,7 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
         return;
     }
     fn->has_dispatch = true;
+    check_duplicate_keys(L, "dispatch", v);
     uint32_t count = 0;
     for (const ynode *k = v->first; k && k->next; k = k->next->next)
         if (is_str(k)) {
@@ -251,6 +275,7 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
         wrong_type(L, "ufunc_inner_loop", v, "a string or a mapping", NULL);
         return;
     }
+    check_duplicate_keys(L, "ufunc_inner_loop", v);
     fn->ufunc_inner_loop = lalloc(L, v->n * sizeof *fn->ufunc_inner_loop);
     if (!fn->ufunc_inner_loop) return;
     for (const ynode *k = v->first; k && k->next; k = k->next->next) {
@@ -395,8 +420,8 @@ static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
     if (first) {
         char hint[64];
         snprintf(hint, sizeof hint, "first written on line %u", first);
-        lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
-                "'%s' is written twice; the last one wins", k->text);
+        lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
+                "'%s' is written twice; torchgen's yaml loader refuses duplicate keys", k->text);
     }
     return id;
 }
@@ -618,10 +643,22 @@ static ta_status tags_item(void *ctx, const ynode *e)
 
 typedef enum yaml_file { NATIVE_FUNCTIONS_YAML, TAGS_YAML } yaml_file;
 
+/* A NUL byte in the first 8 KB makes a file binary (git's test): it gets
+ * one error saying so, not a yaml error printing a line of its bytes. */
+static bool is_binary(const ta_yaml_src *src)
+{
+    return memchr(src->text, '\0', src->len < 8192 ? src->len : 8192) != NULL;
+}
+
 static ta_status load_one(loader *L, const ta_yaml_src *src, yaml_file which)
 {
     bool tags = which == TAGS_YAML;
     L->src = src;
+    if (is_binary(src)) {
+        ta_loc at = {.file = src->source};
+        L->errors++;
+        return ta_diag_error(L->diags, &at, "yaml-binary", "a binary file, not yaml");
+    }
     ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
                          tags ? tags_other_root : funcs_other_root};
     ta_status st = ta_yaml_read(src, &h, L->diags);

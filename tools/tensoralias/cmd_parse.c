@@ -39,7 +39,7 @@ static void usage(FILE *out)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static json_t *str_json(ta_str v) { return json_stringn(v.len ? v.ptr : "", v.len); }
+static json_t *str_json(ta_str v) { return ta_cli_json_bytes(v.ptr, v.len); }
 
 static json_t *sets_json(const ta_str *v, uint32_t n)
 {
@@ -96,11 +96,11 @@ static json_t *type_json(const ta_type *t)
 {
     char small[256];
     size_t n = ta_type_print_plain(t, small, sizeof small);
-    if (n < sizeof small) return json_stringn(small, n);
+    if (n < sizeof small) return ta_cli_json_bytes(small, n);
     char *big = malloc(n + 1);
     if (!big) return json_string("");
     ta_type_print_plain(t, big, n + 1);
-    json_t *j = json_stringn(big, n);
+    json_t *j = ta_cli_json_bytes(big, n);
     free(big);
     return j;
 }
@@ -128,7 +128,7 @@ static int bare_index(const ta_schema *s, const ta_alias *al)
 json_t *ta_cli_schema_json(const ta_schema *s)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "schema", json_stringn(s->text ? s->text : "", s->text ? s->text_len : 0));
+    json_object_set_new(o, "schema", ta_cli_json_bytes(s->text, s->text ? s->text_len : 0));
     json_object_set_new(o, "name", str_json(s->full_name));
     json_object_set_new(o, "overload", str_json(s->overload));
     json_t *args = json_array();
@@ -228,12 +228,12 @@ static void one(run *r, const char *text, size_t len, const char *source,
         const ta_diag *g = ta_diags_get(r->diags, 0);
         if (r->json) {
             json_t *o = json_object();
-            json_object_set_new(o, "schema", json_stringn(text, len));
+            json_object_set_new(o, "schema", ta_cli_json_bytes(text, len));
             json_t *e = json_object();
             json_object_set_new(e, "line", json_integer(g ? g->line : 0));
             json_object_set_new(e, "col", json_integer(g ? g->col : 0));
-            json_object_set_new(e, "message",
-                                json_string(g ? g->message : ta_status_str(st)));
+            const char *m = g ? g->message : ta_status_str(st);
+            json_object_set_new(e, "message", ta_cli_json_bytes(m, strlen(m)));
             json_object_set_new(o, "error", e);
             print_json(o);
         } else {
@@ -241,7 +241,7 @@ static void one(run *r, const char *text, size_t len, const char *source,
         }
         fflush(stdout);
         for (size_t i = 0; i < ta_diags_count(r->diags); i++)
-            ta_diag_render(ta_diags_get(r->diags, i), stderr);
+            ta_cli_render(ta_diags_get(r->diags, i), stderr);
         if (!g) fprintf(stderr, "%s:%u: error: %s\n", source, line, ta_status_str(st));
     }
     ta_diags_clear(r->diags);

@@ -200,10 +200,10 @@ static const ta_rule_info rules[] = {
     {"autogen-ignored", TA_SEV_NOTE,
      "an autogen: entry torchgen accepts but skips (view, composite implicit, manual binding)"},
     {"autogen-no-plan", TA_SEV_WARNING, "a derived variant that cannot be run by composition"},
-    {"group-duplicate-kind", TA_SEV_WARNING, "two functions of one kind share a signature"},
-    {"group-duplicate-view", TA_SEV_WARNING, "two functions fall in one view-group slot"},
-    {"group-scratch", TA_SEV_WARNING, "a scratch op shares the signature of other variants"},
-    {"group-no-functional", TA_SEV_WARNING, "variants sharing a signature have no functional one"},
+    {"group-duplicate-kind", TA_SEV_ERROR, "two functions of one kind share a signature (torchgen asserts)"},
+    {"group-duplicate-view", TA_SEV_ERROR, "two functions fall in one view-group slot (torchgen asserts)"},
+    {"group-scratch", TA_SEV_ERROR, "a scratch op shares the signature of other variants (torchgen asserts)"},
+    {"group-no-functional", TA_SEV_ERROR, "variants sharing a signature have no functional one (torchgen asserts)"},
 };
 
 const ta_rule_info *ta_torchgen_rules(size_t *n)
