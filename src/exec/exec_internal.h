@@ -54,6 +54,9 @@ struct ta_exec {
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
 
+/* How specific a verdict kind is (verdict.c): lower is more specific. */
+int ta_verdict_kind_rank(ta_verdict_kind k);
+
 /* Ends a forked child at once. A coverage build (TA_COVERAGE) first writes
  * the child's counts, which _exit would drop. */
 #ifdef TA_COVERAGE

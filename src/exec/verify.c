@@ -122,6 +122,23 @@ static void add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *
     add_finding(j, &f);
 }
 
+/* Worst severity first, then most specific kind, else in the order found. */
+static bool finding_before(const ta_finding *a, const ta_finding *b)
+{
+    if (a->severity != b->severity) return a->severity > b->severity;
+    return ta_verdict_kind_rank(a->kind) < ta_verdict_kind_rank(b->kind);
+}
+
+static void sort_findings(ta_op_result *r)
+{
+    for (size_t i = 1; i < r->nfindings; i++) {
+        ta_finding f = r->findings[i];
+        size_t k = i;
+        for (; k > 0 && finding_before(&f, &r->findings[k - 1]); k--) r->findings[k] = r->findings[k - 1];
+        r->findings[k] = f;
+    }
+}
+
 static void finish_result(op_job *j)
 {
     ta_op_result *r = j->res;
@@ -135,13 +152,13 @@ static void finish_result(op_job *j)
         r->verdict = TA_V_OK;
     }
     r->severity = ta_verdict_kind_severity(r->verdict);
-    /* the first of the worst findings names the verdict (any finding is
-     * worse than ok) */
-    for (size_t i = 0; i < r->nfindings; i++)
-        if (r->verdict == TA_V_OK || r->findings[i].severity > r->severity) {
-            r->verdict = r->findings[i].kind;
-            r->severity = r->findings[i].severity;
-        }
+    sort_findings(r);
+    /* The first finding is the worst and, among the worst, the most
+     * specific: it names the verdict (any finding is worse than ok). */
+    if (r->nfindings && (r->verdict == TA_V_OK || r->findings[0].severity > r->severity)) {
+        r->verdict = r->findings[0].kind;
+        r->severity = r->findings[0].severity;
+    }
 }
 
 /* ---- the child --------------------------------------------------------- */

@@ -1,0 +1,45 @@
+#!/bin/sh
+# verify catches the subtle bugs of tests/plugins/subtlekernels.c (issue 16),
+# each with the verdict that names it, by default (write-then-restore: with
+# --trap-writes), and passes the correct kernel of the same shape next to
+# each; every finding's seed replays it.
+. "$(dirname "$0")/lib.sh"
+PLUGIN=$BUILD/tests/plugins/libsubtlekernels.so
+run() { # output-file extra-options...
+    out=$1; shift
+    "$TA" verify --no-default-kernels --kernels "$PLUGIN" --timeout 2 --jobs 2 --format json "$@" \
+        >"$tmp/$out" 2>"$tmp/err"
+}
+expect() { # file op verdict
+    line=$(grep "^{\"op\":\"$2\"," "$tmp/$1")
+    echo "$line" | grep -q "^{\"op\":\"$2\",\"verdict\":\"$3\"" ||
+        { echo "$line"; fail "$2: expected verdict $3"; }
+    seed=$(echo "$line" | sed -n 's/.*"seed":"\(0x[0-9a-f]*\)".*/\1/p')
+    echo "$2: $3${seed:+ (seed $seed)}"
+}
+
+run all.json --ops 'mylib::*'
+[ $? -eq 1 ] || { cat "$tmp/err"; fail "exit status, expected 1"; }
+
+# Exemptions by name hold for aten's operators only.
+expect all.json 'mylib::to' view-returned-copy
+expect all.json 'mylib::to_view' ok
+expect all.json 'mylib::empty_mask.out' out-not-written
+expect all.json 'mylib::empty_mask_good.out' ok
+
+# Several findings: the verdict is the most specific; all are listed.
+expect all.json 'mylib::out_aliases.out' out-not-returned
+line=$(grep '"op":"mylib::out_aliases.out"' "$tmp/all.json")
+echo "$line" | grep -q '"kind":"undeclared-alias"' || fail "out_aliases: the alias is listed too"
+echo "$line" | grep -q '"kind":"out-not-written"' || fail "out_aliases: the unwritten out is listed too"
+expect all.json 'mylib::out_good.out' ok
+
+# Only the correct kernels: a clean run.
+"$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*_good*' --ops 'mylib::to_view' \
+    >"$tmp/good.txt" 2>&1 || { cat "$tmp/good.txt"; fail "correct kernels must pass"; }
+
+# A seed replays its finding.
+seed=$(grep '"op":"mylib::empty_mask.out"' "$tmp/all.json" | sed 's/.*"seed":"\(0x[0-9a-f]*\)".*/\1/')
+run replay.json --ops 'mylib::empty_mask.out' --case-seed "$seed"
+grep -q '"verdict":"out-not-written"' "$tmp/replay.json" || { cat "$tmp/replay.json"; fail "replay"; }
+echo "verify_subtle: all caught"

@@ -1,0 +1,126 @@
+/* subtlekernels.c - kernels with subtle memory bugs, each next to a correct
+ * kernel of the same shape, one group per class of bug the verifier once
+ * missed (issue 16). tests/cli/verify_subtle.sh checks that every buggy one
+ * is caught, with the verdict it names, and every correct one is ok. Each
+ * kernel takes float32 or float64 inputs of any layout and rejects others,
+ * except where the class is about dtypes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tensoralias/kernel.h>
+
+static bool is_float(const DLTensor *x)
+{
+    return x && x->dtype.code == kDLFloat && (x->dtype.bits == 32 || x->dtype.bits == 64);
+}
+
+static double get(const DLTensor *x, int64_t i)
+{
+    void *p = ta_elem_ptr(x, i);
+    return x->dtype.bits == 32 ? (double)*(float *)p : *(double *)p;
+}
+
+static void put(const DLTensor *x, int64_t i, double v)
+{
+    void *p = ta_elem_ptr(x, i);
+    if (x->dtype.bits == 32) *(float *)p = (float)v;
+    else *(double *)p = v;
+}
+
+static ta_status ret1(ta_stack *st, DLTensor *t)
+{
+    ta_stack_clear(st);
+    return ta_stack_push_tensor(st, t);
+}
+
+/* A new contiguous tensor like x holding f(x). */
+static DLTensor *map_new(ta_kernel_ctx *ctx, const DLTensor *x, double (*f)(double))
+{
+    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    if (!y) return NULL;
+    for (int64_t i = 0, n = ta_numel(x); i < n; i++) put(y, i, f(get(x, i)));
+    return y;
+}
+
+static double ident(double v) { return v; }
+static double twice(double v) { return 2 * v; }
+
+/* out = f(self), resized as torch's out= kernels do. */
+static ta_status map_out(ta_kernel_ctx *ctx, ta_stack *st, double (*f)(double), bool write)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 1);
+    if (!is_float(x) || !out || !ta_dtype_eq(x->dtype, out->dtype))
+        return ta_kernel_error(ctx, "expected float tensors of one dtype");
+    if (ta_kernel_resize(ctx, out, x->ndim, x->shape) != TA_OK) return ta_kernel_error(ctx, "resize");
+    for (int64_t i = 0, n = ta_numel(x); write && i < n; i++) put(out, i, f(get(x, i)));
+    return ret1(st, out);
+}
+
+/* ---- names: exemptions are aten's, not every namespace's --------------- */
+
+/* mylib::to(Tensor(a) self, ScalarType dtype) -> Tensor(a): declared a
+ * view, returns a copy (aten::to may; mylib::to may not). */
+static ta_status to_copies(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x)) return ta_kernel_error(ctx, "float only");
+    DLTensor *y = map_new(ctx, x, ident);
+    return y ? ret1(st, y) : ta_kernel_error(ctx, "out of memory");
+}
+
+/* Correct: mylib::to_view(Tensor(a) self, ScalarType dtype) -> Tensor(a) returns a view. */
+static ta_status to_view(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x)) return ta_kernel_error(ctx, "float only");
+    int64_t strides[8];
+    ta_strides_of(x, strides);
+    DLTensor *y = ta_kernel_view(ctx, x, x->ndim, x->shape, strides, x->byte_offset);
+    return y ? ret1(st, y) : ta_kernel_error(ctx, "cannot view");
+}
+
+/* mylib::empty_mask.out(Tensor self, *, Tensor(a!) out): sizes out and never
+ * writes it (aten::empty.out may; this is not an empty). */
+static ta_status empty_mask_out(ta_kernel_ctx *ctx, ta_stack *st) { return map_out(ctx, st, ident, false); }
+/* Correct: mylib::empty_mask_good.out writes every element. */
+static ta_status empty_mask_good_out(ta_kernel_ctx *ctx, ta_stack *st) { return map_out(ctx, st, ident, true); }
+
+/* ---- one verdict: the most specific of several findings ---------------- */
+
+/* mylib::out_aliases.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!):
+ * returns a view of self instead of out, and leaves out unwritten. */
+static ta_status out_aliases(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x)) return ta_kernel_error(ctx, "float only");
+    int64_t strides[8];
+    ta_strides_of(x, strides);
+    DLTensor *y = ta_kernel_view(ctx, x, x->ndim, x->shape, strides, x->byte_offset);
+    return y ? ret1(st, y) : ta_kernel_error(ctx, "cannot view");
+}
+
+/* Correct: mylib::out_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!). */
+static ta_status out_good(ta_kernel_ctx *ctx, ta_stack *st) { return map_out(ctx, st, twice, true); }
+
+ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version);
+ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
+{
+    if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
+    static const struct {
+        const char *schema;
+        ta_kernel_fn fn;
+    } ops[] = {
+        {"mylib::to(Tensor(a) self, ScalarType dtype) -> Tensor(a)", to_copies},
+        {"mylib::to_view(Tensor(a) self, ScalarType dtype) -> Tensor(a)", to_view},
+        {"mylib::empty_mask.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", empty_mask_out},
+        {"mylib::empty_mask_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", empty_mask_good_out},
+        {"mylib::out_aliases.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", out_aliases},
+        {"mylib::out_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", out_good},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        ta_status s = ta_register_op(reg, ops[i].schema, TA_KEY_CPU, ops[i].fn, NULL);
+        if (s != TA_OK) return s;
+    }
+    return TA_OK;
+}
