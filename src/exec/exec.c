@@ -309,6 +309,9 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
     ta_exec *x = ctx->x;
     ta_tensor_rec *r = ta_exec_rec_of(x, t);
     if (!r || ndim < 0 || ndim > 64 || (ndim && !shape)) return TA_ERR_INVALID;
+    /* As torch's resize_: a tensor of that shape already is left alone. */
+    if (ndim == t->ndim && (!ndim || !memcmp(shape, t->shape, (size_t)ndim * sizeof *shape)))
+        return TA_OK;
     int64_t n = 1;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] < 0 || (shape[d] && n > INT64_MAX / 16 / shape[d])) return TA_ERR_INVALID;

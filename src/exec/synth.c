@@ -127,9 +127,17 @@ static ta_status put_bytes(ta_exec *x, uint32_t sid, const void *host, size_t n)
 }
 
 /* How a synthesized tensor lies in its storage: contiguous, transposed
- * (last two dimensions), or sliced (every other element of the last
- * dimension, one element in). */
-typedef enum layout { LAYOUT_CONTIGUOUS = 0, LAYOUT_TRANSPOSED = 1, LAYOUT_SLICED = 2 } layout;
+ * (last two dimensions), sliced (every other element of the last
+ * dimension, one element in), or padded (contiguous, in the middle of a
+ * storage TA_PAD elements larger at each end: a view of a larger tensor,
+ * whose neighbours a kernel may not touch). */
+typedef enum layout {
+    LAYOUT_CONTIGUOUS = 0,
+    LAYOUT_TRANSPOSED = 1,
+    LAYOUT_SLICED = 2,
+    LAYOUT_PADDED = 3
+} layout;
+enum { TA_PAD = 2 };
 
 /* What a synthesized tensor holds: values in [lo, hi) (INDICES: whole
  * numbers even in a floating dtype), or MARKER: every byte TA_FILL_BYTE
@@ -176,11 +184,12 @@ static int64_t lay_out(layout lay, int ndim, const int64_t *shape, size_t es, in
         *off = es;
         return s + 1;
     }
+    if (lay == LAYOUT_PADDED) *off = TA_PAD * es;
     for (int d = ndim - 1; d >= 0; d--) {
         st[d] = s;
         s *= shape[d];
     }
-    return s;
+    return lay == LAYOUT_PADDED ? s + 2 * TA_PAD : s;
 }
 
 /* A tensor of the given shape and dtype in a fresh storage, laid out and
@@ -215,13 +224,21 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
     return s == TA_OK ? t : NULL;
 }
 
-/* Mostly contiguous; in a case that varies layouts, sometimes transposed
- * or sliced. */
+/* Mostly contiguous; in a case that varies layouts, sometimes transposed,
+ * sliced or padded. */
 static layout pick_layout(synth *y)
 {
     if (!y->layout_mode) return LAYOUT_CONTIGUOUS;
-    int64_t v = below(&y->r, 4);
+    int64_t v = below(&y->r, 5);
     return v < 2 ? LAYOUT_CONTIGUOUS : (layout)(v - 1);
+}
+
+/* An out= argument of the right shape: contiguous, or a view of a larger
+ * storage (padded, or sliced) that the kernel must write through. */
+static layout pick_out_layout(synth *y)
+{
+    int64_t v = below(&y->r, 4);
+    return v < 2 ? LAYOUT_CONTIGUOUS : v == 2 ? LAYOUT_PADDED : LAYOUT_SLICED;
 }
 
 static int64_t min_size(const synth *y)
@@ -484,7 +501,7 @@ static ta_status synth_tensor_arg(synth *y, int argi)
             int64_t zero = 0;
             t = make_tensor(y, dt, 1, &zero, LAYOUT_CONTIGUOUS, MARKED);
         } else {
-            t = make_tensor(y, dt, y->ndim, y->shape, LAYOUT_CONTIGUOUS, MARKED);
+            t = make_tensor(y, dt, y->ndim, y->shape, pick_out_layout(y), MARKED);
         }
         fill = true;
     } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {

@@ -34,6 +34,16 @@ echo "$line" | grep -q '"kind":"undeclared-alias"' || fail "out_aliases: the ali
 echo "$line" | grep -q '"kind":"out-not-written"' || fail "out_aliases: the unwritten out is listed too"
 expect all.json 'mylib::out_good.out' ok
 
+# Writes outside a written argument's view: the gaps of a sliced self, the
+# bytes before an out= that is a view into a larger storage.
+expect all.json 'mylib::scale_' undeclared-mutation
+grep '"op":"mylib::scale_"' "$tmp/all.json" | grep -q 'outside its view' || fail "scale_: names the view"
+expect all.json 'mylib::scale_good_' ok
+expect all.json 'mylib::fill_out.out' undeclared-mutation
+grep '"op":"mylib::fill_out.out"' "$tmp/all.json" | grep -q "argument 'out' is declared written, but" ||
+    fail "fill_out: names out"
+expect all.json 'mylib::fill_good.out' ok
+
 # Only the correct kernels: a clean run.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*_good*' --ops 'mylib::to_view' \
     >"$tmp/good.txt" 2>&1 || { cat "$tmp/good.txt"; fail "correct kernels must pass"; }

@@ -103,6 +103,51 @@ static ta_status out_aliases(ta_kernel_ctx *ctx, ta_stack *st)
 /* Correct: mylib::out_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!). */
 static ta_status out_good(ta_kernel_ctx *ctx, ta_stack *st) { return map_out(ctx, st, twice, true); }
 
+/* ---- writes outside a written argument's view -------------------------- */
+
+/* mylib::scale_(Tensor(a!) self) -> Tensor(a!): doubles numel elements laid
+ * end to end from the view's first one, as if self were contiguous; on a
+ * sliced self it writes the gaps between its elements. */
+static ta_status scale_(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x)) return ta_kernel_error(ctx, "float only");
+    DLTensor flat = *x;
+    int64_t n = ta_numel(x);
+    flat.ndim = 1;
+    flat.shape = &n;
+    flat.strides = NULL;
+    for (int64_t i = 0; i < n; i++) put(&flat, i, 2 * get(&flat, i));
+    return ret1(st, x);
+}
+
+/* Correct: mylib::scale_good_(Tensor(a!) self) -> Tensor(a!) goes through the strides. */
+static ta_status scale_good_(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x)) return ta_kernel_error(ctx, "float only");
+    for (int64_t i = 0, n = ta_numel(x); i < n; i++) put(x, i, 2 * get(x, i));
+    return ret1(st, x);
+}
+
+/* mylib::fill_out.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): writes
+ * out from the start of its storage, ignoring its offset; on an out that is
+ * a view into a larger storage it writes bytes before the view. */
+static ta_status fill_out(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0), *out = ta_stack_tensor(st, 1);
+    if (!is_float(x) || !out || !ta_dtype_eq(x->dtype, out->dtype))
+        return ta_kernel_error(ctx, "expected float tensors of one dtype");
+    if (ta_kernel_resize(ctx, out, x->ndim, x->shape) != TA_OK) return ta_kernel_error(ctx, "resize");
+    DLTensor at0 = *out;
+    at0.byte_offset = 0;
+    for (int64_t i = 0, n = ta_numel(x); i < n; i++) put(&at0, i, get(x, i));
+    return ret1(st, out);
+}
+
+/* Correct: mylib::fill_good.out, the same through the offset. */
+static ta_status fill_good(ta_kernel_ctx *ctx, ta_stack *st) { return map_out(ctx, st, ident, true); }
+
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version);
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
 {
@@ -117,6 +162,10 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"mylib::empty_mask_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", empty_mask_good_out},
         {"mylib::out_aliases.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", out_aliases},
         {"mylib::out_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", out_good},
+        {"mylib::scale_(Tensor(a!) self) -> Tensor(a!)", scale_},
+        {"mylib::scale_good_(Tensor(a!) self) -> Tensor(a!)", scale_good_},
+        {"mylib::fill_out.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", fill_out},
+        {"mylib::fill_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", fill_good},
     };
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
         ta_status s = ta_register_op(reg, ops[i].schema, TA_KEY_CPU, ops[i].fn, NULL);
