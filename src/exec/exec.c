@@ -75,7 +75,9 @@ uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
         x->capst = cap;
     }
     char err[256];
-    void *p = x->dev->alloc(bytes, err, sizeof err);
+    bool front = (x->placement >> (x->nst % 64)) & 1;
+    void *p = x->dev == ta_exec_device_cpu() ? ta_cpu_alloc_at(bytes, front, err, sizeof err)
+                                             : x->dev->alloc(bytes, err, sizeof err);
     if (!p) return 0;
     x->st[x->nst] = (ta_storage_rec){p, bytes, false};
     return (uint32_t)++x->nst;

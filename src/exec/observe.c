@@ -777,6 +777,30 @@ static void check_outputs(ta_observer *ck, const out_t *outs, int nouts)
     }
 }
 
+/* out-of-bounds before a storage's start: the CPU device's header right
+ * before the data of every storage (the kernel's own included) must be
+ * intact; a write just before element 0 damages it. */
+static void check_before_starts(ta_observer *ck)
+{
+    ta_exec *x = ck->x;
+    if (x->dev != ta_exec_device_cpu()) return;
+    for (uint32_t id = 1; id <= (uint32_t)x->nst; id++) {
+        if (ta_cpu_header_intact(x->st[id - 1].base)) continue;
+        const char *who = NULL;
+        for (int i = 0; i < ck->c.nslots && !who; i++)
+            if (ck->c.slots[i].storage == id) who = ck->d->args[ck->c.slots[i].arg].name;
+        if (who)
+            emit(ck, TA_V_OUT_OF_BOUNDS, who,
+                 "write before the start of argument '%s' (the bytes right before its storage "
+                 "changed)",
+                 who);
+        else
+            emit(ck, TA_V_OUT_OF_BOUNDS, "",
+                 "write before the start of a tensor the kernel allocated (the bytes right "
+                 "before its storage changed)");
+    }
+}
+
 /* ---- one case ---------------------------------------------------------- */
 
 static void protect_inputs(ta_observer *ck)
@@ -804,6 +828,9 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
     ta_exec *x = ck->x;
     bool strict = from && from->strict;
     ta_exec_reset(x);
+    /* Which storages lie against a guard page at their front, so that a
+     * kernel reaching before an element 0 faults in some cases. */
+    x->placement = ta_mix64(seed ^ 0x5bd1e9955bd1e995ull);
     ck->note[0] = '\0';
     ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
                                       : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
@@ -833,6 +860,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
         return TA_CASE_DEVICE_LOST;
     }
     check_storage_writes(ck);
+    check_before_starts(ck);
     if (s != TA_OK) {
         if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
         return TA_CASE_REJECTED;

@@ -224,8 +224,62 @@ static void sink_emit(void *ud, const ta_finding *f)
     send_finding(s->fd, f);
 }
 
-/* Names what a faulting address hit: a read-only input (a trapped write) or
- * the guard page after some storage (an out-of-bounds access). */
+/* The argument on storage id (the last one, as the case lists them), or NULL. */
+static const char *storage_owner(const ta_case *c, const ta_decl *d, uint32_t id)
+{
+    const char *who = NULL;
+    for (int i = 0; i < c->nslots; i++)
+        if (c->slots[i].storage == id) who = d->args[c->slots[i].arg].name;
+    return who;
+}
+
+/* A trapped write: addr lies in read-only storage id (base b). */
+static void name_trapped_write(const ta_case *c, const ta_decl *d, uint32_t id, uintptr_t b,
+                               uintptr_t addr, ta_finding *f)
+{
+    for (int i = 0; i < c->nslots; i++) {
+        const ta_case_slot *sl = &c->slots[i];
+        if (sl->storage != id) continue;
+        int64_t el = ta_elem_at_offset(&sl->before, (int64_t)(addr - b));
+        f->kind = TA_V_UNDECLARED_MUTATION;
+        snprintf(f->argument, sizeof f->argument, "%s", d->args[sl->arg].name);
+        if (el >= 0)
+            snprintf(f->message, sizeof f->message,
+                     "trapped write: argument '%s' is not declared written, but the kernel "
+                     "wrote its element %lld (storage byte %zu)",
+                     d->args[sl->arg].name, (long long)el, (size_t)(addr - b));
+        else
+            snprintf(f->message, sizeof f->message,
+                     "trapped write: argument '%s' is not declared written, but the kernel "
+                     "wrote byte %zu of its storage (outside its view)",
+                     d->args[sl->arg].name, (size_t)(addr - b));
+        return;
+    }
+}
+
+/* An access on a guard page: `past` bytes after the end of storage id (of
+ * `bytes`), or, when before, `past` bytes before its start. */
+static void name_guard_hit(const char *who, bool is_write, bool before, size_t past, size_t bytes,
+                           ta_finding *f)
+{
+    f->kind = TA_V_OUT_OF_BOUNDS;
+    snprintf(f->argument, sizeof f->argument, "%s", who ? who : "");
+    const char *what = who ? "argument '" : "a tensor the kernel allocated";
+    if (before)
+        snprintf(f->message, sizeof f->message,
+                 "%s at byte %zu before the start of %s%s%s (storage of %zu bytes; byte 1 is the "
+                 "last one before it)",
+                 is_write ? "write" : "read", past, what, who ? who : "", who ? "'" : "", bytes);
+    else
+        snprintf(f->message, sizeof f->message,
+                 "%s at byte %zu past the end of %s%s%s (storage of %zu bytes; byte 0 is the "
+                 "first one after it)",
+                 is_write ? "write" : "read", past, what, who ? who : "", who ? "'" : "", bytes);
+}
+
+/* Names what a faulting address hit: a read-only input (a trapped write),
+ * the guard page after some storage, or (when nothing else matches) the
+ * page before one that starts on a page (a guard) or that is read-only. */
 static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
 {
     if (!g_exec || !g_checker) return false;
@@ -234,50 +288,28 @@ static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t n = ta_exec_storage_count(g_exec);
     f->seed = c->seed;
-    for (uint32_t id = 1; id <= n; id++) {
-        ta_storage_info si;
-        if (!ta_exec_storage_get(g_exec, id, &si)) continue;
-        uintptr_t b = (uintptr_t)si.base, e = b + si.bytes;
-        uintptr_t guard = (e + page - 1) & ~(uintptr_t)(page - 1);
-        if (si.bytes && addr >= b && addr < e && si.readonly) {
-            for (int i = 0; i < c->nslots; i++) {
-                const ta_case_slot *sl = &c->slots[i];
-                if (sl->storage != id) continue;
-                int64_t el = ta_elem_at_offset(&sl->before, (int64_t)(addr - b));
-                f->kind = TA_V_UNDECLARED_MUTATION;
-                snprintf(f->argument, sizeof f->argument, "%s", d->args[sl->arg].name);
-                if (el >= 0)
-                    snprintf(f->message, sizeof f->message,
-                             "trapped write: argument '%s' is not declared written, but the kernel "
-                             "wrote its element %lld (storage byte %zu)",
-                             d->args[sl->arg].name, (long long)el, (size_t)(addr - b));
-                else
-                    snprintf(f->message, sizeof f->message,
-                             "trapped write: argument '%s' is not declared written, but the kernel "
-                             "wrote byte %zu of its storage (outside its view)",
-                             d->args[sl->arg].name, (size_t)(addr - b));
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t id = 1; id <= n; id++) {
+            ta_storage_info si;
+            if (!ta_exec_storage_get(g_exec, id, &si)) continue;
+            uintptr_t b = (uintptr_t)si.base, e = b + si.bytes;
+            uintptr_t guard = (e + page - 1) & ~(uintptr_t)(page - 1);
+            bool front = (b & (page - 1)) == 0;
+            if (pass == 0 && si.bytes && addr >= b && addr < e && si.readonly) {
+                name_trapped_write(c, d, id, b, addr, f);
+                return true;
+            }
+            if (pass == 0 && addr >= (e == guard ? e : guard) && addr < guard + page) {
+                name_guard_hit(storage_owner(c, d, id), is_write, false, (size_t)(addr - e), si.bytes, f);
+                return true;
+            }
+            bool below = addr < b && (front ? b - addr <= page
+                                            : si.readonly && addr >= (b & ~(uintptr_t)(page - 1)));
+            if (pass == 1 && below) {
+                name_guard_hit(storage_owner(c, d, id), is_write, true, (size_t)(b - addr), si.bytes, f);
                 return true;
             }
         }
-        if (addr >= (e == guard ? e : guard) && addr < guard + page) {
-            const char *who = NULL;
-            for (int i = 0; i < c->nslots; i++)
-                if (c->slots[i].storage == id) who = d->args[c->slots[i].arg].name;
-            f->kind = TA_V_OUT_OF_BOUNDS;
-            snprintf(f->argument, sizeof f->argument, "%s", who ? who : "");
-            if (who)
-                snprintf(f->message, sizeof f->message,
-                         "%s at byte %zu past the end of argument '%s' (storage of %zu bytes; "
-                         "byte 0 is the first one after it)",
-                         is_write ? "write" : "read", (size_t)(addr - e), who, si.bytes);
-            else
-                snprintf(f->message, sizeof f->message,
-                         "%s at byte %zu past the end of a tensor the kernel allocated (storage "
-                         "of %zu bytes; byte 0 is the first one after it)",
-                         is_write ? "write" : "read", (size_t)(addr - e), si.bytes);
-            return true;
-        }
-    }
     return false;
 }
 
@@ -420,6 +452,9 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         if (mode == RUN_IN_CHILD) write_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
         else j->res->cases++;
         ta_case_outcome oc = run_case(ck, j, c, o);
+        /* Released now, not when the next case starts: a kernel that broke
+         * what releasing needs then fails in its own case. */
+        ta_exec_reset(x);
         go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
                                      : record_case(j, oc, ta_observer_note(ck));
     }

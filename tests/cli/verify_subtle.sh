@@ -44,6 +44,17 @@ grep '"op":"mylib::fill_out.out"' "$tmp/all.json" | grep -q "argument 'out' is d
     fail "fill_out: names out"
 expect all.json 'mylib::fill_good.out' ok
 
+# Before a storage's start: a write before an output's first element, a
+# read before an input's first, named as such, in the case that did it.
+expect all.json 'mylib::smooth' out-of-bounds
+grep '"op":"mylib::smooth"' "$tmp/all.json" | grep -q 'before the start of a tensor the kernel allocated' ||
+    fail "smooth: names the write before the start"
+grep '"op":"mylib::smooth"' "$tmp/all.json" | grep -q '\[case: \]' && fail "smooth: a case without arguments"
+expect all.json 'mylib::smooth_good' ok
+expect all.json 'mylib::diff' out-of-bounds
+grep '"op":"mylib::diff"' "$tmp/all.json" | grep -q "read at byte [0-9]* before the start of argument 'self'" ||
+    fail "diff: names the read before the start"
+
 # Only the correct kernels: a clean run.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*_good*' --ops 'mylib::to_view' \
     >"$tmp/good.txt" 2>&1 || { cat "$tmp/good.txt"; fail "correct kernels must pass"; }

@@ -148,6 +148,52 @@ static ta_status fill_out(ta_kernel_ctx *ctx, ta_stack *st)
 /* Correct: mylib::fill_good.out, the same through the offset. */
 static ta_status fill_good(ta_kernel_ctx *ctx, ta_stack *st) { return map_out(ctx, st, ident, true); }
 
+/* ---- before a storage's start ------------------------------------------ */
+
+/* y[i] = (x[i] + x[i + 1]) / 2 over the flattened elements, the last one kept. */
+static ta_status smooth_into(ta_kernel_ctx *ctx, ta_stack *st, bool write_before)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x)) return ta_kernel_error(ctx, "float only");
+    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    if (!y) return ta_kernel_error(ctx, "out of memory");
+    int64_t n = ta_numel(x);
+    for (int64_t i = 0; i < n; i++) put(y, i, i + 1 < n ? (get(x, i) + get(x, i + 1)) / 2 : get(x, i));
+    /* The bug: a stencil's "previous" slot, written for element 0 too. */
+    if (write_before && n > 0) {
+        DLTensor prev = *y;
+        prev.byte_offset -= ta_dtype_size(y->dtype);
+        put(&prev, 0, 0.0);
+    }
+    return ret1(st, y);
+}
+
+/* mylib::smooth(Tensor self) -> Tensor: writes the element before its
+ * output's first. */
+static ta_status smooth(ta_kernel_ctx *ctx, ta_stack *st) { return smooth_into(ctx, st, true); }
+/* Correct: mylib::smooth_good(Tensor self) -> Tensor. */
+static ta_status smooth_good(ta_kernel_ctx *ctx, ta_stack *st) { return smooth_into(ctx, st, false); }
+
+/* mylib::diff(Tensor self) -> Tensor: y[i] = x[i] - x[i - 1], reading the
+ * element before x's first for i = 0. */
+static ta_status diff(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_float(x) || !ta_is_contiguous(x)) return ta_kernel_error(ctx, "contiguous float only");
+    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    if (!y) return ta_kernel_error(ctx, "out of memory");
+    DLTensor prev = *x;
+    prev.byte_offset -= ta_dtype_size(x->dtype);
+    volatile double sink = 0;
+    for (int64_t i = 0, n = ta_numel(x); i < n; i++) {
+        double before = get(&prev, i); /* the bug: i = 0 reads before x */
+        sink = before;
+        put(y, i, get(x, i) - (i ? before : 0.0));
+    }
+    (void)sink;
+    return ret1(st, y);
+}
+
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version);
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
 {
@@ -166,6 +212,9 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"mylib::scale_good_(Tensor(a!) self) -> Tensor(a!)", scale_good_},
         {"mylib::fill_out.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", fill_out},
         {"mylib::fill_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", fill_good},
+        {"mylib::smooth(Tensor self) -> Tensor", smooth},
+        {"mylib::smooth_good(Tensor self) -> Tensor", smooth_good},
+        {"mylib::diff(Tensor self) -> Tensor", diff},
     };
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
         ta_status s = ta_register_op(reg, ops[i].schema, TA_KEY_CPU, ops[i].fn, NULL);
