@@ -78,11 +78,15 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
-/* A synthesized case's seed: never below TA_SAMPLE_SEEDS, which name samples. */
+/* A synthesized case's seed: never below TA_SAMPLE_SEEDS, which name
+ * samples; its low byte is the case's index (modulo 256), which
+ * synthesis reads to give the first cases of every operator its covering
+ * rows, special values and large shapes (synth.c). */
 static uint64_t case_seed(const ta_verify_opts *o, const char *op, uint32_t c)
 {
     if (o->has_case_seed) return o->case_seed;
     uint64_t s = ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+    s = (s & ~0xffull) | (c & 0xff);
     return s < TA_SAMPLE_SEEDS ? s | TA_SAMPLE_SEEDS : s;
 }
 

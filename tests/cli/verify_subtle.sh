@@ -14,7 +14,7 @@ expect() { # file op verdict
     line=$(grep "^{\"op\":\"$2\"," "$tmp/$1")
     echo "$line" | grep -q "^{\"op\":\"$2\",\"verdict\":\"$3\"" ||
         { echo "$line"; fail "$2: expected verdict $3"; }
-    seed=$(echo "$line" | sed -n 's/.*"seed":"\(0x[0-9a-f]*\)".*/\1/p')
+    seed=$(echo "$line" | sed -n 's/^[^[]*"findings":\[{[^}]*"seed":"\(0x[0-9a-f]*\)".*/\1/p')
     echo "$2: $3${seed:+ (seed $seed)}"
 }
 
@@ -54,6 +54,31 @@ expect all.json 'mylib::smooth_good' ok
 expect all.json 'mylib::diff' out-of-bounds
 grep '"op":"mylib::diff"' "$tmp/all.json" | grep -q "read at byte [0-9]* before the start of argument 'self'" ||
     fail "diff: names the read before the start"
+
+# Sizes and values small cases never had: from 1,024 elements, above
+# 32,768, NaN.
+expect all.json 'mylib::blocked_copy' undeclared-mutation
+expect all.json 'mylib::blocked_copy_good' ok
+expect all.json 'mylib::parallel_copy' undeclared-mutation
+expect all.json 'mylib::nan_clean' undeclared-mutation
+grep '"op":"mylib::nan_clean"' "$tmp/all.json" | grep -q 'changed from nan to 0' || fail "nan_clean: NaN to 0"
+expect all.json 'mylib::nan_clean_good' ok
+
+# Bugs behind a bool, a ScalarType, the input's dtype, an enum: caught
+# whatever --cases is, down to the covering design's six rows.
+for cases in 40 6; do
+    run cover$cases.json --ops 'mylib::normalize*' --ops 'mylib::cast*' --ops 'mylib::int_sum*' \
+        --ops 'mylib::loss*' --cases $cases
+    echo "--cases $cases:"
+    expect cover$cases.json 'mylib::normalize' undeclared-mutation
+    expect cover$cases.json 'mylib::normalize_good' ok
+    expect cover$cases.json 'mylib::cast' undeclared-alias
+    expect cover$cases.json 'mylib::cast_good' ok
+    expect cover$cases.json 'mylib::int_sum' undeclared-mutation
+    expect cover$cases.json 'mylib::int_sum_good' ok
+    expect cover$cases.json 'mylib::loss' undeclared-alias
+    expect cover$cases.json 'mylib::loss_good' ok
+done
 
 # Only the correct kernels: a clean run.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*_good*' --ops 'mylib::to_view' \
