@@ -61,7 +61,9 @@ expect all.json 'mylib::blocked_copy' undeclared-mutation
 expect all.json 'mylib::blocked_copy_good' ok
 expect all.json 'mylib::parallel_copy' undeclared-mutation
 expect all.json 'mylib::nan_clean' undeclared-mutation
-grep '"op":"mylib::nan_clean"' "$tmp/all.json" | grep -q 'changed from nan to 0' || fail "nan_clean: NaN to 0"
+# (a small run traps writes to read-only inputs: the write itself is named)
+grep '"op":"mylib::nan_clean"' "$tmp/all.json" | grep -q "trapped write: argument 'self'" ||
+    fail "nan_clean: the trapped write"
 expect all.json 'mylib::nan_clean_good' ok
 
 # Bugs behind a bool, a ScalarType, the input's dtype, an enum: caught
@@ -79,6 +81,20 @@ for cases in 40 6; do
     expect cover$cases.json 'mylib::loss' undeclared-alias
     expect cover$cases.json 'mylib::loss_good' ok
 done
+
+# Write then restore: no trace in a snapshot; read-only pages see it, by
+# default in a small run, and with --trap-writes in a large one.
+expect all.json 'mylib::peek' undeclared-mutation
+expect all.json 'mylib::peek_good' ok
+# A large run pages only inputs of 64 KB and more (the first is case 31's,
+# whose seed's low byte is 0x1f); with --trap-writes, case 0 is caught.
+# After the first trapped write the operator's cases go on without pages.
+run peek.json --ops 'mylib::peek' --cases 20001
+grep -q '"seed":"0x[0-9a-f]*1f","message":"trapped write' "$tmp/peek.json" ||
+    { cat "$tmp/peek.json"; fail "peek: a large run without --trap-writes sees only large inputs"; }
+run peek.json --ops 'mylib::peek' --cases 20001 --trap-writes
+grep -q '"seed":"0x[0-9a-f]*00","message":"trapped write' "$tmp/peek.json" ||
+    { cat "$tmp/peek.json"; fail "peek: caught in case 0 with --trap-writes"; }
 
 # Only the correct kernels: a clean run.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*_good*' --ops 'mylib::to_view' \

@@ -361,6 +361,29 @@ static ta_status loss(ta_kernel_ctx *ctx, ta_stack *st) { return loss_into(ctx, 
 /* Correct: mylib::loss_good(Tensor self, int reduction=1) -> Tensor. */
 static ta_status loss_good(ta_kernel_ctx *ctx, ta_stack *st) { return loss_into(ctx, st, false); }
 
+/* ---- write then restore ------------------------------------------------ */
+
+/* mylib::peek(Tensor self) -> Tensor: uses self's first element as scratch
+ * and puts the old bytes back before returning: nothing to see afterwards. */
+static ta_status peek_into(ta_kernel_ctx *ctx, ta_stack *st, bool bug)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    if (!is_known(x)) return ta_kernel_error(ctx, "unknown dtype");
+    DLTensor *y = copy_new(ctx, x);
+    if (!y) return ta_kernel_error(ctx, "out of memory");
+    if (bug && ta_numel(x) > 0) {
+        unsigned char saved[8];
+        size_t es = ta_dtype_size(x->dtype);
+        memcpy(saved, ta_elem_ptr(x, 0), es);
+        memset(ta_elem_ptr(x, 0), 0, es);
+        memcpy(ta_elem_ptr(x, 0), saved, es);
+    }
+    return ret1(st, y);
+}
+static ta_status peek(ta_kernel_ctx *ctx, ta_stack *st) { return peek_into(ctx, st, true); }
+/* Correct: mylib::peek_good(Tensor self) -> Tensor. */
+static ta_status peek_good(ta_kernel_ctx *ctx, ta_stack *st) { return peek_into(ctx, st, false); }
+
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version);
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
 {
@@ -395,6 +418,8 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"mylib::int_sum_good(Tensor self) -> Tensor", int_sum_good},
         {"mylib::loss(Tensor self, int reduction=1) -> Tensor", loss},
         {"mylib::loss_good(Tensor self, int reduction=1) -> Tensor", loss_good},
+        {"mylib::peek(Tensor self) -> Tensor", peek},
+        {"mylib::peek_good(Tensor self) -> Tensor", peek_good},
     };
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
         ta_status s = ta_register_op(reg, ops[i].schema, TA_KEY_CPU, ops[i].fn, NULL);
