@@ -135,6 +135,11 @@ TA_API ta_status ta_registry_set_origin(ta_registry *reg, const char *origin);
  * ta_registry_take_diags. */
 TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
 
+/* Gives the plugins loaded next an option (kernel.h's ta_registry_option):
+ * "torch.library" names the extension library the libtorch bridge loads.
+ * A key set twice keeps its first value. */
+TA_API ta_status ta_registry_set_option(ta_registry *reg, const char *key, const char *value);
+
 /* dlopens a kernel library and calls its tensoralias_register. The library
  * stays loaded until ta_registry_destroy. */
 TA_API ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);

@@ -20,6 +20,9 @@ typedef struct ta_registry_ext {
     ta_map source_by_name; /* name -> index in source_names */
     /* autogen_ops.c: the derived operators (adopted by the registry). */
     ta_autogen_ops *autogen;
+    /* plugin_options.c: what the host tells the plugins it loads, key ->
+     * value, both in the registry's arena. */
+    ta_map options;
 } ta_registry_ext;
 
 ta_registry_ext *ta_registry_ext_(ta_registry *reg);

@@ -30,7 +30,11 @@ static void usage(FILE *out)
             "what they did to memory that their schema does not declare.\n"
             "\n"
             "options:\n"
-            "  --kernels LIB.so      load a kernel library (repeatable)\n"
+            "  --kernels LIB.so      load a kernel library (repeatable); 'torch': ATen's own\n"
+            "                        CPU kernels, through libtorch's dispatcher\n"
+            "  --torch-library LIB.so  load a TORCH_LIBRARY extension into libtorch and verify\n"
+            "                        the operators it registers, against the schemas the\n"
+            "                        dispatcher holds (no yaml needed)\n"
             "  --no-default-kernels  do not load the reference kernels\n"
             "  --compose-derived     run autogen-derived operators by composing their base\n"
             "                        kernel even where a library implements them itself\n"
@@ -57,7 +61,7 @@ static void usage(FILE *out)
 enum { MAX_LIST = 64 };
 
 typedef struct verify_cli {
-    const char *yaml, *samples, *baseline, *outpath, *device;
+    const char *yaml, *samples, *baseline, *outpath, *device, *torch_library;
     const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST];
     int nkernels, nschemas, nglobs;
     bool no_default_kernels, no_default_samples;
@@ -138,6 +142,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
     else if (!strcmp(a, "--schemas")) add_to(c->schemas, &c->nschemas, v);
     else if (!strcmp(a, "--ops")) add_to(c->globs, &c->nglobs, v);
     else if (!strcmp(a, "--samples")) c->samples = v;
+    else if (!strcmp(a, "--torch-library")) c->torch_library = v;
     else if (!strcmp(a, "--baseline")) c->baseline = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
     else if (!strcmp(a, "--format")) return parse_format(c, v);
@@ -154,7 +159,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
 static bool takes_value(const char *a)
 {
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
-                                             "--baseline", "-o", "--format", "--device",
+                                             "--baseline", "-o", "--format", "--device", "--torch-library",
                                              "--seed", "--case-seed", "--cases", "--jobs",
                                              "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
@@ -268,18 +273,46 @@ static int open_cuda(verify_run *r, ta_verify_opts *o)
     return TA_EXIT_USAGE;
 }
 
+/* The libtorch bridge (`--kernels torch`, `--torch-library`), built where
+ * libtorch was found; -1 when loaded, else the exit status. */
+static int load_torch_bridge(verify_run *r)
+{
+    char path[PATH_MAX + 64];
+    const char *lib = find_lib("libtensoralias_torch.so", path, sizeof path);
+    if (!lib) {
+        fprintf(stderr, "tensoralias verify: the libtorch bridge (libtensoralias_torch.so) is not "
+                        "installed: it is built where libtorch is found (libtorch-dev)\n");
+        return TA_EXIT_USAGE;
+    }
+    return ta_registry_load_plugin(r->reg, lib, r->diags) == TA_OK ? -1 : TA_EXIT_USAGE;
+}
+
 /* The reference kernels (CPU, and the CUDA ones inside the device library),
- * then every --kernels library. */
+ * then every --kernels library. ATen's own kernels (--kernels torch) come
+ * without the reference kernels, which would only stand in for them. */
 static int load_kernels(verify_run *r, const verify_cli *c)
 {
     char path[PATH_MAX + 64];
-    const char *ref = c->no_default_kernels ? NULL
-                                            : find_lib("libtensoralias_refkernels.so", path, sizeof path);
+    bool torch = c->torch_library != NULL;
+    for (int i = 0; i < c->nkernels; i++) torch = torch || !strcmp(c->kernels[i], "torch");
+    const char *ref = c->no_default_kernels || torch
+                          ? NULL
+                          : find_lib("libtensoralias_refkernels.so", path, sizeof path);
     if (ref && ta_registry_load_plugin(r->reg, ref, r->diags) != TA_OK) return TA_EXIT_USAGE;
     if (!c->no_default_kernels && r->cuda_lib &&
         ta_registry_load_plugin(r->reg, r->cuda_lib, r->diags) != TA_OK)
         return TA_EXIT_USAGE;
+    if (c->torch_library) {
+        /* dlopen searches the library path for names without a slash. */
+        snprintf(path, sizeof path, "%s%s", strchr(c->torch_library, '/') ? "" : "./", c->torch_library);
+        if (ta_registry_set_option(r->reg, "torch.library", path) != TA_OK) return TA_EXIT_USAGE;
+        if (load_torch_bridge(r) >= 0) return TA_EXIT_USAGE;
+    }
     for (int i = 0; i < c->nkernels; i++) {
+        if (!strcmp(c->kernels[i], "torch")) {
+            if (load_torch_bridge(r) >= 0) return TA_EXIT_USAGE;
+            continue;
+        }
         /* dlopen searches the library path for names without a slash. */
         snprintf(path, sizeof path, "%s%s", strchr(c->kernels[i], '/') ? "" : "./", c->kernels[i]);
         if (ta_registry_load_plugin(r->reg, path, r->diags) != TA_OK) return TA_EXIT_USAGE;
@@ -322,17 +355,19 @@ static int load_samples(verify_run *r, verify_cli *c)
  * -1 when all is ready, else the exit status. */
 static int set_up(verify_run *r, verify_cli *c)
 {
-    const char *yaml = c->yaml ? c->yaml : ta_cli_bundled("native_functions.yaml");
-    if (!yaml) {
+    /* An extension library brings its schemas: no yaml unless one is named. */
+    const char *yaml = c->yaml || c->torch_library ? c->yaml : ta_cli_bundled("native_functions.yaml");
+    if (!yaml && !c->torch_library) {
         fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
         return TA_EXIT_USAGE;
     }
     c->yaml = yaml;
-    int rc = load_yaml(r, yaml);
+    int rc = yaml ? load_yaml(r, yaml) : -1;
     if (rc < 0 && !strcmp(c->device, "cuda")) rc = open_cuda(r, &c->opts);
     if (rc >= 0) return rc;
     /* autogen's derived operators: schemas now, composed kernels after the libraries. */
-    if (ta_registry_add_autogen_schemas(r->reg, r->native) == TA_ERR_NOMEM) return out_of_memory();
+    if (r->native && ta_registry_add_autogen_schemas(r->reg, r->native) == TA_ERR_NOMEM)
+        return out_of_memory();
     for (int i = 0; i < c->nschemas; i++)
         if (ta_registry_load_schemas(r->reg, c->schemas[i], r->diags) != TA_OK) {
             render_diags(r->diags);

@@ -1,0 +1,52 @@
+#!/bin/sh
+# verify --torch-library: a TORCH_LIBRARY extension (tests/torchext/taext.cpp)
+# loaded into libtorch, its operators found in the dispatcher and verified
+# through the libtorch bridge: the correct ones clean, each wrong one with
+# its verdict, the inferred schemas' writes caught.
+. "$(dirname "$0")/lib.sh"
+EXT=$BUILD/tests/torchext/libtaext.so
+if [ ! -f "$BUILD/libtensoralias_torch.so" ] || [ ! -f "$EXT" ]; then
+    echo "skipped: the libtorch bridge is not built (no libtorch-dev)"; exit 77
+fi
+
+"$TA" verify --torch-library "$EXT" --cases 12 --timeout 5 --jobs 2 --format json \
+    >"$tmp/r.json" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$tmp/err"; fail "exit status $rc, expected 1"; }
+
+expect() { # op verdict
+    grep -q "^{\"op\":\"$1\",\"verdict\":\"$2\"" "$tmp/r.json" ||
+        { grep "\"$1\"" "$tmp/r.json"; fail "$1: expected verdict $2"; }
+}
+expect 'taext::scale' ok
+expect 'taext::scale_' ok
+expect 'taext::scale.out' ok
+expect 'taext::lead' ok
+expect 'taext::fill_all_' ok
+expect 'taext::pair' ok
+expect 'taext::inferred_clean' ok
+expect 'taext::writes_input' undeclared-mutation
+expect 'taext::returns_alias' undeclared-alias
+expect 'taext::view_copy' view-returned-copy
+expect 'taext::out_unwritten.out' out-not-written
+expect 'taext::out_new.out' out-not-returned
+expect 'taext::inplace_new_' inplace-not-self
+expect 'taext::same_twice' undeclared-output-alias
+expect 'taext::restrides' undeclared-metadata-mutation
+expect 'taext::past_end' out-of-bounds
+expect 'taext::crashes' crash
+expect 'taext::rejects' not-exercised
+expect 'taext::inferred_writes' undeclared-mutation
+expect 'taext::inferred_into' undeclared-mutation
+grep '"taext::rejects"' "$tmp/r.json" | grep -q 'taext::rejects takes nothing' || fail "rejects: ATen's message"
+grep '"taext::inferred_into"' "$tmp/r.json" | grep -q '"argument":"_0"' || fail "inferred_into: the written _0"
+# Operators with a kernel are verified by default; a schema-only one when asked.
+grep -q '"taext::schema_only"' "$tmp/r.json" && fail "schema_only verified without --ops"
+"$TA" verify --torch-library "$EXT" --ops 'taext::schema_only' --format json >"$tmp/s.json" 2>&1
+grep -q '"verdict":"no-kernel"' "$tmp/s.json" || { cat "$tmp/s.json"; fail "schema_only: no-kernel"; }
+
+# A library that is not one, and one without operators, are usage errors.
+"$TA" verify --torch-library "$tmp/none.so" >"$tmp/o" 2>&1
+[ $? -eq 2 ] || fail "a missing library: exit 2"
+grep -q 'cannot load' "$tmp/o" || { cat "$tmp/o"; fail "a missing library: the reason"; }
+exit 0
