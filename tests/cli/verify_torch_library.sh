@@ -49,4 +49,16 @@ grep -q '"verdict":"no-kernel"' "$tmp/s.json" || { cat "$tmp/s.json"; fail "sche
 "$TA" verify --torch-library "$tmp/none.so" >"$tmp/o" 2>&1
 [ $? -eq 2 ] || fail "a missing library: exit 2"
 grep -q 'cannot load' "$tmp/o" || { cat "$tmp/o"; fail "a missing library: the reason"; }
+
+# torchvision's _C (a real TORCH_LIBRARY extension), when installed: every
+# operator exercised by the bundled samples and clean.
+TV=$(ls /usr/lib/python3/dist-packages/torchvision/_C*.so 2>/dev/null | head -n 1)
+if [ -n "$TV" ]; then
+    "$TA" verify --torch-library "$TV" --samples tests/data/torchvision/samples.json --trap-writes \
+        --format json >"$tmp/tv.json" 2>"$tmp/err" || { cat "$tmp/tv.json" "$tmp/err"; fail "torchvision"; }
+    [ "$(grep -c '"verdict":"ok"' "$tmp/tv.json")" -eq 12 ] || { cat "$tmp/tv.json"; fail "torchvision: 12 ok"; }
+    grep -q '"exercised":0,' "$tmp/tv.json" && fail "torchvision: an operator not exercised"
+else
+    echo "torchvision is not installed (python3-torchvision): its _C not verified"
+fi
 exit 0
