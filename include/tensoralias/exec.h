@@ -234,6 +234,9 @@ typedef enum ta_verdict_kind {
     TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
     TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
     TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_SPECIAL_CASE_WRITE,           /* an argument only torch's SchemaInfo special-cases as
+                                        * written (training mode) was written: a warning, an
+                                        * error with ta_verify_opts.strict */
     TA_V_NKINDS
 } ta_verdict_kind;
 
@@ -289,6 +292,7 @@ typedef struct ta_verify_opts {
     uint64_t case_seed;
     const struct ta_device_ops *dev; /* NULL: CPU */
     const ta_samples *samples;       /* or NULL */
+    bool strict;            /* special-case-write findings are errors */
     ta_verify_progress_fn progress;
     void *progress_ud;
 } ta_verify_opts;

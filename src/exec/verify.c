@@ -52,6 +52,7 @@ typedef struct op_job {
     uint32_t first_sample; /* the sample case 0 runs (a --case-seed naming a sample) */
     int restarts;
     bool done;
+    bool strict; /* special-case writes are errors */
     /* the running child */
     pid_t pid;
     int fd;
@@ -95,9 +96,31 @@ static uint64_t seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t 
 
 /* ---- results ----------------------------------------------------------- */
 
-static void add_finding(op_job *j, const ta_finding *f)
+/* A write of an argument torch's SchemaInfo only special-cases as written
+ * (training mode) is a finding of its own: the annotation debt stays
+ * visible, as a warning (an error when strict). f is rewritten in place. */
+static void special_case(const op_job *j, ta_finding *f)
+{
+    if (f->kind != TA_V_UNDECLARED_MUTATION || !j->decl) return;
+    for (int i = 0; i < j->decl->nargs; i++) {
+        const ta_decl_slot *a = &j->decl->args[i];
+        if (!a->special_write || strcmp(a->name, f->argument)) continue;
+        char was[720];
+        snprintf(was, sizeof was, "%.*s", (int)sizeof was - 1, f->message);
+        f->kind = TA_V_SPECIAL_CASE_WRITE;
+        f->severity = j->strict ? TA_SEV_ERROR : ta_verdict_kind_severity(f->kind);
+        snprintf(f->message, sizeof f->message,
+                 "torch's SchemaInfo special-cases '%s' as written in training mode, but the schema "
+                 "does not declare it written: %s", a->name, was);
+        return;
+    }
+}
+
+static void add_finding(op_job *j, const ta_finding *given)
 {
     ta_op_result *r = j->res;
+    ta_finding copy = *given, *f = &copy;
+    special_case(j, f);
     for (size_t i = 0; i < r->nfindings; i++)
         if (r->findings[i].kind == f->kind && !strcmp(r->findings[i].argument, f->argument)) return;
     if (r->nfindings == j->capfindings) {
@@ -698,7 +721,7 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
                         const ta_verify_opts *o)
 {
     snprintf(r->op, sizeof r->op, "%s", name);
-    *j = (op_job){.name = r->op, .res = r, .fd = -1};
+    *j = (op_job){.name = r->op, .res = r, .fd = -1, .strict = o->strict};
     const ta_registry_op *op = ta_registry_find(reg, name);
     if (!find_kernel(j, op, name, o) || !read_declaration(j, op, name)) {
         finish_result(j);

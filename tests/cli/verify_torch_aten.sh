@@ -55,4 +55,15 @@ printf -- '- func: abs(Tensor self, int extra) -> Tensor\n' >"$tmp/other.yaml"
 "$TA" verify "$tmp/other.yaml" --kernels torch --no-default-samples --cases 3 >"$tmp/o.txt" 2>&1
 grep -q "libtorch's schema takes other arguments: aten::abs(Tensor self) -> Tensor" "$tmp/o.txt" ||
     { cat "$tmp/o.txt"; fail "another schema: the reason"; }
+
+# batch_norm writes running_mean and running_var in training, which torch's
+# SchemaInfo special-cases but the schema does not declare: a warning of its
+# own kind, an error with --strict.
+"$TA" verify "$YAML" --kernels torch --ops aten::batch_norm --cases 20 --format json >"$tmp/b.json" 2>&1
+[ $? -eq 0 ] || { cat "$tmp/b.json"; fail "special-case-write: a warning"; }
+grep -q '"verdict":"special-case-write","severity":"warning"' "$tmp/b.json" || { cat "$tmp/b.json"; fail "special-case-write"; }
+grep -q '"argument":"running_var"' "$tmp/b.json" || fail "special-case-write: running_var"
+"$TA" verify "$YAML" --kernels torch --ops aten::batch_norm --cases 20 --strict >"$tmp/b.txt" 2>&1
+[ $? -eq 1 ] || { cat "$tmp/b.txt"; fail "--strict: exit 1"; }
+grep -q 'error: special-case-write (running_mean)' "$tmp/b.txt" || { cat "$tmp/b.txt"; fail "--strict: an error"; }
 exit 0

@@ -48,6 +48,9 @@ static void usage(FILE *out)
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
             "  --trap-writes         read-only pages on inputs that may not be written\n"
+            "  --strict              a write of an argument only torch's SchemaInfo counts as\n"
+            "                        written in training mode (running_mean...) is an error\n"
+            "                        (special-case-write; a warning otherwise)\n"
             "  --device cpu|cuda     where kernels run (default cpu)\n"
             "  --format text|json|sarif|junit\n"
             "  --baseline FILE       a previous JSON report: its findings do not fail the run\n"
@@ -92,6 +95,7 @@ static bool parse_flag(verify_cli *c, const char *a)
     else if (!strcmp(a, "--no-default-samples")) c->no_default_samples = true;
     else if (!strcmp(a, "--compose-derived")) c->compose = TA_COMPOSE_ALL;
     else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
+    else if (!strcmp(a, "--strict")) c->opts.strict = true;
     else return false;
     return true;
 }
