@@ -234,6 +234,8 @@ typedef enum ta_verdict_kind {
     TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
     TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
     TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_SCHEMA_MISMATCH,              /* the kernel's framework holds another schema for the
+                                        * operator, with other alias annotations */
     TA_V_SPECIAL_CASE_WRITE,           /* an argument only torch's SchemaInfo special-cases as
                                         * written (training mode) was written: a warning, an
                                         * error with ta_verify_opts.strict */

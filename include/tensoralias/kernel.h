@@ -246,6 +246,12 @@ TA_API bool ta_registry_lacks_schema(ta_registry *reg, const char *op);
  * or NULL when it gave none. */
 TA_API const char *ta_registry_option(const ta_registry *reg, const char *key);
 
+/* For tensoralias_register of a bridge: the framework whose kernel was
+ * registered for `op` holds another schema for it, whose alias annotations
+ * differ from the one verified against (message: what differs). verify
+ * reports it as a schema-mismatch finding of op. */
+TA_API ta_status ta_registry_schema_mismatch(ta_registry *reg, const char *op, const char *message);
+
 /* For tensoralias_register: records an error (rule "plugin", at the
  * library's path) that the host reports, and returns TA_ERR_INVALID. */
 TA_API ta_status ta_registry_plugin_error(ta_registry *reg, const char *fmt, ...)

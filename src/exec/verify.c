@@ -36,6 +36,7 @@
 
 #include "schema/alloc.h"
 #include "exec/observe.h"
+#include "exec/registry_internal.h"
 #include "exec/samples.h"
 
 enum { MAX_RESTARTS = 2, LINE_MAX_BYTES = 1400 };
@@ -727,6 +728,8 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
         finish_result(j);
         return false;
     }
+    const char *mismatch = ta_registry_mismatch_(reg, name);
+    if (mismatch) add_simple(j, TA_V_SCHEMA_MISMATCH, 0, "%s", mismatch);
     plan_cases(j, o, ta_samples_count(o->samples, name));
     return true;
 }

@@ -45,22 +45,53 @@ std::string schema_text(const c10::FunctionSchema &s)
     return o.str();
 }
 
-/* Why libtorch's schema cannot run the stack the engine builds from `ours`
- * (another argument list), or "". */
-std::string refusal_for(const c10::FunctionSchema &theirs, const char *ours)
+bool same_alias(const c10::AliasInfo *a, const c10::AliasInfo *b)
 {
-    std::string why = "libtorch's schema takes other arguments: " + schema_text(theirs);
-    if (!ours) return "";
+    if (!a || !b) return !a && !b;
+    return *a == *b;
+}
+
+/* The first slot whose alias annotation differs between the two schemas
+ * ("argument 'self'", "return 0"), or "". */
+std::string alias_difference(const c10::FunctionSchema &a, const c10::FunctionSchema &b)
+{
+    for (size_t i = 0; i < a.arguments().size(); i++)
+        if (!same_alias(a.arguments()[i].alias_info(), b.arguments()[i].alias_info()))
+            return "argument '" + a.arguments()[i].name() + "'";
+    if (a.returns().size() != b.returns().size()) return "the returns";
+    for (size_t i = 0; i < a.returns().size(); i++)
+        if (!same_alias(a.returns()[i].alias_info(), b.returns()[i].alias_info()))
+            return "return " + std::to_string(i);
+    return "";
+}
+
+/* Compares libtorch's schema of the operator e runs with the one verified
+ * against (ours): other arguments make every call refused (the engine's
+ * stack would not fit), other alias annotations a schema-mismatch finding. */
+ta_status compare_schemas(ta_registry *reg, OpEntry &e, const char *ours)
+{
+    const c10::FunctionSchema &theirs = e.op.schema();
+    if (!ours) return TA_OK;
+    c10::FunctionSchema mine("", "", {}, {});
     try {
-        auto mine = torch::jit::parseSchema(ours);
-        const auto &a = mine.arguments(), &b = theirs.arguments();
-        if (a.size() != b.size()) return why;
-        for (size_t i = 0; i < a.size(); i++)
-            if (a[i].name() != b[i].name() || a[i].type()->str() != b[i].type()->str()) return why;
-        return "";
+        mine = torch::jit::parseSchema(ours);
     } catch (const std::exception &) {
-        return "libtorch cannot parse the schema verified against; its own is " + schema_text(theirs);
+        e.refusal = "libtorch cannot parse the schema verified against; its own is " + schema_text(theirs);
+        return TA_OK;
     }
+    const auto &a = mine.arguments(), &b = theirs.arguments();
+    bool same_args = a.size() == b.size();
+    for (size_t i = 0; same_args && i < a.size(); i++)
+        same_args = a[i].name() == b[i].name() && a[i].type()->str() == b[i].type()->str();
+    if (!same_args) {
+        e.refusal = "libtorch's schema takes other arguments: " + schema_text(theirs);
+        return TA_OK;
+    }
+    std::string where = alias_difference(mine, theirs);
+    if (where.empty()) return TA_OK;
+    std::string msg = "libtorch's schema annotates " + where + " otherwise than the schema verified against: " +
+                      schema_text(theirs);
+    return ta_registry_schema_mismatch(reg, e.name.c_str(), msg.c_str());
 }
 
 ta_status add(ta_registry *reg, const c10::OperatorHandle &h, const std::string &name, const char *op,
@@ -68,6 +99,9 @@ ta_status add(ta_registry *reg, const c10::OperatorHandle &h, const std::string 
 {
     entries.push_back(std::unique_ptr<OpEntry>(new OpEntry{h, name, ""}));
     OpEntry *e = entries.back().get();
+    /* from_file and the like would read and write files named by the case. */
+    for (const auto &a : h.schema().arguments())
+        if (a.name() == "filename") e->refusal = "tensoralias: an operator that opens files is not run";
     return kernel ? ta_register_op(reg, op, TA_KEY_CPU, ta_torch_kernel, e)
                   : ta_register_op(reg, op, TA_KEY_CATCHALL, nullptr, nullptr);
 }
@@ -87,7 +121,7 @@ ta_status register_aten(ta_registry *reg)
         if (!h || !h->hasComputedKernelForDispatchKey(c10::DispatchKey::CPU)) continue;
         s = add(reg, *h, name, name.c_str(), true);
         const ta_registry_op *op = ta_registry_find(reg, name.c_str());
-        if (s == TA_OK && op) entries.back()->refusal = refusal_for(h->schema(), op->schema);
+        if (s == TA_OK && op) s = compare_schemas(reg, *entries.back(), op->schema);
     }
     free(names);
     return s;
