@@ -11,7 +11,9 @@
  *   - a path (`verify --torch-library LIB.so`): LIB is loaded into libtorch
  *     and the operators it adds to the dispatcher are registered with the
  *     schemas the dispatcher holds (inferred ones included), those with a
- *     CPU kernel with the bridge's kernel, the others as schemas only.
+ *     CPU kernel with the bridge's kernel, the others as schemas only; an
+ *     operator the registry knows already (declared in the sources of
+ *     --schemas-from) keeps that schema, compared as in the first mode.
  * Both first make the process safe to fork (kernel.cpp's prepare_process). */
 #include <dlfcn.h>
 
@@ -148,8 +150,13 @@ ta_status register_library(ta_registry *reg, const char *lib)
         c10::OperatorName on(name.substr(0, dot), dot == std::string::npos ? "" : name.substr(dot + 1));
         auto h = d.findSchema(on);
         if (!h) continue; /* kernels for an operator defined elsewhere */
+        bool kernel = h->hasComputedKernelForDispatchKey(c10::DispatchKey::CPU);
+        /* Declared in the sources verified against (--schemas-from): that schema, compared. */
+        const ta_registry_op *known = ta_registry_find(reg, name.c_str());
+        const char *ours = known ? known->schema : nullptr;
         std::string text = schema_text(h->schema());
-        ta_status s = add(reg, *h, name, text.c_str(), h->hasComputedKernelForDispatchKey(c10::DispatchKey::CPU));
+        ta_status s = add(reg, *h, name, ours && kernel ? name.c_str() : text.c_str(), kernel);
+        if (s == TA_OK && ours) s = compare_schemas(reg, *entries.back(), ours);
         if (s != TA_OK) return s;
         added++;
     }

@@ -45,6 +45,28 @@ grep -q '"taext::schema_only"' "$tmp/r.json" && fail "schema_only verified witho
 "$TA" verify --torch-library "$EXT" --ops 'taext::schema_only' --format json >"$tmp/s.json" 2>&1
 grep -q '"verdict":"no-kernel"' "$tmp/s.json" || { cat "$tmp/s.json"; fail "schema_only: no-kernel"; }
 
+# --schemas-from: verified against the schemas the sources declare, each
+# difference from what the library registered a schema-mismatch; the
+# extension's own source agrees with what it registered.
+cat >"$tmp/decl.cpp" <<'CPP'
+TORCH_LIBRARY(taext, m) {
+    m.def("writes_input(Tensor(a!) x) -> Tensor");
+    m.def("scale(Tensor x, float f) -> Tensor");
+}
+CPP
+"$TA" verify --torch-library "$EXT" --schemas-from "$tmp/decl.cpp" --ops 'taext::writes_input' \
+    --ops 'taext::scale' --cases 5 --format json >"$tmp/d.json" 2>"$tmp/err"
+grep '"taext::writes_input"' "$tmp/d.json" | grep -q '"verdict":"schema-mismatch"' ||
+    { cat "$tmp/d.json" "$tmp/err"; fail "--schemas-from: schema-mismatch"; }
+grep '"taext::writes_input"' "$tmp/d.json" | grep -q 'undeclared-mutation' &&
+    fail "--schemas-from: verified against the source's schema, which declares the write"
+grep -q '^{"op":"taext::scale","verdict":"ok"' "$tmp/d.json" || fail "--schemas-from: scale ok"
+"$TA" verify --torch-library "$EXT" --schemas-from tests/torchext/taext.cpp --cases 5 --format json \
+    >"$tmp/same.json" 2>"$tmp/err"
+grep -q 'schema-mismatch' "$tmp/same.json" && { grep schema-mismatch "$tmp/same.json"; fail "own source: no mismatch"; }
+grep -q '^{"op":"taext::writes_input","verdict":"undeclared-mutation"' "$tmp/same.json" ||
+    fail "own source: writes_input"
+
 # A library that is not one, and one without operators, are usage errors.
 "$TA" verify --torch-library "$tmp/none.so" >"$tmp/o" 2>&1
 [ $? -eq 2 ] || fail "a missing library: exit 2"

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "report_verify.h"
 #include "tensoralias/exec.h"
+#include "tensoralias/extract.h"
 #include "tensoralias/native.h"
 
 static const char *const CMD = "verify";
@@ -35,6 +36,10 @@ static void usage(FILE *out)
             "  --torch-library LIB.so  load a TORCH_LIBRARY extension into libtorch and verify\n"
             "                        the operators it registers, against the schemas the\n"
             "                        dispatcher holds (no yaml needed)\n"
+            "  --schemas-from SRC    with --torch-library: verify against the schemas the C++ and\n"
+            "                        Python sources declare (as `extract` reads them; repeatable),\n"
+            "                        each difference from what the library registered a\n"
+            "                        schema-mismatch finding\n"
             "  --no-default-kernels  do not load the reference kernels\n"
             "  --compose-derived     run autogen-derived operators by composing their base\n"
             "                        kernel even where a library implements them itself\n"
@@ -65,8 +70,8 @@ enum { MAX_LIST = 64 };
 
 typedef struct verify_cli {
     const char *yaml, *samples, *baseline, *outpath, *device, *torch_library;
-    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST];
-    int nkernels, nschemas, nglobs;
+    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST], *sources[MAX_LIST];
+    int nkernels, nschemas, nglobs, nsources;
     bool no_default_kernels, no_default_samples;
     ta_compose_mode compose;
     ta_vformat fmt;
@@ -147,6 +152,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
     else if (!strcmp(a, "--ops")) add_to(c->globs, &c->nglobs, v);
     else if (!strcmp(a, "--samples")) c->samples = v;
     else if (!strcmp(a, "--torch-library")) c->torch_library = v;
+    else if (!strcmp(a, "--schemas-from")) add_to(c->sources, &c->nsources, v);
     else if (!strcmp(a, "--baseline")) c->baseline = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
     else if (!strcmp(a, "--format")) return parse_format(c, v);
@@ -163,7 +169,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
 static bool takes_value(const char *a)
 {
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
-                                             "--baseline", "-o", "--format", "--device", "--torch-library",
+                                             "--baseline", "-o", "--format", "--device", "--torch-library", "--schemas-from",
                                              "--seed", "--case-seed", "--cases", "--jobs",
                                              "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
@@ -277,6 +283,34 @@ static int open_cuda(verify_run *r, ta_verify_opts *o)
     return TA_EXIT_USAGE;
 }
 
+/* --schemas-from: the schemas the sources declare, registered (without
+ * kernels) before the bridge, which then verifies the library's kernels
+ * against them; -1 when done, else the exit status. */
+static int load_source_schemas(verify_run *r, const verify_cli *c)
+{
+    if (!c->nsources) return -1;
+    if (!c->torch_library) return ta_cli_usage_error(CMD, "--schemas-from needs --torch-library");
+    ta_extract *x = ta_extract_create(NULL);
+    if (!x) return out_of_memory();
+    ta_status st = TA_OK;
+    for (int i = 0; st == TA_OK && i < c->nsources; i++) st = ta_extract_path(x, c->sources[i], r->diags);
+    if (st == TA_OK) st = ta_extract_finish(x, r->diags);
+    if (st == TA_OK) st = ta_registry_set_origin(r->reg, "--schemas-from");
+    for (size_t i = 0; st == TA_OK && i < ta_extract_count(x); i++) {
+        const ta_extract_op *op = ta_extract_get(x, i);
+        const ta_registry_op *known = op->parsed && op->ns ? ta_registry_find(r->reg, op->name) : NULL;
+        /* The first declaration of an operator is the one verified against. */
+        if (op->parsed && op->ns && (!known || !known->schema))
+            ta_register_op(r->reg, op->schema, TA_KEY_CATCHALL, NULL, NULL);
+    }
+    ta_extract_destroy(x);
+    if (st == TA_OK) st = ta_registry_take_diags(r->reg, r->diags);
+    ta_registry_set_origin(r->reg, NULL);
+    /* What extraction notes (an unresolved macro) is shown; errors end the run. */
+    if (render_diags(r->diags) || st != TA_OK) return st == TA_ERR_NOMEM ? out_of_memory() : TA_EXIT_USAGE;
+    return -1;
+}
+
 /* The libtorch bridge (`--kernels torch`, `--torch-library`), built where
  * libtorch was found; -1 when loaded, else the exit status. */
 static int load_torch_bridge(verify_run *r)
@@ -377,6 +411,7 @@ static int set_up(verify_run *r, verify_cli *c)
             render_diags(r->diags);
             return TA_EXIT_USAGE;
         }
+    if ((rc = load_source_schemas(r, c)) >= 0) return rc;
     if (load_kernels(r, c) >= 0) {
         render_diags(r->diags);
         return TA_EXIT_USAGE;

@@ -139,6 +139,31 @@ static const char *result_severity(const ta_op_result *o)
     return o->verdict == TA_V_OK ? "none" : finding_severity(o->severity);
 }
 
+/* The run in figures: operators exercised (a case ran to completion),
+ * cases run and rejected by the kernel, findings by kind. */
+static void write_text_totals(FILE *out, const ta_verify_report *r)
+{
+    size_t exercised = 0, findings[TA_V_NKINDS] = {0};
+    unsigned long long cases = 0, accepted = 0;
+    for (size_t i = 0; i < r->nops; i++) {
+        const ta_op_result *o = &r->ops[i];
+        exercised += o->exercised > 0;
+        cases += o->cases;
+        accepted += o->exercised;
+        for (size_t k = 0; k < o->nfindings; k++) findings[o->findings[k].kind]++;
+    }
+    fprintf(out, "%zu operators exercised, %llu cases run, %llu not accepted (rejected by the kernel, or "
+                 "crashed); findings:",
+            exercised, cases, cases - accepted);
+    bool any = false;
+    for (int k = 1; k < TA_V_NKINDS; k++)
+        if (findings[k] && k != TA_V_NO_KERNEL && k != TA_V_NOT_EXERCISED) {
+            fprintf(out, " %zu %s", findings[k], ta_verdict_kind_str((ta_verdict_kind)k));
+            any = true;
+        }
+    fprintf(out, "%s\n", any ? "" : " none");
+}
+
 static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
 {
     size_t counts[TA_V_NKINDS] = {0};
@@ -161,6 +186,7 @@ static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline 
     for (int k = 0; k < TA_V_NKINDS; k++)
         if (counts[k]) fprintf(out, " %zu %s", counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
     fprintf(out, "\n");
+    write_text_totals(out, r);
 }
 
 /* ---- JSON lines -------------------------------------------------------- */
