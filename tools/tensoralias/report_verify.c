@@ -181,12 +181,13 @@ static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline 
                     old ? " (in baseline)" : "");
         }
     }
+    /* The verdict counts stay the last line, which scripts read. */
+    write_text_totals(out, r);
     fprintf(out, "%zu operators, %llu cases in %.2f s:", r->nops,
             (unsigned long long)r->total_cases, r->seconds);
     for (int k = 0; k < TA_V_NKINDS; k++)
         if (counts[k]) fprintf(out, " %zu %s", counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
     fprintf(out, "\n");
-    write_text_totals(out, r);
 }
 
 /* ---- JSON lines -------------------------------------------------------- */
