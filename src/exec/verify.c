@@ -588,19 +588,54 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
     if (j->next_case >= j->total) j->done = true;
 }
 
+/* A child that has reported all its cases (D) is done with: its slot goes
+ * to the next operator at once, while it exits (a process that mapped
+ * libtorch takes milliseconds to tear down). Its pid waits in *exiting
+ * until it can be collected. true when j was such a child. */
+static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting)
+{
+    if (!j->got_done) return false;
+    drain(j);
+    close(j->fd);
+    j->fd = -1;
+    int status;
+    if (waitpid(j->pid, &status, WNOHANG) == 0) exiting[(*nexiting)++] = j->pid;
+    j->pid = 0;
+    j->done = true;
+    return true;
+}
+
+/* Collects the children let go of that have exited (all of them when wait). */
+static void collect_exited(pid_t *exiting, size_t *nexiting, bool wait)
+{
+    for (size_t i = 0; i < *nexiting;) {
+        int status;
+        pid_t r;
+        while ((r = waitpid(exiting[i], &status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {}
+        if (r == 0) {
+            i++;
+            continue;
+        }
+        exiting[i] = exiting[--*nexiting];
+    }
+}
+
 static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
 {
-    size_t next = 0, done = 0, running = 0;
+    size_t next = 0, done = 0, running = 0, nexiting = 0;
     uint32_t maxj = o->jobs ? o->jobs : 1;
     double timeout = o->timeout > 0 ? o->timeout : 10.0;
     struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
     op_job **slots = ta_calloc(maxj, sizeof *slots);
-    if (!pfd || !slots) {
+    pid_t *exiting = ta_calloc(n ? n : 1, sizeof *exiting);
+    if (!pfd || !slots || !exiting) {
         free(pfd);
         free(slots);
+        free(exiting);
         return;
     }
     while (done < n) {
+        collect_exited(exiting, &nexiting, false);
         /* Fill the free slots with the next operators (a restarted child
          * keeps its slot, below). */
         for (uint32_t s = 0; s < maxj && next < n;) {
@@ -637,10 +672,10 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             op_job *j = slots[s];
             if (!j) continue;
             bool eof = drain(j);
-            bool timed_out = !eof && now - j->case_start > timeout;
-            if (!eof && !timed_out) continue;
+            bool timed_out = !eof && !j->got_done && now - j->case_start > timeout;
+            if (!eof && !timed_out && !j->got_done) continue;
             if (timed_out) kill(j->pid, SIGKILL);
-            reap(j, o, timed_out);
+            if (!let_go(j, exiting, &nexiting)) reap(j, o, timed_out);
             slots[s] = NULL;
             running--;
             if (!j->done && start_child(j, o)) {
@@ -654,8 +689,10 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
     }
+    collect_exited(exiting, &nexiting, true);
     free(pfd);
     free(slots);
+    free(exiting);
 }
 
 /* ---- the entry point --------------------------------------------------- */

@@ -70,7 +70,8 @@ enum { MAX_LIST = 64 };
 
 typedef struct verify_cli {
     const char *yaml, *samples, *baseline, *outpath, *device, *torch_library;
-    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST], *sources[MAX_LIST];
+    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *sources[MAX_LIST];
+    const char **globs; /* room for every argument: scripts pass one --ops per operator */
     int nkernels, nschemas, nglobs, nsources;
     bool no_default_kernels, no_default_samples;
     ta_compose_mode compose;
@@ -88,9 +89,12 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static void add_to(const char **list, int *n, const char *v)
+/* TA_EXIT_CLEAN, or a usage error when the list is full. */
+static int add_to(const char **list, int *n, const char *opt, const char *v)
 {
-    if (*n < MAX_LIST) list[(*n)++] = v;
+    if (*n >= MAX_LIST) return ta_cli_usage_error(CMD, "at most %d %s options", MAX_LIST, opt);
+    list[(*n)++] = v;
+    return TA_EXIT_CLEAN;
 }
 
 /* An option without a value; false when a is none of them. */
@@ -147,12 +151,12 @@ static int parse_format(verify_cli *c, const char *v)
  * (TA_EXIT_CLEAN when v is good). */
 static int parse_valued(verify_cli *c, const char *a, const char *v)
 {
-    if (!strcmp(a, "--kernels")) add_to(c->kernels, &c->nkernels, v);
-    else if (!strcmp(a, "--schemas")) add_to(c->schemas, &c->nschemas, v);
-    else if (!strcmp(a, "--ops")) add_to(c->globs, &c->nglobs, v);
+    if (!strcmp(a, "--kernels")) return add_to(c->kernels, &c->nkernels, a, v);
+    else if (!strcmp(a, "--schemas")) return add_to(c->schemas, &c->nschemas, a, v);
+    else if (!strcmp(a, "--ops")) c->globs[c->nglobs++] = v;
     else if (!strcmp(a, "--samples")) c->samples = v;
     else if (!strcmp(a, "--torch-library")) c->torch_library = v;
-    else if (!strcmp(a, "--schemas-from")) add_to(c->sources, &c->nsources, v);
+    else if (!strcmp(a, "--schemas-from")) return add_to(c->sources, &c->nsources, a, v);
     else if (!strcmp(a, "--baseline")) c->baseline = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
     else if (!strcmp(a, "--format")) return parse_format(c, v);
@@ -177,10 +181,17 @@ static bool takes_value(const char *a)
     return false;
 }
 
+static int out_of_memory(void)
+{
+    fprintf(stderr, "tensoralias verify: out of memory\n");
+    return TA_EXIT_USAGE;
+}
+
 /* Fills c from argv; -1 to go on, else the exit status to end with. */
 static int parse_args(verify_cli *c, int argc, char **argv)
 {
     *c = (verify_cli){.device = "cpu", .compose = TA_COMPOSE_MISSING, .fmt = TA_VFMT_TEXT};
+    if (!(c->globs = calloc((size_t)argc, sizeof *c->globs))) return out_of_memory();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -246,12 +257,6 @@ static int render_diags(ta_diags *d)
     }
     ta_diags_clear(d);
     return errors;
-}
-
-static int out_of_memory(void)
-{
-    fprintf(stderr, "tensoralias verify: out of memory\n");
-    return TA_EXIT_USAGE;
 }
 
 /* The yaml's schemas become the registry's schema source. */
@@ -499,7 +504,10 @@ int ta_cmd_verify(int argc, char **argv)
 {
     verify_cli c;
     int rc = parse_args(&c, argc, argv);
-    if (rc >= 0) return rc;
+    if (rc >= 0) {
+        free(c.globs);
+        return rc;
+    }
     verify_run r = {.reg = ta_registry_create(), .diags = ta_diags_create()};
     rc = !r.reg || !r.diags ? out_of_memory() : set_up(&r, &c);
     if (rc < 0) rc = run_and_report(&r, &c);
@@ -509,5 +517,6 @@ int ta_cmd_verify(int argc, char **argv)
     ta_diags_destroy(r.diags);
     ta_native_destroy(r.native);
     ta_exec_device_unload(r.devlib);
+    free(c.globs);
     return rc;
 }
