@@ -263,12 +263,6 @@ static int render_diags(ta_diags *d)
     return errors;
 }
 
-static int out_of_memory(void)
-{
-    fprintf(stderr, "tensoralias verify: out of memory\n");
-    return TA_EXIT_USAGE;
-}
-
 /* Only the loader's errors: a yaml that yields no function at all is not
  * worth its warnings. */
 static void render_errors(ta_diags *d)
