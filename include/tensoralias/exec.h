@@ -135,6 +135,11 @@ TA_API ta_status ta_registry_set_origin(ta_registry *reg, const char *origin);
  * ta_registry_take_diags. */
 TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
 
+/* Gives the plugins loaded next an option (kernel.h's ta_registry_option):
+ * "torch.library" names the extension library the libtorch bridge loads.
+ * A key set twice keeps its first value. */
+TA_API ta_status ta_registry_set_option(ta_registry *reg, const char *key, const char *value);
+
 /* dlopens a kernel library and calls its tensoralias_register. The library
  * stays loaded until ta_registry_destroy. */
 TA_API ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);
@@ -231,6 +236,11 @@ typedef enum ta_verdict_kind {
     TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
     TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
     TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_SCHEMA_MISMATCH,              /* the kernel's framework holds another schema for the
+                                        * operator, with other alias annotations */
+    TA_V_SPECIAL_CASE_WRITE,           /* an argument only torch's SchemaInfo special-cases as
+                                        * written (training mode) was written: a warning, an
+                                        * error with ta_verify_opts.strict */
     TA_V_NKINDS
 } ta_verdict_kind;
 
@@ -274,18 +284,26 @@ typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const
 /* Gives a case's arguments from a samples file: see ta_samples_*. */
 typedef struct ta_samples ta_samples;
 
+#define TA_VERIFY_TRAP_AUTO 20000
+
 typedef struct ta_verify_opts {
     uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
     uint32_t cases;         /* synthesized cases per operator (0: 40) */
     bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
-    bool trap_writes;       /* read-only pages on inputs that may not be written */
+    /* Read-only pages on inputs that may not be written, naming the first
+     * write (a write the kernel undoes before returning included). A run
+     * of at most TA_VERIFY_TRAP_AUTO cases in all traps whatever this says,
+     * on the CPU in child processes (the pages cost two system calls an
+     * input a case). */
+    bool trap_writes;
     bool in_process;        /* no child processes (tests, benchmarks): a crash ends the run */
     bool has_case_seed;     /* run exactly one case with this seed */
     uint64_t case_seed;
     const struct ta_device_ops *dev; /* NULL: CPU */
     const ta_samples *samples;       /* or NULL */
+    bool strict;            /* special-case-write findings are errors */
     ta_verify_progress_fn progress;
     void *progress_ud;
 } ta_verify_opts;
