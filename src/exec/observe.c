@@ -54,6 +54,7 @@ struct ta_observer {
     size_t cur_cap;
     ta_diags *call_diags; /* what ta_exec_call says of a failed call */
     char note[512];       /* the last case's rejection or synthesis message */
+    char before[700];     /* the case's arguments as they were before the call, or "" */
 };
 
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
@@ -108,6 +109,8 @@ void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, c
     ck->hook = fn;
     ck->hook_ud = ud;
 }
+
+const char *ta_observer_case_text(const ta_observer *ck) { return ck->before; }
 
 const ta_case *ta_observer_case(const ta_observer *ck) { return &ck->c; }
 const ta_decl *ta_observer_decl(const ta_observer *ck) { return ck->d; }
@@ -210,7 +213,11 @@ static void emit(ta_observer *ck, ta_verdict_kind k, const char *arg, const char
     if (n > 0 && (size_t)n + 16 < sizeof f.message) {
         size_t k = (size_t)n;
         k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
-        if (k < sizeof f.message) ta_case_describe(&ck->c, ck->d, f.message + k, sizeof f.message - k - 1);
+        /* what the caller passed, not what a restriding kernel left */
+        if (k < sizeof f.message && ck->before[0])
+            snprintf(f.message + k, sizeof f.message - k - 1, "%s", ck->before);
+        else if (k < sizeof f.message)
+            ta_case_describe(&ck->c, ck->d, f.message + k, sizeof f.message - k - 1);
         k = strlen(f.message);
         if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
     }
@@ -832,7 +839,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
      * so that a kernel reaching before an element 0 faults in some cases
      * (a write just before a storage at the back breaks its checked header). */
     x->placement = ta_mix64(seed ^ 0x5bd1e9955bd1e995ull) & ta_mix64(seed ^ 0x2545f4914f6cdd1dull);
-    ck->note[0] = '\0';
+    ck->note[0] = ck->before[0] = '\0';
     ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
                                       : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
     if (s != TA_OK) {
@@ -841,6 +848,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
         return TA_CASE_UNSYNTH;
     }
     ck->c.seed = seed;
+    ta_case_describe(&ck->c, ck->d, ck->before, sizeof ck->before);
     if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
     ck->nprotected = 0;
     if (take_snapshots(ck) != TA_OK) {

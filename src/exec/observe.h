@@ -54,6 +54,9 @@ void ta_observer_set_protect_min(ta_observer *ck, size_t bytes);
 /* The case being run (for a signal handler naming the argument a trapped
  * write hit). */
 const ta_case *ta_observer_case(const ta_observer *ck);
+/* The current case's arguments as ta_case_describe wrote them before the
+ * call (a kernel may restride its inputs), or "" before one is built. */
+const char *ta_observer_case_text(const ta_observer *ck);
 const ta_decl *ta_observer_decl(const ta_observer *ck);
 
 /* Byte offset of element i of t from its storage base (t->data). */
