@@ -24,10 +24,11 @@ grep -q '^mylib::writes_input: undeclared-mutation' "$tmp/w.txt" || { cat "$tmp/
 # A finding describes the arguments as they were before the call, not as a
 # restriding kernel left them.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::restrides' --cases 3 >"$tmp/r.txt"
-line=$(grep 'metadata changed' "$tmp/r.txt")
-before=$(echo "$line" | sed -n 's/.*metadata changed: sizes \[\([0-9, ]*\)\] .* -> sizes \[1\] .*/\1/p' | tr -d ' ')
-[ -n "$before" ] && [ "$before" != 1 ] || { cat "$tmp/r.txt"; fail "restrides: a case that changes sizes"; }
-echo "$line" | grep -q "\[case: self=[a-z0-9]*\[$before\]" ||
+# the sizes before '->' are the case's own (the kernel leaves sizes [1])
+line=$(grep -m1 'metadata changed: sizes \[' "$tmp/r.txt")
+before=$(printf '%s\n' "$line" | sed -n 's/.*metadata changed: sizes \[\([0-9, ]*\)\].* -> sizes \[1\].*/\1/p' | tr -d ' ')
+shown=$(printf '%s\n' "$line" | sed -n 's/.*\[case: self=[a-z0-9]*\[\([0-9,]*\)\].*/\1/p')
+[ -n "$before" ] && [ "$before" = "$shown" ] && [ "$before" != 1 ] ||
     { cat "$tmp/r.txt"; fail "the case as it was before the call"; }
 
 # Colour: never when piped (auto), always when asked, NO_COLOR honoured.
