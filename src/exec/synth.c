@@ -960,10 +960,9 @@ static void pick_main(synth *y, uint64_t seed)
         while (large_shapes[li][0] < y->plan->min_ndim) li = (li + 1) % nlarge;
         pick = large_shapes[li];
     } else {
-        /* A covering row's values must reach the kernel's loop: no 0-dim or
-         * empty shape there. */
+        /* A covering row's values must reach the kernel: no empty shape there. */
         while (shapes[si][0] < y->plan->min_ndim ||
-               (y->row >= 0 && numel_of(shapes[si] + 1, (int)shapes[si][0]) <= 1))
+               (y->row >= 0 && numel_of(shapes[si] + 1, (int)shapes[si][0]) == 0))
             si = (si + 1) % nshapes;
         pick = shapes[si];
     }
