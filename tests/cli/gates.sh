@@ -78,6 +78,10 @@ if [ -w /dev/full ]; then
     expect 2 'cannot write standard output' sh -c '"$0" graph abs >/dev/full' "$TA"
     expect 2 'cannot write /dev/full' "$TA" graph abs -o /dev/full
     expect 2 'cannot write standard output' sh -c '"$0" --help >/dev/full' "$TA"
+    mkdir "$tmp/src" && printf 'TORCH_LIBRARY(mylib, m) {\n  m.def("f(Tensor x) -> Tensor");\n}\n' >"$tmp/src/a.cpp"
+    expect 2 'cannot write standard output' sh -c '"$0" extract --no-git "$1" >/dev/full' "$TA" "$tmp/src"
+    printf 'graph(%%x : Tensor):\n  %%y : Tensor = aten::relu(%%x)\n  return (%%y)\n' >"$tmp/g.ir"
+    expect 2 'cannot write standard output' sh -c '"$0" graph-alias "$1" >/dev/full' "$TA" "$tmp/g.ir"
 fi
 # A closed pipe: the reader is gone before the first write.
 sh -c '"$0" list 2>"$1"; echo $? >"$1.rc"' "$TA" "$tmp/pipe.err" | true
