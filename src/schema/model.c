@@ -118,3 +118,32 @@ void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
     ta_schema_text_locate(s->text, s->text_len, s->base_line, s->base_col, off,
                           line, col, NULL, NULL);
 }
+
+static bool optional_of(const ta_type *t, const char *name)
+{
+    return t->kind == TA_TYPE_OPTIONAL && t->nelems == 1 && ta_type_is_name(t->elems[0], name);
+}
+
+int ta_schema_tensor_options_at(const ta_schema *s)
+{
+    static const char *const names[4] = {"dtype", "layout", "device", "pin_memory"};
+    static const char *const types[4] = {"ScalarType", "Layout", "Device", "bool"};
+    for (uint32_t i = 0; i + 4 <= s->nargs; i++) {
+        uint32_t k = 0;
+        while (k < 4 && s->args[i + k].kwarg_only && ta_str_eq(s->args[i + k].name, names[k]) &&
+               optional_of(s->args[i + k].type, types[k]))
+            k++;
+        if (k == 4) return (int)i;
+    }
+    return -1;
+}
+
+bool ta_schema_has_out_args(const ta_schema *s)
+{
+    for (uint32_t i = 0; i < s->nargs; i++) {
+        ta_alias_view v;
+        ta_type_alias_view(s->args[i].type, &v);
+        if (s->args[i].kwarg_only && v.present && (v.write || (v.elem && v.elem->write))) return true;
+    }
+    return false;
+}

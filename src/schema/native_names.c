@@ -220,6 +220,10 @@ static const ta_rule_info rules[] = {
     {"ufunc-not-structured", TA_SEV_ERROR, "ufunc_inner_loop on a function that is not structured."},
     {"ufunc-with-backend", TA_SEV_ERROR, "A ufunc also dispatches to CPU or CUDA explicitly."},
     {"python-module-method", TA_SEV_ERROR, "A function in a python_module is also a method."},
+    {"dispatch-lone-implicit", TA_SEV_ERROR,
+     "A dispatch table of CompositeImplicitAutograd alone (torchgen asserts)."},
+    {"dispatch-factory-implicit", TA_SEV_ERROR,
+     "A factory function without a dispatch table (torchgen asserts)."},
 };
 
 const ta_rule_info *ta_native_rules(size_t *n)

@@ -3,9 +3,11 @@
  * composite keys, manual registration, overload names, structured
  * delegates). Each pass is a function in the table at the bottom; more rule
  * passes (alias annotations, autogen) plug in through ta_native_check_with. */
+#include <stdio.h>
 #include <string.h>
 
 #include "schema/native_internal.h"
+#include "schema/parser.h"
 
 /* An error at pos whose fix-it is a fixed sentence. */
 static ta_status error_with_hint(const ta_native_file *f, ta_diags *d, ta_native_pos pos,
@@ -189,6 +191,74 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
     return st;
 }
 
+/* torchgen's cpp.name(func): the base name (with an inplace '_'), and
+ * "_out" for an out= function; written to buf. */
+static void cpp_name(const ta_native_func *fn, char *buf, size_t cap)
+{
+    size_t n = strcspn(fn->name, ".");
+    snprintf(buf, cap, "%.*s%s", (int)n, fn->name, ta_schema_has_out_args(fn->schema) ? "_out" : "");
+}
+
+/* A dispatch table of CompositeImplicitAutograd alone: torchgen refuses
+ * it unless the entry is a structured delegate or the kernel's name has
+ * "_symint" (as the implicit table, named cpp.name, it is unnecessary; under
+ * another name, unexpected). */
+static ta_status lone_implicit(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
+{
+    const ta_native_dispatch *e = &fn->dispatch[0];
+    for (uint32_t k = 1; k < fn->ndispatch; k++)
+        if (strcmp(fn->dispatch[k].key.s, e->key.s)) return TA_OK;
+    if (strcmp(e->key.s, "CompositeImplicitAutograd") || fn->structured_delegate.s ||
+        (e->kernel.s && strstr(e->kernel.s, "_symint")))
+        return TA_OK;
+    char name[256];
+    cpp_name(fn, name, sizeof name);
+    ta_loc at = ta_native_loc(f, fn->key_pos[TA_NK_DISPATCH]);
+    bool same = e->kernel.s && !strcmp(e->kernel.s, name);
+    ta_status st = ta_diag_error(d, &at, "dispatch-lone-implicit",
+                                 same ? "unnecessary dispatch table: CompositeImplicitAutograd: %s is "
+                                        "what no table means"
+                                      : "a lone CompositeImplicitAutograd kernel must be named %s "
+                                        "(and then the table is unnecessary)",
+                                 name);
+    return st == TA_OK ? ta_diag_hint(d, same ? "delete the dispatch table"
+                                              : "rename the kernel %s, then delete the dispatch table",
+                                      name)
+                       : st;
+}
+
+/* A factory (new_*, *_like, or tensor options without a Tensor argument)
+ * without a dispatch table would be CompositeImplicitAutograd: torchgen
+ * refuses it, since factories must not decompose under __torch_dispatch__. */
+static ta_status implicit_factory(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
+{
+    if (fn->has_dispatch || fn->structured || fn->structured_delegate.s) return TA_OK;
+    const ta_schema *s = fn->schema;
+    size_t n = strcspn(fn->name, ".");
+    bool factory = !strncmp(fn->name, "new_", 4) || (n >= 5 && !strncmp(fn->name + n - 5, "_like", 5));
+    if (!factory && ta_schema_tensor_options_at(s) >= 0) {
+        factory = true;
+        for (uint32_t i = 0; i < s->nargs; i++)
+            if (ta_type_is_tensor_like(s->args[i].type)) factory = false;
+    }
+    if (!factory) return TA_OK;
+    return error_with_hint(f, d, fn->func.pos, "dispatch-factory-implicit",
+                           "a factory function without a dispatch table would be "
+                           "CompositeImplicitAutograd, which torchgen refuses",
+                           "give it a dispatch table with CompositeExplicitAutograd");
+}
+
+static ta_status default_dispatch_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        if (!fn->schema) continue; /* reported by the loader */
+        st = fn->ndispatch ? lone_implicit(f, fn, d) : implicit_factory(f, fn, d);
+    }
+    return st;
+}
+
 static const ta_native_pass builtin[] = {
     {"tags", tags_pass},
     {"dispatch-keys", dispatch_key_pass},
@@ -196,6 +266,7 @@ static const ta_native_pass builtin[] = {
     {"manual-registration", manual_registration_pass},
     {"overloads", overload_pass},
     {"structured", structured_pass},
+    {"default-dispatch", default_dispatch_pass},
 };
 
 const ta_native_pass *ta_native_builtin_passes(size_t *n)
