@@ -259,6 +259,108 @@ static ta_status default_dispatch_pass(const ta_native_file *f, ta_diags *d)
     return st;
 }
 
+/* ---- what torchgen's NativeFunction.__post_init__ asserts ------------- */
+
+/* An error at the key (or, when it is absent, the entry) with a hint. */
+static ta_status key_error(const ta_native_file *f, ta_diags *d, const ta_native_func *fn, int key,
+                           const char *rule, const char *hint, const char *message)
+{
+    return error_with_hint(f, d, fn->key_pos[key].line ? fn->key_pos[key] : fn->func.pos, rule,
+                           message, hint);
+}
+
+/* The structured fields: on which kind of function, with which others. */
+static ta_status structured_fields(const ta_native_file *f, const ta_native_func *fn, bool out,
+                                   ta_diags *d)
+{
+    ta_status st = TA_OK;
+    if (fn->structured && !out)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED, "structured-not-out",
+                       "put 'structured' on the out= variant, and structured_delegate here",
+                       "structured is only allowed on an out= function");
+    if (st == TA_OK && fn->structured_delegate.s && out)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED_DELEGATE, "delegate-on-out",
+                       "an out= function is the one that is structured",
+                       "structured_delegate is not allowed on an out= function");
+    if (st == TA_OK && fn->structured && fn->structured_delegate.s)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED_DELEGATE, "structured-and-delegate",
+                       "keep one of them", "a function cannot be both structured and a structured delegate");
+    if (st == TA_OK && (fn->structured || fn->structured_delegate.s) && !fn->device_guard)
+        st = key_error(f, d, fn, TA_NK_DEVICE_GUARD, "structured-device-guard",
+                       "drop 'device_guard: False'",
+                       "structured kernels do not respect device_guard: False");
+    if (st == TA_OK && fn->structured_inherits.s && !fn->structured)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED_INHERITS, "inherits-not-structured",
+                       "add 'structured: True'", "structured_inherits requires structured: True");
+    return st;
+}
+
+/* cpp_no_default_args names only arguments that have a default. */
+static ta_status no_default_args(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
+{
+    for (uint32_t k = 0; k < fn->ncpp_no_default_args; k++) {
+        const ta_native_str *a = &fn->cpp_no_default_args[k];
+        bool ok = false;
+        for (uint32_t i = 0; i < fn->schema->nargs && !ok; i++)
+            ok = ta_str_eq(fn->schema->args[i].name, a->s) &&
+                 fn->schema->args[i].def.kind != TA_DEFAULT_NONE_GIVEN;
+        if (ok) continue;
+        ta_loc at = ta_native_loc(f, a->pos);
+        ta_status st = ta_diag_error(d, &at, "cpp-no-default-args",
+                                     "cpp_no_default_args names '%s', which is no argument with a default",
+                                     a->s);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* torchgen: a random operator ("rand" in its name, a dropout that is not a
+ * backward, a Generator argument) must carry the nondeterministic_seeded tag. */
+static bool seeded(const ta_native_func *fn)
+{
+    static const char exempt[] = "_cudnn_init_dropout_state";
+    const char *name = fn->name;
+    size_t n = strcspn(name, ".");
+    bool random = strstr(name, "rand") ||
+                  (strstr(name, "dropout") && !strstr(name, "backward") &&
+                   !(n == sizeof exempt - 1 && !strncmp(name, exempt, n)));
+    for (uint32_t i = 0; i < fn->schema->nargs && !random; i++) {
+        const ta_type *t = fn->schema->args[i].type;
+        random = ta_type_is_name(t, "Generator") ||
+                 (t->kind == TA_TYPE_OPTIONAL && ta_type_is_name(t->elems[0], "Generator"));
+    }
+    if (!random) return true;
+    for (uint32_t t = 0; t < fn->ntags; t++)
+        if (!strcmp(fn->tags[t].s, "nondeterministic_seeded")) return true;
+    return false;
+}
+
+static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        if (!fn->schema) continue; /* reported by the loader */
+        bool out = ta_schema_has_out_args(fn->schema);
+        if (out && fn->variants != TA_VARIANT_FUNCTION)
+            st = key_error(f, d, fn, TA_NK_VARIANTS, "out-variant-method", "write 'variants: function'",
+                           "a function with out= arguments must be declared with the function variant only");
+        if (st == TA_OK) st = structured_fields(f, fn, out, d);
+        if (st == TA_OK) st = no_default_args(f, fn, d);
+        if (st == TA_OK && !strncmp(fn->name, "_foreach", 8) &&
+            !(fn->device_check.s && !strcmp(fn->device_check.s, "NoCheck")))
+            st = key_error(f, d, fn, TA_NK_DEVICE_CHECK, "foreach-device-check",
+                           "write 'device_check: NoCheck'",
+                           "a _foreach function must not check devices (device_check: NoCheck)");
+        if (st == TA_OK && !seeded(fn))
+            st = key_error(f, d, fn, TA_NK_TAGS, "nondeterministic-untagged",
+                           "add 'tags: nondeterministic_seeded'",
+                           "a random function (rand or dropout in its name, or a Generator argument) "
+                           "must be tagged nondeterministic_seeded");
+    }
+    return st;
+}
+
 static const ta_native_pass builtin[] = {
     {"tags", tags_pass},
     {"dispatch-keys", dispatch_key_pass},
@@ -267,6 +369,7 @@ static const ta_native_pass builtin[] = {
     {"overloads", overload_pass},
     {"structured", structured_pass},
     {"default-dispatch", default_dispatch_pass},
+    {"post-init", post_init_pass},
 };
 
 const ta_native_pass *ta_native_builtin_passes(size_t *n)
