@@ -88,6 +88,14 @@ sh -c '"$0" list 2>"$1"; echo $? >"$1.rc"' "$TA" "$tmp/pipe.err" | true
 [ "$(cat "$tmp/pipe.err.rc")" = 2 ] || fail "list into a closed pipe exits $(cat "$tmp/pipe.err.rc"), not 2"
 grep -q 'cannot write standard output' "$tmp/pipe.err" || fail "list into a closed pipe says so"
 
+# check on sources in which no operator is found has checked nothing.
+mkdir "$tmp/nosrc" "$tmp/noops"
+printf 'int main() { return 0; }\n' >"$tmp/noops/main.cpp"
+expect 2 'no operator schema found (no C++ or Python source file); nothing was checked' \
+    "$TA" check --no-git "$tmp/nosrc"
+expect 2 'no operator schema found (0 operators from 1 file); nothing was checked' \
+    "$TA" check --no-git "$tmp/noops"
+
 # check on several files, one unreadable: every readable file's findings in
 # every format, and exit 2.
 printf -- '- func: abs(Tensor self) -> Tensor\n  dispach: x\n' >"$tmp/one.yaml"
