@@ -88,7 +88,10 @@ sh -c '"$0" list 2>"$1"; echo $? >"$1.rc"' "$TA" "$tmp/pipe.err" | true
 [ "$(cat "$tmp/pipe.err.rc")" = 2 ] || fail "list into a closed pipe exits $(cat "$tmp/pipe.err.rc"), not 2"
 grep -q 'cannot write standard output' "$tmp/pipe.err" || fail "list into a closed pipe says so"
 
-# check on sources in which no operator is found has checked nothing.
+# check on a yaml list without functions, or sources in which no operator is
+# found, has checked nothing.
+printf '[]\n' >"$tmp/emptylist.yaml"
+expect 2 'emptylist.yaml: no native functions in it; nothing was checked' "$TA" check "$tmp/emptylist.yaml"
 mkdir "$tmp/nosrc" "$tmp/noops"
 printf 'int main() { return 0; }\n' >"$tmp/noops/main.cpp"
 expect 2 'no operator schema found (no C++ or Python source file); nothing was checked' \

@@ -209,6 +209,10 @@ static int check_yaml(const check_args *c, const char *file, ta_diags *all)
     }
     int r = report_part(c, d, name, all);
     if (rc == TA_EXIT_CLEAN) rc = r;
+    if (rc == TA_EXIT_CLEAN && !ta_native_count(f)) {
+        fprintf(stderr, "tensoralias check: %s: no native functions in it; nothing was checked\n", name);
+        rc = TA_EXIT_USAGE;
+    }
     ta_native_destroy(f);
     ta_diags_destroy(d);
     return rc;
