@@ -141,9 +141,10 @@ int ta_schema_tensor_options_at(const ta_schema *s)
 bool ta_schema_has_out_args(const ta_schema *s)
 {
     for (uint32_t i = 0; i < s->nargs; i++) {
+        if (!s->args[i].kwarg_only) continue;
         ta_alias_view v;
         ta_type_alias_view(s->args[i].type, &v);
-        if (s->args[i].kwarg_only && v.present && (v.write || (v.elem && v.elem->write))) return true;
+        if (v.present && (v.write || (v.elem && v.elem->write))) return true;
     }
     return false;
 }
