@@ -274,13 +274,20 @@ typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const
 /* Gives a case's arguments from a samples file: see ta_samples_*. */
 typedef struct ta_samples ta_samples;
 
+#define TA_VERIFY_TRAP_AUTO 20000
+
 typedef struct ta_verify_opts {
     uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
     uint32_t cases;         /* synthesized cases per operator (0: 40) */
     bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
-    bool trap_writes;       /* read-only pages on inputs that may not be written */
+    /* Read-only pages on inputs that may not be written, naming the first
+     * write (a write the kernel undoes before returning included). A run
+     * of at most TA_VERIFY_TRAP_AUTO cases in all traps whatever this says,
+     * on the CPU in child processes (the pages cost two system calls an
+     * input a case). */
+    bool trap_writes;
     bool in_process;        /* no child processes (tests, benchmarks): a crash ends the run */
     bool has_case_seed;     /* run exactly one case with this seed */
     uint64_t case_seed;

@@ -64,4 +64,12 @@ int64_t ta_elem_offset(const DLTensor *t, int64_t i);
 /* Element index of t whose bytes contain byte offset off, or -1. */
 int64_t ta_elem_at_offset(const DLTensor *t, int64_t off);
 
+/* The first byte of storage sid (bytes long) that differs between before
+ * (NULL: every byte was TA_FILL_BYTE) and after and that no written
+ * argument's view covers: its elements with the geometry it had before the
+ * call or has now (observe_cover.c). -1 when there is none. */
+int64_t ta_first_uncovered_change(ta_exec *x, const ta_case *c, const ta_decl *d, uint32_t sid,
+                                  const unsigned char *before, const unsigned char *after,
+                                  size_t bytes);
+
 #endif

@@ -10,9 +10,12 @@
 
 /* Limits that keep a case affordable and its arithmetic far from overflow:
  * sizes, strides, offsets and element counts up to 2^24, storages up to
- * 2^27 bytes, 16 tensors in a list, 64 values in other lists. */
+ * 2^27 bytes, all the storages of a case together up to 2^27 bytes (a
+ * sample past it is rejected, before anything is allocated), 16 tensors in
+ * a list, 64 values in other lists. */
 #define TA_SAMPLE_LIMIT (1 << 24)
 #define TA_SAMPLE_MAX_BYTES (1 << 27)
+#define TA_SAMPLE_MAX_CASE_BYTES (1 << 27)
 #define TA_SAMPLE_MAX_LIST 16
 #define TA_SAMPLE_MAX_INTS 64
 

@@ -429,9 +429,10 @@ static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
                 "unknown key '%s'", k->text);
         return -1;
     }
-    if (fn->key_pos[id].line) {
+    uint32_t first = ta_native_key_pos(fn, (ta_native_key)id).line;
+    if (first) {
         char hint[64];
-        snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
+        snprintf(hint, sizeof hint, "first written on line %u", first);
         lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
                 "'%s' is written twice; torchgen's yaml loader refuses duplicate keys", k->text);
     }
@@ -515,11 +516,19 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
     const ynode *func = NULL;
+    ta_native_keyval *keys = m->n ? ta_arena_alloc(L->f->arena, m->n * sizeof *keys) : NULL;
+    if (m->n && !keys) {
+        L->st = TA_ERR_NOMEM;
+        return;
+    }
+    fn->keys = keys;
     for (const ynode *k = m->first; k && k->next; k = k->next->next) {
         int id = entry_key(L, fn, k);
         if (id < 0) continue;
-        fn->key_pos[id] = k->pos;
-        fn->val_pos[id] = k->next->pos;
+        uint32_t i = 0;
+        while (i < fn->nkeys && keys[i].key != (ta_native_key)id) i++;
+        keys[i] = (ta_native_keyval){(ta_native_key)id, k->pos, k->next->pos};
+        if (i == fn->nkeys) fn->nkeys++;
         read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
     if (func) read_func(L, fn, func);
@@ -578,7 +587,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     read_entry(L, fn, e);
     if (!fn->func.s) {
         /* Without func there is no function: report it and drop it. */
-        if (!fn->key_pos[TA_NK_FUNC].line)
+        if (L->st == TA_OK && !ta_native_key_pos(fn, TA_NK_FUNC).line)
             lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
                     "add 'func: name.overload(args) -> returns'",
                     "entry has no 'func' key");
@@ -675,37 +684,54 @@ static const char *copy_text(ta_arena *a, const char *text, size_t len)
     return ta_arena_strndup(a, text ? text : "", text ? len : 0);
 }
 
-ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
-                                const char *tags_text, size_t tags_len,
-                                const char *tags_source, ta_native_file **out,
-                                ta_diags *diags)
+/* An "io" error for a text past TA_MAX_INPUT_BYTES. */
+static bool too_large(const char *source, size_t len, ta_diags *diags)
+{
+    if (len <= TA_MAX_INPUT_BYTES) return false;
+    ta_loc at = {.file = source ? source : "<string>"};
+    ta_diag_error(diags, &at, "io", "%zu bytes: more than the %zu MiB the loader reads", len,
+                  TA_MAX_INPUT_BYTES >> 20);
+    return true;
+}
+
+/* src's text: the caller's buffer when the file may keep it (kept, which
+ * ta_native_destroy frees), else an arena copy. */
+static bool set_src(ta_native_file *f, ta_yaml_src *src, const char *text, size_t len,
+                    const char *source, char *kept)
+{
+    if (kept) f->kept[f->nkept++] = kept;
+    src->text = kept ? kept : copy_text(f->arena, text, len);
+    src->len = text ? len : 0;
+    src->source = ta_arena_strndup(f->arena, source, strlen(source));
+    return src->text && src->source;
+}
+
+/* ta_native_load_buffer, keeping text and tags_text when they are given as
+ * kept_text and kept_tags (malloc'd; freed with the file, or here on failure). */
+static ta_status load(const char *text, size_t len, const char *source, const char *tags_text,
+                      size_t tags_len, const char *tags_source, char *kept_text, char *kept_tags,
+                      ta_native_file **out, ta_diags *diags)
 {
     *out = NULL;
-    if (len > UINT32_MAX || tags_len > UINT32_MAX) return TA_ERR_INVALID;
     ta_native_file *f = ta_calloc(1, sizeof *f);
     if (!f || !(f->arena = ta_arena_create())) {
         free(f);
-        return TA_ERR_NOMEM;
-    }
-    ta_arena *a = f->arena;
-    f->src.text = copy_text(a, text, len);
-    f->src.len = text ? len : 0;
-    f->src.source = ta_arena_strndup(a, source ? source : "<string>",
-                                     strlen(source ? source : "<string>"));
-    if (!f->src.text || !f->src.source) {
-        ta_native_destroy(f);
+        free(kept_text);
+        free(kept_tags);
         return TA_ERR_NOMEM;
     }
     loader L = {.f = f, .diags = diags};
     ta_status st = TA_OK;
+    if (!set_src(f, &f->src, text, len, source ? source : "<string>", kept_text)) st = TA_ERR_NOMEM;
     if (tags_text) {
-        const char *ts = tags_source ? tags_source : "<tags>";
-        f->tags_src.text = copy_text(a, tags_text, tags_len);
-        f->tags_src.len = tags_len;
-        f->tags_src.source = ta_arena_strndup(a, ts, strlen(ts));
-        if (!f->tags_src.text || !f->tags_src.source) st = TA_ERR_NOMEM;
-        else st = load_one(&L, &f->tags_src, TAGS_YAML);
         f->has_tags = true;
+        if (!set_src(f, &f->tags_src, tags_text, tags_len, tags_source ? tags_source : "<tags>",
+                     kept_tags))
+            st = TA_ERR_NOMEM;
+        else if (st == TA_OK)
+            st = load_one(&L, &f->tags_src, TAGS_YAML);
+    } else {
+        free(kept_tags);
     }
     if (st == TA_OK) st = load_one(&L, &f->src, NATIVE_FUNCTIONS_YAML);
     ta_diags_destroy(L.tmp);
@@ -717,6 +743,17 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
     return L.errors ? TA_ERR_PARSE : TA_OK;
 }
 
+ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
+                                const char *tags_text, size_t tags_len,
+                                const char *tags_source, ta_native_file **out,
+                                ta_diags *diags)
+{
+    *out = NULL;
+    if (too_large(source, len, diags) || too_large(tags_source, tags_len, diags))
+        return TA_ERR_INVALID;
+    return load(text, len, source, tags_text, tags_len, tags_source, NULL, NULL, out, diags);
+}
+
 ta_status ta_native_load_path(const char *path, const char *tags_path,
                               ta_native_file **out, ta_diags *diags)
 {
@@ -725,11 +762,32 @@ ta_status ta_native_load_path(const char *path, const char *tags_path,
     size_t len = 0, tags_len = 0;
     ta_status st = ta_read_file(path, &text, &len, diags);
     if (st == TA_OK && tags_path) st = ta_read_file(tags_path, &tags, &tags_len, diags);
-    if (st == TA_OK)
-        st = ta_native_load_buffer(text, len, path, tags, tags_len, tags_path, out, diags);
-    free(text);
-    free(tags);
-    return st;
+    if (st != TA_OK) {
+        free(text);
+        free(tags);
+        return st;
+    }
+    /* The file keeps the texts it read rather than a copy of them. */
+    return load(text, len, path, tags, tags_len, tags_path, text, tags, out, diags);
+}
+
+static const ta_native_keyval *keyval(const ta_native_func *fn, ta_native_key k)
+{
+    for (uint32_t i = 0; fn && i < fn->nkeys; i++)
+        if (fn->keys[i].key == k) return &fn->keys[i];
+    return NULL;
+}
+
+ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k)
+{
+    const ta_native_keyval *kv = keyval(fn, k);
+    return kv ? kv->key_pos : (ta_native_pos){0, 0, 0, 0};
+}
+
+ta_native_pos ta_native_val_pos(const ta_native_func *fn, ta_native_key k)
+{
+    const ta_native_keyval *kv = keyval(fn, k);
+    return kv ? kv->val_pos : (ta_native_pos){0, 0, 0, 0};
 }
 
 void ta_native_destroy(ta_native_file *f)
@@ -738,6 +796,7 @@ void ta_native_destroy(ta_native_file *f)
     free(f->funcs);
     ta_map_clear(&f->index);
     free(f->dups);
+    for (int i = 0; i < f->nkept; i++) free(f->kept[i]);
     ta_arena_destroy(f->arena);
     free(f);
 }

@@ -18,16 +18,23 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len)
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
     if (!b) goto fail;
+    errno = 0;
     for (;;) {
         if (cap - n < 2) {
-            char *nb = realloc(b, cap * 2);
+            /* Room for TA_MAX_INPUT_BYTES and one more byte, at most. */
+            size_t grown = cap * 2 > TA_MAX_INPUT_BYTES + 2 ? TA_MAX_INPUT_BYTES + 2 : cap * 2;
+            char *nb = realloc(b, grown);
             if (!nb) goto fail;
             b = nb;
-            cap *= 2;
+            cap = grown;
         }
         size_t r = fread(b + n, 1, cap - n - 1, f);
         n += r;
         if (r == 0) break;
+        if (n > TA_MAX_INPUT_BYTES) {
+            errno = EFBIG; /* an endless stream stops here too */
+            goto fail;
+        }
     }
     if (ferror(f)) goto fail;
     if (f != stdin) fclose(f);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tensoralias/diag.h"
+
 enum { TA_EXIT_CLEAN = 0, TA_EXIT_FINDINGS = 1, TA_EXIT_USAGE = 2 };
 
 typedef struct ta_command {
@@ -15,7 +17,7 @@ typedef struct ta_command {
 } ta_command;
 
 /* Reads a whole file (or stdin for "-") into a NUL-terminated malloc'd
- * buffer. Returns 0, or -1 with errno set. */
+ * buffer. Returns 0, or -1 with errno set (EFBIG past TA_MAX_INPUT_BYTES). */
 int ta_cli_read_file(const char *path, char **buf, size_t *len);
 
 /* Path of a file bundled with tensoralias ("native_functions.yaml",

@@ -13,7 +13,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: tensoralias parse [--json] [SCHEMA ... | -]\n"
+            "usage: tensoralias parse [--json [--max-pairs N]] [SCHEMA ... | -]\n"
             "\n"
             "Parses operator schemas and prints each back, one per line, in input\n"
             "order. With '-', reads one schema per line from standard input.\n"
@@ -23,6 +23,9 @@ static void usage(FILE *out)
             "             with their types, alias annotations (as torch reports them),\n"
             "             kwarg_only, is_out and defaults; a schema that does not parse\n"
             "             gives {\"schema\": ..., \"error\": {\"line\", \"col\", \"message\"}}\n"
+            "  --max-pairs N  list at most N pairs in may_alias and in may_contain_alias\n"
+            "             (default 10000; 0: all): a schema with n slots has up to\n"
+            "             n(n-1)/2 of them; a cut list adds \"pairs_truncated\": true\n"
             "  -h, --help this text\n"
             "\n"
             "Diagnostics go to standard error. Exit status: 0 when every schema parses,\n"
@@ -154,20 +157,14 @@ json_t *ta_cli_schema_json(const ta_schema *s)
     json_object_set_new(o, "returns", rets);
     if (s->vararg) json_object_set_new(o, "vararg", json_true());
     if (s->varret) json_object_set_new(o, "varret", json_true());
-    /* torch's SchemaInfo answers, in the golden format (src/alias) */
-    ta_alias_query *q = NULL;
-    if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
-        json_t *aj = ta_query_to_json(q);
-        if (aj) json_object_update(o, aj);
-        json_decref(aj);
-        ta_alias_query_destroy(q);
-    }
     return o;
 }
 
+enum { JSON_FLAGS = JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII };
+
 static void print_json(json_t *j)
 {
-    json_dumpf(j, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+    json_dumpf(j, stdout, JSON_FLAGS);
     putchar('\n');
     json_decref(j);
 }
@@ -176,12 +173,42 @@ static void print_json(json_t *j)
 
 typedef struct run {
     bool json;
+    size_t max_pairs; /* per pair list of --json; 0: no limit */
     ta_arena *arena;
     ta_diags *diags;
     char *buf;
     size_t cap;
     int failures;
 } run;
+
+/* One schema's line of --json: its description, then torch's SchemaInfo
+ * answers (src/alias) written straight out, since their pair lists grow
+ * with the square of the slots. */
+static void print_schema_json(const run *r, const ta_schema *s, const char *source, uint32_t line)
+{
+    json_t *o = ta_cli_schema_json(s);
+    char *head = o ? json_dumps(o, JSON_FLAGS) : NULL;
+    json_decref(o);
+    if (!head) {
+        fprintf(stderr, "%s:%u: error: out of memory\n", source, line);
+        return;
+    }
+    fwrite(head, 1, strlen(head) - 1, stdout); /* the object, still open */
+    free(head);
+    ta_alias_query *q = NULL;
+    if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
+        bool cut = false;
+        putchar(',');
+        ta_query_write_json(q, stdout, r->max_pairs, &cut);
+        ta_alias_query_destroy(q);
+        if (cut) {
+            fputs(",\"pairs_truncated\":true", stdout);
+            fprintf(stderr, "%s:%u: warning: may_alias lists cut at %zu pairs (--max-pairs)\n",
+                    source, line, r->max_pairs);
+        }
+    }
+    fputs("}\n", stdout);
+}
 
 static void one(run *r, const char *text, size_t len, const char *source,
                 uint32_t line)
@@ -191,7 +218,7 @@ static void one(run *r, const char *text, size_t len, const char *source,
     ta_status st = ta_schema_parse(r->arena, text, len, &opts, &s, r->diags);
     if (st == TA_OK) {
         if (r->json) {
-            print_json(ta_cli_schema_json(s));
+            print_schema_json(r, s, source, line);
         } else {
             fwrite(s->text, 1, s->text_len, stdout);
             putchar('\n');
@@ -223,7 +250,8 @@ static void one(run *r, const char *text, size_t len, const char *source,
 
 int ta_cmd_parse(int argc, char **argv)
 {
-    run r = {0};
+    run r = {.max_pairs = 10000};
+    const char *v;
     bool from_stdin = false, options_done = false;
     int nschemas = 0;
     char **schemas = calloc((size_t)argc + 1, sizeof *schemas);
@@ -240,6 +268,13 @@ int ta_cmd_parse(int argc, char **argv)
             return TA_EXIT_CLEAN;
         } else if (!strcmp(a, "--json")) {
             r.json = true;
+        } else if ((v = ta_cli_opt_value(argc, argv, &i, "--max-pairs"))) {
+            int64_t n;
+            if (!ta_str_to_int((ta_str){v, (uint32_t)strlen(v)}, &n) || n < 0) {
+                free(schemas);
+                return ta_cli_usage_error("parse", "--max-pairs wants a count, not '%s'", v);
+            }
+            r.max_pairs = (size_t)n;
         } else if (!strcmp(a, "-")) {
             from_stdin = true;
         } else {
