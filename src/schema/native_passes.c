@@ -262,8 +262,9 @@ static ta_status default_dispatch_pass(const ta_native_file *f, ta_diags *d)
 /* ---- what torchgen's NativeFunction.__post_init__ asserts ------------- */
 
 /* An error at the key (or, when it is absent, the entry) with a hint. */
-static ta_status key_error(const ta_native_file *f, ta_diags *d, const ta_native_func *fn, ta_native_key key,
-                           const char *rule, const char *hint, const char *message)
+static ta_status key_error(const ta_native_file *f, ta_diags *d, const ta_native_func *fn,
+                           ta_native_key key, const char *rule, const char *hint,
+                           const char *message)
 {
     return error_with_hint(f, d, ta_native_key_pos(fn, key).line ? ta_native_key_pos(fn, key) : fn->func.pos, rule,
                            message, hint);
