@@ -6,6 +6,9 @@
 #                                    -fvisibility=hidden: only TA_API is exported
 #   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
+#   src/torch/*.cpp               -> build/libtensoralias_torch.so (the libtorch bridge; when
+#                                    libtorch's headers are found and TORCH != 0)
+#   tests/torchext/*.cpp          -> build/tests/torchext/lib*.so (TORCH_LIBRARY test extensions)
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
 #   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c)
@@ -87,8 +90,22 @@ NVCCFLAGS ?= $(OPT) -g --std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall,-Wextra \
 CUDA_LDLIBS ?= -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
 CUDA_SO  := $(if $(filter 1,$(CUDA)),$(if $(CUDA_CU_SRC)$(CUDA_C_SRC),$(BUILD)/libtensoralias_cuda.so))
 
+# libtorch (Debian's libtorch-dev): the bridge when its headers are found,
+# unless TORCH=0. Its headers are system headers (no warnings from them).
+TORCH    ?= $(if $(wildcard /usr/include/torch/library.h),1,0)
+CXX      ?= g++
+TORCH_INC ?= -isystem /usr/include/torch/csrc/api/include
+TORCH_CXXFLAGS = -std=c++17 $(OPT) -g -fPIC -fvisibility=hidden -Wall -Wextra $(WERROR) $(SAN) \
+                 -Iinclude -Isrc $(TORCH_INC)
+TORCH_LIBS ?= -ltorch -ltorch_cpu -lc10
+TORCH_SRC := $(sort $(wildcard src/torch/*.cpp))
+TORCH_OBJ := $(TORCH_SRC:%.cpp=$(BUILD)/obj/%.o)
+TORCH_SO  := $(if $(filter 1,$(TORCH)),$(if $(TORCH_SRC),$(BUILD)/libtensoralias_torch.so))
+TORCHEXT_SRC := $(sort $(wildcard tests/torchext/*.cpp))
+TORCHEXT_SO  := $(if $(TORCH_SO),$(TORCHEXT_SRC:tests/torchext/%.cpp=$(BUILD)/tests/torchext/lib%.so))
+
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
-           $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) \
+           $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) $(TORCH_SO) \
            $(DATA_OUT) $(SHARE_OUT)
 
 .PHONY: all test check-build sanitize fault fault-run coverage fuzz fuzz-build bench install clean
@@ -138,6 +155,21 @@ IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.
 IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
 CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
 
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(TORCH_CXXFLAGS) -MMD -MP -c $< -o $@
+
+# The libtorch bridge: a kernel library like the others (the ta_* runtime
+# from its host), which alone links libtorch.
+$(BUILD)/libtensoralias_torch.so: $(TORCH_OBJ)
+	$(CXX) -shared $(LDFLAGS) -o $@ $(TORCH_OBJ) $(TORCH_LIBS)
+
+# TORCH_LIBRARY test extensions: outside code built against libtorch alone.
+$(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
+	    -o $@ $< $(TORCH_LIBS)
+
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
 
@@ -184,10 +216,10 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 
 test: check-build
-	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
@@ -238,7 +270,7 @@ install: all
 	install -m 755 $(BUILD)/libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtensoralias.so
-	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
+	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO) $(TORCH_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
 	install -m 644 include/tensoralias/*.h $(DESTDIR)$(PREFIX)/include/tensoralias/
 	install -m 644 $(SHARE_OUT) $(DESTDIR)$(PREFIX)/share/tensoralias/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tools/tensoralias.pc.in \

@@ -135,6 +135,11 @@ TA_API ta_status ta_registry_set_origin(ta_registry *reg, const char *origin);
  * ta_registry_take_diags. */
 TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
 
+/* Gives the plugins loaded next an option (kernel.h's ta_registry_option):
+ * "torch.library" names the extension library the libtorch bridge loads.
+ * A key set twice keeps its first value. */
+TA_API ta_status ta_registry_set_option(ta_registry *reg, const char *key, const char *value);
+
 /* dlopens a kernel library and calls its tensoralias_register. The library
  * stays loaded until ta_registry_destroy. */
 TA_API ta_status ta_registry_load_plugin(ta_registry *reg, const char *path, ta_diags *diags);
@@ -231,6 +236,11 @@ typedef enum ta_verdict_kind {
     TA_V_KERNEL_ERROR,                 /* malformed returns, device errors, rejected samples */
     TA_V_NOT_EXERCISED,                /* every case was rejected or could not be made */
     TA_V_NO_KERNEL,                    /* selected, but there is no kernel */
+    TA_V_SCHEMA_MISMATCH,              /* the kernel's framework holds another schema for the
+                                        * operator, with other alias annotations */
+    TA_V_SPECIAL_CASE_WRITE,           /* an argument only torch's SchemaInfo special-cases as
+                                        * written (training mode) was written: a warning, an
+                                        * error with ta_verify_opts.strict */
     TA_V_NKINDS
 } ta_verdict_kind;
 
@@ -293,6 +303,7 @@ typedef struct ta_verify_opts {
     uint64_t case_seed;
     const struct ta_device_ops *dev; /* NULL: CPU */
     const ta_samples *samples;       /* or NULL */
+    bool strict;            /* special-case-write findings are errors */
     ta_verify_progress_fn progress;
     void *progress_ud;
 } ta_verify_opts;

@@ -195,9 +195,10 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
                     m = m || ta_query_output_aliases_input(q, (uint32_t)(b - d->nargs), (uint32_t)a);
                 if (m) d->may[a] |= 1ull << b;
             }
-        /* torch counts some arguments written in training mode (running_mean...). */
+        /* torch counts some arguments written in training mode (running_mean...);
+         * the schema does not declare them, so their writes stay visible. */
         for (int i = 0; i < d->nargs; i++)
-            if (ta_query_is_mutable_input(q, (uint32_t)i)) d->args[i].write = true;
+            if (!d->args[i].write && ta_query_is_mutable_input(q, (uint32_t)i)) d->args[i].special_write = true;
     }
     ta_alias_query_destroy(q);
     ta_synth_names_read(s, d, &d->names);

@@ -42,6 +42,10 @@ typedef struct ta_decl_slot {
     bool list_opt_items; /* Tensor?[] */
     int32_t fixed_size;  /* int[N]: N, else -1 */
     bool write;        /* (a!) or Tensor! */
+    /* Not declared written, but torch's SchemaInfo counts it written when
+     * the call trains (running_mean of batch_norm, noise of
+     * rrelu_with_noise): a write of it is a special-case-write finding. */
+    bool special_write;
     bool is_out;       /* out= argument */
     bool wildcard;     /* in set * (before or after) */
     bool annotated;    /* carries any alias annotation */

@@ -290,7 +290,7 @@ ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const in
     return TA_OK;
 }
 
-static int fill(ta_exec *x, char *dst, size_t n)
+int ta_exec_fill_marker(ta_exec *x, char *dst, size_t n)
 {
     if (!n) return 0;
     if (x->dev->type == kDLCPU) {
@@ -331,7 +331,7 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
         char err[256];
         if (old->bytes && x->dev->copy(nw->base, old->base, old->bytes, err, sizeof err) != 0)
             return TA_ERR_KERNEL;
-        if (fill(x, (char *)nw->base + old->bytes, need - old->bytes) != 0) return TA_ERR_KERNEL;
+        if (ta_exec_fill_marker(x, (char *)nw->base + old->bytes, need - old->bytes) != 0) return TA_ERR_KERNEL;
         r->storage = id;
         t->data = nw->base;
     }

@@ -56,6 +56,9 @@ struct ta_exec {
 };
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
+/* Fills n bytes of device memory at dst with TA_FILL_BYTE; 0, or -1 when the
+ * device refused. */
+int ta_exec_fill_marker(ta_exec *x, char *dst, size_t n);
 
 /* The CPU device's allocation with the data against a guard page at its
  * front (its start faults when reached from below) or at its back (the

@@ -22,6 +22,8 @@ static const struct {
     [TA_V_KERNEL_ERROR] = {"kernel-error", TA_SEV_ERROR},
     [TA_V_NOT_EXERCISED] = {"not-exercised", TA_SEV_WARNING},
     [TA_V_NO_KERNEL] = {"no-kernel", TA_SEV_NOTE},
+    [TA_V_SCHEMA_MISMATCH] = {"schema-mismatch", TA_SEV_ERROR},
+    [TA_V_SPECIAL_CASE_WRITE] = {"special-case-write", TA_SEV_WARNING},
 };
 
 const char *ta_verdict_kind_str(ta_verdict_kind k)

@@ -36,6 +36,7 @@
 
 #include "schema/alloc.h"
 #include "exec/observe.h"
+#include "exec/registry_internal.h"
 #include "exec/samples.h"
 
 enum { MAX_RESTARTS = 2, LINE_MAX_BYTES = 1400 };
@@ -52,6 +53,7 @@ typedef struct op_job {
     uint32_t first_sample; /* the sample case 0 runs (a --case-seed naming a sample) */
     int restarts;
     bool done;
+    bool strict; /* special-case writes are errors */
     /* the running child */
     pid_t pid;
     int fd;
@@ -104,9 +106,31 @@ static uint64_t seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t 
 
 /* ---- results ----------------------------------------------------------- */
 
-static void add_finding(op_job *j, const ta_finding *f)
+/* A write of an argument torch's SchemaInfo only special-cases as written
+ * (training mode) is a finding of its own: the annotation debt stays
+ * visible, as a warning (an error when strict). f is rewritten in place. */
+static void special_case(const op_job *j, ta_finding *f)
+{
+    if (f->kind != TA_V_UNDECLARED_MUTATION || !j->decl) return;
+    for (int i = 0; i < j->decl->nargs; i++) {
+        const ta_decl_slot *a = &j->decl->args[i];
+        if (!a->special_write || strcmp(a->name, f->argument)) continue;
+        char was[720];
+        snprintf(was, sizeof was, "%.*s", (int)sizeof was - 1, f->message);
+        f->kind = TA_V_SPECIAL_CASE_WRITE;
+        f->severity = j->strict ? TA_SEV_ERROR : ta_verdict_kind_severity(f->kind);
+        snprintf(f->message, sizeof f->message,
+                 "torch's SchemaInfo special-cases '%s' as written in training mode, but the schema "
+                 "does not declare it written: %s", a->name, was);
+        return;
+    }
+}
+
+static void add_finding(op_job *j, const ta_finding *given)
 {
     ta_op_result *r = j->res;
+    ta_finding copy = *given, *f = &copy;
+    special_case(j, f);
     for (size_t i = 0; i < r->nfindings; i++)
         if (r->findings[i].kind == f->kind && !strcmp(r->findings[i].argument, f->argument)) return;
     if (r->nfindings == j->capfindings) {
@@ -627,19 +651,54 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
     if (j->next_case >= j->total) j->done = true;
 }
 
+/* A child that has reported all its cases (D) is done with: its slot goes
+ * to the next operator at once, while it exits (a process that mapped
+ * libtorch takes milliseconds to tear down). Its pid waits in *exiting
+ * until it can be collected. true when j was such a child. */
+static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting)
+{
+    if (!j->got_done) return false;
+    drain(j);
+    close(j->fd);
+    j->fd = -1;
+    int status;
+    if (waitpid(j->pid, &status, WNOHANG) == 0) exiting[(*nexiting)++] = j->pid;
+    j->pid = 0;
+    j->done = true;
+    return true;
+}
+
+/* Collects the children let go of that have exited (all of them when wait). */
+static void collect_exited(pid_t *exiting, size_t *nexiting, bool wait)
+{
+    for (size_t i = 0; i < *nexiting;) {
+        int status;
+        pid_t r;
+        while ((r = waitpid(exiting[i], &status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {}
+        if (r == 0) {
+            i++;
+            continue;
+        }
+        exiting[i] = exiting[--*nexiting];
+    }
+}
+
 static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
 {
-    size_t next = 0, done = 0, running = 0;
+    size_t next = 0, done = 0, running = 0, nexiting = 0;
     uint32_t maxj = o->jobs ? o->jobs : 1;
     double timeout = o->timeout > 0 ? o->timeout : 10.0;
     struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
     op_job **slots = ta_calloc(maxj, sizeof *slots);
-    if (!pfd || !slots) {
+    pid_t *exiting = ta_calloc(n ? n : 1, sizeof *exiting);
+    if (!pfd || !slots || !exiting) {
         free(pfd);
         free(slots);
+        free(exiting);
         return;
     }
     while (done < n) {
+        collect_exited(exiting, &nexiting, false);
         /* Fill the free slots with the next operators (a restarted child
          * keeps its slot, below). */
         for (uint32_t s = 0; s < maxj && next < n;) {
@@ -676,10 +735,10 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             op_job *j = slots[s];
             if (!j) continue;
             bool eof = drain(j);
-            bool timed_out = !eof && now - j->case_start > timeout;
-            if (!eof && !timed_out) continue;
+            bool timed_out = !eof && !j->got_done && now - j->case_start > timeout;
+            if (!eof && !timed_out && !j->got_done) continue;
             if (timed_out) kill(j->pid, SIGKILL);
-            reap(j, o, timed_out);
+            if (!let_go(j, exiting, &nexiting)) reap(j, o, timed_out);
             slots[s] = NULL;
             running--;
             if (!j->done && start_child(j, o)) {
@@ -693,8 +752,10 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
     }
+    collect_exited(exiting, &nexiting, true);
     free(pfd);
     free(slots);
+    free(exiting);
 }
 
 /* ---- the entry point --------------------------------------------------- */
@@ -761,12 +822,14 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
                         const ta_verify_opts *o)
 {
     snprintf(r->op, sizeof r->op, "%s", name);
-    *j = (op_job){.name = r->op, .res = r, .fd = -1};
+    *j = (op_job){.name = r->op, .res = r, .fd = -1, .strict = o->strict};
     const ta_registry_op *op = ta_registry_find(reg, name);
     if (!find_kernel(j, op, name, o) || !read_declaration(j, op, name)) {
         finish_result(j);
         return false;
     }
+    const char *mismatch = ta_registry_mismatch_(reg, name);
+    if (mismatch) add_simple(j, TA_V_SCHEMA_MISMATCH, 0, "%s", mismatch);
     plan_cases(j, o, ta_samples_count(o->samples, name));
     return true;
 }
