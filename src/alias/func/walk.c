@@ -1,0 +1,228 @@
+/* walk.c - the rewrite, in program order, scope by scope.
+ *
+ * Every node's inputs are replaced by what they stand for now (fn_read). A
+ * write with a functional counterpart becomes a call to it, inserted before
+ * the node, and the new value is written into the memory it names
+ * (fn_write); the old node is removed at the end, when nothing uses it. A
+ * prim::If's branches run in envs of their own and the roots either wrote
+ * leave it as new outputs; a prim::Loop carries the roots its body writes
+ * (known before the body is walked) as new loop-carried values.
+ */
+#include <string.h>
+
+#include "alias/func/func_internal.h"
+#include "schema/alloc.h"
+
+static ta_status read_inputs(fn_pass *p, fn_env *e, ta_ir_node *n)
+{
+    fn_cursor c = {n->block, n};
+    for (uint32_t i = 0; i < n->ninputs; i++) {
+        ta_ir_value *v;
+        ta_status st = fn_read(p, e, c, n->inputs[i], &v);
+        if (st == TA_OK && v != n->inputs[i]) st = ta_ir_node_set_input(n, i, v);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+static void define_outputs(fn_pass *p, fn_env *e, ta_ir_node *n)
+{
+    for (uint32_t j = 0; j < n->noutputs; j++)
+        if (n->outputs[j]->id < p->nvalues) e->vcur[n->outputs[j]->id] = n->outputs[j];
+}
+
+/* The written value of the plan that stays mutable, with the reason. */
+static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan *w)
+{
+    for (uint32_t k = 0; k < w->nwritten; k++) {
+        const char *why = fn_tainted(p, n->inputs[w->written[k]]);
+        if (why) return why;
+    }
+    return NULL;
+}
+
+static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const fn_write_plan *w)
+{
+    fn_cursor c = {n->block, n};
+    ta_ir_value *in[64];
+    for (uint32_t i = 0; i < w->ninputs && i < 64; i++) {
+        ta_status st = fn_read(p, e, c, n->inputs[w->inputs[i]], &in[i]);
+        if (st != TA_OK) return st;
+    }
+    ta_ir_node *f = ta_ir_node_create(p->g, w->fkind, in, w->ninputs < 64 ? w->ninputs : 64, w->fnrets);
+    if (!f || fn_emit(p, c, f) != TA_OK) return TA_ERR_NOMEM;
+    for (uint32_t k = 0; k < w->nwritten; k++) {
+        ta_ir_value *target = n->inputs[w->written[k]], *nv = f->outputs[w->from[k]];
+        ta_ir_value_set_type(nv, target->type);
+        ta_status st = fn_write(p, e, c, fn_alias_of(p, target), nv);
+        if (st != TA_OK) return st;
+        e->vcur[target->id] = nv;
+    }
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *o = n->outputs[j];
+        int32_t k = w->out_of[j];
+        if (k >= 0) {
+            e->vcur[o->id] = f->outputs[w->from[k]];
+        } else if (k <= -2 && (uint32_t)(-k - 2) < f->noutputs) {
+            ta_ir_value *fo = f->outputs[-k - 2];
+            ta_ir_value_set_type(fo, o->type);
+            e->vcur[o->id] = fo;
+            e->rcur[o->id] = fo;
+        }
+    }
+    p->report->counts.rewritten++;
+    return fn_add_dead(p, n);
+}
+
+static ta_status walk_plain_or_write(fn_pass *p, fn_env *e, ta_ir_node *n)
+{
+    if (n->id < p->nnodes && p->plan[n->id] != FN_PLAIN) {
+        const fn_write_plan *w = p->wplan[n->id];
+        const char *why = w ? tainted_write(p, n, w) : p->why[n->id];
+        if (!why) return functionalize_node(p, e, n, w);
+        ta_status st = fn_report_kept(p, n, why);
+        if (st != TA_OK) return st;
+    }
+    ta_status st = read_inputs(p, e, n);
+    define_outputs(p, e, n);
+    return st;
+}
+
+static ta_status walk_if(fn_pass *p, fn_env *e, ta_ir_node *n)
+{
+    ta_status st = read_inputs(p, e, n);
+    fn_env eb[2];
+    memset(eb, 0, sizeof eb);
+    for (uint32_t b = 0; b < 2 && st == TA_OK; b++) {
+        st = fn_env_copy(p, &eb[b], e);
+        if (st == TA_OK) st = fn_walk_block(p, &eb[b], n->blocks[b]);
+    }
+    if (st == TA_OK) st = fn_merge_if(p, e, n, &eb[0], &eb[1]);
+    fn_env_free(&eb[0]);
+    fn_env_free(&eb[1]);
+    define_outputs(p, e, n);
+    return st;
+}
+
+/* The roots outside loop `outer` that a functional write in b reaches, in
+ * first-write order, into out (marked with p->now). */
+static uint32_t loop_writes(fn_pass *p, const ta_ir_block *b, const ta_ir_node *outer, ta_ir_value **out,
+                            uint32_t n, uint32_t cap)
+{
+    for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
+        for (uint32_t i = 0; i < m->nblocks; i++) n = loop_writes(p, m->blocks[i], outer, out, n, cap);
+        if (m->id >= p->nnodes || p->plan[m->id] != FN_FUNCTIONAL || tainted_write(p, m, p->wplan[m->id]))
+            continue;
+        const fn_write_plan *w = p->wplan[m->id];
+        for (uint32_t k = 0; k < w->nwritten; k++) {
+            ta_ir_value *r[FN_MAX_ROOTS];
+            uint32_t nr = fn_roots(p, fn_alias_of(p, m->inputs[w->written[k]]), r, 0, FN_MAX_ROOTS);
+            for (uint32_t i = 0; i < nr && n < cap; i++) {
+                if (p->stamp[r[i]->id] == p->now || !fn_visible(r[i], outer->block)) continue;
+                p->stamp[r[i]->id] = p->now;
+                out[n++] = r[i];
+            }
+        }
+    }
+    return n;
+}
+
+static ta_status walk_loop(fn_pass *p, fn_env *e, ta_ir_node *n)
+{
+    ta_status st = read_inputs(p, e, n);
+    ta_ir_block *body = n->blocks[0];
+    uint32_t cap = p->nvalues + 1;
+    ta_ir_value **w = ta_malloc(cap * sizeof *w), **param = ta_malloc(cap * sizeof *param);
+    fn_env eb;
+    memset(&eb, 0, sizeof eb);
+    if (!w || !param) st = TA_ERR_NOMEM;
+    p->now++;
+    uint32_t nw = st == TA_OK ? loop_writes(p, body, n, w, 0, cap) : 0;
+    for (uint32_t i = 0; i < nw && st == TA_OK; i++) {
+        ta_ir_value *init;
+        st = fn_read(p, e, (fn_cursor){n->block, n}, w[i], &init);
+        if (st == TA_OK) st = ta_ir_node_add_input(n, init);
+        param[i] = st == TA_OK ? ta_ir_block_add_param(body, NULL, w[i]->type) : NULL;
+        if (st == TA_OK && !param[i]) st = TA_ERR_NOMEM;
+    }
+    if (st == TA_OK) st = fn_env_copy(p, &eb, e);
+    for (uint32_t i = 0; i < nw && st == TA_OK; i++) st = fn_set_root(p, &eb, w[i], param[i]);
+    if (st == TA_OK) st = fn_walk_block(p, &eb, body);
+    for (uint32_t i = 0; i < nw && st == TA_OK; i++) {
+        ta_ir_value *last = eb.rcur[w[i]->id] ? eb.rcur[w[i]->id] : w[i];
+        ta_ir_value *o = ta_ir_node_add_output(n, NULL, w[i]->type);
+        st = o ? ta_ir_block_add_output(body, last) : TA_ERR_NOMEM;
+        if (st == TA_OK) st = fn_set_root(p, e, w[i], o);
+        p->report->counts.threaded++;
+    }
+    fn_env_free(&eb);
+    free(w);
+    free(param);
+    define_outputs(p, e, n);
+    return st;
+}
+
+ta_status fn_walk_block(fn_pass *p, fn_env *e, ta_ir_block *b)
+{
+    for (uint32_t i = 0; i < b->param->noutputs; i++)
+        if (b->param->outputs[i]->id < p->nvalues) e->vcur[b->param->outputs[i]->id] = b->param->outputs[i];
+    for (ta_ir_node *n = b->param->next; n != b->ret; n = n->next) {
+        ta_status st = n->kind->kind == IR_K_IF && n->nblocks == 2 ? walk_if(p, e, n)
+                       : n->kind->kind == IR_K_LOOP && n->nblocks == 1 ? walk_loop(p, e, n)
+                                                                       : walk_plain_or_write(p, e, n);
+        if (st != TA_OK) return st;
+    }
+    for (uint32_t i = 0; i < b->ret->ninputs; i++) {
+        ta_ir_value *v;
+        ta_status st = fn_read(p, e, (fn_cursor){b, NULL}, b->ret->inputs[i], &v);
+        if (st == TA_OK && v != b->ret->inputs[i]) st = ta_ir_block_set_output(b, i, v);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* Written graph inputs: one copy_ each at the end, or extra outputs. */
+static ta_status copy_back(fn_pass *p, fn_env *e)
+{
+    ta_ir_graph *g = p->g;
+    ta_ir_value *no = NULL;
+    uint32_t nin = ta_ir_graph_ninputs(g);
+    for (uint32_t i = 0; i < nin; i++) {
+        ta_ir_value *x = ta_ir_graph_input(g, i), *now = e->rcur[x->id];
+        if (!now || now == x || fn_alias_of(p, x)->kind != FN_ROOT) continue;
+        if (p->no_copy_back) {
+            if (ta_ir_graph_add_output(g, now) != TA_OK) return TA_ERR_NOMEM;
+            p->report->counts.extra_outputs++;
+            continue;
+        }
+        if (!no) {
+            ta_ir_node *k = ta_ir_append(g, g->top, "prim::Constant", NULL, 0, 1);
+            if (!k || ta_ir_node_set_attr(k, "value", "0") != TA_OK) return TA_ERR_NOMEM;
+            no = k->outputs[0];
+            ta_ir_value_set_type(no, ta_ir_type_simple(g, TA_IR_BOOL));
+        }
+        ta_ir_value *in[3] = {x, now, no};
+        ta_ir_node *cp = ta_ir_append(g, g->top, "aten::copy_", in, 3, 1);
+        if (!cp) return TA_ERR_NOMEM;
+        ta_ir_value_set_type(cp->outputs[0], x->type);
+        p->report->counts.copy_backs++;
+    }
+    return TA_OK;
+}
+
+ta_status fn_walk_graph(fn_pass *p)
+{
+    fn_env e;
+    ta_status st = fn_env_init(p, &e);
+    if (st == TA_OK) st = fn_walk_block(p, &e, p->g->top);
+    if (st == TA_OK) st = copy_back(p, &e);
+    fn_env_free(&e);
+    for (uint32_t i = p->ndead; i-- > 0 && st == TA_OK;) {
+        ta_ir_node *n = p->dead[i];
+        bool used = false;
+        for (uint32_t j = 0; j < n->noutputs; j++) used |= n->outputs[j]->nuses > 0;
+        if (!used) st = ta_ir_node_remove(n);
+        else st = fn_report_kept(p, n, "its result is still used where the pass could not follow it");
+    }
+    return st;
+}
