@@ -41,6 +41,22 @@ static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan 
     return NULL;
 }
 
+/* torch 1.13.1's aten::copy returns src itself when it can (its schema says
+ * fresh): a value the graph holds must not share memory with another, or
+ * the copy-backs and the writes left in place would change it, so its
+ * result is cloned. */
+static ta_status fresh_copy(fn_pass *p, fn_cursor c, ta_ir_node *f, ta_ir_value **out)
+{
+    ta_ir_node *none = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
+    if (!none || fn_emit(p, c, none) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(none->outputs[0], ta_ir_type_simple(p->g, TA_IR_NONE));
+    ta_ir_value *in[2] = {f->outputs[0], none->outputs[0]};
+    ta_ir_node *k = ta_ir_node_create(p->g, "aten::clone", in, 2, 1);
+    if (!k || fn_emit(p, c, k) != TA_OK) return TA_ERR_NOMEM;
+    *out = k->outputs[0];
+    return TA_OK;
+}
+
 static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const fn_write_plan *w)
 {
     fn_cursor c = {n->block, n};
@@ -51,8 +67,10 @@ static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const 
     }
     ta_ir_node *f = ta_ir_node_create(p->g, w->fkind, in, w->ninputs < 64 ? w->ninputs : 64, w->fnrets);
     if (!f || fn_emit(p, c, f) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value *copied = NULL;
+    if (!strcmp(w->fkind, "aten::copy") && fresh_copy(p, c, f, &copied) != TA_OK) return TA_ERR_NOMEM;
     for (uint32_t k = 0; k < w->nwritten; k++) {
-        ta_ir_value *target = n->inputs[w->written[k]], *nv = f->outputs[w->from[k]];
+        ta_ir_value *target = n->inputs[w->written[k]], *nv = copied ? copied : f->outputs[w->from[k]];
         ta_ir_value_set_type(nv, target->type);
         ta_status st = fn_write(p, e, c, fn_alias_of(p, target), nv);
         if (st != TA_OK) return st;
@@ -62,7 +80,7 @@ static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const 
         ta_ir_value *o = n->outputs[j];
         int32_t k = w->out_of[j];
         if (k >= 0) {
-            e->vcur[o->id] = f->outputs[w->from[k]];
+            e->vcur[o->id] = copied ? copied : f->outputs[w->from[k]];
         } else if (k <= -2 && (uint32_t)(-k - 2) < f->noutputs) {
             ta_ir_value *fo = f->outputs[-k - 2];
             ta_ir_value_set_type(fo, o->type);
