@@ -158,7 +158,7 @@ static ta_status set_unknown(fn_pass *p, ta_ir_value *v, ta_ir_value *const *fro
     memcpy(a->elems, r, n * sizeof *r);
     a->nelems = n;
     ta_status st = set_alias(p, v, a);
-    if (st == TA_OK && v->nuses) taint_value(p, v, why);
+    if (st == TA_OK && v->nuses) taint_value(p, v, fmt(p, "%%%s may alias memory the pass cannot follow: %s", v->name, why));
     return st;
 }
 
@@ -448,17 +448,109 @@ static ta_status loop_guard(fn_pass *p, ta_ir_node *loop, ta_ir_value **out)
     return TA_OK;
 }
 
+/* "This is the body's first iteration": its iteration number is 0. */
+static ta_status first_iteration(fn_pass *p, ta_ir_block *body, ta_ir_value **out)
+{
+    ta_ir_graph *g = p->g;
+    ta_ir_node *zero = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
+    if (!zero || ta_ir_node_set_attr(zero, "value", "0") != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(zero->outputs[0], ta_ir_type_simple(g, TA_IR_INT));
+    ta_ir_value *in[2] = {body->param->outputs[0], zero->outputs[0]};
+    ta_ir_node *eq = ta_ir_node_create(g, "aten::eq", in, 2, 1);
+    if (!eq) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(eq->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
+    ir_node_link_after(zero, body->param);
+    ir_node_link_after(eq, zero);
+    *out = eq->outputs[0];
+    return TA_OK;
+}
+
+static bool followable(const fn_alias *a)
+{
+    return a->kind == FN_ROOT || a->kind == FN_VIEW || a->kind == FN_COND;
+}
+
+/* What a loop's carried tensor holds after the first iteration: later[j] is
+ * an alias of memory from before the loop, the parameter's own memory
+ * (`own`: memory the previous iteration made), or NULL (unknown). */
+static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *later, const fn_alias *own)
+{
+    ta_ir_block *body = n->blocks[0];
+    ta_ir_value *first = NULL;
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *param = body->param->outputs[j + 1], *init = n->inputs[j + 2];
+        const fn_alias *f = fn_alias_of(p, init), *l = later[j];
+        if (!holds_tensor(param->type)) continue;
+        ta_status st = TA_OK;
+        if (!followable(f) || !l) {
+            st = set_unknown(p, param, &init, 1, "it is carried around a loop, aliasing what it started as or what an iteration left");
+        } else if (l == f) {
+            st = set_alias(p, param, f);
+        } else {
+            fn_alias *c = new_alias(p, FN_COND), *r = l == own ? new_alias(p, FN_ROOT) : NULL;
+            if (!c || (l == own && !r)) return TA_ERR_NOMEM;
+            if (r) r->root = param, l = r;
+            if (!first) st = first_iteration(p, body, &first);
+            c->cond = first, c->alt[0] = f, c->alt[1] = l;
+            if (st == TA_OK) st = set_alias(p, param, c);
+        }
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* Whether a and b describe the same memory the same way. */
+static bool alias_equal(const fn_alias *a, const fn_alias *b)
+{
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind) return false;
+    switch (a->kind) {
+    case FN_ROOT: return a->root == b->root;
+    case FN_VIEW: return a->view == b->view && a->parent == b->parent;
+    case FN_COND: return a->cond == b->cond && alias_equal(a->alt[0], b->alt[0]) && alias_equal(a->alt[1], b->alt[1]);
+    default: return false;
+    }
+}
+
+/* What each carried tensor of the planned body holds at its end (see
+ * plan_params); returns whether that is what was assumed. */
+static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, const fn_alias *own)
+{
+    ta_ir_block *body = n->blocks[0];
+    bool same = true;
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *last = body->ret->inputs[j + 1], *param = body->param->outputs[j + 1];
+        const fn_alias *l = NULL;
+        if (last == param) l = fn_alias_of(p, n->inputs[j + 2]);
+        else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
+            l = localize(p, fn_alias_of(p, last), n, -1, own);
+        if (last == param && !followable(l)) l = NULL;
+        if (alias_equal(l, later[j])) l = later[j];
+        same &= l == later[j];
+        later[j] = l;
+    }
+    return same;
+}
+
 static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
 {
     ta_ir_block *body = n->blocks[0];
     uint32_t ncarried = n->noutputs;
+    const fn_alias **later = ta_calloc(ncarried + 1, sizeof *later);
+    fn_alias own = {.kind = FN_ROOT};
+    if (!later) return TA_ERR_NOMEM;
+    /* first assume every body makes the memory it carries on, then what the
+     * planned body shows, until they agree (or, after three rounds, unknown) */
+    for (uint32_t j = 0; j < ncarried; j++)
+        later[j] = body->ret->inputs[j + 1] == body->param->outputs[j + 1] ? fn_alias_of(p, n->inputs[j + 2]) : &own;
     ta_status st = TA_OK;
-    for (uint32_t j = 0; j < ncarried && st == TA_OK; j++) {
-        ta_ir_value *param = body->param->outputs[j + 1];
-        if (holds_tensor(param->type))
-            st = set_unknown(p, param, &n->inputs[j + 2], 1, "it is carried around a loop, aliasing what it started as or what an iteration left");
+    for (int round = 0; st == TA_OK; round++) {
+        if (round == 3) memset(later, 0, ncarried * sizeof *later);
+        st = plan_params(p, n, later, &own);
+        if (st == TA_OK) st = plan_block(p, body);
+        if (st != TA_OK || round == 3 || carried_after(p, n, later, &own)) break;
     }
-    if (st == TA_OK) st = plan_block(p, body);
+    free(later);
     ta_ir_value *guard = NULL;
     for (uint32_t j = 0; j < ncarried && st == TA_OK; j++) {
         ta_ir_value *o = n->outputs[j], *init = n->inputs[j + 2], *last = body->ret->inputs[j + 1];
@@ -468,7 +560,7 @@ static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
         if (!self) return TA_ERR_NOMEM;
         if (!shares_inside(p, n, body->ret->inputs + 1, ncarried, j))
             t = localize(p, fn_alias_of(p, last), n, -1, self);
-        if (f->kind != FN_ROOT && f->kind != FN_VIEW && f->kind != FN_COND) f = NULL;
+        if (!followable(f)) f = NULL;
         if (t && f && t != f && !o->nuses) t = NULL; /* unused: no guard needed */
         if (t && f && t != f && !guard) st = loop_guard(p, n, &guard);
         ta_ir_value *from[2] = {init, last};
