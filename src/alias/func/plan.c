@@ -76,6 +76,9 @@ uint32_t fn_roots(fn_pass *p, const fn_alias *a, ta_ir_value **out, uint32_t n, 
 }
 
 enum { MAX_ROOTS = FN_MAX_ROOTS };
+#ifndef FN_LOOP_ROUNDS
+#define FN_LOOP_ROUNDS 3
+#endif
 
 static void taint_value(fn_pass *p, const ta_ir_value *v, const char *why)
 {
@@ -499,6 +502,11 @@ static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *l
     return TA_OK;
 }
 
+static bool contains(const fn_alias *a, const fn_alias *x)
+{
+    return a == x || (a->kind == FN_COND && (contains(a->alt[0], x) || contains(a->alt[1], x)));
+}
+
 /* Whether a and b describe the same memory the same way. */
 static bool alias_equal(const fn_alias *a, const fn_alias *b)
 {
@@ -525,6 +533,7 @@ static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, con
         else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
             l = localize(p, fn_alias_of(p, last), n, -1, own);
         if (last == param && !followable(l)) l = NULL;
+        if (l && l != own && contains(l, own)) l = NULL; /* partly the previous iteration's */
         if (alias_equal(l, later[j])) l = later[j];
         same &= l == later[j];
         later[j] = l;
@@ -545,10 +554,10 @@ static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
         later[j] = body->ret->inputs[j + 1] == body->param->outputs[j + 1] ? fn_alias_of(p, n->inputs[j + 2]) : &own;
     ta_status st = TA_OK;
     for (int round = 0; st == TA_OK; round++) {
-        if (round == 3) memset(later, 0, ncarried * sizeof *later);
+        if (round == FN_LOOP_ROUNDS) memset(later, 0, ncarried * sizeof *later);
         st = plan_params(p, n, later, &own);
         if (st == TA_OK) st = plan_block(p, body);
-        if (st != TA_OK || round == 3 || carried_after(p, n, later, &own)) break;
+        if (st != TA_OK || round == FN_LOOP_ROUNDS || carried_after(p, n, later, &own)) break;
     }
     free(later);
     ta_ir_value *guard = NULL;

@@ -228,6 +228,37 @@ static ta_status copy_back(fn_pass *p, fn_env *e)
     return TA_OK;
 }
 
+/* Whether n can go when nothing uses it: no blocks, and it writes nothing. */
+static bool removable(fn_pass *p, const ta_ir_node *n)
+{
+    if (n->nblocks) return false;
+    for (uint32_t j = 0; j < n->noutputs; j++)
+        if (n->outputs[j]->nuses) return false;
+    ir_kind k = n->kind->kind;
+    if (k == IR_K_CONSTANT || k == IR_K_LIST_CONSTRUCT || k == IR_K_TUPLE_CONSTRUCT) return true;
+    if (k != IR_K_OTHER || n->kind->side_effects) return false;
+    const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
+    return op && op->kind != TA_IR_CONSERVATIVE && !fn_op_writes(op);
+}
+
+/* Removes what no one uses (views of old values, guards nothing needed),
+ * last node first so that chains go too. */
+static ta_status sweep(fn_pass *p, ta_ir_block *b)
+{
+    for (ta_ir_node *n = b->ret->prev, *prev; n != b->param; n = prev) {
+        prev = n->prev;
+        for (uint32_t i = 0; i < n->nblocks; i++) {
+            ta_status st = sweep(p, n->blocks[i]);
+            if (st != TA_OK) return st;
+        }
+        if (removable(p, n)) {
+            ta_status st = ta_ir_node_remove(n);
+            if (st != TA_OK) return st;
+        }
+    }
+    return TA_OK;
+}
+
 ta_status fn_walk_graph(fn_pass *p)
 {
     fn_env e;
@@ -242,5 +273,5 @@ ta_status fn_walk_graph(fn_pass *p)
         if (!used) st = ta_ir_node_remove(n);
         else st = fn_report_kept(p, n, "its result is still used where the pass could not follow it");
     }
-    return st;
+    return st == TA_OK ? sweep(p, p->g->top) : st;
 }
