@@ -115,6 +115,7 @@ static ta_status fill_plan(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, const 
         w->from[w->nwritten] = k == TA_KIND_MUTABLE ? nfresh + w->nwritten : k == TA_KIND_OUT ? nout++ : 0;
         w->nwritten++;
     }
+    w->nouts = n->noutputs;
     for (uint32_t j = 0; j < n->noutputs; j++) {
         int32_t r = returned_write(op, w, j);
         w->out_of[j] = r >= 0 ? r : (k == TA_KIND_MUTABLE && j < nfresh ? -2 - (int32_t)j : -1);
@@ -143,6 +144,11 @@ ta_status fn_counterpart(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, fn_write
     uint32_t cnt = 0;
     for (uint32_t i = 0; i < n->ninputs; i++)
         if (!(k == TA_KIND_OUT && i < s->nargs && s->args[i].is_out)) idx[cnt++] = i;
+    for (uint32_t i = 0; i < cnt; i++)
+        if (idx[i] != i) {
+            *why = "its out= arguments are not its last inputs";
+            return TA_OK;
+        }
     const ta_ir_op *f = resolve_with(p, fkind, n, idx, cnt);
     if (!f || ta_schema_kind_of(f->schema) != TA_KIND_FUNCTIONAL || fn_op_writes(f)) {
         *why = why_none(p, fkind, s);

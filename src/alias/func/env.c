@@ -271,11 +271,3 @@ ta_status fn_merge_if(fn_pass *p, fn_env *e, ta_ir_node *ifn, fn_env *e0, fn_env
     }
     return TA_OK;
 }
-
-ta_status fn_add_dead(fn_pass *p, ta_ir_node *n)
-{
-    if (ir_grow(p->arena, (void **)&p->dead, &p->cap_dead, p->ndead + 1, sizeof *p->dead) != TA_OK)
-        return TA_ERR_NOMEM;
-    p->dead[p->ndead++] = n;
-    return TA_OK;
-}

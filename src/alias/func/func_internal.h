@@ -7,7 +7,8 @@
  *                   view kinds and their scatters
  *   env.c           the current value of every memory root and view in a
  *                   scope: reading (views taken again), writing (scatters)
- *   walk.c          the rewrite, block by block: nodes, If, Loop, copy-back
+ *   walk.c          the rewrite, block by block: nodes (each write becomes its
+ *                   counterpart in place), If, Loop, copy-back, dead nodes
  *   functionalize.c the entry point and the report
  *
  * An alias says how to rebuild a value from memory roots: a root is memory
@@ -64,7 +65,9 @@ typedef struct fn_write_plan {
     uint32_t *written;      /* node inputs written ... */
     uint32_t *from;         /* ... and the counterpart output with their value */
     uint32_t nwritten;
-    int32_t *out_of;        /* per node output: the written[] entry it returns, or -1 */
+    int32_t *out_of;        /* per node output: the written[] entry it returns, -1, or
+                             * -2 - i: the counterpart's output i (mutable's own returns) */
+    uint32_t nouts;         /* the node's outputs */
 } fn_write_plan;
 
 /* The pass over one graph. Arrays indexed by value or node id cover the ids
@@ -83,8 +86,6 @@ typedef struct fn_pass {
     const char **taint;       /* per class representative: why it stays, or NULL */
     uint32_t *mem_start;      /* members: values whose alias reaches root r are */
     uint32_t *mem;            /* mem[mem_start[r] .. mem_start[r+1]) */
-    ta_ir_node **dead;        /* rewritten nodes, removed at the end */
-    uint32_t ndead, cap_dead;
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
     ta_func_report *report;
@@ -143,7 +144,6 @@ ta_status fn_set_root(fn_pass *p, fn_env *e, ta_ir_value *root, ta_ir_value *v);
 /* After an If with blocks b0, b1 processed in e0, e1: the roots written in
  * either leave the If as new outputs, now current in e. */
 ta_status fn_merge_if(fn_pass *p, fn_env *e, ta_ir_node *ifn, fn_env *e0, fn_env *e1);
-ta_status fn_add_dead(fn_pass *p, ta_ir_node *n);
 
 /* ---- functionalize.c ---- */
 struct ta_func_report {

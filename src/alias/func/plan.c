@@ -287,8 +287,14 @@ static ta_status plan_op(fn_pass *p, ta_ir_node *n)
 {
     const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
     if (!op) return plan_opaque(p, n, fmt(p, "it is passed to %s, which has no schema%s", n->kind->name, ""));
-    if (op->kind == TA_IR_CONSERVATIVE || n->kind->kind == IR_K_BATCH_NORM || n->kind->kind == IR_K_INSTANCE_NORM)
+    if (op->kind == TA_IR_CONSERVATIVE)
         return plan_opaque(p, n, fmt(p, "it is passed to %s, which may write it without saying so%s", n->kind->name, ""));
+    if (n->kind->kind == IR_K_BATCH_NORM || n->kind->kind == IR_K_INSTANCE_NORM) {
+        /* AliasDb's special case: the running statistics (inputs 3, 4) may be
+         * updated, without a "!" in the schema */
+        for (uint32_t i = 3; i < 5 && i < n->ninputs; i++)
+            taint_value(p, n->inputs[i], fmt(p, "it is a running statistic %s may update%s", n->kind->name, ""));
+    }
     for (uint32_t i = 0; i < op->schema->nargs && i < n->ninputs; i++)
         if (op->args[i].wild_after || (op->args[i].wild_before && op->args[i].write))
             taint_value(p, n->inputs[i], fmt(p, "it enters a container or the wildcard through %s%s", n->kind->name, ""));
@@ -597,6 +603,9 @@ static ta_status plan_node(fn_pass *p, ta_ir_node *n)
         return plan_opaque(p, n, "it is passed to a Python operation");
     case IR_K_OTHER:
         if (!strcmp(n->kind->name, "aten::__getitem__")) return plan_extract(p, n, false);
+        return plan_op(p, n);
+    case IR_K_BATCH_NORM:
+    case IR_K_INSTANCE_NORM:
         return plan_op(p, n);
     case IR_K_GET_ATTR:
         return plan_opaque(p, n, "it is a module attribute, which outlives the graph");

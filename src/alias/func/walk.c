@@ -1,9 +1,10 @@
 /* walk.c - the rewrite, in program order, scope by scope.
  *
  * Every node's inputs are replaced by what they stand for now (fn_read). A
- * write with a functional counterpart becomes a call to it, inserted before
- * the node, and the new value is written into the memory it names
- * (fn_write); the old node is removed at the end, when nothing uses it. A
+ * write with a functional counterpart becomes a call to it (the node itself
+ * changes kind, so nothing is left to remove) and its result is written
+ * into the memory the node wrote (fn_write): later reads of that memory
+ * read the result, or views taken again from it. A
  * prim::If's branches run in envs of their own and the roots either wrote
  * leave it as new outputs; a prim::Loop carries the roots its body writes
  * (known before the body is walked) as new loop-carried values.
@@ -41,18 +42,44 @@ static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan 
     return NULL;
 }
 
+/* Turns n itself into its counterpart: kind fkind, the inputs the plan
+ * keeps (read at n), the outputs the counterpart has. Inputs stay where they
+ * are when they can, so a constant used everywhere is not touched. */
+static ta_status become_counterpart(fn_pass *p, fn_env *e, ta_ir_node *n, const fn_write_plan *w)
+{
+    fn_cursor c = {n->block, n};
+    bool prefix = true; /* the kept inputs are the first ones, in order */
+    for (uint32_t i = 0; i < w->ninputs; i++) prefix &= w->inputs[i] == i;
+    if (!prefix || w->ninputs > 64) return TA_ERR_INVALID;
+    for (uint32_t i = w->ninputs; i < n->ninputs; i++) ir_value_drop_use(n->inputs[i], n, i);
+    n->ninputs = w->ninputs;
+    for (uint32_t i = 0; i < n->ninputs; i++) {
+        ta_ir_value *v;
+        ta_status st = fn_read(p, e, c, n->inputs[i], &v);
+        if (st == TA_OK && v != n->inputs[i]) st = ta_ir_node_set_input(n, i, v);
+        if (st != TA_OK) return st;
+    }
+    const ir_kind_info *k = ir_graph_kind(p->g, w->fkind, strlen(w->fkind));
+    if (!k) return TA_ERR_NOMEM;
+    n->kind = k;
+    while (n->noutputs < w->fnrets)
+        if (!ta_ir_node_add_output(n, NULL, ta_ir_type_simple(p->g, TA_IR_TENSOR))) return TA_ERR_NOMEM;
+    return TA_OK;
+}
+
 /* torch 1.13.1's aten::copy returns src itself when it can (its schema says
  * fresh): a value the graph holds must not share memory with another, or
  * the copy-backs and the writes left in place would change it, so its
- * result is cloned. */
-static ta_status fresh_copy(fn_pass *p, fn_cursor c, ta_ir_node *f, ta_ir_value **out)
+ * result is cloned, just after n. */
+static ta_status fresh_copy(fn_pass *p, ta_ir_node *n, ta_ir_value **out)
 {
     ta_ir_node *none = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
-    if (!none || fn_emit(p, c, none) != TA_OK) return TA_ERR_NOMEM;
+    if (!none || ta_ir_node_insert_after(none, n) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(none->outputs[0], ta_ir_type_simple(p->g, TA_IR_NONE));
-    ta_ir_value *in[2] = {f->outputs[0], none->outputs[0]};
+    ta_ir_value *in[2] = {n->outputs[0], none->outputs[0]};
     ta_ir_node *k = ta_ir_node_create(p->g, "aten::clone", in, 2, 1);
-    if (!k || fn_emit(p, c, k) != TA_OK) return TA_ERR_NOMEM;
+    if (!k || ta_ir_node_insert_after(k, none) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(k->outputs[0], n->outputs[0]->type);
     *out = k->outputs[0];
     return TA_OK;
 }
@@ -60,36 +87,28 @@ static ta_status fresh_copy(fn_pass *p, fn_cursor c, ta_ir_node *f, ta_ir_value 
 static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const fn_write_plan *w)
 {
     fn_cursor c = {n->block, n};
-    ta_ir_value *in[64];
-    for (uint32_t i = 0; i < w->ninputs && i < 64; i++) {
-        ta_status st = fn_read(p, e, c, n->inputs[w->inputs[i]], &in[i]);
-        if (st != TA_OK) return st;
-    }
-    ta_ir_node *f = ta_ir_node_create(p->g, w->fkind, in, w->ninputs < 64 ? w->ninputs : 64, w->fnrets);
-    if (!f || fn_emit(p, c, f) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value *target[64];
+    uint32_t nw = w->nwritten < 64 ? w->nwritten : 64;
+    for (uint32_t k = 0; k < nw; k++) target[k] = n->inputs[w->written[k]];
+    ta_status st = become_counterpart(p, e, n, w);
     ta_ir_value *copied = NULL;
-    if (!strcmp(w->fkind, "aten::copy") && fresh_copy(p, c, f, &copied) != TA_OK) return TA_ERR_NOMEM;
-    for (uint32_t k = 0; k < w->nwritten; k++) {
-        ta_ir_value *target = n->inputs[w->written[k]], *nv = copied ? copied : f->outputs[w->from[k]];
-        ta_ir_value_set_type(nv, target->type);
-        ta_status st = fn_write(p, e, c, fn_alias_of(p, target), nv);
-        if (st != TA_OK) return st;
-        e->vcur[target->id] = nv;
+    if (st == TA_OK && !strcmp(w->fkind, "aten::copy")) st = fresh_copy(p, n, &copied);
+    /* what the writes emit (scatters, branches) comes after the new values */
+    c.before = copied ? copied->node->next : n->next;
+    for (uint32_t k = 0; k < nw && st == TA_OK; k++) {
+        ta_ir_value *nv = copied ? copied : n->outputs[w->from[k]];
+        st = fn_write(p, e, c, fn_alias_of(p, target[k]), nv);
+        e->vcur[target[k]->id] = nv;
     }
-    for (uint32_t j = 0; j < n->noutputs; j++) {
+    for (uint32_t j = 0; j < n->noutputs && st == TA_OK; j++) {
         ta_ir_value *o = n->outputs[j];
-        int32_t k = w->out_of[j];
-        if (k >= 0) {
-            e->vcur[o->id] = copied ? copied : f->outputs[w->from[k]];
-        } else if (k <= -2 && (uint32_t)(-k - 2) < f->noutputs) {
-            ta_ir_value *fo = f->outputs[-k - 2];
-            ta_ir_value_set_type(fo, o->type);
-            e->vcur[o->id] = fo;
-            e->rcur[o->id] = fo;
-        }
+        int32_t k = j < w->nouts ? w->out_of[j] : -1;
+        if (o->id >= p->nvalues) continue;
+        e->vcur[o->id] = k >= 0 && copied ? copied : o;
+        if (k <= -2) e->rcur[o->id] = o;
     }
-    p->report->counts.rewritten++;
-    return fn_add_dead(p, n);
+    if (st == TA_OK) p->report->counts.rewritten++;
+    return st;
 }
 
 static ta_status walk_plain_or_write(fn_pass *p, fn_env *e, ta_ir_node *n)
@@ -185,6 +204,7 @@ ta_status fn_walk_block(fn_pass *p, fn_env *e, ta_ir_block *b)
     for (uint32_t i = 0; i < b->param->noutputs; i++)
         if (b->param->outputs[i]->id < p->nvalues) e->vcur[b->param->outputs[i]->id] = b->param->outputs[i];
     for (ta_ir_node *n = b->param->next; n != b->ret; n = n->next) {
+        if (n->id >= p->nnodes) continue; /* made by the pass: guards, clones */
         ta_status st = n->kind->kind == IR_K_IF && n->nblocks == 2 ? walk_if(p, e, n)
                        : n->kind->kind == IR_K_LOOP && n->nblocks == 1 ? walk_loop(p, e, n)
                                                                        : walk_plain_or_write(p, e, n);
@@ -228,12 +248,13 @@ static ta_status copy_back(fn_pass *p, fn_env *e)
     return TA_OK;
 }
 
-/* Whether n can go when nothing uses it: no blocks, and it writes nothing. */
-static bool removable(fn_pass *p, const ta_ir_node *n)
+/* Whether n can go when nothing else uses it (dead[v]: uses of v by nodes
+ * already going): no blocks, and it writes nothing. */
+static bool removable(fn_pass *p, const ta_ir_node *n, const uint32_t *dead)
 {
     if (n->nblocks) return false;
     for (uint32_t j = 0; j < n->noutputs; j++)
-        if (n->outputs[j]->nuses) return false;
+        if (n->outputs[j]->nuses > dead[n->outputs[j]->id]) return false;
     ir_kind k = n->kind->kind;
     if (k == IR_K_CONSTANT || k == IR_K_LIST_CONSTRUCT || k == IR_K_TUPLE_CONSTRUCT) return true;
     if (k != IR_K_OTHER || n->kind->side_effects) return false;
@@ -241,22 +262,56 @@ static bool removable(fn_pass *p, const ta_ir_node *n)
     return op && op->kind != TA_IR_CONSERVATIVE && !fn_op_writes(op);
 }
 
-/* Removes what no one uses (views of old values, guards nothing needed),
- * last node first so that chains go too. */
-static ta_status sweep(fn_pass *p, ta_ir_block *b)
+/* Marks what no one uses (views of old values, guards nothing needed), last
+ * node first so that chains go too. */
+static void mark_dead(fn_pass *p, ta_ir_block *b, uint32_t *dead, uint8_t *gone)
 {
-    for (ta_ir_node *n = b->ret->prev, *prev; n != b->param; n = prev) {
-        prev = n->prev;
-        for (uint32_t i = 0; i < n->nblocks; i++) {
-            ta_status st = sweep(p, n->blocks[i]);
-            if (st != TA_OK) return st;
-        }
-        if (removable(p, n)) {
-            ta_status st = ta_ir_node_remove(n);
-            if (st != TA_OK) return st;
-        }
+    for (ta_ir_node *n = b->ret->prev; n != b->param; n = n->prev) {
+        for (uint32_t i = 0; i < n->nblocks; i++) mark_dead(p, n->blocks[i], dead, gone);
+        if (!removable(p, n, dead)) continue;
+        gone[n->id] = 1;
+        for (uint32_t i = 0; i < n->ninputs; i++) dead[n->inputs[i]->id]++;
     }
-    return TA_OK;
+}
+
+static uint32_t collect_gone(const ta_ir_block *b, const uint8_t *gone, ta_ir_node **list, uint32_t n)
+{
+    for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
+        for (uint32_t i = 0; i < m->nblocks; i++) n = collect_gone(m->blocks[i], gone, list, n);
+        if (gone[m->id]) list[n++] = m;
+    }
+    return n;
+}
+
+/* Removes the marked nodes: each value's uses are filtered once (removing
+ * nodes one by one would search a constant's thousands of uses each time). */
+static ta_status sweep(fn_pass *p)
+{
+    uint32_t nv = ta_ir_graph_value_capacity(p->g), nn = ta_ir_graph_node_capacity(p->g);
+    uint32_t *dead = ta_calloc(nv + 1, sizeof *dead);
+    uint8_t *gone = ta_calloc(nn + 1, 1);
+    ta_ir_node **list = ta_malloc((nn + 1) * sizeof *list);
+    ta_status st = dead && gone && list ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) mark_dead(p, p->g->top, dead, gone);
+    uint32_t ngone = st == TA_OK ? collect_gone(p->g->top, gone, list, 0) : 0;
+    for (uint32_t i = 0; i < ngone; i++)
+        for (uint32_t k = 0; k < list[i]->ninputs; k++) {
+            ta_ir_value *v = list[i]->inputs[k];
+            if (!dead[v->id]) continue;
+            uint32_t m = 0;
+            for (uint32_t u = 0; u < v->nuses; u++)
+                if (!gone[v->uses[u].user->id]) v->uses[m++] = v->uses[u];
+            v->nuses = m;
+            dead[v->id] = 0;
+        }
+    for (uint32_t i = 0; i < ngone && st == TA_OK; i++) {
+        list[i]->ninputs = 0; /* their uses are gone already */
+        st = ta_ir_node_remove(list[i]);
+    }
+    free(dead);
+    free(gone);
+    free(list);
+    return st;
 }
 
 ta_status fn_walk_graph(fn_pass *p)
@@ -266,12 +321,5 @@ ta_status fn_walk_graph(fn_pass *p)
     if (st == TA_OK) st = fn_walk_block(p, &e, p->g->top);
     if (st == TA_OK) st = copy_back(p, &e);
     fn_env_free(&e);
-    for (uint32_t i = p->ndead; i-- > 0 && st == TA_OK;) {
-        ta_ir_node *n = p->dead[i];
-        bool used = false;
-        for (uint32_t j = 0; j < n->noutputs; j++) used |= n->outputs[j]->nuses > 0;
-        if (!used) st = ta_ir_node_remove(n);
-        else st = fn_report_kept(p, n, "its result is still used where the pass could not follow it");
-    }
-    return st == TA_OK ? sweep(p, p->g->top) : st;
+    return st == TA_OK ? sweep(p) : st;
 }
