@@ -65,6 +65,11 @@ printf 'graph(%%x : Tensor):\n  %%y : Tensor = aten::relu_(%%z)\n  return (%%y)\
 "$TA" functionalize "$tmp/bad.ir" > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] || fail "a malformed graph should exit 2"
 grep -q 'bad.ir:2:.*ir-undefined' "$tmp/err" || { cat "$tmp/err"; fail "no positioned diagnostic"; }
+# a node that uses its own output is refused by the reader (it once looped the pass)
+printf 'graph(%%x : Tensor):\n  %%zero : int = prim::Constant[value=0]()\n  %%y : Tensor = aten::transpose(%%y, %%zero, %%zero)\n  return (%%y)\n' > "$tmp/self.ir"
+"$TA" functionalize "$tmp/self.ir" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "a node using its own output should exit 2"
+grep -q "self.ir:3:.*'%y' is used before it is defined" "$tmp/err" || { cat "$tmp/err"; fail "no positioned diagnostic for the self-use"; }
 "$TA" functionalize > /dev/null 2>&1
 [ $? -eq 2 ] || fail "no graph should exit 2"
 exit 0

@@ -105,6 +105,9 @@ uint32_t fn_alias_roots(const fn_alias *a, ta_ir_value **out, uint32_t n, uint32
 /* Whether v is visible in block b (defined in b or a block enclosing it). */
 bool fn_visible(const ta_ir_value *v, const ta_ir_block *b);
 const fn_alias *fn_alias_of(const fn_pass *p, const ta_ir_value *v);
+/* A prim::If / prim::Loop of the shape the pass threads values through. */
+bool fn_is_if(const ta_ir_node *n);
+bool fn_is_loop(const ta_ir_node *n);
 
 /* ---- counterpart.c ---- */
 typedef enum fn_view_kind {

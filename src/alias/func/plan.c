@@ -61,18 +61,29 @@ uint32_t fn_alias_roots(const fn_alias *a, ta_ir_value **out, uint32_t n, uint32
 }
 
 /* VIEW's roots are its parent's: the caller resolves them through p. */
-uint32_t fn_roots(fn_pass *p, const fn_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
+/* Chains deeper than this are not followed (the caller gets cap roots:
+ * too many to follow). Well-formed graphs never come near it. */
+enum { MAX_STEPS = 4096 };
+
+static uint32_t roots_at(fn_pass *p, const fn_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap, uint32_t *steps)
 {
-    while (a->kind == FN_VIEW) a = fn_alias_of(p, a->parent);
+    while (a->kind == FN_VIEW && ++*steps < MAX_STEPS) a = fn_alias_of(p, a->parent);
+    if (++*steps >= MAX_STEPS) return cap;
     if (a->kind == FN_COND) {
-        n = fn_roots(p, a->alt[0], out, n, cap);
-        return fn_roots(p, a->alt[1], out, n, cap);
+        n = roots_at(p, a->alt[0], out, n, cap, steps);
+        return roots_at(p, a->alt[1], out, n, cap, steps);
     }
     if (a->kind == FN_AGG) {
-        for (uint32_t i = 0; i < a->nelems; i++) n = fn_roots(p, fn_alias_of(p, a->elems[i]), out, n, cap);
+        for (uint32_t i = 0; i < a->nelems && n < cap; i++) n = roots_at(p, fn_alias_of(p, a->elems[i]), out, n, cap, steps);
         return n;
     }
     return fn_alias_roots(a, out, n, cap);
+}
+
+uint32_t fn_roots(fn_pass *p, const fn_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
+{
+    uint32_t steps = 0;
+    return roots_at(p, a, out, n, cap, &steps);
 }
 
 enum { MAX_ROOTS = FN_MAX_ROOTS };
@@ -325,16 +336,21 @@ static ta_status plan_op(fn_pass *p, ta_ir_node *n)
 static ta_status plan_block(fn_pass *p, ta_ir_block *b);
 
 /* Whether every view in a's chain can be taken again at block b. */
-static bool chain_visible(fn_pass *p, const fn_alias *a, const ta_ir_block *b)
+/* Whether every view in a's chain can be taken again at block b; with
+ * parents_too, also whether every value viewed is visible there (a loop
+ * body's values change from one planning round to the next). */
+static bool chain_visible(fn_pass *p, const fn_alias *a, const ta_ir_block *b, bool parents_too)
 {
-    while (a->kind == FN_VIEW) {
+    for (uint32_t steps = 0; a->kind == FN_VIEW; steps++) {
+        if (steps == MAX_STEPS || (parents_too && !fn_visible(a->parent, b))) return false;
         for (uint32_t i = 1; i < a->view->ninputs; i++) {
             const ta_ir_value *v = a->view->inputs[i];
             if (!fn_visible(v, b) && v->node->kind->kind != IR_K_CONSTANT) return false;
         }
         a = fn_alias_of(p, a->parent);
     }
-    if (a->kind == FN_COND) return chain_visible(p, a->alt[0], b) && chain_visible(p, a->alt[1], b);
+    if (a->kind == FN_COND)
+        return chain_visible(p, a->alt[0], b, parents_too) && chain_visible(p, a->alt[1], b, parents_too);
     return a->kind == FN_ROOT;
 }
 
@@ -377,7 +393,7 @@ static const fn_alias *localize(fn_pass *p, const fn_alias *a, ta_ir_node *n, in
     uint32_t cnt = fn_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
     for (uint32_t i = 0; i < cnt; i++) inside += !fn_visible(r[i], n->block);
     if (cnt && inside == cnt) return self;
-    return cnt && inside == 0 && chain_visible(p, a, n->block) ? a : NULL;
+    return cnt && inside == 0 && chain_visible(p, a, n->block, b < 0) ? a : NULL;
 }
 
 /* Whether two of n's results (of branch b's outputs outs) reach the same
@@ -585,13 +601,51 @@ static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
     return st;
 }
 
+bool fn_is_if(const ta_ir_node *n)
+{
+    return n->kind->kind == IR_K_IF && n->nblocks == 2 && n->ninputs == 1 &&
+           n->blocks[0]->ret->ninputs == n->noutputs && n->blocks[1]->ret->ninputs == n->noutputs;
+}
+
+bool fn_is_loop(const ta_ir_node *n)
+{
+    return n->kind->kind == IR_K_LOOP && n->nblocks == 1 && n->ninputs >= 2 && n->ninputs - 2 == n->noutputs &&
+           n->blocks[0]->param->noutputs == n->noutputs + 1 && n->blocks[0]->ret->ninputs == n->noutputs + 1;
+}
+
+/* Every tensor a node in b (or deeper) uses stays mutable. */
+static void taint_uses(fn_pass *p, const ta_ir_block *b, const char *why)
+{
+    for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
+        for (uint32_t i = 0; i < m->nblocks; i++) taint_uses(p, m->blocks[i], why);
+        for (uint32_t i = 0; i < m->ninputs; i++)
+            if (holds_tensor(m->inputs[i]->type)) taint_value(p, m->inputs[i], why);
+    }
+    for (uint32_t i = 0; i < b->ret->ninputs; i++)
+        if (holds_tensor(b->ret->inputs[i]->type)) taint_value(p, b->ret->inputs[i], why);
+}
+
+/* A node with blocks that is no well-formed If or Loop: what its blocks
+ * touch is left as it is. */
+static ta_status plan_blocks_opaque(fn_pass *p, ta_ir_node *n)
+{
+    const char *why = fmt(p, "it is used inside the blocks of %s, which the pass does not model%s", n->kind->name, "");
+    for (uint32_t b = 0; b < n->nblocks; b++) {
+        ta_status st = plan_block(p, n->blocks[b]);
+        if (st != TA_OK) return st;
+        taint_uses(p, n->blocks[b], why);
+    }
+    return plan_opaque(p, n, why);
+}
+
 static ta_status plan_node(fn_pass *p, ta_ir_node *n)
 {
+    if (n->nblocks && !fn_is_if(n) && !fn_is_loop(n)) return plan_blocks_opaque(p, n);
     switch (n->kind->kind) {
     case IR_K_IF:
-        return plan_if(p, n);
+        return fn_is_if(n) ? plan_if(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::If");
     case IR_K_LOOP:
-        return plan_loop(p, n);
+        return fn_is_loop(n) ? plan_loop(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::Loop");
     case IR_K_CONSTANT:
         return n->noutputs && holds_tensor(n->outputs[0]->type) ? set_root(p, n->outputs[0]) : TA_OK;
     case IR_K_LIST_CONSTRUCT:

@@ -36,7 +36,10 @@ static void define_outputs(fn_pass *p, fn_env *e, ta_ir_node *n)
 static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan *w)
 {
     for (uint32_t k = 0; k < w->nwritten; k++) {
-        const char *why = fn_tainted(p, n->inputs[w->written[k]]);
+        const ta_ir_value *v = n->inputs[w->written[k]];
+        fn_alias_kind a = fn_alias_of(p, v)->kind;
+        if (a != FN_ROOT && a != FN_VIEW && a != FN_COND) return "it writes a value whose memory the pass does not track";
+        const char *why = fn_tainted(p, v);
         if (why) return why;
     }
     return NULL;
@@ -141,6 +144,21 @@ static ta_status walk_if(fn_pass *p, fn_env *e, ta_ir_node *n)
     return st;
 }
 
+/* A node with blocks the pass does not model: what they use stays mutable
+ * (plan.c), so their writes stay and are reported. */
+static ta_status walk_opaque(fn_pass *p, fn_env *e, ta_ir_node *n)
+{
+    ta_status st = read_inputs(p, e, n);
+    for (uint32_t b = 0; b < n->nblocks && st == TA_OK; b++) {
+        fn_env eb;
+        st = fn_env_copy(p, &eb, e);
+        if (st == TA_OK) st = fn_walk_block(p, &eb, n->blocks[b]);
+        fn_env_free(&eb);
+    }
+    define_outputs(p, e, n);
+    return st;
+}
+
 /* The roots outside loop `outer` that a functional write in b reaches, in
  * first-write order, into out (marked with p->now). */
 static uint32_t loop_writes(fn_pass *p, const ta_ir_block *b, const ta_ir_node *outer, ta_ir_value **out,
@@ -205,9 +223,10 @@ ta_status fn_walk_block(fn_pass *p, fn_env *e, ta_ir_block *b)
         if (b->param->outputs[i]->id < p->nvalues) e->vcur[b->param->outputs[i]->id] = b->param->outputs[i];
     for (ta_ir_node *n = b->param->next; n != b->ret; n = n->next) {
         if (n->id >= p->nnodes) continue; /* made by the pass: guards, clones */
-        ta_status st = n->kind->kind == IR_K_IF && n->nblocks == 2 ? walk_if(p, e, n)
-                       : n->kind->kind == IR_K_LOOP && n->nblocks == 1 ? walk_loop(p, e, n)
-                                                                       : walk_plain_or_write(p, e, n);
+        ta_status st = fn_is_if(n) ? walk_if(p, e, n)
+                       : fn_is_loop(n) ? walk_loop(p, e, n)
+                       : n->nblocks ? walk_opaque(p, e, n)
+                                    : walk_plain_or_write(p, e, n);
         if (st != TA_OK) return st;
     }
     for (uint32_t i = 0; i < b->ret->ninputs; i++) {
