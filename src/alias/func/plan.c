@@ -393,7 +393,7 @@ static const fn_alias *localize(fn_pass *p, const fn_alias *a, ta_ir_node *n, in
     uint32_t cnt = fn_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
     for (uint32_t i = 0; i < cnt; i++) inside += !fn_visible(r[i], n->block);
     if (cnt && inside == cnt) return self;
-    return cnt && inside == 0 && chain_visible(p, a, n->block, b < 0) ? a : NULL;
+    return cnt && inside == 0 && chain_visible(p, a, n->block, false) ? a : NULL;
 }
 
 /* Whether two of n's results (of branch b's outputs outs) reach the same
@@ -556,6 +556,7 @@ static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, con
             l = localize(p, fn_alias_of(p, last), n, -1, own);
         if (last == param && !followable(l)) l = NULL;
         if (l && l != own && contains(l, own)) l = NULL; /* partly the previous iteration's */
+        if (l && l != own && !chain_visible(p, l, n->block, true)) l = NULL; /* views of what the body makes */
         if (alias_equal(l, later[j])) l = later[j];
         same &= l == later[j];
         later[j] = l;

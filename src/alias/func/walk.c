@@ -38,7 +38,7 @@ static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan 
     for (uint32_t k = 0; k < w->nwritten; k++) {
         const ta_ir_value *v = n->inputs[w->written[k]];
         fn_alias_kind a = fn_alias_of(p, v)->kind;
-        if (a != FN_ROOT && a != FN_VIEW && a != FN_COND) return "it writes a value whose memory the pass does not track";
+        if (a == FN_NONE || a == FN_AGG) return "it writes a value whose memory the pass does not track";
         const char *why = fn_tainted(p, v);
         if (why) return why;
     }
