@@ -551,10 +551,10 @@ static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, con
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *last = body->ret->inputs[j + 1], *param = body->param->outputs[j + 1];
         const fn_alias *l = NULL;
-        if (last == param) l = fn_alias_of(p, n->inputs[j + 2]);
+        if (last == param || fn_alias_of(p, last) == fn_alias_of(p, param)) l = fn_alias_of(p, n->inputs[j + 2]);
         else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
             l = localize(p, fn_alias_of(p, last), n, -1, own);
-        if (last == param && !followable(l)) l = NULL;
+        if (l && !followable(l)) l = NULL;
         if (l && l != own && contains(l, own)) l = NULL; /* partly the previous iteration's */
         if (l && l != own && !chain_visible(p, l, n->block, true)) l = NULL; /* views of what the body makes */
         if (alias_equal(l, later[j])) l = later[j];
