@@ -113,11 +113,14 @@ const char *fn_tainted(fn_pass *p, const ta_ir_value *v)
     return NULL;
 }
 
+/* A reason, in the arena; never NULL (a NULL reason would read "not
+ * tainted"), so out of memory the reason is generic. */
 static const char *fmt(fn_pass *p, const char *f, const char *a, const char *b)
 {
     char buf[512];
     snprintf(buf, sizeof buf, f, a, b);
-    return ta_arena_strndup(p->arena, buf, strlen(buf));
+    const char *s = ta_arena_strndup(p->arena, buf, strlen(buf));
+    return s ? s : "the pass ran out of memory describing why";
 }
 
 static bool holds_tensor(const ta_ir_type *t)
