@@ -6,9 +6,13 @@
 #                                    -fvisibility=hidden: only TA_API is exported
 #   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
+#   src/torch/*.cpp               -> build/libtensoralias_torch.so (the libtorch bridge; when
+#                                    libtorch's headers are found and TORCH != 0)
+#   tests/torchext/*.cpp          -> build/tests/torchext/lib*.so (TORCH_LIBRARY test extensions)
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
 #   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c)
+#   tools/bench/scan/yaml_scan.c  -> build/bench/yaml_scan (libyaml alone: bench_command's floor)
 #   tests/unit/test_*.c           -> build/tests/test_* (cmocka), run by tests/run.sh
 #   tests/plugins/*.c             -> build/tests/plugins/lib*.so (kernel plugins used by tests)
 #   tests/fuzz/fuzz_*.c           -> build-fuzz/fuzz_* (libFuzzer, clang)
@@ -23,7 +27,10 @@ OPT      ?= -O2
 SAN      ?=
 FAULT    ?=
 FUZZ_SECONDS ?= 60
-VERSION  := 0.1.0
+# The version is include/tensoralias/version.h's; the SONAME carries its major.
+VERSION  := $(shell sed -n 's/^\#define TA_VERSION_STRING "\(.*\)"/\1/p' include/tensoralias/version.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+SONAME   := libtensoralias.so.$(SOMAJOR)
 
 PKGS     := yaml-0.1 igraph jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -83,8 +90,22 @@ NVCCFLAGS ?= $(OPT) -g --std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall,-Wextra \
 CUDA_LDLIBS ?= -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
 CUDA_SO  := $(if $(filter 1,$(CUDA)),$(if $(CUDA_CU_SRC)$(CUDA_C_SRC),$(BUILD)/libtensoralias_cuda.so))
 
+# libtorch (Debian's libtorch-dev): the bridge when its headers are found,
+# unless TORCH=0. Its headers are system headers (no warnings from them).
+TORCH    ?= $(if $(wildcard /usr/include/torch/library.h),1,0)
+CXX      ?= g++
+TORCH_INC ?= -isystem /usr/include/torch/csrc/api/include
+TORCH_CXXFLAGS = -std=c++17 $(OPT) -g -fPIC -fvisibility=hidden -Wall -Wextra $(WERROR) $(SAN) \
+                 -Iinclude -Isrc $(TORCH_INC)
+TORCH_LIBS ?= -ltorch -ltorch_cpu -lc10
+TORCH_SRC := $(sort $(wildcard src/torch/*.cpp))
+TORCH_OBJ := $(TORCH_SRC:%.cpp=$(BUILD)/obj/%.o)
+TORCH_SO  := $(if $(filter 1,$(TORCH)),$(if $(TORCH_SRC),$(BUILD)/libtensoralias_torch.so))
+TORCHEXT_SRC := $(sort $(wildcard tests/torchext/*.cpp))
+TORCHEXT_SO  := $(if $(TORCH_SO),$(TORCHEXT_SRC:tests/torchext/%.cpp=$(BUILD)/tests/torchext/lib%.so))
+
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
-           $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) \
+           $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) $(TORCH_SO) \
            $(DATA_OUT) $(SHARE_OUT)
 
 .PHONY: all test check-build sanitize fault fault-run coverage fuzz fuzz-build bench install clean
@@ -107,8 +128,13 @@ $(BUILD)/libtensoralias.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libtensoralias.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtensoralias.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# libtensoralias.so.X.Y.Z, SONAME libtensoralias.so.X, with the two links
+# (the SONAME for the loader, the bare name for -ltensoralias).
+$(BUILD)/libtensoralias.so.$(VERSION): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/libtensoralias.so: $(BUILD)/libtensoralias.so.$(VERSION)
+	ln -sf libtensoralias.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf libtensoralias.so.$(VERSION) $@
 
 # Kernel libraries leave the ta_* runtime symbols undefined: they bind to the
 # host (the command or a test, linked with the whole library and -rdynamic),
@@ -121,12 +147,40 @@ $(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ)
 $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 	$(CC) -shared $(LDFLAGS) -o $@ $(CUDA_OBJ) $(CUDA_LDLIBS)
 
+# The command links igraph's archive when there is one: it calls none of the
+# libraries igraph's .so brings in (lapack, arpack, glpk, gfortran, ... 20 of
+# them), and loading those was most of its start-up. libxml2 and libstdc++
+# are what the archive's members it uses need.
+IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.a)
+IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
+CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(TORCH_CXXFLAGS) -MMD -MP -c $< -o $@
+
+# The libtorch bridge: a kernel library like the others (the ta_* runtime
+# from its host), which alone links libtorch.
+$(BUILD)/libtensoralias_torch.so: $(TORCH_OBJ)
+	$(CXX) -shared $(LDFLAGS) -o $@ $(TORCH_OBJ) $(TORCH_LIBS)
+
+# TORCH_LIBRARY test extensions: outside code built against libtorch alone.
+$(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
+	    -o $@ $< $(TORCH_LIBS)
+
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
 
 # Programs built from one source file in one step still write a dependency
 # file (program.d), so editing a header they include rebuilds them.
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+
+# The floor bench_command compares the command with: libyaml alone.
+$(BUILD)/bench/yaml_scan: tools/bench/scan/yaml_scan.c $(BENCHLIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BENCHLIB_OBJ) $(shell pkg-config --libs yaml-0.1)
 
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
@@ -162,10 +216,10 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(BENCH_BIN)
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 
 test: check-build
-	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
@@ -205,7 +259,7 @@ fuzz: fuzz-build
 	  echo "== $$n for $(FUZZ_SECONDS)s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 build-fuzz/new/$$n tests/fuzz/corpus/$$n || exit 1; done
 
-bench: all $(BENCH_BIN)
+bench: all $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 install: all
@@ -213,8 +267,10 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/tensoralias
 	install -m 755 $(BUILD)/tensoralias $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/libtensoralias.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libtensoralias.so $(DESTDIR)$(PREFIX)/lib/
-	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
+	install -m 755 $(BUILD)/libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtensoralias.so
+	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO) $(TORCH_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
 	install -m 644 include/tensoralias/*.h $(DESTDIR)$(PREFIX)/include/tensoralias/
 	install -m 644 $(SHARE_OUT) $(DESTDIR)$(PREFIX)/share/tensoralias/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tools/tensoralias.pc.in \

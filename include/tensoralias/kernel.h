@@ -61,7 +61,9 @@
 extern "C" {
 #endif
 
-#define TA_KERNEL_ABI_VERSION 1u
+/* 2: the storage-level calls (ta_kernel_storage_*, ta_kernel_tensor_on,
+ * ta_kernel_rebind) and plugin options (ta_registry_option). */
+#define TA_KERNEL_ABI_VERSION 2u
 #define TA_PLUGIN_ENTRY "tensoralias_register"
 
 /* ---- values ------------------------------------------------------------ */
@@ -137,10 +139,44 @@ TA_API DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int nd
 TA_API ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
                              const int64_t *strides, uint64_t byte_offset);
 /* resize_: gives t the shape, contiguous strides, and storage large enough
- * (reallocated, keeping the old bytes, when it was too small). */
+ * (reallocated, keeping the old bytes, when it was too small). As in torch,
+ * a tensor that has the shape already keeps its strides and offset. */
 TA_API ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape);
 /* An array for a tensor-list return, owned by the engine. */
 TA_API DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
+
+/* ---- storage-level calls: for bridges to other frameworks -------------- */
+
+/* A bridge that runs another framework's kernels on the engine's bytes (the
+ * libtorch bridge) works at the level of storages: it wraps each input
+ * tensor's whole storage, has every allocation the framework makes during
+ * the call served by ta_kernel_storage_new (so fresh outputs and resized
+ * out= arguments are engine storages, with guard pages and snapshots like
+ * any other), and hands results back over those storages. */
+typedef struct ta_kernel_storage {
+    uint32_t id; /* unique within the case, from 1 */
+    void *base;  /* the storage's first byte (a DLTensor's data is its storage's base) */
+    size_t bytes;
+} ta_kernel_storage;
+
+/* The storage behind a tensor the engine handed out; false for another. */
+TA_API bool ta_kernel_storage_of(ta_kernel_ctx *ctx, const DLTensor *t, ta_kernel_storage *out);
+/* The storage whose bytes contain p (or an empty one starting at p); false if none. */
+TA_API bool ta_kernel_storage_at(ta_kernel_ctx *ctx, const void *p, ta_kernel_storage *out);
+/* A new storage of `bytes`, every byte the engine's marker (so an out=
+ * argument moved onto it shows which elements the kernel wrote). It lives
+ * until the case ends, whatever the kernel does with it. false when out of memory. */
+TA_API bool ta_kernel_storage_new(ta_kernel_ctx *ctx, size_t bytes, ta_kernel_storage *out);
+/* A tensor over storage `storage` (byte_offset from its base), checked to
+ * fit; NULL when it does not. */
+TA_API DLTensor *ta_kernel_tensor_on(ta_kernel_ctx *ctx, uint32_t storage, DLDataType dtype, int ndim,
+                                     const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
+/* Moves t, a tensor the engine handed out, onto `storage` with the given
+ * geometry: what a resize that reallocated did to an argument (in PyTorch
+ * the argument then lives in the new storage). TA_ERR_INVALID when t is
+ * not the engine's or the geometry does not fit. */
+TA_API ta_status ta_kernel_rebind(ta_kernel_ctx *ctx, DLTensor *t, uint32_t storage, int ndim,
+                                  const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
 
 /* ---- dtypes ------------------------------------------------------------ */
 
@@ -206,6 +242,24 @@ TA_API void *ta_kernel_user_data(const ta_kernel_ctx *ctx);
  * source). A library serving several PyTorch versions skips such names
  * instead of registering kernels without a schema. */
 TA_API bool ta_registry_lacks_schema(ta_registry *reg, const char *op);
+
+/* An option the host gave the plugins it loads ("torch.library" -> a path),
+ * or NULL when it gave none. */
+TA_API const char *ta_registry_option(const ta_registry *reg, const char *key);
+
+/* For tensoralias_register of a bridge: the framework whose kernel was
+ * registered for `op` holds another schema for it, whose alias annotations
+ * differ from the one verified against (message: what differs). verify
+ * reports it as a schema-mismatch finding of op. */
+TA_API ta_status ta_registry_schema_mismatch(ta_registry *reg, const char *op, const char *message);
+
+/* For tensoralias_register: records an error (rule "plugin", at the
+ * library's path) that the host reports, and returns TA_ERR_INVALID. */
+TA_API ta_status ta_registry_plugin_error(ta_registry *reg, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 typedef ta_status (*ta_plugin_register_fn)(ta_registry *reg, uint32_t abi_version);
 

@@ -93,6 +93,8 @@ void ta_registry_destroy(ta_registry *r)
     free(r->ops);
     ta_map_clear(&r->by_name);
     ta_map_clear(&r->ext.source_by_name);
+    ta_map_clear(&r->ext.options);
+    ta_map_clear(&r->ext.mismatches);
     free(r->ext.source_names);
     free(r->ext.source_schemas);
     for (size_t i = r->nowned; i-- > 0;) r->owned[i].free_fn(r->owned[i].p);
@@ -364,6 +366,16 @@ bool ta_registry_has_kernel(const ta_registry_op *op)
 }
 
 /* ---- plugins ----------------------------------------------------------- */
+
+ta_status ta_registry_plugin_error(ta_registry *r, const char *fmt, ...)
+{
+    ta_loc at = {.file = r->origin};
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status st = ta_diag_vemit(r->diags, TA_SEV_ERROR, &at, "plugin", fmt, ap);
+    va_end(ap);
+    return st == TA_OK ? TA_ERR_INVALID : st;
+}
 
 ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *diags)
 {

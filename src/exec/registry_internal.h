@@ -20,9 +20,17 @@ typedef struct ta_registry_ext {
     ta_map source_by_name; /* name -> index in source_names */
     /* autogen_ops.c: the derived operators (adopted by the registry). */
     ta_autogen_ops *autogen;
+    /* plugin_options.c: what the host tells the plugins it loads, key ->
+     * value, both in the registry's arena. */
+    ta_map options;
+    /* plugin_options.c: op name -> what a bridge says differs between its
+     * framework's schema and the one verified against (arena strings). */
+    ta_map mismatches;
 } ta_registry_ext;
 
 ta_registry_ext *ta_registry_ext_(ta_registry *reg);
+/* What ta_registry_schema_mismatch recorded for op, or NULL. */
+const char *ta_registry_mismatch_(const ta_registry *reg, const char *op);
 const ta_registry_ext *ta_registry_ext_const_(const ta_registry *reg);
 /* The registry's own diagnostics (those ta_registry_take_diags moves out). */
 ta_diags *ta_registry_diags_(ta_registry *reg);

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "report_verify.h"
 #include "tensoralias/exec.h"
+#include "tensoralias/extract.h"
 #include "tensoralias/native.h"
 
 static const char *const CMD = "verify";
@@ -30,7 +31,15 @@ static void usage(FILE *out)
             "what they did to memory that their schema does not declare.\n"
             "\n"
             "options:\n"
-            "  --kernels LIB.so      load a kernel library (repeatable)\n"
+            "  --kernels LIB.so      load a kernel library (repeatable); 'torch': ATen's own\n"
+            "                        CPU kernels, through libtorch's dispatcher\n"
+            "  --torch-library LIB.so  load a TORCH_LIBRARY extension into libtorch and verify\n"
+            "                        the operators it registers, against the schemas the\n"
+            "                        dispatcher holds (no yaml needed)\n"
+            "  --schemas-from SRC    with --torch-library: verify against the schemas the C++ and\n"
+            "                        Python sources declare (as `extract` reads them; repeatable),\n"
+            "                        each difference from what the library registered a\n"
+            "                        schema-mismatch finding\n"
             "  --no-default-kernels  do not load the reference kernels\n"
             "  --compose-derived     run autogen-derived operators by composing their base\n"
             "                        kernel even where a library implements them itself\n"
@@ -44,12 +53,18 @@ static void usage(FILE *out)
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
             "  --trap-writes         read-only pages on inputs that may not be written\n"
+            "  --strict              a write of an argument only torch's SchemaInfo counts as\n"
+            "                        written in training mode (running_mean...) is an error\n"
+            "                        (special-case-write; a warning otherwise)\n"
             "  --device cpu|cuda     where kernels run (default cpu)\n"
             "  --format text|json|sarif|junit\n"
             "  --baseline FILE       a previous JSON report: its findings do not fail the run\n"
             "  -o FILE               write the report to FILE\n"
+            "  -v, --verbose         text: every operator's result, not only those with findings\n"
             "\n"
-            "Exit status: 0 no new error findings, 1 new error findings, 2 usage or I/O error.\n");
+            "Exit status: 0 no error finding outside the baseline, 1 error findings, 2 usage\n"
+            "or I/O error: an input that cannot be read or holds nothing to verify (no native\n"
+            "function, no operator selected, no kernel for any), or a report not written.\n");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -57,10 +72,11 @@ static void usage(FILE *out)
 enum { MAX_LIST = 64 };
 
 typedef struct verify_cli {
-    const char *yaml, *samples, *baseline, *outpath, *device;
-    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *globs[MAX_LIST];
-    int nkernels, nschemas, nglobs;
-    bool no_default_kernels, no_default_samples;
+    const char *yaml, *samples, *baseline, *outpath, *device, *torch_library;
+    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *sources[MAX_LIST];
+    const char **globs; /* room for every argument: scripts pass one --ops per operator */
+    int nkernels, nschemas, nglobs, nsources;
+    bool no_default_kernels, no_default_samples, verbose;
     ta_compose_mode compose;
     ta_vformat fmt;
     ta_verify_opts opts;
@@ -76,9 +92,12 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static void add_to(const char **list, int *n, const char *v)
+/* TA_EXIT_CLEAN, or a usage error when the list is full. */
+static int add_to(const char **list, int *n, const char *opt, const char *v)
 {
-    if (*n < MAX_LIST) list[(*n)++] = v;
+    if (*n >= MAX_LIST) return ta_cli_usage_error(CMD, "at most %d %s options", MAX_LIST, opt);
+    list[(*n)++] = v;
+    return TA_EXIT_CLEAN;
 }
 
 /* An option without a value; false when a is none of them. */
@@ -88,6 +107,8 @@ static bool parse_flag(verify_cli *c, const char *a)
     else if (!strcmp(a, "--no-default-samples")) c->no_default_samples = true;
     else if (!strcmp(a, "--compose-derived")) c->compose = TA_COMPOSE_ALL;
     else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
+    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) c->verbose = true;
+    else if (!strcmp(a, "--strict")) c->opts.strict = true;
     else return false;
     return true;
 }
@@ -134,10 +155,12 @@ static int parse_format(verify_cli *c, const char *v)
  * (TA_EXIT_CLEAN when v is good). */
 static int parse_valued(verify_cli *c, const char *a, const char *v)
 {
-    if (!strcmp(a, "--kernels")) add_to(c->kernels, &c->nkernels, v);
-    else if (!strcmp(a, "--schemas")) add_to(c->schemas, &c->nschemas, v);
-    else if (!strcmp(a, "--ops")) add_to(c->globs, &c->nglobs, v);
+    if (!strcmp(a, "--kernels")) return add_to(c->kernels, &c->nkernels, a, v);
+    else if (!strcmp(a, "--schemas")) return add_to(c->schemas, &c->nschemas, a, v);
+    else if (!strcmp(a, "--ops")) c->globs[c->nglobs++] = v;
     else if (!strcmp(a, "--samples")) c->samples = v;
+    else if (!strcmp(a, "--torch-library")) c->torch_library = v;
+    else if (!strcmp(a, "--schemas-from")) return add_to(c->sources, &c->nsources, a, v);
     else if (!strcmp(a, "--baseline")) c->baseline = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
     else if (!strcmp(a, "--format")) return parse_format(c, v);
@@ -154,7 +177,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
 static bool takes_value(const char *a)
 {
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
-                                             "--baseline", "-o", "--format", "--device",
+                                             "--baseline", "-o", "--format", "--device", "--torch-library", "--schemas-from",
                                              "--seed", "--case-seed", "--cases", "--jobs",
                                              "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
@@ -162,10 +185,17 @@ static bool takes_value(const char *a)
     return false;
 }
 
+static int out_of_memory(void)
+{
+    fprintf(stderr, "tensoralias verify: out of memory\n");
+    return TA_EXIT_USAGE;
+}
+
 /* Fills c from argv; -1 to go on, else the exit status to end with. */
 static int parse_args(verify_cli *c, int argc, char **argv)
 {
     *c = (verify_cli){.device = "cpu", .compose = TA_COMPOSE_MISSING, .fmt = TA_VFMT_TEXT};
+    if (!(c->globs = calloc((size_t)argc, sizeof *c->globs))) return out_of_memory();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -226,26 +256,33 @@ static int render_diags(ta_diags *d)
     int errors = 0;
     for (size_t i = 0; i < ta_diags_count(d); i++) {
         const ta_diag *g = ta_diags_get(d, i);
-        ta_diag_render(g, stderr);
+        ta_cli_render(g, stderr);
         if (g->severity == TA_SEV_ERROR) errors++;
     }
     ta_diags_clear(d);
     return errors;
 }
 
-static int out_of_memory(void)
+/* Only the loader's errors: a yaml that yields no function at all is not
+ * worth its warnings. */
+static void render_errors(ta_diags *d)
 {
-    fprintf(stderr, "tensoralias verify: out of memory\n");
-    return TA_EXIT_USAGE;
+    for (size_t i = 0; i < ta_diags_count(d); i++)
+        if (ta_diags_get(d, i)->severity == TA_SEV_ERROR) ta_cli_render(ta_diags_get(d, i), stderr);
+    ta_diags_clear(d);
 }
 
-/* The yaml's schemas become the registry's schema source. */
+/* The yaml's schemas become the registry's schema source. A file that
+ * holds no native function (not yaml, empty, another kind of document) is
+ * an input error: verifying against it would check nothing. */
 static int load_yaml(verify_run *r, const char *yaml)
 {
     ta_status st = ta_native_load_path(yaml, NULL, &r->native, r->diags);
-    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !r->native) {
-        render_diags(r->diags);
-        fprintf(stderr, "tensoralias verify: cannot load %s\n", yaml);
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !r->native || !ta_native_count(r->native)) {
+        render_errors(r->diags);
+        fprintf(stderr, "tensoralias verify: %s: %s\n", yaml,
+                r->native ? "no native functions in it (is it a native_functions.yaml?)"
+                          : "cannot load it");
         return TA_EXIT_USAGE;
     }
     /* Entries the loader could not read are reported by check, not here. */
@@ -268,18 +305,74 @@ static int open_cuda(verify_run *r, ta_verify_opts *o)
     return TA_EXIT_USAGE;
 }
 
+/* --schemas-from: the schemas the sources declare, registered (without
+ * kernels) before the bridge, which then verifies the library's kernels
+ * against them; -1 when done, else the exit status. */
+static int load_source_schemas(verify_run *r, const verify_cli *c)
+{
+    if (!c->nsources) return -1;
+    if (!c->torch_library) return ta_cli_usage_error(CMD, "--schemas-from needs --torch-library");
+    ta_extract *x = ta_extract_create(NULL);
+    if (!x) return out_of_memory();
+    ta_status st = TA_OK;
+    for (int i = 0; st == TA_OK && i < c->nsources; i++) st = ta_extract_path(x, c->sources[i], r->diags);
+    if (st == TA_OK) st = ta_extract_finish(x, r->diags);
+    if (st == TA_OK) st = ta_registry_set_origin(r->reg, "--schemas-from");
+    for (size_t i = 0; st == TA_OK && i < ta_extract_count(x); i++) {
+        const ta_extract_op *op = ta_extract_get(x, i);
+        const ta_registry_op *known = op->parsed && op->ns ? ta_registry_find(r->reg, op->name) : NULL;
+        /* The first declaration of an operator is the one verified against. */
+        if (op->parsed && op->ns && (!known || !known->schema))
+            ta_register_op(r->reg, op->schema, TA_KEY_CATCHALL, NULL, NULL);
+    }
+    ta_extract_destroy(x);
+    if (st == TA_OK) st = ta_registry_take_diags(r->reg, r->diags);
+    ta_registry_set_origin(r->reg, NULL);
+    /* What extraction notes (an unresolved macro) is shown; errors end the run. */
+    if (render_diags(r->diags) || st != TA_OK) return st == TA_ERR_NOMEM ? out_of_memory() : TA_EXIT_USAGE;
+    return -1;
+}
+
+/* The libtorch bridge (`--kernels torch`, `--torch-library`), built where
+ * libtorch was found; -1 when loaded, else the exit status. */
+static int load_torch_bridge(verify_run *r)
+{
+    char path[PATH_MAX + 64];
+    const char *lib = find_lib("libtensoralias_torch.so", path, sizeof path);
+    if (!lib) {
+        fprintf(stderr, "tensoralias verify: the libtorch bridge (libtensoralias_torch.so) is not "
+                        "installed: it is built where libtorch is found (libtorch-dev)\n");
+        return TA_EXIT_USAGE;
+    }
+    return ta_registry_load_plugin(r->reg, lib, r->diags) == TA_OK ? -1 : TA_EXIT_USAGE;
+}
+
 /* The reference kernels (CPU, and the CUDA ones inside the device library),
- * then every --kernels library. */
+ * then every --kernels library. ATen's own kernels (--kernels torch) come
+ * without the reference kernels, which would only stand in for them. */
 static int load_kernels(verify_run *r, const verify_cli *c)
 {
     char path[PATH_MAX + 64];
-    const char *ref = c->no_default_kernels ? NULL
-                                            : find_lib("libtensoralias_refkernels.so", path, sizeof path);
+    bool torch = c->torch_library != NULL;
+    for (int i = 0; i < c->nkernels; i++) torch = torch || !strcmp(c->kernels[i], "torch");
+    const char *ref = c->no_default_kernels || torch
+                          ? NULL
+                          : find_lib("libtensoralias_refkernels.so", path, sizeof path);
     if (ref && ta_registry_load_plugin(r->reg, ref, r->diags) != TA_OK) return TA_EXIT_USAGE;
     if (!c->no_default_kernels && r->cuda_lib &&
         ta_registry_load_plugin(r->reg, r->cuda_lib, r->diags) != TA_OK)
         return TA_EXIT_USAGE;
+    if (c->torch_library) {
+        /* dlopen searches the library path for names without a slash. */
+        snprintf(path, sizeof path, "%s%s", strchr(c->torch_library, '/') ? "" : "./", c->torch_library);
+        if (ta_registry_set_option(r->reg, "torch.library", path) != TA_OK) return TA_EXIT_USAGE;
+        if (load_torch_bridge(r) >= 0) return TA_EXIT_USAGE;
+    }
     for (int i = 0; i < c->nkernels; i++) {
+        if (!strcmp(c->kernels[i], "torch")) {
+            if (load_torch_bridge(r) >= 0) return TA_EXIT_USAGE;
+            continue;
+        }
         /* dlopen searches the library path for names without a slash. */
         snprintf(path, sizeof path, "%s%s", strchr(c->kernels[i], '/') ? "" : "./", c->kernels[i]);
         if (ta_registry_load_plugin(r->reg, path, r->diags) != TA_OK) return TA_EXIT_USAGE;
@@ -313,6 +406,12 @@ static int load_samples(verify_run *r, verify_cli *c)
         return TA_EXIT_USAGE;
     }
     if (render_diags(r->diags)) return TA_EXIT_USAGE; /* warnings are shown, errors end the run */
+    /* A file written for this run names only operators and arguments that
+     * exist; the OpInfo corpus may be another version's. */
+    if (r->samples && !opinfo && ta_samples_check(r->samples, r->reg, path, r->diags) != TA_OK) {
+        render_diags(r->diags);
+        return TA_EXIT_USAGE;
+    }
     ta_samples_set_strict(r->samples, !opinfo);
     c->opts.samples = r->samples;
     return -1;
@@ -322,22 +421,25 @@ static int load_samples(verify_run *r, verify_cli *c)
  * -1 when all is ready, else the exit status. */
 static int set_up(verify_run *r, verify_cli *c)
 {
-    const char *yaml = c->yaml ? c->yaml : ta_cli_bundled("native_functions.yaml");
-    if (!yaml) {
+    /* An extension library brings its schemas: no yaml unless one is named. */
+    const char *yaml = c->yaml || c->torch_library ? c->yaml : ta_cli_bundled("native_functions.yaml");
+    if (!yaml && !c->torch_library) {
         fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
         return TA_EXIT_USAGE;
     }
     c->yaml = yaml;
-    int rc = load_yaml(r, yaml);
+    int rc = yaml ? load_yaml(r, yaml) : -1;
     if (rc < 0 && !strcmp(c->device, "cuda")) rc = open_cuda(r, &c->opts);
     if (rc >= 0) return rc;
     /* autogen's derived operators: schemas now, composed kernels after the libraries. */
-    if (ta_registry_add_autogen_schemas(r->reg, r->native) == TA_ERR_NOMEM) return out_of_memory();
+    if (r->native && ta_registry_add_autogen_schemas(r->reg, r->native) == TA_ERR_NOMEM)
+        return out_of_memory();
     for (int i = 0; i < c->nschemas; i++)
         if (ta_registry_load_schemas(r->reg, c->schemas[i], r->diags) != TA_OK) {
             render_diags(r->diags);
             return TA_EXIT_USAGE;
         }
+    if ((rc = load_source_schemas(r, c)) >= 0) return rc;
     if (load_kernels(r, c) >= 0) {
         render_diags(r->diags);
         return TA_EXIT_USAGE;
@@ -391,6 +493,44 @@ static int exit_status(const ta_verify_report *rep, const ta_vbaseline *baseline
     return TA_EXIT_CLEAN;
 }
 
+/* Why the selection is empty, as an input error: a gate that selected
+ * nothing has checked nothing. */
+static int nothing_selected(const verify_cli *c)
+{
+    if (c->nglobs)
+        return ta_cli_usage_error(CMD, "no operator matches --ops '%s'%s", c->globs[0],
+                                  c->nglobs > 1 ? " (nor the other --ops)" : "");
+    return ta_cli_usage_error(CMD, "no operator has a kernel: nothing to verify%s",
+                              c->no_default_kernels && !c->nkernels
+                                  ? " (--no-default-kernels without --kernels)" : "");
+}
+
+/* True when some selected operator had a kernel to run. */
+static bool ran_any(const ta_verify_report *rep)
+{
+    for (size_t i = 0; i < rep->nops; i++)
+        if (rep->ops[i].verdict != TA_V_NO_KERNEL) return true;
+    return false;
+}
+
+/* Writes the report to c->outpath or standard output; an output that
+ * cannot be written is an I/O error (exit 2 with a message). */
+static int write_report(verify_run *r, const verify_cli *c, const ta_verify_report *rep)
+{
+    FILE *out = stdout;
+    const char *name = c->outpath ? c->outpath : "standard output";
+    if (c->outpath && !(out = fopen(c->outpath, "w"))) {
+        fprintf(stderr, "tensoralias verify: %s: %s\n", c->outpath, strerror(errno));
+        return TA_EXIT_USAGE;
+    }
+    struct locate_ctx lc = {r->native, c->yaml};
+    ta_vreport_opts ro = {c->fmt, c->verbose, r->baseline, locate_op, &lc};
+    int bad = ta_vreport_write(out, &ro, rep);
+    bad |= out != stdout ? fclose(out) != 0 : ta_cli_flush_stdout() != 0;
+    if (bad) return ta_cli_write_error(CMD, name);
+    return -1;
+}
+
 /* Verifies the selected operators and writes the report. */
 static int run_and_report(verify_run *r, verify_cli *c)
 {
@@ -398,24 +538,19 @@ static int run_and_report(verify_run *r, verify_cli *c)
     size_t nsel = 0;
     if (ta_registry_select(r->reg, c->globs, (size_t)c->nglobs, &sel, &nsel) != TA_OK)
         return out_of_memory();
-    FILE *out = stdout;
-    if (c->outpath && !(out = fopen(c->outpath, "w"))) {
-        fprintf(stderr, "tensoralias verify: %s: %s\n", c->outpath, strerror(errno));
-        free(sel);
-        return TA_EXIT_USAGE;
-    }
+    if (!nsel) return nothing_selected(c);
     if (isatty(STDERR_FILENO)) c->opts.progress = progress;
     ta_verify_report *rep = NULL;
     int rc = TA_EXIT_USAGE;
     if (ta_verify(r->reg, sel, nsel, &c->opts, &rep, r->diags) != TA_OK) {
         render_diags(r->diags);
         out_of_memory();
-    } else {
-        struct locate_ctx lc = {r->native, c->yaml};
-        ta_vreport_write(out, c->fmt, rep, r->baseline, locate_op, &lc);
+    } else if ((rc = write_report(r, c, rep)) < 0) {
         rc = exit_status(rep, r->baseline);
+        if (!ran_any(rep))
+            rc = ta_cli_usage_error(CMD, "nothing was verified: none of the %zu selected "
+                                    "operator%s has a kernel", nsel, nsel == 1 ? "" : "s");
     }
-    if (out != stdout) fclose(out);
     ta_verify_report_destroy(rep);
     free(sel);
     return rc;
@@ -425,7 +560,10 @@ int ta_cmd_verify(int argc, char **argv)
 {
     verify_cli c;
     int rc = parse_args(&c, argc, argv);
-    if (rc >= 0) return rc;
+    if (rc >= 0) {
+        free(c.globs);
+        return rc;
+    }
     verify_run r = {.reg = ta_registry_create(), .diags = ta_diags_create()};
     rc = !r.reg || !r.diags ? out_of_memory() : set_up(&r, &c);
     if (rc < 0) rc = run_and_report(&r, &c);
@@ -435,5 +573,6 @@ int ta_cmd_verify(int argc, char **argv)
     ta_diags_destroy(r.diags);
     ta_native_destroy(r.native);
     ta_exec_device_unload(r.devlib);
+    free(c.globs);
     return rc;
 }

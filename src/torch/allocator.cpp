@@ -1,0 +1,52 @@
+/* allocator.cpp - ATen's CPU allocations served from engine storages.
+ *
+ * ATen allocates every CPU tensor (fresh outputs, temporaries, an out=
+ * argument it grows) through c10::GetAllocator(kCPU). While a call runs,
+ * AllocatorScope installs an allocator that asks the engine for a storage
+ * instead (ta_kernel_storage_new): the memory is then the engine's, with
+ * its guard page and its id, and an output over it maps back to it by
+ * address. The engine frees its storages when the case ends, so the
+ * DataPtr's deleter does nothing. */
+#include <c10/util/Exception.h>
+
+#include "torch/bridge.h"
+
+namespace ta_torch {
+namespace {
+
+thread_local ta_kernel_ctx *current_ctx = nullptr;
+
+void no_delete(void *) {}
+
+class EngineAllocator final : public c10::Allocator {
+  public:
+    c10::DataPtr allocate(size_t n) const override
+    {
+        TORCH_CHECK(current_ctx, "tensoralias: an ATen allocation outside a verified call");
+        ta_kernel_storage s;
+        TORCH_CHECK(ta_kernel_storage_new(current_ctx, n, &s),
+                    "tensoralias: the engine could not allocate ", n, " bytes");
+        return {s.base, s.base, &no_delete, c10::Device(c10::DeviceType::CPU)};
+    }
+    c10::DeleterFnPtr raw_deleter() const override { return &no_delete; }
+};
+
+EngineAllocator engine;
+
+} // namespace
+
+c10::Allocator *engine_allocator() { return &engine; }
+
+AllocatorScope::AllocatorScope(ta_kernel_ctx *ctx) : previous_(c10::GetAllocator(c10::DeviceType::CPU))
+{
+    current_ctx = ctx;
+    c10::SetAllocator(c10::DeviceType::CPU, &engine);
+}
+
+AllocatorScope::~AllocatorScope()
+{
+    c10::SetAllocator(c10::DeviceType::CPU, previous_);
+    current_ctx = nullptr;
+}
+
+} // namespace ta_torch

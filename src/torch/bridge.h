@@ -1,0 +1,103 @@
+/* bridge.h - what the libtorch bridge's files share (C++17; the only
+ * headers of the project that include libtorch's).
+ *
+ * The bridge is a kernel library (include/tensoralias/kernel.h): every
+ * operator it registers runs through PyTorch's dispatcher, boxed, on the
+ * engine's own storage. Its parts:
+ *   allocator.cpp  the c10::Allocator that serves ATen's CPU allocations
+ *                  from engine storages while a call runs
+ *   convert.cpp    ta_stack values to IValues and back; engine tensors as
+ *                  at::Tensors over shared c10::Storages and back
+ *   kernel.cpp     the one boxed kernel: convert, call, write back, report
+ *   register.cpp   the plugin entry: which operators, and their schemas */
+#ifndef TA_TORCH_BRIDGE_H
+#define TA_TORCH_BRIDGE_H
+
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/ivalue.h>
+#include <ATen/core/stack.h>
+#include <c10/core/Allocator.h>
+
+#include "tensoralias/kernel.h"
+
+namespace ta_torch {
+
+/* An argument the bridge cannot build or a result it cannot hand back: the
+ * call fails with this message (the case is rejected, never a crash). */
+struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/* One registered operator: the dispatcher's handle to call. */
+struct OpEntry {
+    c10::OperatorHandle op;
+    std::string name; /* "aten::abs.out" */
+    /* Why every call is refused without running (libtorch's schema takes
+     * other arguments than the one verified against), or "". */
+    std::string refusal;
+};
+
+/* ---- allocator.cpp ---- */
+
+/* While it lives, ATen's CPU allocations on this thread are engine
+ * storages of ctx (ta_kernel_storage_new, marker-filled), so the engine
+ * knows every tensor a call makes. Not reentrant; one call at a time. */
+class AllocatorScope {
+  public:
+    explicit AllocatorScope(ta_kernel_ctx *ctx);
+    ~AllocatorScope();
+    AllocatorScope(const AllocatorScope &) = delete;
+    AllocatorScope &operator=(const AllocatorScope &) = delete;
+
+  private:
+    c10::Allocator *previous_;
+};
+
+/* The allocator an input's storage resizes through (out= arguments ATen
+ * grows): the engine's while a call runs. */
+c10::Allocator *engine_allocator();
+
+/* ---- convert.cpp ---- */
+
+/* The tensors of one call: each engine storage wrapped once, so views of
+ * one storage share one c10::Storage as they would in PyTorch. */
+class CallState {
+  public:
+    explicit CallState(ta_kernel_ctx *ctx) : ctx_(ctx) {}
+    /* v as the IValue the schema argument wants. Throws Unsupported. */
+    c10::IValue value_in(const ta_value &v, const c10::Argument &arg);
+    /* Pushes one result on st. Throws Unsupported. */
+    void value_out(const c10::IValue &v, ta_stack *st);
+    /* Writes back to the engine what the call did to its input tensors:
+     * new geometry (in-place view ops, resize_) and new storage (a resize
+     * that reallocated). */
+    void sync_inputs();
+
+  private:
+    at::Tensor tensor_in(DLTensor *t);
+    DLTensor *tensor_out(const at::Tensor &t);
+    c10::Storage storage_for(const ta_kernel_storage &s);
+    c10::IValue list_in(const ta_value &v, const c10::TypePtr &elem);
+
+    ta_kernel_ctx *ctx_;
+    std::unordered_map<uint32_t, c10::Storage> storages_;
+    std::vector<std::pair<at::Tensor, DLTensor *>> inputs_;
+};
+
+/* ---- kernel.cpp ---- */
+
+/* The boxed kernel of every operator the bridge registers (user data: an OpEntry). */
+extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st);
+/* Makes libtorch safe to fork into the engine's children and quiet:
+ * one intra-op thread (no OpenMP team is ever started), warnings dropped. */
+void prepare_process();
+
+} // namespace ta_torch
+
+#endif

@@ -1,0 +1,306 @@
+/* convert.cpp - ta_stack values to IValues and back, zero copy.
+ *
+ * An engine tensor becomes an at::Tensor over a c10::Storage that wraps its
+ * whole engine storage (base and size, resizable through the engine's
+ * allocator), with the same sizes, strides and storage offset: ATen reads
+ * and writes the engine's bytes, and tensors over one engine storage share
+ * one c10::Storage, as views do in PyTorch. A result goes back as the input
+ * tensor it is (same TensorImpl: in-place and out= returns), or as a new
+ * engine tensor over the engine storage its bytes live in (ATen allocated
+ * it through the engine, or it is a view of an input). */
+#include <cstring>
+
+#include <ATen/ATen.h>
+#include <c10/core/TensorImpl.h>
+
+#include "torch/bridge.h"
+
+namespace ta_torch {
+namespace {
+
+void no_delete(void *) {}
+
+at::ScalarType scalar_type_of(DLDataType dt)
+{
+    switch (dt.code) {
+    case kDLFloat:
+        if (dt.bits == 16) return at::kHalf;
+        if (dt.bits == 32) return at::kFloat;
+        if (dt.bits == 64) return at::kDouble;
+        break;
+    case kDLBfloat:
+        if (dt.bits == 16) return at::kBFloat16;
+        break;
+    case kDLInt:
+        if (dt.bits == 8) return at::kChar;
+        if (dt.bits == 16) return at::kShort;
+        if (dt.bits == 32) return at::kInt;
+        if (dt.bits == 64) return at::kLong;
+        break;
+    case kDLUInt:
+        if (dt.bits == 8) return at::kByte;
+        break;
+    case TA_DL_BOOL:
+        if (dt.bits == 8) return at::kBool;
+        break;
+    default:
+        break;
+    }
+    throw Unsupported("tensoralias: a tensor of a dtype the libtorch bridge does not map");
+}
+
+DLDataType dl_type_of(at::ScalarType st)
+{
+    switch (st) {
+    case at::kHalf: return {kDLFloat, 16, 1};
+    case at::kFloat: return {kDLFloat, 32, 1};
+    case at::kDouble: return {kDLFloat, 64, 1};
+    case at::kBFloat16: return {kDLBfloat, 16, 1};
+    case at::kChar: return {kDLInt, 8, 1};
+    case at::kShort: return {kDLInt, 16, 1};
+    case at::kInt: return {kDLInt, 32, 1};
+    case at::kLong: return {kDLInt, 64, 1};
+    case at::kByte: return {kDLUInt, 8, 1};
+    case at::kBool: return {TA_DL_BOOL, 8, 1};
+    case at::kComplexFloat: return {kDLComplex, 64, 1};
+    case at::kComplexDouble: return {kDLComplex, 128, 1};
+    default: break;
+    }
+    throw Unsupported(std::string("tensoralias: ATen returned a tensor of dtype ") +
+                      c10::toString(st) + ", which the engine does not hold");
+}
+
+/* The type an argument of type t takes, optional or not. */
+const c10::TypePtr &unwrap(const c10::TypePtr &t)
+{
+    if (t->kind() == c10::TypeKind::OptionalType) return t->containedTypes()[0];
+    return t;
+}
+
+int64_t int_of(const ta_value &v)
+{
+    switch (v.tag) {
+    case TA_VAL_INT: return v.u.i;
+    case TA_VAL_BOOL: return v.u.b;
+    case TA_VAL_SCALAR:
+        if (v.scalar_kind == TA_SCALAR_INT) return v.u.i;
+        if (v.scalar_kind == TA_SCALAR_BOOL) return v.u.b;
+        break;
+    default: break;
+    }
+    throw Unsupported("tensoralias: expected an integer");
+}
+
+double float_of(const ta_value &v)
+{
+    if (v.tag == TA_VAL_FLOAT) return v.u.f;
+    if (v.tag == TA_VAL_SCALAR && v.scalar_kind == TA_SCALAR_FLOAT) return v.u.f;
+    return (double)int_of(v);
+}
+
+c10::IValue scalar_of(const ta_value &v)
+{
+    if (v.tag == TA_VAL_SCALAR) {
+        if (v.scalar_kind == TA_SCALAR_FLOAT) return c10::IValue(v.u.f);
+        if (v.scalar_kind == TA_SCALAR_BOOL) return c10::IValue(v.u.b);
+        return c10::IValue(v.u.i);
+    }
+    if (v.tag == TA_VAL_FLOAT) return c10::IValue(v.u.f);
+    if (v.tag == TA_VAL_BOOL) return c10::IValue(v.u.b);
+    return c10::IValue(int_of(v));
+}
+
+bool is_int_like(c10::TypeKind k)
+{
+    return k == c10::TypeKind::IntType || k == c10::TypeKind::SymIntType ||
+           k == c10::TypeKind::ScalarTypeType || k == c10::TypeKind::LayoutType ||
+           k == c10::TypeKind::MemoryFormatType;
+}
+
+} // namespace
+
+c10::Storage CallState::storage_for(const ta_kernel_storage &s)
+{
+    auto it = storages_.find(s.id);
+    if (it != storages_.end()) return it->second;
+    c10::Storage st(c10::Storage::use_byte_size_t(), s.bytes,
+                    c10::DataPtr(s.base, s.base, &no_delete, c10::Device(c10::DeviceType::CPU)),
+                    engine_allocator(), /*resizable=*/true);
+    storages_.emplace(s.id, st);
+    return st;
+}
+
+at::Tensor CallState::tensor_in(DLTensor *t)
+{
+    ta_kernel_storage s;
+    if (!ta_kernel_storage_of(ctx_, t, &s))
+        throw Unsupported("tensoralias: an argument tensor the engine did not make");
+    at::ScalarType type = scalar_type_of(t->dtype);
+    size_t es = c10::elementSize(type);
+    if (t->byte_offset % es)
+        throw Unsupported("tensoralias: a tensor offset that is not a whole number of elements");
+    auto impl = c10::make_intrusive<c10::TensorImpl>(storage_for(s), c10::DispatchKeySet(c10::DispatchKey::CPU),
+                                                     caffe2::TypeMeta::fromScalarType(type));
+    std::vector<int64_t> strides(t->ndim);
+    ta_strides_of(t, strides.data());
+    impl->set_sizes_and_strides(c10::IntArrayRef(t->shape, t->ndim), strides,
+                                (int64_t)(t->byte_offset / es));
+    at::Tensor out(std::move(impl));
+    inputs_.emplace_back(out, t);
+    return out;
+}
+
+c10::IValue CallState::list_in(const ta_value &v, const c10::TypePtr &elem)
+{
+    const c10::TypePtr &e = unwrap(elem);
+    if (v.tag == TA_VAL_TENSOR_LIST && elem->kind() == c10::TypeKind::OptionalType) {
+        c10::List<c10::optional<at::Tensor>> l;
+        for (size_t i = 0; i < v.u.tensors.n; i++)
+            l.push_back(v.u.tensors.items[i] ? c10::optional<at::Tensor>(tensor_in(v.u.tensors.items[i]))
+                                             : c10::nullopt);
+        return l;
+    }
+    if (v.tag == TA_VAL_TENSOR_LIST && e->kind() == c10::TypeKind::TensorType) {
+        c10::List<at::Tensor> l;
+        for (size_t i = 0; i < v.u.tensors.n; i++) {
+            if (!v.u.tensors.items[i]) throw Unsupported("tensoralias: None in a Tensor[]");
+            l.push_back(tensor_in(v.u.tensors.items[i]));
+        }
+        return l;
+    }
+    if (is_int_like(e->kind())) {
+        if (v.tag == TA_VAL_INT) return c10::List<int64_t>({v.u.i}); /* int[1] given as one int */
+        if (v.tag != TA_VAL_INT_LIST) throw Unsupported("tensoralias: expected an int list");
+        return c10::List<int64_t>(std::vector<int64_t>(v.u.ints.items, v.u.ints.items + v.u.ints.n));
+    }
+    if (e->kind() == c10::TypeKind::FloatType && v.tag == TA_VAL_FLOAT_LIST)
+        return c10::List<double>(std::vector<double>(v.u.floats.items, v.u.floats.items + v.u.floats.n));
+    if (e->kind() == c10::TypeKind::BoolType && v.tag == TA_VAL_BOOL_LIST) {
+        c10::List<bool> l;
+        for (size_t i = 0; i < v.u.bools.n; i++) l.push_back(v.u.bools.items[i]);
+        return l;
+    }
+    throw Unsupported("tensoralias: the libtorch bridge cannot build a " + e->annotation_str() + "[] argument");
+}
+
+c10::IValue CallState::value_in(const ta_value &v, const c10::Argument &arg)
+{
+    const c10::TypePtr &type = arg.type();
+    if (v.tag == TA_VAL_NONE) return c10::IValue();
+    const c10::TypePtr &t = unwrap(type);
+    c10::TypeKind k = t->kind();
+    if (k == c10::TypeKind::TensorType) {
+        if (v.tag != TA_VAL_TENSOR || !v.u.tensor) throw Unsupported("tensoralias: expected a tensor");
+        return tensor_in(v.u.tensor);
+    }
+    if (k == c10::TypeKind::ListType) return list_in(v, t->containedTypes()[0]);
+    if (is_int_like(k)) return c10::IValue(int_of(v));
+    if (k == c10::TypeKind::FloatType) return c10::IValue(float_of(v));
+    if (k == c10::TypeKind::BoolType) return c10::IValue(int_of(v) != 0);
+    if (k == c10::TypeKind::NumberType) return scalar_of(v);
+    if (k == c10::TypeKind::StringType && v.tag == TA_VAL_STRING) return c10::IValue(std::string(v.u.s));
+    if (k == c10::TypeKind::DeviceObjType && v.tag == TA_VAL_STRING) return c10::IValue(c10::Device(v.u.s));
+    throw Unsupported("tensoralias: the libtorch bridge cannot build argument '" + arg.name() + "' of type " +
+                      type->annotation_str());
+}
+
+DLTensor *CallState::tensor_out(const at::Tensor &t)
+{
+    for (auto &in : inputs_)
+        if (in.first.unsafeGetTensorImpl() == t.unsafeGetTensorImpl()) return in.second;
+    if (!t.defined()) {
+        /* An undefined tensor (a gradient ATen was asked not to compute): a
+         * fresh empty tensor, which shares nothing. */
+        ta_kernel_storage s;
+        int64_t zero = 0;
+        if (!ta_kernel_storage_new(ctx_, 0, &s)) throw Unsupported("tensoralias: out of memory");
+        return ta_kernel_tensor_on(ctx_, s.id, DLDataType{kDLFloat, 32, 1}, 1, &zero, nullptr, 0);
+    }
+    if (t.layout() != at::kStrided || t.device().type() != c10::DeviceType::CPU)
+        throw Unsupported("tensoralias: ATen returned a tensor that is not a strided CPU tensor");
+    DLDataType dt = dl_type_of(t.scalar_type());
+    const void *data = t.storage().data();
+    ta_kernel_storage s;
+    if (!data && t.numel() == 0) {
+        if (!ta_kernel_storage_new(ctx_, 0, &s)) throw Unsupported("tensoralias: out of memory");
+        data = s.base;
+    } else if (!ta_kernel_storage_at(ctx_, data, &s)) {
+        throw Unsupported("tensoralias: ATen returned a tensor over memory the engine did not allocate");
+    }
+    uint64_t off = (uint64_t)((const char *)data - (const char *)s.base) +
+                   (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
+    DLTensor *out = ta_kernel_tensor_on(ctx_, s.id, dt, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
+    if (!out) throw Unsupported("tensoralias: ATen returned a tensor that does not fit its storage");
+    return out;
+}
+
+void CallState::value_out(const c10::IValue &v, ta_stack *st)
+{
+    ta_value out{};
+    ta_status s;
+    if (v.isTensor()) {
+        s = ta_stack_push_tensor(st, tensor_out(v.toTensor()));
+    } else if (v.isTensorList() || (v.isList() && v.toListRef().size() == 0)) {
+        auto l = v.isTensorList() ? v.toTensorVector() : std::vector<at::Tensor>();
+        DLTensor **items = ta_kernel_tensor_array(ctx_, l.size());
+        if (!items) throw Unsupported("tensoralias: out of memory");
+        for (size_t i = 0; i < l.size(); i++) items[i] = tensor_out(l[i]);
+        out.tag = TA_VAL_TENSOR_LIST;
+        out.u.tensors.items = items;
+        out.u.tensors.n = l.size();
+        s = ta_stack_push(st, out);
+    } else if (v.isNone()) {
+        s = ta_stack_push(st, out);
+    } else if (v.isInt() || v.isBool() || v.isDouble()) {
+        out.tag = v.isInt() ? TA_VAL_INT : v.isBool() ? TA_VAL_BOOL : TA_VAL_FLOAT;
+        if (v.isInt()) out.u.i = v.toInt();
+        else if (v.isBool()) out.u.b = v.toBool();
+        else out.u.f = v.toDouble();
+        s = ta_stack_push(st, out);
+    } else if (v.isIntList()) {
+        std::vector<int64_t> l = v.toIntVector();
+        out.tag = TA_VAL_INT_LIST;
+        out.u.ints.items = l.data();
+        out.u.ints.n = l.size();
+        s = ta_stack_push(st, out); /* the stack copies the list */
+    } else if (v.isString()) {
+        out.tag = TA_VAL_STRING;
+        out.u.s = v.toStringRef().c_str();
+        s = ta_stack_push(st, out);
+    } else {
+        throw Unsupported("tensoralias: the libtorch bridge cannot hand back a result of type " +
+                          v.type()->annotation_str());
+    }
+    if (s != TA_OK) throw Unsupported("tensoralias: out of memory");
+}
+
+void CallState::sync_inputs()
+{
+    for (auto &in : inputs_) {
+        const at::Tensor &t = in.first;
+        DLTensor *d = in.second;
+        const void *data = t.storage().data();
+        ta_kernel_storage now, was;
+        if (!ta_kernel_storage_of(ctx_, d, &was)) continue;
+        uint64_t off = (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
+        std::vector<int64_t> strides(d->ndim);
+        ta_strides_of(d, strides.data());
+        bool same = data == was.base && d->byte_offset == off && t.dim() == d->ndim &&
+                    std::equal(t.sizes().begin(), t.sizes().end(), d->shape) &&
+                    std::equal(t.strides().begin(), t.strides().end(), strides.begin());
+        if (same) continue;
+        ta_status s;
+        if (data == was.base) {
+            s = ta_kernel_restride(ctx_, d, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
+        } else {
+            if (!data && !ta_kernel_storage_new(ctx_, 0, &now)) throw Unsupported("tensoralias: out of memory");
+            if (data && !ta_kernel_storage_at(ctx_, data, &now))
+                throw Unsupported("tensoralias: ATen moved an argument onto memory the engine did not allocate");
+            off += (uint64_t)((const char *)(data ? data : now.base) - (const char *)now.base);
+            s = ta_kernel_rebind(ctx_, d, now.id, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
+        }
+        if (s != TA_OK) throw Unsupported("tensoralias: ATen left an argument with a geometry its storage cannot hold");
+    }
+}
+
+} // namespace ta_torch

@@ -1,0 +1,82 @@
+/* kernel.cpp - the boxed kernel behind every operator the bridge registers:
+ * the engine's stack becomes a torch::jit::Stack over the engine's bytes,
+ * the dispatcher runs the operator's CPU kernel below autograd (the
+ * tensors need no grad, and what is verified is the kernel itself), and the
+ * results come back as engine tensors.
+ *
+ * What ATen raises (c10::Error from TORCH_CHECK and the rest) is a kernel
+ * error with ATen's message: a rejected case. What the bridge cannot build
+ * or hand back is one too, with the reason. A crash inside ATen stays a
+ * crash: the engine's child process dies and the engine reports it. */
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/LegacyTypeDispatch.h>
+#include <ATen/Parallel.h>
+#include <c10/util/Exception.h>
+
+#include "torch/bridge.h"
+
+namespace ta_torch {
+namespace {
+
+class SilentWarnings : public c10::WarningHandler {
+  public:
+    void process(const c10::SourceLocation &, const std::string &, const bool) override {}
+};
+
+SilentWarnings silent;
+
+/* Runs the call; "" on success, else ATen's message. */
+std::string call(const OpEntry &e, ta_kernel_ctx *ctx, torch::jit::Stack &stack)
+{
+    try {
+        AllocatorScope scope(ctx);
+        at::AutoDispatchBelowADInplaceOrView below_autograd;
+        e.op.callBoxed(&stack);
+        return "";
+    } catch (const c10::Error &err) {
+        std::string m = err.what_without_backtrace();
+        return m.empty() ? "ATen raised an error without a message" : m;
+    } catch (const std::exception &err) {
+        return err.what()[0] ? err.what() : "ATen raised an exception without a message";
+    }
+}
+
+ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
+{
+    if (!e.refusal.empty()) return ta_kernel_error(ctx, "%s", e.refusal.c_str());
+    const auto &args = e.op.schema().arguments();
+    if (ta_stack_size(st) != args.size())
+        return ta_kernel_error(ctx, "tensoralias: %zu arguments for %s, whose schema in libtorch has %zu",
+                               ta_stack_size(st), e.name.c_str(), args.size());
+    CallState cs(ctx);
+    torch::jit::Stack stack;
+    stack.reserve(args.size());
+    for (size_t i = 0; i < args.size(); i++) stack.push_back(cs.value_in(*ta_stack_at(st, i), args[i]));
+    std::string err = call(e, ctx, stack);
+    /* A rejected call is observed too: it must not have changed what it may not. */
+    cs.sync_inputs();
+    if (!err.empty()) return ta_kernel_error(ctx, "%s", err.c_str());
+    ta_stack_clear(st);
+    for (const auto &v : stack) cs.value_out(v, st);
+    return TA_OK;
+}
+
+} // namespace
+
+void prepare_process()
+{
+    at::set_num_threads(1);
+    c10::Warning::set_warning_handler(&silent);
+}
+
+extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const auto *e = static_cast<const OpEntry *>(ta_kernel_user_data(ctx));
+    try {
+        return run(*e, ctx, st);
+    } catch (const std::exception &err) {
+        return ta_kernel_error(ctx, "%s", err.what());
+    }
+}
+
+} // namespace ta_torch

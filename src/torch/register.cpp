@@ -1,0 +1,180 @@
+/* register.cpp - the bridge's plugin entry: which operators it registers.
+ *
+ * Two modes, by the host's option "torch.library":
+ *   - unset (`verify --kernels torch`): every aten operator the registry
+ *     knows (the yaml's, and autogen's derived ones) that libtorch's
+ *     dispatcher can run on CPU (its computed CPU kernel: a CPU kernel or a
+ *     composite one), registered by name, so it is verified against the
+ *     yaml's schema. Where libtorch's schema takes other arguments (a yaml
+ *     of another version), every call is refused with libtorch's schema as
+ *     the reason.
+ *   - a path (`verify --torch-library LIB.so`): LIB is loaded into libtorch
+ *     and the operators it adds to the dispatcher are registered with the
+ *     schemas the dispatcher holds (inferred ones included), those with a
+ *     CPU kernel with the bridge's kernel, the others as schemas only; an
+ *     operator the registry knows already (declared in the sources of
+ *     --schemas-from) keeps that schema, compared as in the first mode.
+ * Both first make the process safe to fork (kernel.cpp's prepare_process). */
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/jit/frontend/function_schema_parser.h>
+
+#include "tensoralias/exec.h"
+#include "torch/bridge.h"
+
+namespace ta_torch {
+namespace {
+
+/* The entries live as long as the plugin: the registry keeps pointers. */
+std::vector<std::unique_ptr<OpEntry>> entries;
+
+std::string full_name(const c10::OperatorName &n)
+{
+    return n.overload_name.empty() ? n.name : n.name + "." + n.overload_name;
+}
+
+std::string schema_text(const c10::FunctionSchema &s)
+{
+    std::ostringstream o;
+    o << s;
+    return o.str();
+}
+
+bool same_alias(const c10::AliasInfo *a, const c10::AliasInfo *b)
+{
+    if (!a || !b) return !a && !b;
+    return *a == *b;
+}
+
+/* The first slot whose alias annotation differs between the two schemas
+ * ("argument 'self'", "return 0"), or "". */
+std::string alias_difference(const c10::FunctionSchema &a, const c10::FunctionSchema &b)
+{
+    for (size_t i = 0; i < a.arguments().size(); i++)
+        if (!same_alias(a.arguments()[i].alias_info(), b.arguments()[i].alias_info()))
+            return "argument '" + a.arguments()[i].name() + "'";
+    if (a.returns().size() != b.returns().size()) return "the returns";
+    for (size_t i = 0; i < a.returns().size(); i++)
+        if (!same_alias(a.returns()[i].alias_info(), b.returns()[i].alias_info()))
+            return "return " + std::to_string(i);
+    return "";
+}
+
+/* Compares libtorch's schema of the operator e runs with the one verified
+ * against (ours): other arguments make every call refused (the engine's
+ * stack would not fit), other alias annotations a schema-mismatch finding. */
+ta_status compare_schemas(ta_registry *reg, OpEntry &e, const char *ours)
+{
+    const c10::FunctionSchema &theirs = e.op.schema();
+    if (!ours) return TA_OK;
+    c10::FunctionSchema mine("", "", {}, {});
+    try {
+        mine = torch::jit::parseSchema(ours);
+    } catch (const std::exception &) {
+        e.refusal = "libtorch cannot parse the schema verified against; its own is " + schema_text(theirs);
+        return TA_OK;
+    }
+    const auto &a = mine.arguments(), &b = theirs.arguments();
+    bool same_args = a.size() == b.size();
+    for (size_t i = 0; same_args && i < a.size(); i++)
+        same_args = a[i].name() == b[i].name() && a[i].type()->str() == b[i].type()->str();
+    if (!same_args) {
+        e.refusal = "libtorch's schema takes other arguments: " + schema_text(theirs);
+        return TA_OK;
+    }
+    std::string where = alias_difference(mine, theirs);
+    if (where.empty()) return TA_OK;
+    std::string msg = "libtorch's schema annotates " + where + " otherwise than the schema verified against: " +
+                      schema_text(theirs);
+    return ta_registry_schema_mismatch(reg, e.name.c_str(), msg.c_str());
+}
+
+ta_status add(ta_registry *reg, const c10::OperatorHandle &h, const std::string &name, const char *op,
+              bool kernel)
+{
+    entries.push_back(std::unique_ptr<OpEntry>(new OpEntry{h, name, ""}));
+    OpEntry *e = entries.back().get();
+    /* from_file and the like would read and write files named by the case. */
+    for (const auto &a : h.schema().arguments())
+        if (a.name() == "filename") e->refusal = "tensoralias: an operator that opens files is not run";
+    return kernel ? ta_register_op(reg, op, TA_KEY_CPU, ta_torch_kernel, e)
+                  : ta_register_op(reg, op, TA_KEY_CATCHALL, nullptr, nullptr);
+}
+
+ta_status register_aten(ta_registry *reg)
+{
+    const char *glob = "aten::*";
+    const char **names = nullptr;
+    size_t n = 0;
+    ta_status s = ta_registry_select(reg, &glob, 1, &names, &n);
+    auto &d = c10::Dispatcher::singleton();
+    for (size_t i = 0; s == TA_OK && i < n; i++) {
+        std::string name = names[i];
+        size_t dot = name.find('.');
+        c10::OperatorName on(name.substr(0, dot), dot == std::string::npos ? "" : name.substr(dot + 1));
+        auto h = d.findSchema(on);
+        if (!h || !h->hasComputedKernelForDispatchKey(c10::DispatchKey::CPU)) continue;
+        s = add(reg, *h, name, name.c_str(), true);
+        const ta_registry_op *op = ta_registry_find(reg, name.c_str());
+        if (s == TA_OK && op) s = compare_schemas(reg, *entries.back(), op->schema);
+    }
+    free(names);
+    return s;
+}
+
+std::set<std::string> all_op_names()
+{
+    std::set<std::string> out;
+    for (const auto &n : c10::Dispatcher::singleton().getAllOpNames()) out.insert(full_name(n));
+    return out;
+}
+
+ta_status register_library(ta_registry *reg, const char *lib)
+{
+    std::set<std::string> before = all_op_names();
+    if (!dlopen(lib, RTLD_NOW | RTLD_GLOBAL))
+        return ta_registry_plugin_error(reg, "cannot load %s into libtorch: %s", lib, dlerror());
+    std::set<std::string> after = all_op_names();
+    auto &d = c10::Dispatcher::singleton();
+    size_t added = 0;
+    for (const auto &name : after) {
+        if (before.count(name)) continue;
+        size_t dot = name.find('.');
+        c10::OperatorName on(name.substr(0, dot), dot == std::string::npos ? "" : name.substr(dot + 1));
+        auto h = d.findSchema(on);
+        if (!h) continue; /* kernels for an operator defined elsewhere */
+        bool kernel = h->hasComputedKernelForDispatchKey(c10::DispatchKey::CPU);
+        /* Declared in the sources verified against (--schemas-from): that schema, compared. */
+        const ta_registry_op *known = ta_registry_find(reg, name.c_str());
+        const char *ours = known ? known->schema : nullptr;
+        std::string text = schema_text(h->schema());
+        ta_status s = add(reg, *h, name, ours && kernel ? name.c_str() : text.c_str(), kernel);
+        if (s == TA_OK && ours) s = compare_schemas(reg, *entries.back(), ours);
+        if (s != TA_OK) return s;
+        added++;
+    }
+    if (!added) return ta_registry_plugin_error(reg, "%s registered no operator with libtorch", lib);
+    return TA_OK;
+}
+
+} // namespace
+} // namespace ta_torch
+
+extern "C" TA_API ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
+{
+    if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
+    try {
+        ta_torch::prepare_process();
+        const char *lib = ta_registry_option(reg, "torch.library");
+        return lib ? ta_torch::register_library(reg, lib) : ta_torch::register_aten(reg);
+    } catch (const std::exception &e) {
+        return ta_registry_plugin_error(reg, "libtorch: %s", e.what());
+    }
+}
