@@ -225,6 +225,7 @@ static ta_status write_cond(fn_pass *p, fn_env *e, fn_cursor c, const fn_alias *
     ta_ir_node *n = emit_if(p, c, a->cond);
     if (!n) return TA_ERR_NOMEM;
     fn_env eb[2];
+    memset(eb, 0, sizeof eb);
     ta_status st = fn_env_copy(p, &eb[0], e);
     if (st == TA_OK) st = fn_env_copy(p, &eb[1], e);
     for (uint32_t b = 0; b < 2 && st == TA_OK; b++)

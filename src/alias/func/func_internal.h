@@ -90,6 +90,7 @@ typedef struct fn_pass {
     uint32_t now;             /* the current mark */
     ta_func_report *report;
     bool no_copy_back;
+    bool oom;                 /* an allocation failed where the plan went on safely */
 } fn_pass;
 
 /* ---- plan.c ---- */

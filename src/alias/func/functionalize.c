@@ -90,6 +90,7 @@ ta_status ta_functionalize(ta_ir_graph *g, const ta_ir_ops *ops, const ta_func_o
     if (st == TA_OK) p.report->counts.mutating_before = ta_func_count_mutating(g, ops);
     if (st == TA_OK) st = fn_plan_graph(&p);
     if (st == TA_OK) st = fn_walk_graph(&p);
+    if (st == TA_OK && p.oom) st = TA_ERR_NOMEM;
     if (st == TA_OK) p.report->counts.mutating_after = ta_func_count_mutating(g, ops);
     if (st == TA_OK && report) *report = p.report, p.report = NULL;
     pass_free(&p);

@@ -120,6 +120,7 @@ static const char *fmt(fn_pass *p, const char *f, const char *a, const char *b)
     char buf[512];
     snprintf(buf, sizeof buf, f, a, b);
     const char *s = ta_arena_strndup(p->arena, buf, strlen(buf));
+    if (!s) p->oom = true;
     return s ? s : "the pass ran out of memory describing why";
 }
 
@@ -140,6 +141,7 @@ static fn_alias *new_alias(fn_pass *p, fn_alias_kind kind)
 {
     fn_alias *a = ta_arena_alloc(p->arena, sizeof *a);
     if (a) memset(a, 0, sizeof *a), a->kind = kind;
+    else p->oom = true;
     return a;
 }
 
@@ -365,13 +367,15 @@ static ta_ir_value *export_cond(fn_pass *p, ta_ir_node *n, int b, ta_ir_value *c
     if (fn_visible(c, n->block)) return c;
     if (b < 0) return NULL;
     ta_ir_node *k = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
-    if (!k || ta_ir_node_set_attr(k, "value", "0") != TA_OK || ta_ir_node_append(n->blocks[1 - b], k) != TA_OK)
-        return NULL;
-    ta_ir_value_set_type(k->outputs[0], c->type);
-    ta_ir_value *o = ta_ir_node_add_output(n, NULL, c->type);
-    if (!o || ta_ir_block_add_output(n->blocks[b], c) != TA_OK ||
-        ta_ir_block_add_output(n->blocks[1 - b], k->outputs[0]) != TA_OK)
-        return NULL;
+    ta_ir_value *o = NULL;
+    if (k && ta_ir_node_set_attr(k, "value", "0") == TA_OK && ta_ir_node_append(n->blocks[1 - b], k) == TA_OK) {
+        ta_ir_value_set_type(k->outputs[0], c->type);
+        o = ta_ir_node_add_output(n, NULL, c->type);
+        if (o && (ta_ir_block_add_output(n->blocks[b], c) != TA_OK ||
+                  ta_ir_block_add_output(n->blocks[1 - b], k->outputs[0]) != TA_OK))
+            o = NULL;
+    }
+    if (!o) p->oom = true;
     return o;
 }
 
