@@ -86,6 +86,8 @@ typedef struct fn_pass {
     const char **taint;       /* per class representative: why it stays, or NULL */
     uint32_t *mem_start;      /* members: values whose alias reaches root r are */
     uint32_t *mem;            /* mem[mem_start[r] .. mem_start[r+1]) */
+    ta_ir_value **guard;      /* per loop node: "its body runs", made once */
+    ta_ir_value **first;      /* per loop node: "first iteration", made once */
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
     ta_func_report *report;

@@ -60,7 +60,10 @@ static ta_status pass_init(fn_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_
     p->plan = ta_calloc(nn, sizeof *p->plan);
     p->wplan = ta_calloc(nn, sizeof *p->wplan);
     p->why = ta_calloc(nn, sizeof *p->why);
-    if (!p->alias || !p->uf || !p->taint || !p->stamp || !p->plan || !p->wplan || !p->why) return TA_ERR_NOMEM;
+    p->guard = ta_calloc(nn, sizeof *p->guard);
+    p->first = ta_calloc(nn, sizeof *p->first);
+    if (!p->alias || !p->uf || !p->taint || !p->stamp || !p->plan || !p->wplan || !p->why || !p->guard || !p->first)
+        return TA_ERR_NOMEM;
     for (uint32_t i = 0; i < nv; i++) p->uf[i] = i;
     return TA_OK;
 }
@@ -74,6 +77,8 @@ static void pass_free(fn_pass *p)
     free(p->plan);
     free(p->wplan);
     free(p->why);
+    free(p->guard);
+    free(p->first);
     free(p->mem_start);
     free(p->mem);
     ta_arena_destroy(p->arena);

@@ -459,13 +459,45 @@ static ta_status plan_if(fn_pass *p, ta_ir_node *n)
 }
 
 /* "The loop body runs at least once": trip > 0 and the initial condition. */
+static uint32_t depth(const ta_ir_block *b)
+{
+    uint32_t d = 0;
+    for (; b && b->owner; b = b->owner->block) d++;
+    return d;
+}
+
+/* The node after which the guard of loop goes: as far out as its trip count
+ * (a constant is copied) and condition allow, so that what depends on it can
+ * be followed outside the blocks around the loop too. */
+static ta_ir_node *guard_place(const ta_ir_node *loop, bool *copy_trip)
+{
+    const ta_ir_value *trip = loop->inputs[0], *cond = loop->inputs[1];
+    *copy_trip = trip->node->kind->kind == IR_K_CONSTANT && trip->node->nattrs == 1;
+    const ta_ir_node *at = cond->node;
+    if (!*copy_trip) {
+        uint32_t dt = depth(trip->node->block), dc = depth(cond->node->block);
+        if (dt > dc || (dt == dc && ta_ir_node_is_before(cond->node, trip->node))) at = trip->node;
+    }
+    return (ta_ir_node *)at; /* a param sentinel: the start of its block */
+}
+
 static ta_status loop_guard(fn_pass *p, ta_ir_node *loop, ta_ir_value **out)
 {
+    if ((*out = p->guard[loop->id])) return TA_OK; /* planned before, in an earlier round */
     ta_ir_graph *g = p->g;
+    bool copy_trip;
+    ta_ir_node *at = guard_place(loop, &copy_trip), *trip = NULL;
+    if (copy_trip) {
+        trip = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
+        if (!trip || ta_ir_node_set_attr(trip, loop->inputs[0]->node->attrs[0].name,
+                                         loop->inputs[0]->node->attrs[0].value) != TA_OK)
+            return TA_ERR_NOMEM;
+        ta_ir_value_set_type(trip->outputs[0], loop->inputs[0]->type);
+    }
     ta_ir_node *zero = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
     if (!zero || ta_ir_node_set_attr(zero, "value", "0") != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(zero->outputs[0], ta_ir_type_simple(g, TA_IR_INT));
-    ta_ir_value *gt_in[2] = {loop->inputs[0], zero->outputs[0]};
+    ta_ir_value *gt_in[2] = {trip ? trip->outputs[0] : loop->inputs[0], zero->outputs[0]};
     ta_ir_node *gt = ta_ir_node_create(g, "aten::gt", gt_in, 2, 1);
     if (!gt) return TA_ERR_NOMEM;
     ta_ir_value_set_type(gt->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
@@ -473,16 +505,17 @@ static ta_status loop_guard(fn_pass *p, ta_ir_node *loop, ta_ir_value **out)
     ta_ir_node *and = ta_ir_node_create(g, "aten::__and__", and_in, 2, 1);
     if (!and) return TA_ERR_NOMEM;
     ta_ir_value_set_type(and->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
-    if (ta_ir_node_insert_before(zero, loop) != TA_OK || ta_ir_node_insert_before(gt, loop) != TA_OK ||
-        ta_ir_node_insert_before(and, loop) != TA_OK)
-        return TA_ERR_NOMEM;
-    *out = and->outputs[0];
+    ta_ir_node *seq[4] = {trip, zero, gt, and};
+    for (int i = 0; i < 4; i++)
+        if (seq[i]) ir_node_link_after(seq[i], at), at = seq[i];
+    *out = p->guard[loop->id] = and->outputs[0];
     return TA_OK;
 }
 
 /* "This is the body's first iteration": its iteration number is 0. */
 static ta_status first_iteration(fn_pass *p, ta_ir_block *body, ta_ir_value **out)
 {
+    if ((*out = p->first[body->owner->id])) return TA_OK;
     ta_ir_graph *g = p->g;
     ta_ir_node *zero = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
     if (!zero || ta_ir_node_set_attr(zero, "value", "0") != TA_OK) return TA_ERR_NOMEM;
@@ -493,13 +526,27 @@ static ta_status first_iteration(fn_pass *p, ta_ir_block *body, ta_ir_value **ou
     ta_ir_value_set_type(eq->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
     ir_node_link_after(zero, body->param);
     ir_node_link_after(eq, zero);
-    *out = eq->outputs[0];
+    *out = p->first[body->owner->id] = eq->outputs[0];
     return TA_OK;
 }
 
 static bool followable(const fn_alias *a)
 {
     return a->kind == FN_ROOT || a->kind == FN_VIEW || a->kind == FN_COND;
+}
+
+/* a with the stand-in own (memory the previous iteration made) replaced by
+ * root, the parameter's own memory. */
+static const fn_alias *with_own(fn_pass *p, const fn_alias *a, const fn_alias *own, const fn_alias *root)
+{
+    if (a == own) return root;
+    if (a->kind != FN_COND) return a;
+    const fn_alias *x = with_own(p, a->alt[0], own, root), *y = with_own(p, a->alt[1], own, root);
+    if (!x || !y) return NULL;
+    if (x == a->alt[0] && y == a->alt[1]) return a;
+    fn_alias *c = new_alias(p, FN_COND);
+    if (c) c->cond = a->cond, c->alt[0] = x, c->alt[1] = y;
+    return c;
 }
 
 /* What a loop's carried tensor holds after the first iteration: later[j] is
@@ -519,9 +566,10 @@ static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *l
         } else if (l == f) {
             st = set_alias(p, param, f);
         } else {
-            fn_alias *c = new_alias(p, FN_COND), *r = l == own ? new_alias(p, FN_ROOT) : NULL;
-            if (!c || (l == own && !r)) return TA_ERR_NOMEM;
-            if (r) r->root = param, l = r;
+            fn_alias *c = new_alias(p, FN_COND), *r = new_alias(p, FN_ROOT);
+            if (!c || !r) return TA_ERR_NOMEM;
+            r->root = param;
+            if (!(l = with_own(p, l, own, r))) return TA_ERR_NOMEM;
             if (!first) st = first_iteration(p, body, &first);
             c->cond = first, c->alt[0] = f, c->alt[1] = l;
             if (st == TA_OK) st = set_alias(p, param, c);
@@ -529,11 +577,6 @@ static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *l
         if (st != TA_OK) return st;
     }
     return TA_OK;
-}
-
-static bool contains(const fn_alias *a, const fn_alias *x)
-{
-    return a == x || (a->kind == FN_COND && (contains(a->alt[0], x) || contains(a->alt[1], x)));
 }
 
 /* Whether a and b describe the same memory the same way. */
@@ -550,7 +593,8 @@ static bool alias_equal(const fn_alias *a, const fn_alias *b)
 }
 
 /* What each carried tensor of the planned body holds at its end (see
- * plan_params); returns whether that is what was assumed. */
+ * plan_params; a cond may choose between memory from before the loop and
+ * the previous iteration's); returns whether that is what was assumed. */
 static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, const fn_alias *own)
 {
     ta_ir_block *body = n->blocks[0];
@@ -562,7 +606,6 @@ static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, con
         else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
             l = localize(p, fn_alias_of(p, last), n, -1, own);
         if (l && !followable(l)) l = NULL;
-        if (l && l != own && contains(l, own)) l = NULL; /* partly the previous iteration's */
         if (l && l != own && !chain_visible(p, l, n->block, true)) l = NULL; /* views of what the body makes */
         if (alias_equal(l, later[j])) l = later[j];
         same &= l == later[j];
