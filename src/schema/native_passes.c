@@ -316,17 +316,24 @@ static ta_status no_default_args(const ta_native_file *f, const ta_native_func *
 }
 
 /* torchgen: a random operator ("rand" in its name, a dropout that is not a
- * backward, a Generator argument) must carry the nondeterministic_seeded tag. */
-static bool seeded(const ta_native_func *fn)
+ * backward, a Generator argument) must carry the nondeterministic_seeded
+ * tag. A late torchgen (its tags.yaml declares pt2_compliant_tag) also
+ * reads "dropout" in an argument's name. */
+static bool seeded(const ta_native_func *fn, bool late)
 {
     static const char exempt[] = "_cudnn_init_dropout_state";
+    const ta_schema *s = fn->schema;
     const char *name = fn->name;
     size_t n = strcspn(name, ".");
+    bool dropout = strstr(name, "dropout") != NULL;
+    for (uint32_t i = 0; i < s->nargs && late && !dropout; i++)
+        for (uint32_t k = 0; k + 7 <= s->args[i].name.len && !dropout; k++)
+            dropout = !memcmp(s->args[i].name.ptr + k, "dropout", 7);
     bool random = strstr(name, "rand") ||
-                  (strstr(name, "dropout") && !strstr(name, "backward") &&
+                  (dropout && !strstr(name, "backward") &&
                    !(n == sizeof exempt - 1 && !strncmp(name, exempt, n)));
-    for (uint32_t i = 0; i < fn->schema->nargs && !random; i++) {
-        const ta_type *t = fn->schema->args[i].type;
+    for (uint32_t i = 0; i < s->nargs && !random; i++) {
+        const ta_type *t = s->args[i].type;
         random = ta_type_is_name(t, "Generator") ||
                  (t->kind == TA_TYPE_OPTIONAL && ta_type_is_name(t->elems[0], "Generator"));
     }
@@ -339,6 +346,7 @@ static bool seeded(const ta_native_func *fn)
 static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
 {
     ta_status st = TA_OK;
+    bool late = f->has_tags && ta_native_tag_known(f, "pt2_compliant_tag");
     for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
         const ta_native_func *fn = &f->funcs[i];
         if (!fn->schema) continue; /* reported by the loader */
@@ -353,11 +361,12 @@ static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
             st = key_error(f, d, fn, TA_NK_DEVICE_CHECK, "foreach-device-check",
                            "write 'device_check: NoCheck'",
                            "a _foreach function must not check devices (device_check: NoCheck)");
-        if (st == TA_OK && !seeded(fn))
+        if (st == TA_OK && !seeded(fn, late))
             st = key_error(f, d, fn, TA_NK_TAGS, "nondeterministic-untagged",
                            "add 'tags: nondeterministic_seeded'",
-                           "a random function (rand or dropout in its name, or a Generator argument) "
-                           "must be tagged nondeterministic_seeded");
+                           "a random function (rand or dropout in its name, dropout in an "
+                           "argument's for a late torchgen, or a Generator argument) must be "
+                           "tagged nondeterministic_seeded");
     }
     return st;
 }
