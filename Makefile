@@ -12,6 +12,7 @@
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
 #   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c)
+#   tools/bench/scan/yaml_scan.c  -> build/bench/yaml_scan (libyaml alone: bench_command's floor)
 #   tests/unit/test_*.c           -> build/tests/test_* (cmocka), run by tests/run.sh
 #   tests/plugins/*.c             -> build/tests/plugins/lib*.so (kernel plugins used by tests)
 #   tests/fuzz/fuzz_*.c           -> build-fuzz/fuzz_* (libFuzzer, clang)
@@ -26,7 +27,10 @@ OPT      ?= -O2
 SAN      ?=
 FAULT    ?=
 FUZZ_SECONDS ?= 60
-VERSION  := 0.1.0
+# The version is include/tensoralias/version.h's; the SONAME carries its major.
+VERSION  := $(shell sed -n 's/^\#define TA_VERSION_STRING "\(.*\)"/\1/p' include/tensoralias/version.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+SONAME   := libtensoralias.so.$(SOMAJOR)
 
 PKGS     := yaml-0.1 igraph jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -124,8 +128,13 @@ $(BUILD)/libtensoralias.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libtensoralias.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libtensoralias.so $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# libtensoralias.so.X.Y.Z, SONAME libtensoralias.so.X, with the two links
+# (the SONAME for the loader, the bare name for -ltensoralias).
+$(BUILD)/libtensoralias.so.$(VERSION): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/libtensoralias.so: $(BUILD)/libtensoralias.so.$(VERSION)
+	ln -sf libtensoralias.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf libtensoralias.so.$(VERSION) $@
 
 # Kernel libraries leave the ta_* runtime symbols undefined: they bind to the
 # host (the command or a test, linked with the whole library and -rdynamic),
@@ -153,12 +162,25 @@ $(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
 	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
 	    -o $@ $< $(TORCH_LIBS)
 
+# The command links igraph's archive when there is one: it calls none of the
+# libraries igraph's .so brings in (lapack, arpack, glpk, gfortran, ... 20 of
+# them), and loading those was most of its start-up. libxml2 and libstdc++
+# are what the archive's members it uses need.
+IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.a)
+IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
+CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
+
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
 
 # Programs built from one source file in one step still write a dependency
 # file (program.d), so editing a header they include rebuilds them.
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+
+# The floor bench_command compares the command with: libyaml alone.
+$(BUILD)/bench/yaml_scan: tools/bench/scan/yaml_scan.c $(BENCHLIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BENCHLIB_OBJ) $(shell pkg-config --libs yaml-0.1)
 
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
@@ -194,7 +216,7 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN)
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 
 test: check-build
 	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
@@ -237,7 +259,7 @@ fuzz: fuzz-build
 	  echo "== $$n for $(FUZZ_SECONDS)s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 build-fuzz/new/$$n tests/fuzz/corpus/$$n || exit 1; done
 
-bench: all $(BENCH_BIN)
+bench: all $(BENCH_BIN) $(BUILD)/bench/yaml_scan
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 install: all
@@ -245,7 +267,9 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/tensoralias
 	install -m 755 $(BUILD)/tensoralias $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/libtensoralias.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libtensoralias.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libtensoralias.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtensoralias.so
 	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO) $(TORCH_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
 	install -m 644 include/tensoralias/*.h $(DESTDIR)$(PREFIX)/include/tensoralias/
 	install -m 644 $(SHARE_OUT) $(DESTDIR)$(PREFIX)/share/tensoralias/

@@ -3,6 +3,8 @@
 # Used by the README's set-up line and by .ci/run, so the list lives here only.
 # (nvcc is optional: with it, make also builds the CUDA device library; libtorch-dev
 # gives the libtorch bridge, python3-torchvision a real TORCH_LIBRARY extension to test it on.)
+# zlib1g-dev and liblzma-dev: the archives a static link of the library
+# needs besides libxml2-dev's (tests/cli/install_lib.sh).
 set -eu
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -11,4 +13,5 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential clang pkg-config xz-utils \
     libyaml-dev libigraph-dev libjansson-dev libcmocka-dev libdlpack-dev \
+    zlib1g-dev liblzma-dev \
     graphviz libtorch-dev python3-torchvision >/dev/null

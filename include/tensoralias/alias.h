@@ -67,6 +67,21 @@ TA_API bool ta_query_is_mutable(const ta_alias_query *q);
 TA_API bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
 TA_API bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
 
+/* The same three questions, checked: the answer goes to *answer and a slot
+ * out of range (an input index past the arguments, an output past the
+ * returns) is TA_ERR_INVALID rather than the answer false. */
+TA_API ta_status ta_query_is_mutable_input_checked(const ta_alias_query *q, uint32_t i,
+                                                  bool *answer);
+TA_API ta_status ta_query_may_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b,
+                                           bool *answer);
+TA_API ta_status ta_query_may_contain_alias_checked(const ta_alias_query *q, ta_slot a,
+                                                   ta_slot b, bool *answer);
+
+/* The slot of the argument named name, else of the return named name (a
+ * named return of an out= op shares its name with its argument: the
+ * argument is found). TA_ERR_NOTFOUND when neither has that name. */
+TA_API ta_status ta_query_slot_named(const ta_alias_query *q, const char *name, ta_slot *out);
+
 /* The declared contract, element sets included (what torch's list-level
  * view hides): true when output j and input i share an alias set after the
  * call, at the slot or inside its elements, or both enter the wildcard. */
@@ -84,13 +99,16 @@ TA_API ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
 TA_API uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
 TA_API uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
 
-/* The four torch answers as a jansson object in the golden format:
- * {"is_mutable": bool, "mutable_args": [i...], "may_alias": [[kind, i,
- * kind, j]...], "may_contain_alias": [...]}, kind "in" or "out", each pair
- * once with the lower slot first (inputs before outputs). NULL on OOM;
- * the caller json_decref's it. */
-struct json_t;
-TA_API struct json_t *ta_query_to_json(const ta_alias_query *q);
+/* Writes the four torch answers to out as the members of a JSON object in
+ * the golden format, without the braces (so they can close an object of the
+ * caller's): "is_mutable":bool,"mutable_args":[i...],"may_alias":[[kind,i,
+ * kind,j]...],"may_contain_alias":[...]; kind "in" or "out", each pair once
+ * with the lower slot first (inputs before outputs). The pair lists grow
+ * with the square of the slots: each stops after max_pairs pairs (0: no
+ * limit) and *truncated (when not NULL) says whether one did. Memory is
+ * constant. TA_ERR_IO when out reports an error. */
+TA_API ta_status ta_query_write_json(const ta_alias_query *q, FILE *out, size_t max_pairs,
+                                     bool *truncated);
 
 /* ---- graphs ------------------------------------------------------------- */
 
@@ -123,10 +141,18 @@ TA_API uint32_t ta_alias_graph_ecount(const ta_alias_graph *g);
 TA_API const ta_schema *ta_alias_graph_schema(const ta_alias_graph *g);
 
 /* The same queries answered by walking the graph (slower; used to check the
- * compact summary). */
+ * compact summary): false for a slot out of range. */
 TA_API bool ta_graph_is_mutable_input(const ta_alias_graph *g, uint32_t i);
 TA_API bool ta_graph_may_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
 TA_API bool ta_graph_may_contain_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+/* Checked, as ta_query_*_checked: TA_ERR_INVALID for a slot out of range,
+ * TA_ERR_NOMEM when the walk could not allocate (the answer is false). */
+TA_API ta_status ta_graph_is_mutable_input_checked(const ta_alias_graph *g, uint32_t i,
+                                                  bool *answer);
+TA_API ta_status ta_graph_may_alias_checked(const ta_alias_graph *g, ta_slot a, ta_slot b,
+                                           bool *answer);
+TA_API ta_status ta_graph_may_contain_alias_checked(const ta_alias_graph *g, ta_slot a,
+                                                   ta_slot b, bool *answer);
 
 /* Writers. dot is laid out for reading (inputs left, sets middle, outputs
  * right; writes bold red); GraphML comes from igraph's writer; JSON is

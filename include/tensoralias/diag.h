@@ -12,6 +12,7 @@
 #define TENSORALIAS_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,12 @@ typedef enum ta_status {
 
 TA_API const char *ta_status_str(ta_status s);
 
+/* The largest text the library's loaders read, from a file or a buffer:
+ * 256 MiB (PyTorch's native_functions.yaml is 0.6 MB). A larger input is
+ * refused with an "io" error before it is parsed, and reading an endless
+ * stream (/dev/zero) stops there. */
+#define TA_MAX_INPUT_BYTES ((size_t)256 << 20)
+
 typedef enum ta_severity {
     TA_SEV_NOTE = 0,
     TA_SEV_WARNING,
@@ -52,9 +59,19 @@ typedef struct ta_diag {
     uint32_t line;       /* 1-based; 0 when unknown */
     uint32_t col;        /* 1-based, in bytes; 0 when unknown */
     uint32_t length;     /* bytes the caret underlines (at least 1 when shown) */
-    const char *source_line; /* the text of that line, or NULL */
+    const char *source_line; /* the text of that line, or NULL; of a long line,
+                                an excerpt around the column (see below) */
     const char *hint;        /* fix-it hint, or NULL */
+    /* A line longer than TA_DIAG_LINE_MAX bytes is kept as an excerpt of at
+     * most that many bytes around the column: line_skipped bytes of the line
+     * come before source_line (the caret goes under its byte col - 1 -
+     * line_skipped), and line_cut says bytes were left out after it. */
+    uint32_t line_skipped;
+    bool line_cut;
 } ta_diag;
+
+/* The most bytes of a source line a diagnostic keeps. */
+#define TA_DIAG_LINE_MAX 160
 
 typedef struct ta_diags ta_diags;
 
@@ -67,7 +84,8 @@ TA_API size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);
 
 /* Where a diagnostic points. line_text is the source line the caret goes
  * under (line_len bytes, need not be NUL-terminated) or NULL; the list keeps
- * its own copy, so the text may be freed after the call. A NULL ta_loc, or
+ * its own copy (of a long line, the excerpt ta_diag describes), so the text
+ * may be freed after the call. A NULL ta_loc, or
  * a zero line, means the diagnostic has no position. */
 typedef struct ta_loc {
     const char *file;      /* file name; NULL means "<string>" */
@@ -111,8 +129,14 @@ TA_API void ta_diags_truncate(ta_diags *d, size_t n);
 TA_API ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
 
 /* Writes one diagnostic as a compiler would, with the source line and a
- * caret when they are known. Used by the command, never by the library. */
+ * caret when they are known. Used by the command, never by the library.
+ * The caret lands under the character at the diagnostic's byte column:
+ * a UTF-8 sequence before it is one column, a tab stays a tab. */
 TA_API void ta_diag_render(const ta_diag *g, FILE *out);
+
+/* The same, in colour when color is set (ANSI: bold location, the severity
+ * in red, magenta or cyan, a green caret), as compilers do on a terminal. */
+TA_API void ta_diag_render_color(const ta_diag *g, FILE *out, bool color);
 
 #ifdef __cplusplus
 }

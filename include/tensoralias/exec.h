@@ -168,9 +168,11 @@ TA_API ta_status ta_registry_use_native(ta_registry *reg, const ta_native_file *
 
 /* Registers every schema of a file, without kernels (`verify --schemas`): a
  * native_functions.yaml (namespaces as written, aten otherwise), or a list
- * of schemas, one a line ("- ns::op(...)", quoted or not, or bare). Schemas
- * the registration rules refuse are reported in diags. TA_ERR_IO (with a
- * diagnostic) when the file cannot be read. */
+ * of schemas, one a line ("- ns::op(...)", quoted or not, or bare; blank
+ * lines and '#' comments skipped). Schemas the registration rules refuse
+ * are reported in diags. TA_ERR_PARSE when a list's line is no schema, or
+ * the list holds none (each with a positioned diagnostic); TA_ERR_IO (with
+ * a diagnostic) when the file cannot be read. */
 TA_API ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags *diags);
 
 /* The operators to verify: without globs, every registered operator with a
@@ -282,13 +284,20 @@ typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const
 /* Gives a case's arguments from a samples file: see ta_samples_*. */
 typedef struct ta_samples ta_samples;
 
+#define TA_VERIFY_TRAP_AUTO 20000
+
 typedef struct ta_verify_opts {
     uint64_t seed;          /* base seed; each case's seed derives from it and the operator */
     uint32_t cases;         /* synthesized cases per operator (0: 40) */
     bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
-    bool trap_writes;       /* read-only pages on inputs that may not be written */
+    /* Read-only pages on inputs that may not be written, naming the first
+     * write (a write the kernel undoes before returning included). A run
+     * of at most TA_VERIFY_TRAP_AUTO cases in all traps whatever this says,
+     * on the CPU in child processes (the pages cost two system calls an
+     * input a case). */
+    bool trap_writes;
     bool in_process;        /* no child processes (tests, benchmarks): a crash ends the run */
     bool has_case_seed;     /* run exactly one case with this seed */
     uint64_t case_seed;
@@ -319,12 +328,20 @@ TA_API void ta_verify_report_destroy(ta_verify_report *r);
  * operator's samples before its synthesized cases; a case seed below 2^32
  * names a sample (its index), so --case-seed replays samples too.
  * Loading checks every sample's structure (errors at the sample's line);
- * whether a sample fits its schema shows when its case is built. */
+ * ta_samples_check its operators and argument names; whether a value fits
+ * its argument shows when its case is built. */
 TA_API ta_status ta_samples_load(const char *path, ta_samples **out, ta_diags *diags);
 TA_API ta_status ta_samples_load_buffer(const char *text, size_t len, const char *source,
                                  ta_samples **out, ta_diags *diags);
 TA_API void ta_samples_destroy(ta_samples *s);
 TA_API size_t ta_samples_count(const ta_samples *s, const char *op);
+/* Checks a samples file against what reg knows (registered operators and
+ * the yaml of ta_registry_use_native): an operator none of them declares,
+ * and a sample naming an argument its operator's schema does not have, are
+ * errors at their line and column in the file (named source). TA_OK, or
+ * TA_ERR_PARSE with a diagnostic for each. */
+TA_API ta_status ta_samples_check(const ta_samples *s, const ta_registry *reg, const char *source,
+                                  ta_diags *diags);
 /* Strict (the default): a sample the kernel rejects is a kernel-error
  * finding, since whoever wrote it meant it to run. Not strict: a rejected
  * sample is a rejected case like a synthesized one (a corpus made for

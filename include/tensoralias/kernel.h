@@ -139,7 +139,8 @@ TA_API DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int nd
 TA_API ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
                              const int64_t *strides, uint64_t byte_offset);
 /* resize_: gives t the shape, contiguous strides, and storage large enough
- * (reallocated, keeping the old bytes, when it was too small). */
+ * (reallocated, keeping the old bytes, when it was too small). As in torch,
+ * a tensor that has the shape already keeps its strides and offset. */
 TA_API ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape);
 /* An array for a tensor-list return, owned by the engine. */
 TA_API DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);

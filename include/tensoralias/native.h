@@ -81,12 +81,19 @@ typedef struct ta_native_ufunc {
     ta_native_str value;
 } ta_native_ufunc;
 
+/* Where a key of an entry was written, and where its value starts. */
+typedef struct ta_native_keyval {
+    ta_native_key key;
+    ta_native_pos key_pos, val_pos;
+} ta_native_keyval;
+
 typedef struct ta_native_func {
     uint32_t index;        /* position in yaml order, from 0 */
     ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
-    /* Position of each key as written (line 0: absent), and of its value. */
-    ta_native_pos key_pos[TA_NK_COUNT];
-    ta_native_pos val_pos[TA_NK_COUNT];
+    /* The keys torchgen knows, in the order written (a key written twice
+     * once, at its last place): see ta_native_key_pos. */
+    const ta_native_keyval *keys;
+    uint32_t nkeys;
 
     ta_native_str func;    /* the raw schema text */
     ta_schema *schema;     /* parsed from func; NULL when it did not parse */
@@ -149,6 +156,11 @@ TA_API ta_status ta_native_load_path(const char *path, const char *tags_path,
                               ta_native_file **out, ta_diags *diags);
 
 TA_API void ta_native_destroy(ta_native_file *f);
+
+/* Where key k of fn was written and where its value starts; line 0 when fn
+ * has no such key. */
+TA_API ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k);
+TA_API ta_native_pos ta_native_val_pos(const ta_native_func *fn, ta_native_key k);
 
 /* Entries in yaml order; an entry without `func` (reported) is not one.
  * Pointers stay valid until ta_native_destroy. */

@@ -207,6 +207,16 @@ TA_API size_t ta_schema_print(const ta_schema *s, char *buf, size_t cap);
  * schemas built in memory, e.g. derived variants): "ns::name.overload(args) -> rets". */
 TA_API size_t ta_schema_print_canonical(const ta_schema *s, char *buf, size_t cap);
 
+/* Index of the argument named name, or -1 when s has none of that name. */
+TA_API int32_t ta_schema_arg_index(const ta_schema *s, const char *name);
+/* Index of the return named name, or -1 (an unnamed return has no name). */
+TA_API int32_t ta_schema_ret_index(const ta_schema *s, const char *name);
+/* The operator's full name with its overload, as torch's OperatorName
+ * prints it: "aten::add.Tensor", "aten::abs" (no overload, no '.'),
+ * "add.Tensor" (no namespace written). Returns the length needed (buf is
+ * NUL-terminated when cap > 0). */
+TA_API size_t ta_schema_op_name(const ta_schema *s, char *buf, size_t cap);
+
 /* 1-based line and column of a byte offset in s->text, with opts applied. */
 TA_API void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
                       uint32_t *col);

@@ -127,15 +127,16 @@ bool ta_graph_is_mutable_input(const ta_alias_graph *ag, uint32_t i)
     return f.write || strchr(VAS(&ag->g, "flags", i), 'm') != NULL;
 }
 
-/* Facts of slots a and b (false when either is out of range); *shared
- * tells whether both are outputs that basically alias one same input. */
-static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf *B,
-                       bool *shared)
+/* Facts of slots a and b; *shared tells whether both are outputs that
+ * basically alias one same input. TA_ERR_INVALID when either is out of
+ * range. */
+static ta_status pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf *B,
+                            bool *shared)
 {
     uint32_t va = vid(ag, a), vb = vid(ag, b);
-    if (va == UINT32_MAX || vb == UINT32_MAX) return false;
+    if (va == UINT32_MAX || vb == UINT32_MAX) return TA_ERR_INVALID;
     gf *fs = ta_calloc(ag->nslots, sizeof *fs);
-    if (!fs) return false;
+    if (!fs) return TA_ERR_NOMEM;
     all_facts(ag, fs);
     *A = fs[va];
     *B = fs[vb];
@@ -144,25 +145,54 @@ static bool pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *A, gf
         for (uint32_t i = 0; i < ag->q->nin; i++)
             if (basic_alias(&fs[i], A) && basic_alias(&fs[i], B)) *shared = true;
     free(fs);
-    return true;
+    return TA_OK;
+}
+
+ta_status ta_graph_may_alias_checked(const ta_alias_graph *ag, ta_slot a, ta_slot b, bool *answer)
+{
+    gf A, B;
+    bool shared;
+    ta_status st = pair_facts(ag, a, b, &A, &B, &shared);
+    *answer = st == TA_OK && (shared || may_alias(&A, &B));
+    return st;
+}
+
+static bool contain_alias(const gf *A, const gf *B)
+{
+    if (may_alias(A, B)) return true;
+    if (A->wild_after && tokens_meet(A->types, B->contained)) return true;
+    if (B->wild_after && tokens_meet(B->types, A->contained)) return true;
+    if (tokens_meet(A->contained, B->contained)) return true;
+    return (tokens_meet(A->contained, B->types) && B->wild) ||
+           (tokens_meet(B->contained, A->types) && A->wild);
+}
+
+ta_status ta_graph_may_contain_alias_checked(const ta_alias_graph *ag, ta_slot a, ta_slot b,
+                                             bool *answer)
+{
+    gf A, B;
+    bool shared;
+    ta_status st = pair_facts(ag, a, b, &A, &B, &shared);
+    *answer = st == TA_OK && (shared || contain_alias(&A, &B));
+    return st;
+}
+
+ta_status ta_graph_is_mutable_input_checked(const ta_alias_graph *ag, uint32_t i, bool *answer)
+{
+    *answer = i < ag->q->nin && ta_graph_is_mutable_input(ag, i);
+    return i < ag->q->nin ? TA_OK : TA_ERR_INVALID;
 }
 
 bool ta_graph_may_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
 {
-    gf A, B;
-    bool shared;
-    return pair_facts(ag, a, b, &A, &B, &shared) && (shared || may_alias(&A, &B));
+    bool yes;
+    ta_graph_may_alias_checked(ag, a, b, &yes);
+    return yes;
 }
 
 bool ta_graph_may_contain_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
 {
-    gf A, B;
-    bool shared;
-    if (!pair_facts(ag, a, b, &A, &B, &shared)) return false;
-    if (shared || may_alias(&A, &B)) return true;
-    if (A.wild_after && tokens_meet(A.types, B.contained)) return true;
-    if (B.wild_after && tokens_meet(B.types, A.contained)) return true;
-    if (tokens_meet(A.contained, B.contained)) return true;
-    return (tokens_meet(A.contained, B.types) && B.wild) ||
-           (tokens_meet(B.contained, A.types) && A.wild);
+    bool yes;
+    ta_graph_may_contain_alias_checked(ag, a, b, &yes);
+    return yes;
 }

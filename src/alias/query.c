@@ -126,6 +126,50 @@ bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
     return a.kind == TA_SLOT_OUT && b.kind == TA_SLOT_OUT && outputs_share_input(q, fa, fb);
 }
 
+static bool in_range(const ta_alias_query *q, ta_slot s)
+{
+    return s.index < (s.kind == TA_SLOT_IN ? q->nin : q->nout);
+}
+
+ta_status ta_query_is_mutable_input_checked(const ta_alias_query *q, uint32_t i, bool *answer)
+{
+    *answer = false;
+    if (i >= q->nin) return TA_ERR_INVALID;
+    *answer = ta_query_is_mutable_input(q, i);
+    return TA_OK;
+}
+
+ta_status ta_query_may_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b, bool *answer)
+{
+    *answer = false;
+    if (!in_range(q, a) || !in_range(q, b)) return TA_ERR_INVALID;
+    *answer = ta_query_may_alias(q, a, b);
+    return TA_OK;
+}
+
+ta_status ta_query_may_contain_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b,
+                                             bool *answer)
+{
+    *answer = false;
+    if (!in_range(q, a) || !in_range(q, b)) return TA_ERR_INVALID;
+    *answer = ta_query_may_contain_alias(q, a, b);
+    return TA_OK;
+}
+
+ta_status ta_query_slot_named(const ta_alias_query *q, const char *name, ta_slot *out)
+{
+    int32_t i = ta_schema_arg_index(q->s, name);
+    if (i >= 0) {
+        *out = ta_in((uint32_t)i);
+        return TA_OK;
+    }
+    if ((i = ta_schema_ret_index(q->s, name)) >= 0) {
+        *out = ta_out((uint32_t)i);
+        return TA_OK;
+    }
+    return TA_ERR_NOTFOUND;
+}
+
 bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
                                    uint32_t in)
 {

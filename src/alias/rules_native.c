@@ -22,7 +22,7 @@ static ta_status native_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t of
 {
     const native_ctx *c = k->ctx;
     const ta_schema *s = k->s;
-    ta_native_pos val = c->fn->val_pos[TA_NK_FUNC];
+    ta_native_pos val = ta_native_val_pos(c->fn, TA_NK_FUNC);
     ta_native_pos pos = {0, 0, 0, len};
     ta_schema_locate(s, off, &pos.line, &pos.col);
     pos.off = val.off + (s->base_col > val.col ? s->base_col - val.col : 0) + off;
@@ -61,7 +61,7 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
 {
     if (!fn->nautogen) return TA_OK;
     const ta_schema *s = fn->schema;
-    ta_loc at = ta_native_loc(f, fn->key_pos[TA_NK_AUTOGEN]);
+    ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_AUTOGEN));
     const ta_rule_info *r;
     /* torchgen skips the whole group (silently) in each of these cases */
     if (pure_view_op(s)) {

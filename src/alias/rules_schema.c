@@ -434,6 +434,27 @@ static void rule_sets(rc *c)
 
 /* ---- kinds ----------------------------------------------------------------- */
 
+static bool optional_of(const ta_type *t, const char *name)
+{
+    return t->kind == TA_TYPE_OPTIONAL && t->nelems == 1 && ta_type_is_name(t->elems[0], name);
+}
+
+/* The index of torchgen's TensorOptions group (keyword-only dtype, layout,
+ * device, pin_memory, in that order, each optional of its type), or -1. */
+static int tensor_options_at(const ta_schema *s)
+{
+    static const char *const names[4] = {"dtype", "layout", "device", "pin_memory"};
+    static const char *const types[4] = {"ScalarType", "Layout", "Device", "bool"};
+    for (uint32_t i = 0; i + 4 <= s->nargs; i++) {
+        uint32_t k = 0;
+        while (k < 4 && s->args[i + k].kwarg_only && ta_str_eq(s->args[i + k].name, names[k]) &&
+               optional_of(s->args[i + k].type, types[k]))
+            k++;
+        if (k == 4) return (int)i;
+    }
+    return -1;
+}
+
 static void rule_kinds(rc *c)
 {
     const ta_schema *s = c->s;
@@ -452,6 +473,25 @@ static void rule_kinds(rc *c)
         report(c, "alias-functional-overload", s->name_span, "rename the overload",
                "overload '%.*s' says functional but the operator writes an argument",
                NAMEF(s->overload));
+    /* torchgen's kind(): an operator is inplace or out=, never both */
+    if (ta_tg_is_inplace_name(s->name))
+        for (uint32_t i = 0; i < s->nargs; i++)
+            if (s->args[i].kwarg_only && written_ann(c->arg_ann[i])) {
+                report(c, "alias-inplace-out", s->args[i].span,
+                       "drop the trailing '_' for an out= variant, or the out= argument",
+                       "inplace operator '%.*s' has a written keyword argument '%.*s' (an out= "
+                       "argument); torchgen asserts an operator is not both", NAMEF(s->name),
+                       NAMEF(s->args[i].name));
+                break;
+            }
+    /* torchgen asserts that only functional operators (factories) take them */
+    int to = any_write ? tensor_options_at(s) : -1;
+    if (to >= 0)
+        report(c, "alias-tensor-options-kind", s->args[to].span,
+               "drop dtype, layout, device and pin_memory, or make the operator functional",
+               "'%.*s' writes an argument but takes tensor options (dtype, layout, device, "
+               "pin_memory), which torchgen allows on functional operators only",
+               NAMEF(s->name));
     /* a mutable (not inplace, not out=) operator returning the self it writes */
     bool out_fn = false;
     for (uint32_t i = 0; i < s->nargs; i++)

@@ -90,29 +90,46 @@ static void fill_slot(ta_decl_slot *d, ta_str name, const ta_type *t, set_names 
     d->type = name_type(t);
 }
 
-/* Operators whose view-annotated return is documented to be a copy at times. */
-static bool may_copy_op(ta_str name)
+/* Whether s is aten::name.overload for one "name.overload" of names (an
+ * empty overload spelled "name"). The exemptions below hold for these
+ * operators as PyTorch documents them, never for an operator of another
+ * namespace that happens to share a name. */
+static bool is_aten_op(const ta_schema *s, const char *const *names, size_t n)
 {
-    static const char *const names[] = {
-        "reshape", "reshape_as", "contiguous", "flatten", "ravel", "to", "resolve_conj",
-        "resolve_neg", "coalesce", "_autocast_to_full_precision", "_autocast_to_reduced_precision",
-        "__dispatch_contiguous", "to_dense", "_to_dense", "lift_fresh",
-    };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (ta_str_eq(name, names[i])) return true;
+    if (!ta_str_eq(s->ns, "aten")) return false;
+    for (size_t i = 0; i < n; i++) {
+        const char *dot = strchr(names[i], '.');
+        size_t len = dot ? (size_t)(dot - names[i]) : strlen(names[i]);
+        if (s->name.len != len || memcmp(s->name.ptr, names[i], len)) continue;
+        if (ta_str_eq(s->overload, dot ? dot + 1 : "")) return true;
+    }
     return false;
 }
 
-/* Operators that only allocate: their outputs' contents are unspecified, so
- * an out= argument they leave unwritten is correct. */
-static bool unspecified_contents_op(ta_str name)
+/* Operators whose view-annotated return is documented to be a copy at times. */
+static bool may_copy_op(const ta_schema *s)
 {
-    static const char *const prefixes[] = {"empty", "new_empty", "_empty"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-        size_t n = strlen(prefixes[i]);
-        if (name.len >= n && !memcmp(name.ptr, prefixes[i], n)) return true;
-    }
-    return false;
+    static const char *const names[] = {
+        "reshape", "reshape_as", "contiguous", "flatten.using_ints", "flatten.named_out_dim",
+        "flatten.using_names", "flatten.DimnameList", "ravel", "to.dtype_layout", "to.device",
+        "to.dtype", "to.other", "resolve_conj", "resolve_neg", "coalesce",
+        "_autocast_to_full_precision", "_autocast_to_reduced_precision", "__dispatch_contiguous",
+        "to_dense", "_to_dense", "lift_fresh",
+    };
+    return is_aten_op(s, names, sizeof names / sizeof *names);
+}
+
+/* Operators that only allocate: their outputs' contents are unspecified, so
+ * an out= argument they leave unwritten is correct (the empty family and
+ * the out= variants autogen derives of it). */
+static bool unspecified_contents_op(const ta_schema *s)
+{
+    static const char *const names[] = {
+        "empty.out", "empty.names_out", "empty_like.out", "empty_strided.out",
+        "empty_permuted.out", "new_empty.out", "new_empty_strided.out", "empty_quantized.out",
+        "_empty_affine_quantized.out", "_empty_per_channel_affine_quantized.out",
+    };
+    return is_aten_op(s, names, sizeof names / sizeof *names);
 }
 
 ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
@@ -153,8 +170,8 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
         }
         if (t->type == TA_DT_TENSOR_LIST && t->write) d->ret_is_arg[r] = -1; /* lists are compared item by item elsewhere */
     }
-    d->may_copy = may_copy_op(s->name);
-    d->contents_unspecified = unspecified_contents_op(s->name);
+    d->may_copy = may_copy_op(s);
+    d->contents_unspecified = unspecified_contents_op(s);
     /* torch's answers, as a matrix (none when the queries cannot answer;
      * running out of memory is an error, not a lesser answer). */
     int n = d->nargs + d->nrets;

@@ -65,9 +65,12 @@ typedef struct ta_decl {
     /* Per return: true when it is declared a view (a non-written set shared
      * with a tensor argument) and so must share that argument's storage. */
     bool *ret_is_view;
-    bool may_copy;  /* a view-annotated op documented to copy at times (reshape, contiguous...) */
+    /* aten::reshape, aten::contiguous, aten::to.dtype...: a view return
+     * documented to be a copy at times */
+    bool may_copy;
     bool has_out;   /* any out= argument */
-    bool contents_unspecified; /* empty, empty_like...: outputs need not be written */
+    /* aten::empty.out, aten::empty_like.out...: out= need not be written */
+    bool contents_unspecified;
     char unsupported[96]; /* first argument type the verifier cannot synthesize, or "" */
     /* may[a] bit b: slots a and b may share storage (slot = argument index,
      * or nargs + return index); NULL when the queries could not answer. */

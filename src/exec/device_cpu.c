@@ -1,25 +1,40 @@
-/* device_cpu.c - the CPU device: page-backed allocations with a guard page.
+/* device_cpu.c - the CPU device: page-backed allocations with guard pages.
  *
- * Each allocation is its own anonymous mapping whose last page is PROT_NONE.
- * The data is placed so that it ends as close to that page as its alignment
- * allows, so a kernel writing even one element past the end faults instead
- * of corrupting a neighbour. A 16-byte header right before the data records
- * the mapping, so release needs no table (the device has no state at all).
- * Because every storage owns whole pages, the engine can also make an input
- * read-only with mprotect without touching anything else. */
+ * Each allocation is its own anonymous mapping with a PROT_NONE page at
+ * one end of the data, so a kernel reaching even one element past it faults
+ * instead of corrupting a neighbour:
+ *   - at the back (the default): the data ends as close to a guard page as
+ *     its alignment allows; a header right before it records the mapping,
+ *     ending in a check word, so a write just before the data is seen
+ *     (ta_cpu_header_intact) and release never trusts a damaged header;
+ *   - at the front (ta_cpu_alloc_at): the data starts on the page after a
+ *     guard page (and its end is guarded too when it fills whole pages); the
+ *     header lives on a page of its own before that guard.
+ * A front allocation is exactly one whose address is page-aligned (a back
+ * one never is: one of whole pages goes to the front), which is how release
+ * tells them apart; the device keeps no state. Because every storage owns
+ * whole pages, the engine can also make an input read-only with mprotect
+ * without touching anything else. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tensoralias/device.h"
-#include "tensoralias/exec.h"
+#include "exec/exec_internal.h"
 
 typedef struct alloc_header {
     void *map;
     size_t map_len;
+    uint64_t check; /* map ^ map_len ^ HEADER_KEY; last, right before the data */
 } alloc_header;
+
+#define HEADER_KEY 0xA55AC33C96695AA5ull
+
+static uint64_t header_check(const alloc_header *h)
+{
+    return (uint64_t)(uintptr_t)h->map ^ (uint64_t)h->map_len ^ HEADER_KEY;
+}
 
 static void set_err(char *err, size_t cap, const char *msg)
 {
@@ -42,35 +57,95 @@ static size_t align_for(size_t bytes)
     return a;
 }
 
-static void *cpu_alloc(size_t bytes, char *err, size_t errcap)
+static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+/* Where the header of the allocation at p is. */
+static char *header_at(const void *p)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t need = bytes + sizeof(alloc_header) + 16;
-    size_t data_pages = (need + page - 1) / page * page;
-    size_t map_len = data_pages + page;
+    size_t page = page_size();
+    bool front = ((uintptr_t)p & (page - 1)) == 0;
+    return (char *)p - (front ? page : 0) - sizeof(alloc_header);
+}
+
+/* A mapping of map_len bytes with PROT_NONE on [guard_at, guard_at + guard_len). */
+static char *map_with_guard(size_t map_len, size_t guard_at, size_t guard_len, char *err, size_t errcap)
+{
     char *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (map == MAP_FAILED) {
         set_err(err, errcap, strerror(errno));
         return NULL;
     }
-    char *guard = map + data_pages;
-    if (mprotect(guard, page, PROT_NONE) != 0) {
+    if (mprotect(map + guard_at, guard_len, PROT_NONE) != 0) {
         set_err(err, errcap, strerror(errno));
         munmap(map, map_len);
         return NULL;
     }
-    uintptr_t p = (uintptr_t)(guard - bytes);
+    return map;
+}
+
+/* [header page][guard][data pages][guard]: the data starts on a page. */
+static void *alloc_front(size_t bytes, char *err, size_t errcap)
+{
+    size_t page = page_size(), data_pages = (bytes + page - 1) / page * page;
+    size_t map_len = 3 * page + data_pages;
+    char *map = map_with_guard(map_len, page, page, err, errcap);
+    if (!map) return NULL;
+    if (mprotect(map + 2 * page + data_pages, page, PROT_NONE) != 0) {
+        set_err(err, errcap, strerror(errno));
+        munmap(map, map_len);
+        return NULL;
+    }
+    char *p = map + 2 * page;
+    alloc_header h = {map, map_len, 0};
+    h.check = header_check(&h);
+    memcpy(header_at(p), &h, sizeof h);
+    return p;
+}
+
+/* [data pages][guard]: the data ends against the guard, the header before it. */
+static void *alloc_back(size_t bytes, char *err, size_t errcap)
+{
+    size_t page = page_size();
+    size_t need = bytes + sizeof(alloc_header) + 16;
+    size_t data_pages = (need + page - 1) / page * page;
+    size_t map_len = data_pages + page;
+    char *map = map_with_guard(map_len, data_pages, page, err, errcap);
+    if (!map) return NULL;
+    uintptr_t p = (uintptr_t)(map + data_pages - bytes);
     p &= ~(uintptr_t)(align_for(bytes) - 1);
-    alloc_header h = {map, map_len};
-    memcpy((char *)p - sizeof h, &h, sizeof h);
+    alloc_header h = {map, map_len, 0};
+    h.check = header_check(&h);
+    memcpy(header_at((void *)p), &h, sizeof h);
     return (void *)p;
+}
+
+void *ta_cpu_alloc_at(size_t bytes, bool front, char *err, size_t errcap)
+{
+    /* Whole pages are guarded at both ends from the front. */
+    if (front || bytes % page_size() == 0) return alloc_front(bytes, err, errcap);
+    return alloc_back(bytes, err, errcap);
+}
+
+static void *cpu_alloc(size_t bytes, char *err, size_t errcap)
+{
+    return ta_cpu_alloc_at(bytes, false, err, errcap);
+}
+
+bool ta_cpu_header_intact(const void *p)
+{
+    alloc_header h;
+    memcpy(&h, header_at(p), sizeof h);
+    return h.check == header_check(&h);
 }
 
 static void cpu_release(void *p)
 {
     if (!p) return;
     alloc_header h;
-    memcpy(&h, (char *)p - sizeof h, sizeof h);
+    memcpy(&h, header_at(p), sizeof h);
+    /* A kernel wrote over the header: the mapping cannot be known, so it
+     * stays (unmapping a guess could take someone else's memory). */
+    if (h.check != header_check(&h)) return;
     munmap(h.map, h.map_len);
 }
 

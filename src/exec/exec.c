@@ -75,7 +75,9 @@ uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
         x->capst = cap;
     }
     char err[256];
-    void *p = x->dev->alloc(bytes, err, sizeof err);
+    bool front = (x->placement >> (x->nst % 64)) & 1;
+    void *p = x->dev == ta_exec_device_cpu() ? ta_cpu_alloc_at(bytes, front, err, sizeof err)
+                                             : x->dev->alloc(bytes, err, sizeof err);
     if (!p) return 0;
     x->st[x->nst] = (ta_storage_rec){p, bytes, false};
     return (uint32_t)++x->nst;
@@ -309,6 +311,9 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
     ta_exec *x = ctx->x;
     ta_tensor_rec *r = ta_exec_rec_of(x, t);
     if (!r || ndim < 0 || ndim > 64 || (ndim && !shape)) return TA_ERR_INVALID;
+    /* As torch's resize_: a tensor of that shape already is left alone. */
+    if (ndim == t->ndim && (!ndim || !memcmp(shape, t->shape, (size_t)ndim * sizeof *shape)))
+        return TA_OK;
     int64_t n = 1;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] < 0 || (shape[d] && n > INT64_MAX / 16 / shape[d])) return TA_ERR_INVALID;

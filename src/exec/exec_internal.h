@@ -50,12 +50,25 @@ struct ta_exec {
      * fault (an illegal address) is sticky: the context, and so every later
      * allocation or copy in this process, fails. Never cleared. */
     bool device_lost;
+    /* Bit (id - 1) % 64: storage id's data lies against a guard page at its
+     * front rather than its back (CPU only; the observer draws it per case). */
+    uint64_t placement;
 };
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
 /* Fills n bytes of device memory at dst with TA_FILL_BYTE; 0, or -1 when the
  * device refused. */
 int ta_exec_fill_marker(ta_exec *x, char *dst, size_t n);
+
+/* The CPU device's allocation with the data against a guard page at its
+ * front (its start faults when reached from below) or at its back (the
+ * default: its end does); and whether the header before a back allocation,
+ * which a write just before the data damages, is intact (device_cpu.c). */
+void *ta_cpu_alloc_at(size_t bytes, bool front, char *err, size_t errcap);
+bool ta_cpu_header_intact(const void *p);
+
+/* How specific a verdict kind is (verdict.c): lower is more specific. */
+int ta_verdict_kind_rank(ta_verdict_kind k);
 
 /* Ends a forked child at once. A coverage build (TA_COVERAGE) first writes
  * the child's counts, which _exit would drop. */

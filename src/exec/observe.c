@@ -54,6 +54,7 @@ struct ta_observer {
     size_t cur_cap;
     ta_diags *call_diags; /* what ta_exec_call says of a failed call */
     char note[512];       /* the last case's rejection or synthesis message */
+    char before[700];     /* the case's arguments as they were before the call, or "" */
 };
 
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
@@ -108,6 +109,8 @@ void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, c
     ck->hook = fn;
     ck->hook_ud = ud;
 }
+
+const char *ta_observer_case_text(const ta_observer *ck) { return ck->before; }
 
 const ta_case *ta_observer_case(const ta_observer *ck) { return &ck->c; }
 const ta_decl *ta_observer_decl(const ta_observer *ck) { return ck->d; }
@@ -210,7 +213,11 @@ static void emit(ta_observer *ck, ta_verdict_kind k, const char *arg, const char
     if (n > 0 && (size_t)n + 16 < sizeof f.message) {
         size_t k = (size_t)n;
         k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
-        if (k < sizeof f.message) ta_case_describe(&ck->c, ck->d, f.message + k, sizeof f.message - k - 1);
+        /* what the caller passed, not what a restriding kernel left */
+        if (k < sizeof f.message && ck->before[0])
+            snprintf(f.message + k, sizeof f.message - k - 1, "%s", ck->before);
+        else if (k < sizeof f.message)
+            ta_case_describe(&ck->c, ck->d, f.message + k, sizeof f.message - k - 1);
         k = strlen(f.message);
         if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
     }
@@ -357,6 +364,86 @@ static bool covered_by_writer(const ta_observer *ck, const ta_case_slot *sl, int
     return false;
 }
 
+/* undeclared-mutation of a read-only argument: the first element of one
+ * on the storage that changed, unless a written argument it may alias
+ * covers it. true when reported. */
+static bool report_readonly_change(ta_observer *ck, uint32_t sid, const unsigned char *before,
+                                   const unsigned char *after, size_t bytes)
+{
+    for (int i = 0; i < ck->c.nslots; i++) {
+        ta_case_slot *sl = &ck->c.slots[i];
+        if (sl->storage != sid || ck->d->args[sl->arg].write) continue;
+        int64_t n = ta_numel(&sl->before), es = (int64_t)ta_dtype_size(sl->before.dtype);
+        for (int64_t e = 0; e < n; e++) {
+            int64_t off = ta_elem_offset(&sl->before, e);
+            if (off < 0 || off + es > (int64_t)bytes) break;
+            if (!memcmp(before + off, after + off, (size_t)es)) continue;
+            if (covered_by_writer(ck, sl, off)) continue;
+            char name[96], was[64], now[64];
+            format_value(sl->before.dtype, before + off, was, sizeof was);
+            format_value(sl->before.dtype, after + off, now, sizeof now);
+            emit(ck, TA_V_UNDECLARED_MUTATION, slot_name(ck, sl, name, sizeof name),
+                 "argument '%s' is not declared written (no '!'), but element %lld of %lld "
+                 "changed from %s to %s",
+                 name, (long long)e, (long long)n, was, now);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* undeclared-mutation outside every written view: a byte of storage sid
+ * (before: NULL when it held TA_FILL_BYTE only) that changed though no
+ * written argument's elements cover it. Named after a written argument on
+ * the storage when there is one (the kernel wrote outside its view), else
+ * after the first argument there. */
+static void report_outside_views(ta_observer *ck, uint32_t sid, const unsigned char *before,
+                                 const unsigned char *after, size_t bytes)
+{
+    int64_t b = ta_first_uncovered_change(ck->x, &ck->c, ck->d, sid, before, after, bytes);
+    if (b < 0) return;
+    const ta_case_slot *who = NULL;
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        if (sl->storage != sid) continue;
+        if (!who || (ck->d->args[sl->arg].write && !ck->d->args[who->arg].write)) who = sl;
+    }
+    if (!who) return;
+    char name[96], geo[200];
+    slot_name(ck, who, name, sizeof name);
+    int64_t es = (int64_t)ta_dtype_size(who->before.dtype);
+    if (!ck->d->args[who->arg].write) {
+        emit(ck, TA_V_UNDECLARED_MUTATION, name,
+             "argument '%s' is not declared written, but byte %lld of its storage (outside its "
+             "view) changed",
+             name, (long long)b);
+        return;
+    }
+    describe_geometry(&who->before, geo, sizeof geo);
+    emit(ck, TA_V_UNDECLARED_MUTATION, name,
+         "argument '%s' is declared written, but the kernel changed byte %lld of its storage "
+         "(storage element %lld), which is outside its view (%s) and every other written view",
+         name, (long long)b, (long long)(es ? b / es : b), geo);
+}
+
+/* Out= storages held TA_FILL_BYTE only (no snapshot): only the bytes of
+ * written views may have changed. */
+static void check_fill_storages(ta_observer *ck)
+{
+    ta_exec *x = ck->x;
+    if (x->dev->type != kDLCPU) return;
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        bool first = true;
+        for (int j = 0; j < i; j++)
+            if (ck->c.slots[j].storage == sl->storage) first = false;
+        ta_storage_info si;
+        if (!sl->fill || !first || find_snap(ck, sl->storage) || !ta_exec_storage_get(x, sl->storage, &si))
+            continue;
+        report_outside_views(ck, sl->storage, NULL, si.base, si.bytes);
+    }
+}
+
 static void check_storage_writes(ta_observer *ck)
 {
     ta_exec *x = ck->x;
@@ -364,61 +451,21 @@ static void check_storage_writes(ta_observer *ck)
         snap *sn = &ck->snaps[k];
         ta_storage_info si;
         ta_exec_storage_get(x, sn->sid, &si);
-        bool any_readonly = false, any_writer = false;
-        for (int i = 0; i < ck->c.nslots; i++) {
-            if (ck->c.slots[i].storage != sn->sid) continue;
-            if (ck->d->args[ck->c.slots[i].arg].write) any_writer = true;
-            else any_readonly = true;
-        }
-        if (!any_readonly) continue; /* only written arguments live here: anything goes */
         size_t first = SIZE_MAX;
         char err[256];
         if (sn->on_device) {
             if (x->dev->compare(sn->copy, si.base, si.bytes, &first, err, sizeof err) != 0) continue;
         } else if (si.bytes && memcmp(sn->copy, si.base, si.bytes) != 0) {
-            const unsigned char *a = sn->copy, *b = si.base;
             first = 0;
-            while (a[first] == b[first]) first++;
         }
         if (first == SIZE_MAX) continue;
         const unsigned char *before, *after;
         size_t bytes;
         if (host_views(ck, sn, &before, &after, &bytes) != TA_OK) continue;
-        bool reported = false;
-        for (int i = 0; i < ck->c.nslots; i++) {
-            ta_case_slot *sl = &ck->c.slots[i];
-            if (sl->storage != sn->sid || ck->d->args[sl->arg].write) continue;
-            int64_t n = ta_numel(&sl->before), es = (int64_t)ta_dtype_size(sl->before.dtype);
-            for (int64_t e = 0; e < n; e++) {
-                int64_t off = ta_elem_offset(&sl->before, e);
-                if (off < 0 || off + es > (int64_t)bytes) break;
-                if (!memcmp(before + off, after + off, (size_t)es)) continue;
-                if (covered_by_writer(ck, sl, off)) continue;
-                char name[96], was[64], now[64];
-                format_value(sl->before.dtype, before + off, was, sizeof was);
-                format_value(sl->before.dtype, after + off, now, sizeof now);
-                emit(ck, TA_V_UNDECLARED_MUTATION, slot_name(ck, sl, name, sizeof name),
-                     "argument '%s' is not declared written (no '!'), but element %lld of %lld "
-                     "changed from %s to %s",
-                     name, (long long)e, (long long)n, was, now);
-                reported = true;
-                break;
-            }
-        }
-        if (!reported && !any_writer) {
-            /* Bytes of the storage outside every argument's view changed. */
-            for (int i = 0; i < ck->c.nslots; i++) {
-                ta_case_slot *sl = &ck->c.slots[i];
-                if (sl->storage != sn->sid) continue;
-                char name[96];
-                emit(ck, TA_V_UNDECLARED_MUTATION, slot_name(ck, sl, name, sizeof name),
-                     "argument '%s' is not declared written, but byte %zu of its storage (outside "
-                     "its view) changed",
-                     name, first);
-                break;
-            }
-        }
+        if (!report_readonly_change(ck, sn->sid, before, after, bytes))
+            report_outside_views(ck, sn->sid, before, after, bytes);
     }
+    check_fill_storages(ck);
 }
 
 /* Index of the first element of t (on the host at base) still all
@@ -737,6 +784,30 @@ static void check_outputs(ta_observer *ck, const out_t *outs, int nouts)
     }
 }
 
+/* out-of-bounds before a storage's start: the CPU device's header right
+ * before the data of every storage (the kernel's own included) must be
+ * intact; a write just before element 0 damages it. */
+static void check_before_starts(ta_observer *ck)
+{
+    ta_exec *x = ck->x;
+    if (x->dev != ta_exec_device_cpu()) return;
+    for (uint32_t id = 1; id <= (uint32_t)x->nst; id++) {
+        if (ta_cpu_header_intact(x->st[id - 1].base)) continue;
+        const char *who = NULL;
+        for (int i = 0; i < ck->c.nslots && !who; i++)
+            if (ck->c.slots[i].storage == id) who = ck->d->args[ck->c.slots[i].arg].name;
+        if (who)
+            emit(ck, TA_V_OUT_OF_BOUNDS, who,
+                 "write before the start of argument '%s' (the bytes right before its storage "
+                 "changed)",
+                 who);
+        else
+            emit(ck, TA_V_OUT_OF_BOUNDS, "",
+                 "write before the start of a tensor the kernel allocated (the bytes right "
+                 "before its storage changed)");
+    }
+}
+
 /* ---- one case ---------------------------------------------------------- */
 
 static void protect_inputs(ta_observer *ck)
@@ -764,7 +835,11 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
     ta_exec *x = ck->x;
     bool strict = from && from->strict;
     ta_exec_reset(x);
-    ck->note[0] = '\0';
+    /* Which storages lie against a guard page at their front (one in four),
+     * so that a kernel reaching before an element 0 faults in some cases
+     * (a write just before a storage at the back breaks its checked header). */
+    x->placement = ta_mix64(seed ^ 0x5bd1e9955bd1e995ull) & ta_mix64(seed ^ 0x2545f4914f6cdd1dull);
+    ck->note[0] = ck->before[0] = '\0';
     ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
                                       : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
     if (s != TA_OK) {
@@ -773,6 +848,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
         return TA_CASE_UNSYNTH;
     }
     ck->c.seed = seed;
+    ta_case_describe(&ck->c, ck->d, ck->before, sizeof ck->before);
     if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
     ck->nprotected = 0;
     if (take_snapshots(ck) != TA_OK) {
@@ -793,6 +869,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
         return TA_CASE_DEVICE_LOST;
     }
     check_storage_writes(ck);
+    check_before_starts(ck);
     if (s != TA_OK) {
         if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
         return TA_CASE_REJECTED;

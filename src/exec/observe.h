@@ -54,11 +54,22 @@ void ta_observer_set_protect_min(ta_observer *ck, size_t bytes);
 /* The case being run (for a signal handler naming the argument a trapped
  * write hit). */
 const ta_case *ta_observer_case(const ta_observer *ck);
+/* The current case's arguments as ta_case_describe wrote them before the
+ * call (a kernel may restride its inputs), or "" before one is built. */
+const char *ta_observer_case_text(const ta_observer *ck);
 const ta_decl *ta_observer_decl(const ta_observer *ck);
 
 /* Byte offset of element i of t from its storage base (t->data). */
 int64_t ta_elem_offset(const DLTensor *t, int64_t i);
 /* Element index of t whose bytes contain byte offset off, or -1. */
 int64_t ta_elem_at_offset(const DLTensor *t, int64_t off);
+
+/* The first byte of storage sid (bytes long) that differs between before
+ * (NULL: every byte was TA_FILL_BYTE) and after and that no written
+ * argument's view covers: its elements with the geometry it had before the
+ * call or has now (observe_cover.c). -1 when there is none. */
+int64_t ta_first_uncovered_change(ta_exec *x, const ta_case *c, const ta_decl *d, uint32_t sid,
+                                  const unsigned char *before, const unsigned char *after,
+                                  size_t bytes);
 
 #endif

@@ -13,8 +13,9 @@
  *   one sample with the same one share a storage, views of one another),
  *   storage_bytes (the storage's size when larger than its views need),
  *   values (flat, row-major over the view, repeated when short; numbers,
- *   booleans, "nan", "inf", "-inf"), range [lo, hi] and seed (how values
- *   are generated: see samples_build.c).
+ *   booleans, "nan", "inf", "-inf", in any case, "infinity" too, and
+ *   "-0.0"), range [lo, hi] and seed (how values are generated: see
+ *   samples_build.c).
  * A tensor list is an array of tensor objects (null items for Tensor?[]);
  * other lists are arrays of numbers or booleans; Scalar and float take
  * numbers, booleans or "nan"/"inf"/"-inf"; ScalarType a dtype name or its
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "exec/samples.h"
 #include "schema/alloc.h"
@@ -40,7 +42,8 @@
 
 typedef struct sample_op {
     char *name;
-    size_t *at; /* byte offset of each sample in the text */
+    size_t name_at; /* byte offset of the name's opening quote */
+    size_t *at;     /* byte offset of each sample in the text */
     size_t n, cap;
 } sample_op;
 
@@ -80,9 +83,11 @@ bool ta_sample_nonfinite(json_t *v, double *out)
 {
     const char *s = json_string_value(v);
     if (!s) return false;
-    if (!strcmp(s, "nan")) *out = NAN;
-    else if (!strcmp(s, "inf")) *out = INFINITY;
-    else if (!strcmp(s, "-inf")) *out = -INFINITY;
+    bool neg = *s == '-';
+    if (*s == '-' || *s == '+') s++;
+    if (!strcasecmp(s, "nan")) *out = NAN;
+    else if (!strcasecmp(s, "inf") || !strcasecmp(s, "infinity")) *out = neg ? -INFINITY : INFINITY;
+    else if (neg && (!strcmp(s, "0") || !strcmp(s, "0.0"))) *out = -0.0; /* a JSON -0 is an integer 0 */
     else return false;
     return true;
 }
@@ -463,6 +468,7 @@ static ta_status read_entry(scan *sc, ta_samples *sm)
     }
     json_decref(key);
     sample_op *op = &sm->ops[i];
+    op->name_at = key_at.pos;
     ta_map_entry *e;
     if ((st = ta_map_add(&sm->index, op->name, strlen(op->name), ta_map_int((int64_t)i), &e)) != TA_OK)
         return st;
@@ -582,6 +588,23 @@ void ta_samples_set_strict(ta_samples *s, bool strict)
 }
 
 bool ta_samples_strict(const ta_samples *s) { return s && s->strict; }
+
+size_t ta_samples_nops(const ta_samples *s) { return s ? s->nops : 0; }
+
+const char *ta_samples_op(const ta_samples *s, size_t i, size_t *name_at, size_t *nsamples)
+{
+    *name_at = s->ops[i].name_at;
+    *nsamples = s->ops[i].n;
+    return s->ops[i].name;
+}
+
+size_t ta_samples_at(const ta_samples *s, size_t i, size_t k) { return s->ops[i].at[k]; }
+
+const char *ta_samples_text(const ta_samples *s, size_t *len)
+{
+    *len = s->len;
+    return s->text;
+}
 
 json_t *ta_samples_get(const ta_samples *s, const char *op, size_t k)
 {

@@ -223,6 +223,16 @@ static ta_status plan(builder *b, const ta_decl *d)
         }
         if (st != TA_OK) return st;
     }
+    /* Each view is bounded on its own; so is what they add up to, or a list
+     * of views with huge strides would make gigabytes to snapshot. */
+    int64_t total = 0;
+    for (int i = 0; i < b->nstores; i++) total += b->stores[i].bytes;
+    if (total > TA_SAMPLE_MAX_CASE_BYTES) {
+        snprintf(b->why, sizeof b->why,
+                 "the sample's storages take %lld bytes, more than the %d a case may span",
+                 (long long)total, TA_SAMPLE_MAX_CASE_BYTES);
+        return TA_ERR_INVALID;
+    }
     return TA_OK;
 }
 

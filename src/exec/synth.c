@@ -14,6 +14,7 @@
  * norm statistics, class targets, dtypes, pairs of optional arguments...):
  * synth_plan.c decides those per case and is asked at each argument.
  * The same seed always gives the same case. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ typedef struct synth {
     bool batched;      /* bmm, baddbmm, addbmm: 3-D operands */
     int64_t mb, mn, mk, mm;
     const ta_synth_plan *plan; /* what the names say (synth_plan.h) */
+    int row;      /* the case's row of the covering design, or -1 (see cover) */
+    bool special; /* floating values include NaN, infinities and -0.0 */
 } synth;
 
 static const int64_t shapes[][TA_CASE_MAX_DIM + 1] = {
@@ -66,6 +69,36 @@ static const int64_t shapes[][TA_CASE_MAX_DIM + 1] = {
     {2, 3, 4}, {1, 5}, {0}, {2, 2, 3}, {3, 2, 3, 4}, {1, 0}, {2, 4, 0}, {2, 1, 3}, {2, 3, 1},
     {1, 7}, {2, 4, 4},
 };
+
+/* Larger main shapes, for the paths kernels take from some size on
+ * (vectorized and blocked loops from 64 or 1,024 elements, higher ranks);
+ * and one above ATen's parallel grain size (32,768 elements). */
+static const int64_t large_shapes[][TA_CASE_MAX_DIM + 1] = {
+    {1, 65}, {2, 9, 16}, {1, 1031}, {2, 33, 32}, {5, 3, 4, 5, 6, 7}, {6, 4, 1, 3, 5, 2, 3},
+};
+static const int64_t huge_shape[] = {2, 33, 1001};
+
+/* Which cases are what, by the low byte of their seed (the case's index
+ * within its operator's run, as the verifier makes seeds, so that every
+ * run of a few cases has each kind, and every case replays by its seed):
+ *   - bytes 0 .. TA_COVER_ROWS-1: rows of a covering design (cover below);
+ *   - byte % 4 == 2: floating values include NaN, +-inf and -0.0;
+ *   - byte % 16 == 15: a large main shape; byte % 128 == 31: a huge one. */
+enum { TA_COVER_ROWS = 6 };
+
+/* The level (of `levels`) factor k of the case takes in a covering row, or
+ * -1 outside them (then it is drawn). Row r gives factor k the level
+ * (r + k) % levels, so the first TA_COVER_ROWS cases of an operator take
+ * every level of every factor of up to TA_COVER_ROWS levels: the case's
+ * dtype (factor 0), and each bool, ScalarType, MemoryFormat and reduction
+ * argument (factor 1 + its index). */
+static int cover(const synth *y, int factor, int levels)
+{
+    return y->row < 0 || levels <= 0 ? -1 : (y->row + factor) % levels;
+}
+
+static const DLDataType cover_dtypes[] = {{kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLInt, 64, 1},
+                                          {kDLInt, 32, 1}, {TA_DL_BOOL, 8, 1}};
 
 static bool name_is(const char *n, const char *const *names)
 {
@@ -92,19 +125,26 @@ static int64_t numel_of(const int64_t *shape, int ndim)
 
 /* ---- tensors ----------------------------------------------------------- */
 
-static void write_value(DLDataType dt, void *p, rng *r, int64_t lo, int64_t hi, bool index)
+/* One element's value, from one draw w of the generator (its bit fields
+ * are independent enough for test values, and large cases make millions). */
+static void write_value(DLDataType dt, void *p, uint64_t w, int64_t lo, int64_t hi, bool index,
+                        bool special)
 {
-    int64_t v = lo + below(r, hi - lo);
     if (dt.code == kDLFloat && !index) {
-        double f = (double)(below(r, 33) - 16) / 4.0;
-        if (below(r, 16) == 0) f = -0.0;
+        static const double specials[] = {NAN, INFINITY, -INFINITY, -0.0};
+        double f = (double)((int64_t)(w % 33) - 16) / 4.0;
+        if (((w >> 8) & 15) == 0) f = -0.0;
+        if (special && ((w >> 12) & 3) == 0) f = specials[(w >> 14) & 3];
         if (dt.bits == 32) *(float *)p = (float)f;
         else *(double *)p = f;
-    } else if (dt.code == kDLFloat) {
+        return;
+    }
+    int64_t v = hi > lo ? lo + (int64_t)((w >> 32) % (uint64_t)(hi - lo)) : lo;
+    if (dt.code == kDLFloat) {
         if (dt.bits == 32) *(float *)p = (float)v;
         else *(double *)p = (double)v;
     } else if (dt.code == TA_DL_BOOL) {
-        *(uint8_t *)p = (uint8_t)(below(r, 2));
+        *(uint8_t *)p = (uint8_t)((w >> 16) & 1);
     } else if (dt.bits == 64) {
         *(int64_t *)p = v;
     } else if (dt.bits == 32) {
@@ -127,9 +167,17 @@ static ta_status put_bytes(ta_exec *x, uint32_t sid, const void *host, size_t n)
 }
 
 /* How a synthesized tensor lies in its storage: contiguous, transposed
- * (last two dimensions), or sliced (every other element of the last
- * dimension, one element in). */
-typedef enum layout { LAYOUT_CONTIGUOUS = 0, LAYOUT_TRANSPOSED = 1, LAYOUT_SLICED = 2 } layout;
+ * (last two dimensions), sliced (every other element of the last
+ * dimension, one element in), or padded (contiguous, in the middle of a
+ * storage TA_PAD elements larger at each end: a view of a larger tensor,
+ * whose neighbours a kernel may not touch). */
+typedef enum layout {
+    LAYOUT_CONTIGUOUS = 0,
+    LAYOUT_TRANSPOSED = 1,
+    LAYOUT_SLICED = 2,
+    LAYOUT_PADDED = 3
+} layout;
+enum { TA_PAD = 2 };
 
 /* What a synthesized tensor holds: values in [lo, hi) (INDICES: whole
  * numbers even in a floating dtype), or MARKER: every byte TA_FILL_BYTE
@@ -176,11 +224,32 @@ static int64_t lay_out(layout lay, int ndim, const int64_t *shape, size_t es, in
         *off = es;
         return s + 1;
     }
+    if (lay == LAYOUT_PADDED) *off = TA_PAD * es;
     for (int d = ndim - 1; d >= 0; d--) {
         st[d] = s;
         s *= shape[d];
     }
-    return s;
+    return lay == LAYOUT_PADDED ? s + 2 * TA_PAD : s;
+}
+
+/* The element values of t, written into its storage's bytes at host: in
+ * row-major order, the strided offset kept by an odometer (large cases
+ * make hundreds of thousands). */
+static void fill_values(synth *y, const DLTensor *t, unsigned char *host, contents what)
+{
+    int64_t n = ta_numel(t), st[TA_CASE_MAX_DIM], idx[TA_CASE_MAX_DIM] = {0};
+    int64_t es = (int64_t)ta_dtype_size(t->dtype), off = (int64_t)t->byte_offset;
+    ta_strides_of(t, st);
+    for (int64_t i = 0; i < n; i++) {
+        write_value(t->dtype, host + off, next(&y->r), what.lo, what.hi, what.kind == INDICES,
+                    y->special);
+        for (int d = t->ndim - 1; d >= 0; d--) {
+            off += st[d] * es;
+            if (++idx[d] < t->shape[d]) break;
+            off -= st[d] * es * t->shape[d];
+            idx[d] = 0;
+        }
+    }
 }
 
 /* A tensor of the given shape and dtype in a fresh storage, laid out and
@@ -197,31 +266,45 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
     if (!sid) return NULL;
     DLTensor *t = ta_exec_tensor(x, sid, dt, ndim, shape, st, off);
     if (!t) return NULL;
-    unsigned char *host = ta_malloc(bytes ? bytes : 1);
+    /* On the CPU the storage itself; elsewhere a host buffer copied over. */
+    bool cpu = x->dev->type == kDLCPU;
+    ta_storage_info si;
+    ta_exec_storage_get(x, sid, &si);
+    unsigned char *host = cpu ? si.base : ta_malloc(bytes ? bytes : 1);
     if (!host) return NULL;
     if (what.kind == MARKER) {
         memset(host, TA_FILL_BYTE, bytes);
     } else {
-        for (size_t i = 0; i < bytes; i++) host[i] = (unsigned char)next(&y->r);
-        /* Element values through a host twin of t. */
-        DLTensor h = *t;
-        h.data = host;
         int64_t n = ta_numel(t);
-        for (int64_t i = 0; i < n; i++)
-            write_value(dt, ta_elem_ptr(&h, i), &y->r, what.lo, what.hi, what.kind == INDICES);
+        /* Random bytes under the gaps of views that do not fill their
+         * storage (sliced, padded), eight at a time. */
+        for (size_t i = 0; (size_t)n * es != bytes && i < bytes; i += 8) {
+            uint64_t w = next(&y->r);
+            memcpy(host + i, &w, bytes - i < 8 ? bytes - i : 8);
+        }
+        fill_values(y, t, host, what);
     }
+    if (cpu) return t;
     ta_status s = put_bytes(x, sid, host, bytes);
     free(host);
     return s == TA_OK ? t : NULL;
 }
 
-/* Mostly contiguous; in a case that varies layouts, sometimes transposed
- * or sliced. */
+/* Mostly contiguous; in a case that varies layouts, sometimes transposed,
+ * sliced or padded. */
 static layout pick_layout(synth *y)
 {
     if (!y->layout_mode) return LAYOUT_CONTIGUOUS;
-    int64_t v = below(&y->r, 4);
+    int64_t v = below(&y->r, 5);
     return v < 2 ? LAYOUT_CONTIGUOUS : (layout)(v - 1);
+}
+
+/* An out= argument of the right shape: contiguous, or a view of a larger
+ * storage (padded, or sliced) that the kernel must write through. */
+static layout pick_out_layout(synth *y)
+{
+    int64_t v = below(&y->r, 4);
+    return v < 2 ? LAYOUT_CONTIGUOUS : v == 2 ? LAYOUT_PADDED : LAYOUT_SLICED;
 }
 
 static int64_t min_size(const synth *y)
@@ -484,7 +567,7 @@ static ta_status synth_tensor_arg(synth *y, int argi)
             int64_t zero = 0;
             t = make_tensor(y, dt, 1, &zero, LAYOUT_CONTIGUOUS, MARKED);
         } else {
-            t = make_tensor(y, dt, y->ndim, y->shape, LAYOUT_CONTIGUOUS, MARKED);
+            t = make_tensor(y, dt, y->ndim, y->shape, pick_out_layout(y), MARKED);
         }
         fill = true;
     } else if (y->matrix && (mnd = matrix_operand(y, n, mshape)) >= 0) {
@@ -556,6 +639,33 @@ static ta_status synth_tensor_list(synth *y, int argi)
     return s;
 }
 
+/* How many values the covering design gives an argument: both bools, the
+ * covered dtypes of a ScalarType, contiguous and preserve of a
+ * MemoryFormat, none, mean and sum of a reduction; 0 for the others. An
+ * optional one has None as one more. */
+static int enum_levels(const ta_decl_slot *d)
+{
+    switch (d->type) {
+    case TA_DT_BOOL: return 2;
+    case TA_DT_SCALAR_TYPE: return (int)(sizeof cover_dtypes / sizeof *cover_dtypes);
+    case TA_DT_MEMORY_FORMAT: return 2;
+    case TA_DT_INT: return !strcmp(d->name, "reduction") ? 3 : 0;
+    default: return 0;
+    }
+}
+
+/* The covered value of argument argi, an enum_levels one: its level in a
+ * covering row (an optional one's level 0 is None, taken by synth_none), or
+ * -1 outside them. */
+static int covered_level(const synth *y, int argi)
+{
+    const ta_decl_slot *d = &y->d->args[argi];
+    int levels = enum_levels(d);
+    if (!levels) return -1;
+    int lv = cover(y, 1 + argi, d->optional ? levels + 1 : levels);
+    return lv < 0 ? -1 : d->optional ? lv - 1 : lv;
+}
+
 /* An optional argument is mostly None (its default), sometimes a value;
  * one the verifier cannot make is always None, an out= one never; the plan
  * decides the ones that go in pairs. */
@@ -563,6 +673,8 @@ static bool synth_none(synth *y, int argi, const ta_decl_slot *d)
 {
     uint8_t choice = argi < TA_PLAN_MAX_ARGS ? y->plan->optional[argi] : TA_OPT_FREE;
     if (choice != TA_OPT_FREE) return choice == TA_OPT_NONE;
+    int levels = enum_levels(d);
+    if (levels > 0 && cover(y, 1 + argi, levels + 1) >= 0) return cover(y, 1 + argi, levels + 1) == 0;
     bool none = d->type == TA_DT_GENERATOR || d->type == TA_DT_OTHER || d->type == TA_DT_DEVICE ||
                 d->type == TA_DT_LAYOUT || d->type == TA_DT_MEMORY_FORMAT ||
                 d->type == TA_DT_STRING || chance(&y->r, d->type == TA_DT_TENSOR ? 60 : 70);
@@ -585,6 +697,11 @@ static ta_value synth_bool(synth *y, const ta_decl_slot *d)
     const ta_arg *a = d->arg;
     ta_value v = {.tag = TA_VAL_BOOL};
     if (ta_synth_plan_bool(y->plan, d->name, &v.u.b)) return v;
+    int lv = covered_level(y, (int)(d - y->d->args));
+    if (lv >= 0) {
+        v.u.b = lv == 1;
+        return v;
+    }
     if (a->def.kind != TA_DEFAULT_BOOL) {
         v.u.b = chance(&y->r, 50);
         return v;
@@ -674,10 +791,11 @@ static ta_status synth_arg(synth *y, int argi)
     const ta_arg *a = d->arg;
     ta_value device = {.tag = TA_VAL_STRING};
     if (d->optional && synth_none(y, argi, d)) return push(y, (ta_value){.tag = TA_VAL_NONE});
+    int lv = covered_level(y, argi);
     switch (d->type) {
     case TA_DT_TENSOR: return synth_tensor_arg(y, argi);
     case TA_DT_TENSOR_LIST: return synth_tensor_list(y, argi);
-    case TA_DT_INT: return push_int(y, synth_int(y, a, d->name));
+    case TA_DT_INT: return push_int(y, lv >= 0 ? lv : synth_int(y, a, d->name));
     case TA_DT_INT_LIST: return synth_int_list(y, d, a);
     case TA_DT_FLOAT: return push(y, synth_float(a));
     case TA_DT_FLOAT_LIST:
@@ -685,9 +803,10 @@ static ta_status synth_arg(synth *y, int argi)
     case TA_DT_BOOL: return push(y, synth_bool(y, d));
     case TA_DT_SCALAR: return push(y, synth_scalar(y, d));
     case TA_DT_SCALAR_TYPE:
+        if (lv >= 0) return push_int(y, ta_scalar_type_of(cover_dtypes[lv]));
         return push_int(y, ta_scalar_type_of(chance(&y->r, 50) ? y->dtype : other_dtype(y)));
-    case TA_DT_LAYOUT:
-    case TA_DT_MEMORY_FORMAT: return push_int(y, 0); /* Strided; contiguous_format */
+    case TA_DT_LAYOUT: return push_int(y, 0); /* Strided: the only dense layout */
+    case TA_DT_MEMORY_FORMAT: return push_int(y, lv > 0 ? 1 : 0); /* contiguous, preserve */
     case TA_DT_DEVICE:
         device.u.s = y->x->dev->type == kDLCUDA ? "cuda" : "cpu";
         return push(y, device);
@@ -823,17 +942,29 @@ static void pick_main(synth *y, uint64_t seed)
     static const DLDataType dts[] = {{kDLFloat, 32, 1}, {kDLFloat, 32, 1}, {kDLFloat, 32, 1},
                                      {kDLFloat, 64, 1}, {kDLInt, 64, 1},   {kDLInt, 64, 1},
                                      {kDLInt, 32, 1},   {TA_DL_BOOL, 8, 1}};
-    size_t nshapes = sizeof shapes / sizeof *shapes;
-    y->dtype = ta_synth_plan_dtype(y->plan, dts[below(&y->r, sizeof dts / sizeof *dts)], seed >> 7);
+    size_t nshapes = sizeof shapes / sizeof *shapes, nlarge = sizeof large_shapes / sizeof *large_shapes;
+    int ndt = (int)(sizeof cover_dtypes / sizeof *cover_dtypes), lv = cover(y, 0, ndt);
+    DLDataType drawn = dts[below(&y->r, sizeof dts / sizeof *dts)];
+    y->dtype = ta_synth_plan_dtype(y->plan, lv >= 0 ? cover_dtypes[lv] : drawn, seed >> 7);
     size_t si = (size_t)below(&y->r, (int64_t)nshapes);
     int planned = ta_synth_plan_shape(y->plan, y->shape);
     if (planned >= 0) {
         y->ndim = planned;
         return;
     }
-    while (shapes[si][0] < y->plan->min_ndim) si = (si + 1) % nshapes;
-    y->ndim = (int)shapes[si][0];
-    if (y->ndim) memcpy(y->shape, shapes[si] + 1, (size_t)y->ndim * sizeof *y->shape);
+    const int64_t *pick = shapes[si];
+    if ((seed & 127) == 31 && huge_shape[0] >= y->plan->min_ndim) {
+        pick = huge_shape;
+    } else if ((seed & 15) == 15) {
+        size_t li = (size_t)below(&y->r, (int64_t)nlarge);
+        while (large_shapes[li][0] < y->plan->min_ndim) li = (li + 1) % nlarge;
+        pick = large_shapes[li];
+    } else {
+        while (shapes[si][0] < y->plan->min_ndim) si = (si + 1) % nshapes;
+        pick = shapes[si];
+    }
+    y->ndim = (int)pick[0];
+    if (y->ndim) memcpy(y->shape, pick + 1, (size_t)y->ndim * sizeof *y->shape);
 }
 
 ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
@@ -851,7 +982,9 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
         snprintf(c->note, sizeof c->note, "too many arguments (%d)", d->nargs);
         return TA_ERR_UNSUPPORTED;
     }
-    synth y = {.x = x, .s = s, .d = d, .c = c, .r = {ta_mix64(seed)}, .last_dim = -1};
+    synth y = {.x = x, .s = s, .d = d, .c = c, .r = {ta_mix64(seed)}, .last_dim = -1,
+               .row = (seed & 0xff) < TA_COVER_ROWS ? (int)(seed & 0xff) : -1,
+               .special = (seed & 3) == 2};
     ta_synth_plan plan;
     ta_synth_plan_make(&plan, d, seed);
     y.plan = &plan;

@@ -62,6 +62,11 @@ typedef struct op_job {
     int64_t cur_case;
     double case_start;
     bool got_done, trapped, device_lost;
+    /* A child of this operator reported a trapped write or a guard page hit:
+     * the later children run on snapshots alone (no read-only pages), so a
+     * kernel that writes an input in every case is restarted once, not in
+     * every case; the write is reported already. */
+    bool pages_off;
     char cur_desc[600]; /* the current case's arguments */
     size_t capfindings;
 } op_job;
@@ -80,11 +85,15 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
-/* A synthesized case's seed: never below TA_SAMPLE_SEEDS, which name samples. */
+/* A synthesized case's seed: never below TA_SAMPLE_SEEDS, which name
+ * samples; its low byte is the case's index (modulo 256), which
+ * synthesis reads to give the first cases of every operator its covering
+ * rows, special values and large shapes (synth.c). */
 static uint64_t case_seed(const ta_verify_opts *o, const char *op, uint32_t c)
 {
     if (o->has_case_seed) return o->case_seed;
     uint64_t s = ta_mix64(o->seed ^ fnv1a(op) ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull));
+    s = (s & ~0xffull) | (c & 0xff);
     return s < TA_SAMPLE_SEEDS ? s | TA_SAMPLE_SEEDS : s;
 }
 
@@ -146,6 +155,23 @@ static void add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *
     add_finding(j, &f);
 }
 
+/* Worst severity first, then most specific kind, else in the order found. */
+static bool finding_before(const ta_finding *a, const ta_finding *b)
+{
+    if (a->severity != b->severity) return a->severity > b->severity;
+    return ta_verdict_kind_rank(a->kind) < ta_verdict_kind_rank(b->kind);
+}
+
+static void sort_findings(ta_op_result *r)
+{
+    for (size_t i = 1; i < r->nfindings; i++) {
+        ta_finding f = r->findings[i];
+        size_t k = i;
+        for (; k > 0 && finding_before(&f, &r->findings[k - 1]); k--) r->findings[k] = r->findings[k - 1];
+        r->findings[k] = f;
+    }
+}
+
 static void finish_result(op_job *j)
 {
     ta_op_result *r = j->res;
@@ -159,13 +185,13 @@ static void finish_result(op_job *j)
         r->verdict = TA_V_OK;
     }
     r->severity = ta_verdict_kind_severity(r->verdict);
-    /* the first of the worst findings names the verdict (any finding is
-     * worse than ok) */
-    for (size_t i = 0; i < r->nfindings; i++)
-        if (r->verdict == TA_V_OK || r->findings[i].severity > r->severity) {
-            r->verdict = r->findings[i].kind;
-            r->severity = r->findings[i].severity;
-        }
+    sort_findings(r);
+    /* The first finding is the worst and, among the worst, the most
+     * specific: it names the verdict (any finding is worse than ok). */
+    if (r->nfindings && (r->verdict == TA_V_OK || r->findings[0].severity > r->severity)) {
+        r->verdict = r->findings[0].kind;
+        r->severity = r->findings[0].severity;
+    }
 }
 
 /* ---- the child --------------------------------------------------------- */
@@ -231,8 +257,62 @@ static void sink_emit(void *ud, const ta_finding *f)
     send_finding(s->fd, f);
 }
 
-/* Names what a faulting address hit: a read-only input (a trapped write) or
- * the guard page after some storage (an out-of-bounds access). */
+/* The argument on storage id (the last one, as the case lists them), or NULL. */
+static const char *storage_owner(const ta_case *c, const ta_decl *d, uint32_t id)
+{
+    const char *who = NULL;
+    for (int i = 0; i < c->nslots; i++)
+        if (c->slots[i].storage == id) who = d->args[c->slots[i].arg].name;
+    return who;
+}
+
+/* A trapped write: addr lies in read-only storage id (base b). */
+static void name_trapped_write(const ta_case *c, const ta_decl *d, uint32_t id, uintptr_t b,
+                               uintptr_t addr, ta_finding *f)
+{
+    for (int i = 0; i < c->nslots; i++) {
+        const ta_case_slot *sl = &c->slots[i];
+        if (sl->storage != id) continue;
+        int64_t el = ta_elem_at_offset(&sl->before, (int64_t)(addr - b));
+        f->kind = TA_V_UNDECLARED_MUTATION;
+        snprintf(f->argument, sizeof f->argument, "%s", d->args[sl->arg].name);
+        if (el >= 0)
+            snprintf(f->message, sizeof f->message,
+                     "trapped write: argument '%s' is not declared written, but the kernel "
+                     "wrote its element %lld (storage byte %zu)",
+                     d->args[sl->arg].name, (long long)el, (size_t)(addr - b));
+        else
+            snprintf(f->message, sizeof f->message,
+                     "trapped write: argument '%s' is not declared written, but the kernel "
+                     "wrote byte %zu of its storage (outside its view)",
+                     d->args[sl->arg].name, (size_t)(addr - b));
+        return;
+    }
+}
+
+/* An access on a guard page: `past` bytes after the end of storage id (of
+ * `bytes`), or, when before, `past` bytes before its start. */
+static void name_guard_hit(const char *who, bool is_write, bool before, size_t past, size_t bytes,
+                           ta_finding *f)
+{
+    f->kind = TA_V_OUT_OF_BOUNDS;
+    snprintf(f->argument, sizeof f->argument, "%s", who ? who : "");
+    const char *what = who ? "argument '" : "a tensor the kernel allocated";
+    if (before)
+        snprintf(f->message, sizeof f->message,
+                 "%s at byte %zu before the start of %s%s%s (storage of %zu bytes; byte 1 is the "
+                 "last one before it)",
+                 is_write ? "write" : "read", past, what, who ? who : "", who ? "'" : "", bytes);
+    else
+        snprintf(f->message, sizeof f->message,
+                 "%s at byte %zu past the end of %s%s%s (storage of %zu bytes; byte 0 is the "
+                 "first one after it)",
+                 is_write ? "write" : "read", past, what, who ? who : "", who ? "'" : "", bytes);
+}
+
+/* Names what a faulting address hit: a read-only input (a trapped write),
+ * the guard page after some storage, or (when nothing else matches) the
+ * page before one that starts on a page (a guard) or that is read-only. */
 static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
 {
     if (!g_exec || !g_checker) return false;
@@ -241,50 +321,28 @@ static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t n = ta_exec_storage_count(g_exec);
     f->seed = c->seed;
-    for (uint32_t id = 1; id <= n; id++) {
-        ta_storage_info si;
-        if (!ta_exec_storage_get(g_exec, id, &si)) continue;
-        uintptr_t b = (uintptr_t)si.base, e = b + si.bytes;
-        uintptr_t guard = (e + page - 1) & ~(uintptr_t)(page - 1);
-        if (si.bytes && addr >= b && addr < e && si.readonly) {
-            for (int i = 0; i < c->nslots; i++) {
-                const ta_case_slot *sl = &c->slots[i];
-                if (sl->storage != id) continue;
-                int64_t el = ta_elem_at_offset(&sl->before, (int64_t)(addr - b));
-                f->kind = TA_V_UNDECLARED_MUTATION;
-                snprintf(f->argument, sizeof f->argument, "%s", d->args[sl->arg].name);
-                if (el >= 0)
-                    snprintf(f->message, sizeof f->message,
-                             "trapped write: argument '%s' is not declared written, but the kernel "
-                             "wrote its element %lld (storage byte %zu)",
-                             d->args[sl->arg].name, (long long)el, (size_t)(addr - b));
-                else
-                    snprintf(f->message, sizeof f->message,
-                             "trapped write: argument '%s' is not declared written, but the kernel "
-                             "wrote byte %zu of its storage (outside its view)",
-                             d->args[sl->arg].name, (size_t)(addr - b));
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t id = 1; id <= n; id++) {
+            ta_storage_info si;
+            if (!ta_exec_storage_get(g_exec, id, &si)) continue;
+            uintptr_t b = (uintptr_t)si.base, e = b + si.bytes;
+            uintptr_t guard = (e + page - 1) & ~(uintptr_t)(page - 1);
+            bool front = (b & (page - 1)) == 0;
+            if (pass == 0 && si.bytes && addr >= b && addr < e && si.readonly) {
+                name_trapped_write(c, d, id, b, addr, f);
+                return true;
+            }
+            if (pass == 0 && addr >= (e == guard ? e : guard) && addr < guard + page) {
+                name_guard_hit(storage_owner(c, d, id), is_write, false, (size_t)(addr - e), si.bytes, f);
+                return true;
+            }
+            bool below = addr < b && (front ? b - addr <= page
+                                            : si.readonly && addr >= (b & ~(uintptr_t)(page - 1)));
+            if (pass == 1 && below) {
+                name_guard_hit(storage_owner(c, d, id), is_write, true, (size_t)(b - addr), si.bytes, f);
                 return true;
             }
         }
-        if (addr >= (e == guard ? e : guard) && addr < guard + page) {
-            const char *who = NULL;
-            for (int i = 0; i < c->nslots; i++)
-                if (c->slots[i].storage == id) who = d->args[c->slots[i].arg].name;
-            f->kind = TA_V_OUT_OF_BOUNDS;
-            snprintf(f->argument, sizeof f->argument, "%s", who ? who : "");
-            if (who)
-                snprintf(f->message, sizeof f->message,
-                         "%s at byte %zu past the end of argument '%s' (storage of %zu bytes; "
-                         "byte 0 is the first one after it)",
-                         is_write ? "write" : "read", (size_t)(addr - e), who, si.bytes);
-            else
-                snprintf(f->message, sizeof f->message,
-                         "%s at byte %zu past the end of a tensor the kernel allocated (storage "
-                         "of %zu bytes; byte 0 is the first one after it)",
-                         is_write ? "write" : "read", (size_t)(addr - e), si.bytes);
-            return true;
-        }
-    }
     return false;
 }
 
@@ -304,8 +362,7 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
         size_t k = strlen(f.message);
         if (k + 20 < sizeof f.message) {
             k += (size_t)snprintf(f.message + k, sizeof f.message - k, " [case: ");
-            ta_case_describe(ta_observer_case(g_checker), ta_observer_decl(g_checker), f.message + k,
-                             sizeof f.message - k - 1);
+            snprintf(f.message + k, sizeof f.message - k - 1, "%s", ta_observer_case_text(g_checker));
             k = strlen(f.message);
             if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
         }
@@ -397,10 +454,10 @@ static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta
 /* In a child, the observer also reports each case's arguments before the
  * call, trades copies of large read-only inputs for read-only pages, and
  * the fault handler learns what it needs to name a trapped write. */
-static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd)
+static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd, bool pages)
 {
     ta_observer_set_hook(ck, send_case, fd);
-    ta_observer_set_protect_min(ck, 64 << 10);
+    if (pages) ta_observer_set_protect_min(ck, 64 << 10);
     g_fd = *fd;
     g_exec = x;
     g_checker = ck;
@@ -413,20 +470,23 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
 {
     ta_exec *x = ta_exec_create(o->dev);
     child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
-    unsigned flags = o->trap_writes ? TA_OBSERVE_TRAP_WRITES : 0;
+    unsigned flags = o->trap_writes && !j->pages_off ? TA_OBSERVE_TRAP_WRITES : 0;
     ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, flags, sink_emit, &sink)
                         : NULL;
     if (!ck) {
         ta_exec_destroy(x);
         return;
     }
-    if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd);
+    if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd, !j->pages_off);
     bool go_on = true;
     for (uint32_t c = from; c < j->total && go_on; c++) {
         char line[32];
         if (mode == RUN_IN_CHILD) write_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
         else j->res->cases++;
         ta_case_outcome oc = run_case(ck, j, c, o);
+        /* Released now, not when the next case starts: a kernel that broke
+         * what releasing needs then fails in its own case. */
+        ta_exec_reset(x);
         go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
                                      : record_case(j, oc, ta_observer_note(ck));
     }
@@ -491,7 +551,10 @@ static void handle_line(op_job *j, char *line)
         if ((tab = strchr(line, '\t')) && !j->res->note[0])
             snprintf(j->res->note, sizeof j->res->note, "%.255s", tab + 1);
         break;
-    case 'T': j->trapped = true; break;
+    case 'T': /* the kernel was running on the case: it was exercised */
+        j->trapped = j->pages_off = true;
+        j->res->exercised++;
+        break;
     case 'L': j->device_lost = true; break;
     case 'C': snprintf(j->cur_desc, sizeof j->cur_desc, "%.590s", line + 2); break;
     case 'D': j->got_done = true; break;
@@ -803,6 +866,10 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
         return TA_ERR_NOMEM;
     }
     rep->nops = nops;
+    /* Small runs trap writes to read-only inputs: only read-only pages see
+     * a kernel that writes an input and puts the old bytes back. */
+    if (!o.in_process && o.dev->type == kDLCPU && (uint64_t)nops * o.cases <= TA_VERIFY_TRAP_AUTO)
+        o.trap_writes = true;
     double t0 = now_s();
     size_t nrun = 0; /* jobs that need cases run, packed at the front */
     for (size_t i = 0; i < nops; i++)

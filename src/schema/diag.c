@@ -93,6 +93,28 @@ static ta_diag *diag_slot(ta_diags *d)
     return &d->v[d->n];
 }
 
+static bool utf8_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+/* g->source_line: line[0..len), or of a longer line the TA_DIAG_LINE_MAX
+ * bytes around g->col (a third of them before it), cut at UTF-8 character
+ * boundaries. A diagnostic's size is then bounded whatever the line. */
+static bool keep_line(ta_diag *g, const char *line, size_t len)
+{
+    size_t start = 0, end = len;
+    if (len > TA_DIAG_LINE_MAX) {
+        size_t at = g->col ? g->col - 1 : 0;
+        if (at > len) at = len;
+        start = at > TA_DIAG_LINE_MAX / 3 ? at - TA_DIAG_LINE_MAX / 3 : 0;
+        end = start + TA_DIAG_LINE_MAX < len ? start + TA_DIAG_LINE_MAX : len;
+        while (start < at && utf8_continuation(line[start])) start++;
+        while (end > start && end < len && utf8_continuation(line[end])) end--;
+    }
+    g->source_line = ta_strndup(line + start, end - start);
+    g->line_skipped = (uint32_t)start;
+    g->line_cut = end < len;
+    return g->source_line != NULL;
+}
+
 ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
                         const char *rule, const char *fmt, va_list ap)
 {
@@ -111,10 +133,7 @@ ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
         g->line = loc->line;
         g->col = loc->col;
         g->length = loc->length;
-        if (loc->line_text) {
-            g->source_line = ta_strndup(loc->line_text, loc->line_len);
-            ok = ok && g->source_line;
-        }
+        if (loc->line_text) ok = ok && keep_line(g, loc->line_text, loc->line_len);
     }
     if (!ok) {
         diag_free(g);
@@ -164,10 +183,18 @@ ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...)
 
 ta_status ta_diags_append(ta_diags *d, const ta_diag *g)
 {
-    ta_loc at = {g->source, g->line, g->col, g->length, g->source_line,
-                 g->source_line ? (uint32_t)strlen(g->source_line) : 0};
+    ta_loc at = {g->source, g->line, g->col, g->length, NULL, 0};
     ta_status st = ta_diag_emit(d, g->severity, &at, g->rule, "%s", g->message);
-    return st == TA_OK && g->hint ? ta_diag_hint(d, "%s", g->hint) : st;
+    if (st != TA_OK || !d) return st;
+    ta_diag *copy = &d->v[d->n - 1];
+    if (g->source_line) {
+        /* The excerpt as it is, not cut again around the column. */
+        copy->source_line = ta_strdup(g->source_line);
+        if (!copy->source_line) return TA_ERR_NOMEM;
+        copy->line_skipped = g->line_skipped;
+        copy->line_cut = g->line_cut;
+    }
+    return g->hint ? ta_diag_hint(d, "%s", g->hint) : TA_OK;
 }
 
 ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
@@ -186,23 +213,93 @@ ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
     return TA_OK;
 }
 
+/* Bytes of the valid UTF-8 character at s[0..n), or 0 when none starts
+ * there (a stray continuation byte, an overlong or truncated sequence). */
+static size_t utf8_char(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80) return 1;
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (!len || len > n || s[0] > 0xF4) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
+    if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
+    return len;
+}
+
+/* The source line as one column per character: a control byte (a tab
+ * excepted) or a byte of no valid UTF-8 character is shown as '?', so
+ * binary input cannot reach the terminal and the caret still lines up. */
+static void render_line(const char *line, FILE *out)
+{
+    const unsigned char *l = (const unsigned char *)line;
+    size_t ll = strlen(line);
+    for (size_t i = 0; i < ll;) {
+        size_t n = utf8_char(l + i, ll - i);
+        bool shown = n > 1 || (n == 1 && (l[i] >= 0x20 || l[i] == '\t') && l[i] != 0x7f);
+        if (shown) fwrite(l + i, 1, n, out);
+        else fputc('?', out);
+        i += n ? n : 1;
+    }
+}
+
+/* The caret line: one space (or tab) per character before the column, then
+ * '^' and a '~' per further character of the span (columns count bytes;
+ * characters are what render_line shows). */
+static void render_caret(const ta_diag *g, FILE *out)
+{
+    const unsigned char *l = (const unsigned char *)g->source_line;
+    size_t ll = strlen(g->source_line), i = 0;
+    /* columns count bytes of the whole line; the excerpt starts line_skipped in */
+    size_t col = g->col > g->line_skipped + 1 ? g->col - 1 - g->line_skipped : 0;
+    size_t end = col + (g->length ? g->length : 1);
+    for (size_t n; i < col && i < ll; i += n) {
+        n = utf8_char(l + i, ll - i);
+        fputc(l[i] == '\t' ? '\t' : ' ', out);
+        if (!n) n = 1;
+    }
+    fputc('^', out);
+    /* Past the line's end (an unterminated token) every byte is a column. */
+    uint32_t shown = 1;
+    if (i < ll) {
+        size_t n = utf8_char(l + i, ll - i);
+        i += n ? n : 1;
+    } else {
+        i++;
+    }
+    for (size_t n; i < end && shown < TA_DIAG_LINE_MAX; i += n, shown++) {
+        n = i < ll ? utf8_char(l + i, ll - i) : 1;
+        if (!n) n = 1;
+        fputc('~', out);
+    }
+}
+
+static const char *severity_color(ta_severity s)
+{
+    return s == TA_SEV_ERROR ? "\033[1;31m" : s == TA_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
+}
+
+void ta_diag_render_color(const ta_diag *g, FILE *out, bool color)
+{
+    const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+    if (g->line)
+        fprintf(out, "%s%s:%u:%u:%s ", bold, g->source, g->line, g->col ? g->col : 1, reset);
+    else
+        fprintf(out, "%s%s:%s ", bold, g->source, reset);
+    fprintf(out, "%s%s:%s %s [%s]\n", color ? severity_color(g->severity) : "",
+            ta_severity_str(g->severity), reset, g->message, g->rule);
+    if (g->source_line && g->line) {
+        fputs(g->line_skipped ? "  ..." : "  ", out);
+        render_line(g->source_line, out);
+        if (g->line_cut) fputs("...", out);
+        fprintf(out, "\n  %s%s", g->line_skipped ? "   " : "", color ? "\033[1;32m" : "");
+        render_caret(g, out);
+        fprintf(out, "%s\n", reset);
+    }
+    if (g->hint) fprintf(out, "  %shint:%s %s\n", color ? "\033[1;36m" : "", reset, g->hint);
+}
+
 void ta_diag_render(const ta_diag *g, FILE *out)
 {
-    if (g->line)
-        fprintf(out, "%s:%u:%u: ", g->source, g->line, g->col ? g->col : 1);
-    else
-        fprintf(out, "%s: ", g->source);
-    fprintf(out, "%s: %s [%s]\n", ta_severity_str(g->severity), g->message,
-            g->rule);
-    if (g->source_line && g->line) {
-        fprintf(out, "  %s\n  ", g->source_line);
-        /* Keep tabs so the caret lines up under tabbed source. */
-        uint32_t col = g->col ? g->col : 1;
-        for (uint32_t i = 0; i + 1 < col && g->source_line[i]; i++)
-            fputc(g->source_line[i] == '\t' ? '\t' : ' ', out);
-        fputc('^', out);
-        for (uint32_t i = 1; i < g->length && i < 200; i++) fputc('~', out);
-        fputc('\n', out);
-    }
-    if (g->hint) fprintf(out, "  hint: %s\n", g->hint);
+    ta_diag_render_color(g, out, false);
 }

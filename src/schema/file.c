@@ -10,6 +10,15 @@
 #include "schema/alloc.h"
 #include "schema/file.h"
 
+/* The "io" error for an input past TA_MAX_INPUT_BYTES. */
+static ta_status too_large(const char *path, ta_diags *diags)
+{
+    ta_loc at = {.file = path};
+    ta_status st = ta_diag_error(diags, &at, "io", "cannot read %s: larger than %zu MiB, the most the loader reads",
+                                 path, TA_MAX_INPUT_BYTES >> 20);
+    return st == TA_OK ? TA_ERR_IO : st;
+}
+
 ta_status ta_read_file(const char *path, char **buf, size_t *len, ta_diags *diags)
 {
     FILE *fp = fopen(path, "rb");
@@ -21,6 +30,7 @@ ta_status ta_read_file(const char *path, char **buf, size_t *len, ta_diags *diag
     if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
         (uintmax_t)sb.st_size < SIZE_MAX / 2)
         cap = (size_t)sb.st_size + 1;
+    if (cap > TA_MAX_INPUT_BYTES + 1) cap = TA_MAX_INPUT_BYTES + 1;
     char *b = ta_malloc(cap);
     for (;;) {
         if (!b) {
@@ -28,16 +38,18 @@ ta_status ta_read_file(const char *path, char **buf, size_t *len, ta_diags *diag
             return TA_ERR_NOMEM;
         }
         n += fread(b + n, 1, cap - n, fp);
-        if (n < cap) break;
-        char *nb = ta_realloc(b, cap * 2);
+        if (n < cap || n > TA_MAX_INPUT_BYTES) break;
+        size_t grown = cap * 2 > TA_MAX_INPUT_BYTES + 1 ? TA_MAX_INPUT_BYTES + 1 : cap * 2;
+        char *nb = ta_realloc(b, grown);
         if (!nb) free(b);
         b = nb;
-        cap *= 2;
+        cap = grown;
     }
     bool bad = ferror(fp);
     fclose(fp);
-    if (bad) {
+    if (bad || n > TA_MAX_INPUT_BYTES) {
         free(b);
+        if (!bad) return too_large(path, diags);
         goto fail;
     }
     b[n] = '\0'; /* n < cap */

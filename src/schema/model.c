@@ -1,5 +1,7 @@
 /* model.c - small queries on the schema model: string views, type
- * predicates, torch's view of alias annotations, source positions. */
+ * predicates, torch's view of alias annotations, source positions, slots
+ * and the operator by name. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,4 +119,27 @@ void ta_schema_locate(const ta_schema *s, uint32_t off, uint32_t *line,
 {
     ta_schema_text_locate(s->text, s->text_len, s->base_line, s->base_col, off,
                           line, col, NULL, NULL);
+}
+
+int32_t ta_schema_arg_index(const ta_schema *s, const char *name)
+{
+    for (uint32_t i = 0; s && name && i < s->nargs; i++)
+        if (ta_str_eq(s->args[i].name, name)) return (int32_t)i;
+    return -1;
+}
+
+int32_t ta_schema_ret_index(const ta_schema *s, const char *name)
+{
+    for (uint32_t i = 0; s && name && *name && i < s->nrets; i++)
+        if (ta_str_eq(s->rets[i].name, name)) return (int32_t)i;
+    return -1;
+}
+
+size_t ta_schema_op_name(const ta_schema *s, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "%.*s%s%.*s", (int)s->full_name.len,
+                     s->full_name.len ? s->full_name.ptr : "",
+                     s->overload.len ? "." : "", (int)s->overload.len,
+                     s->overload.len ? s->overload.ptr : "");
+    return n < 0 ? 0 : (size_t)n;
 }

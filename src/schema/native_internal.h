@@ -54,7 +54,7 @@ typedef struct ta_yaml_handler {
 /* Reads the one document of src and calls h. On a yaml syntax error adds a
  * "yaml-syntax" diagnostic and returns TA_ERR_PARSE (items before the error
  * have been seen). Nesting deeper than a fixed limit is reported
- * ("yaml-too-deep") and the subtree dropped. */
+ * ("yaml-too-deep") and ends the reading, as a syntax error does. */
 ta_status ta_yaml_read(const ta_yaml_src *src, const ta_yaml_handler *h,
                        ta_diags *diags);
 /* The same from libyaml's event API alone: ta_yaml_read reads most files
@@ -80,8 +80,10 @@ ta_status ta_yaml_vreport(const ta_yaml_src *src, ta_diags *diags, ta_severity s
 
 struct ta_native_file {
     ta_arena *arena;
-    ta_yaml_src src;       /* text is the arena copy */
+    ta_yaml_src src;       /* text is an arena copy, or one of kept */
     ta_yaml_src tags_src;
+    char *kept[2];         /* texts the file owns (ta_native_load_path's) */
+    int nkept;
     ta_native_func *funcs; /* malloc'd, grown while loading */
     uint32_t nfuncs, funcs_cap;
     bool has_tags;

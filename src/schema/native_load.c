@@ -181,6 +181,29 @@ static void read_tags(loader *L, ta_native_func *fn, const ynode *v)
     wrong_type(L, "tags", v, "a string or a list of strings", NULL);
 }
 
+/* torchgen's yaml loader refuses a mapping that has a key twice (an
+ * assertion, in every mapping of the file): an error at the second. */
+static void check_duplicate_keys(loader *L, const char *what, const ynode *v)
+{
+    ta_map seen;
+    ta_map_init(&seen, NULL);
+    for (const ynode *k = v->first; k && k->next; k = k->next->next) {
+        ta_map_entry *e;
+        if (!is_str(k)) continue;
+        if (ta_map_add(&seen, k->text, k->len, ta_map_int((int64_t)k->pos.line), &e) != TA_OK) {
+            L->st = TA_ERR_NOMEM;
+            break;
+        }
+        if (e->key == (const void *)k->text) continue; /* a new key: the map borrows it */
+        char hint[64];
+        snprintf(hint, sizeof hint, "first written on line %u", (unsigned)e->value.i);
+        lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
+                "%s key '%s' is written twice; torchgen's yaml loader refuses duplicate keys", what,
+                k->text);
+    }
+    ta_map_clear(&seen);
+}
+
 /* A key written twice: the last value wins (as in PyYAML), so each reader
  * starts from an empty field. */
 static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
@@ -194,6 +217,7 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
         return;
     }
     fn->has_dispatch = true;
+    check_duplicate_keys(L, "dispatch", v);
     uint32_t count = 0;
     for (const ynode *k = v->first; k && k->next; k = k->next->next)
         if (is_str(k)) {
@@ -251,6 +275,7 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
         wrong_type(L, "ufunc_inner_loop", v, "a string or a mapping", NULL);
         return;
     }
+    check_duplicate_keys(L, "ufunc_inner_loop", v);
     fn->ufunc_inner_loop = lalloc(L, v->n * sizeof *fn->ufunc_inner_loop);
     if (!fn->ufunc_inner_loop) return;
     for (const ynode *k = v->first; k && k->next; k = k->next->next) {
@@ -391,11 +416,12 @@ static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
                 "unknown key '%s'", k->text);
         return -1;
     }
-    if (fn->key_pos[id].line) {
+    uint32_t first = ta_native_key_pos(fn, (ta_native_key)id).line;
+    if (first) {
         char hint[64];
-        snprintf(hint, sizeof hint, "first written on line %u", fn->key_pos[id].line);
-        lreport(L, TA_SEV_WARNING, "entry-duplicate-key", k->pos, hint,
-                "'%s' is written twice; the last one wins", k->text);
+        snprintf(hint, sizeof hint, "first written on line %u", first);
+        lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
+                "'%s' is written twice; torchgen's yaml loader refuses duplicate keys", k->text);
     }
     return id;
 }
@@ -477,11 +503,19 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
     const ynode *func = NULL;
+    ta_native_keyval *keys = m->n ? ta_arena_alloc(L->f->arena, m->n * sizeof *keys) : NULL;
+    if (m->n && !keys) {
+        L->st = TA_ERR_NOMEM;
+        return;
+    }
+    fn->keys = keys;
     for (const ynode *k = m->first; k && k->next; k = k->next->next) {
         int id = entry_key(L, fn, k);
         if (id < 0) continue;
-        fn->key_pos[id] = k->pos;
-        fn->val_pos[id] = k->next->pos;
+        uint32_t i = 0;
+        while (i < fn->nkeys && keys[i].key != (ta_native_key)id) i++;
+        keys[i] = (ta_native_keyval){(ta_native_key)id, k->pos, k->next->pos};
+        if (i == fn->nkeys) fn->nkeys++;
         read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
     if (func) read_func(L, fn, func);
@@ -540,7 +574,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     read_entry(L, fn, e);
     if (!fn->func.s) {
         /* Without func there is no function: report it and drop it. */
-        if (!fn->key_pos[TA_NK_FUNC].line)
+        if (L->st == TA_OK && !ta_native_key_pos(fn, TA_NK_FUNC).line)
             lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
                     "add 'func: name.overload(args) -> returns'",
                     "entry has no 'func' key");
@@ -609,10 +643,22 @@ static ta_status tags_item(void *ctx, const ynode *e)
 
 typedef enum yaml_file { NATIVE_FUNCTIONS_YAML, TAGS_YAML } yaml_file;
 
+/* A NUL byte in the first 8 KB makes a file binary (git's test): it gets
+ * one error saying so, not a yaml error printing a line of its bytes. */
+static bool is_binary(const ta_yaml_src *src)
+{
+    return memchr(src->text, '\0', src->len < 8192 ? src->len : 8192) != NULL;
+}
+
 static ta_status load_one(loader *L, const ta_yaml_src *src, yaml_file which)
 {
     bool tags = which == TAGS_YAML;
     L->src = src;
+    if (is_binary(src)) {
+        ta_loc at = {.file = src->source};
+        L->errors++;
+        return ta_diag_error(L->diags, &at, "yaml-binary", "a binary file, not yaml");
+    }
     ta_yaml_handler h = {L, tags ? tags_begin : funcs_begin, tags ? tags_item : funcs_item,
                          tags ? tags_other_root : funcs_other_root};
     ta_status st = ta_yaml_read(src, &h, L->diags);
@@ -625,37 +671,54 @@ static const char *copy_text(ta_arena *a, const char *text, size_t len)
     return ta_arena_strndup(a, text ? text : "", text ? len : 0);
 }
 
-ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
-                                const char *tags_text, size_t tags_len,
-                                const char *tags_source, ta_native_file **out,
-                                ta_diags *diags)
+/* An "io" error for a text past TA_MAX_INPUT_BYTES. */
+static bool too_large(const char *source, size_t len, ta_diags *diags)
+{
+    if (len <= TA_MAX_INPUT_BYTES) return false;
+    ta_loc at = {.file = source ? source : "<string>"};
+    ta_diag_error(diags, &at, "io", "%zu bytes: more than the %zu MiB the loader reads", len,
+                  TA_MAX_INPUT_BYTES >> 20);
+    return true;
+}
+
+/* src's text: the caller's buffer when the file may keep it (kept, which
+ * ta_native_destroy frees), else an arena copy. */
+static bool set_src(ta_native_file *f, ta_yaml_src *src, const char *text, size_t len,
+                    const char *source, char *kept)
+{
+    if (kept) f->kept[f->nkept++] = kept;
+    src->text = kept ? kept : copy_text(f->arena, text, len);
+    src->len = text ? len : 0;
+    src->source = ta_arena_strndup(f->arena, source, strlen(source));
+    return src->text && src->source;
+}
+
+/* ta_native_load_buffer, keeping text and tags_text when they are given as
+ * kept_text and kept_tags (malloc'd; freed with the file, or here on failure). */
+static ta_status load(const char *text, size_t len, const char *source, const char *tags_text,
+                      size_t tags_len, const char *tags_source, char *kept_text, char *kept_tags,
+                      ta_native_file **out, ta_diags *diags)
 {
     *out = NULL;
-    if (len > UINT32_MAX || tags_len > UINT32_MAX) return TA_ERR_INVALID;
     ta_native_file *f = ta_calloc(1, sizeof *f);
     if (!f || !(f->arena = ta_arena_create())) {
         free(f);
-        return TA_ERR_NOMEM;
-    }
-    ta_arena *a = f->arena;
-    f->src.text = copy_text(a, text, len);
-    f->src.len = text ? len : 0;
-    f->src.source = ta_arena_strndup(a, source ? source : "<string>",
-                                     strlen(source ? source : "<string>"));
-    if (!f->src.text || !f->src.source) {
-        ta_native_destroy(f);
+        free(kept_text);
+        free(kept_tags);
         return TA_ERR_NOMEM;
     }
     loader L = {.f = f, .diags = diags};
     ta_status st = TA_OK;
+    if (!set_src(f, &f->src, text, len, source ? source : "<string>", kept_text)) st = TA_ERR_NOMEM;
     if (tags_text) {
-        const char *ts = tags_source ? tags_source : "<tags>";
-        f->tags_src.text = copy_text(a, tags_text, tags_len);
-        f->tags_src.len = tags_len;
-        f->tags_src.source = ta_arena_strndup(a, ts, strlen(ts));
-        if (!f->tags_src.text || !f->tags_src.source) st = TA_ERR_NOMEM;
-        else st = load_one(&L, &f->tags_src, TAGS_YAML);
         f->has_tags = true;
+        if (!set_src(f, &f->tags_src, tags_text, tags_len, tags_source ? tags_source : "<tags>",
+                     kept_tags))
+            st = TA_ERR_NOMEM;
+        else if (st == TA_OK)
+            st = load_one(&L, &f->tags_src, TAGS_YAML);
+    } else {
+        free(kept_tags);
     }
     if (st == TA_OK) st = load_one(&L, &f->src, NATIVE_FUNCTIONS_YAML);
     ta_diags_destroy(L.tmp);
@@ -667,6 +730,17 @@ ta_status ta_native_load_buffer(const char *text, size_t len, const char *source
     return L.errors ? TA_ERR_PARSE : TA_OK;
 }
 
+ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
+                                const char *tags_text, size_t tags_len,
+                                const char *tags_source, ta_native_file **out,
+                                ta_diags *diags)
+{
+    *out = NULL;
+    if (too_large(source, len, diags) || too_large(tags_source, tags_len, diags))
+        return TA_ERR_INVALID;
+    return load(text, len, source, tags_text, tags_len, tags_source, NULL, NULL, out, diags);
+}
+
 ta_status ta_native_load_path(const char *path, const char *tags_path,
                               ta_native_file **out, ta_diags *diags)
 {
@@ -675,11 +749,32 @@ ta_status ta_native_load_path(const char *path, const char *tags_path,
     size_t len = 0, tags_len = 0;
     ta_status st = ta_read_file(path, &text, &len, diags);
     if (st == TA_OK && tags_path) st = ta_read_file(tags_path, &tags, &tags_len, diags);
-    if (st == TA_OK)
-        st = ta_native_load_buffer(text, len, path, tags, tags_len, tags_path, out, diags);
-    free(text);
-    free(tags);
-    return st;
+    if (st != TA_OK) {
+        free(text);
+        free(tags);
+        return st;
+    }
+    /* The file keeps the texts it read rather than a copy of them. */
+    return load(text, len, path, tags, tags_len, tags_path, text, tags, out, diags);
+}
+
+static const ta_native_keyval *keyval(const ta_native_func *fn, ta_native_key k)
+{
+    for (uint32_t i = 0; fn && i < fn->nkeys; i++)
+        if (fn->keys[i].key == k) return &fn->keys[i];
+    return NULL;
+}
+
+ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k)
+{
+    const ta_native_keyval *kv = keyval(fn, k);
+    return kv ? kv->key_pos : (ta_native_pos){0, 0, 0, 0};
+}
+
+ta_native_pos ta_native_val_pos(const ta_native_func *fn, ta_native_key k)
+{
+    const ta_native_keyval *kv = keyval(fn, k);
+    return kv ? kv->val_pos : (ta_native_pos){0, 0, 0, 0};
 }
 
 void ta_native_destroy(ta_native_file *f)
@@ -688,6 +783,7 @@ void ta_native_destroy(ta_native_file *f)
     free(f->funcs);
     ta_map_clear(&f->index);
     free(f->dups);
+    for (int i = 0; i < f->nkept; i++) free(f->kept[i]);
     ta_arena_destroy(f->arena);
     free(f);
 }

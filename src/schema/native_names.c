@@ -196,11 +196,12 @@ const char *ta_native_closest_dispatch_key(const char *s, size_t len)
 static const ta_rule_info rules[] = {
     {"io", TA_SEV_ERROR, "A file could not be read."},
     {"yaml-syntax", TA_SEV_ERROR, "The file is not valid yaml."},
+    {"yaml-binary", TA_SEV_ERROR, "The file is binary (a NUL byte in its first 8 KB), not yaml."},
     {"yaml-too-deep", TA_SEV_ERROR, "The yaml nests deeper than the loader reads."},
     {"yaml-not-sequence", TA_SEV_ERROR, "The document is not a list of mappings."},
     {"entry-no-func", TA_SEV_ERROR, "An entry has no func key."},
     {"entry-unknown-key", TA_SEV_ERROR, "An entry has a key torchgen does not know."},
-    {"entry-duplicate-key", TA_SEV_WARNING, "An entry writes the same key twice; the last one wins."},
+    {"entry-duplicate-key", TA_SEV_ERROR, "An entry writes the same key twice (torchgen asserts)."},
     {"entry-wrong-type", TA_SEV_ERROR, "A value has the wrong yaml type for its key."},
     {"entry-bad-value", TA_SEV_ERROR, "A value is not one torchgen accepts for its key."},
     {"schema-syntax", TA_SEV_ERROR, "The func schema does not parse."},

@@ -96,7 +96,7 @@ static ta_status manual_registration_pass(const ta_native_file *f, ta_diags *d)
     for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
         const ta_native_func *fn = &f->funcs[i];
         if (!fn->has_dispatch || !fn->manual_kernel_registration) continue;
-        st = error_with_hint(f, d, fn->key_pos[TA_NK_DISPATCH], "dispatch-with-manual-registration",
+        st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_DISPATCH), "dispatch-with-manual-registration",
                              "dispatch table with manual_kernel_registration: True has no effect",
                              "remove the dispatch table or manual_kernel_registration");
     }
@@ -151,7 +151,7 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
                                          "structured_delegate '%s' is not structured", del->s)) == TA_OK)
                 st = ta_diag_hint(d, "add 'structured: True' to the delegate");
             static const char *const backends[] = {"CPU", "CUDA", "MPS"};
-            at = ta_native_loc(f, fn->key_pos[TA_NK_DISPATCH]);
+            at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
             for (int b = 0; b < 3 && st == TA_OK; b++)
                 if (dispatches_to(fn, backends[b]) &&
                     (st = ta_diag_error(d, &at, "delegate-with-backend",
@@ -162,24 +162,24 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
             ta_loc at = ta_native_loc(f, fn->structured_inherits.pos);
             st = ta_diag_error(d, &at, "entry-bad-value", "structured_inherits may not name a namespace");
         }
-        if (st == TA_OK && fn->key_pos[TA_NK_PRECOMPUTED].line && fn->nprecomputed && !fn->structured)
-            st = error_with_hint(f, d, fn->key_pos[TA_NK_PRECOMPUTED], "precomputed-not-structured",
+        if (st == TA_OK && ta_native_key_pos(fn, TA_NK_PRECOMPUTED).line && fn->nprecomputed && !fn->structured)
+            st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_PRECOMPUTED), "precomputed-not-structured",
                                  "precomputed is only allowed on a structured function",
                                  "add 'structured: True'");
         if (st == TA_OK && fn->nufunc_inner_loop && !fn->structured)
-            st = error_with_hint(f, d, fn->key_pos[TA_NK_UFUNC_INNER_LOOP], "ufunc-not-structured",
+            st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_UFUNC_INNER_LOOP), "ufunc-not-structured",
                                  "ufunc_inner_loop is only allowed on a structured function",
                                  "add 'structured: True'");
         /* A ufunc's CPU and CUDA kernels come from its inner loops. */
         static const char *const ufunc_keys[] = {"CPU", "CUDA"};
-        ta_loc at = ta_native_loc(f, fn->key_pos[TA_NK_DISPATCH]);
+        ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
         for (int b = 0; b < 2 && st == TA_OK && fn->nufunc_inner_loop; b++)
             if (dispatches_to(fn, ufunc_keys[b]) &&
                 (st = ta_diag_error(d, &at, "ufunc-with-backend",
                                     "a ufunc may not dispatch to %s explicitly", ufunc_keys[b])) == TA_OK)
                 st = ta_diag_hint(d, "the ufunc_inner_loop generates this kernel; drop the key");
         if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
-            at = ta_native_loc(f, fn->key_pos[TA_NK_PYTHON_MODULE]);
+            at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_PYTHON_MODULE));
             st = ta_diag_error(d, &at, "python-module-method",
                                "a function in python_module '%s' cannot be a method",
                                fn->python_module.s);

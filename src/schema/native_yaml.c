@@ -21,7 +21,6 @@ typedef struct reader {
     size_t base;              /* bytes of a UTF-8 BOM libyaml skipped */
     bool ascii;               /* then libyaml's char index is a byte offset */
     size_t cur_idx, cur_off;  /* char index -> byte offset cursor */
-    bool too_deep_reported;
     ta_status st;
     /* The token path's one token of lookahead. */
     yaml_token_t tk;
@@ -329,25 +328,6 @@ static ynode *new_node(reader *r, yn_kind kind, const yaml_event_t *ev)
     return n;
 }
 
-/* Drops the rest of a node whose start event was just read. */
-static bool skip_rest(reader *r)
-{
-    size_t depth = 1;
-    yaml_event_t ev;
-    while (depth) {
-        if (!next_event(r, &ev)) return false;
-        switch (ev.type) {
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT: depth++; break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT: depth--; break;
-        default: break;
-        }
-        yaml_event_delete(&ev);
-    }
-    return true;
-}
-
 /* Builds the node that starts with *ev (which it deletes). NULL on a yaml
  * error or allocation failure (r->st says which). */
 static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
@@ -379,14 +359,14 @@ static ynode *read_node(reader *r, yaml_event_t *ev, int depth)
         n = new_node(r, map ? YN_MAP : YN_SEQ, ev);
         if (!n) break;
         if (depth >= MAX_DEPTH) {
-            if (!r->too_deep_reported)
-                report(r, "yaml-too-deep", n->pos, NULL,
-                       "yaml nested more than %d levels deep", MAX_DEPTH);
-            r->too_deep_reported = true;
+            /* Stop here: libyaml's scanner takes time quadratic in the
+             * nesting for what follows, so reading on to the end of
+             * 100,000 '[' would take minutes. */
+            report(r, "yaml-too-deep", n->pos, "no PyTorch yaml nests more than a few levels",
+                   "yaml nested more than %d levels deep; reading stops here", MAX_DEPTH);
+            if (r->st == TA_OK) r->st = TA_ERR_PARSE;
             yaml_event_delete(ev);
-            if (!skip_rest(r)) return NULL;
-            n->n = 0;
-            return n;
+            return NULL;
         }
         yaml_event_delete(ev);
         ynode **tail = &n->first;

@@ -20,12 +20,26 @@ BROKEN=tests/data/broken-yaml
 # -- check: exit codes
 expect_rc 0 "check bundled" "$TA" check
 # (the alias pass reports a few warnings on PyTorch's own yaml; see tests/cli/check_alias.sh)
-grep -q '^0 errors, [0-9]* warnings in .*native_functions.yaml$' "$tmp/out" || bad "bundled summary line"
+# Text diagnostics go to stderr, as a compiler's; notes only with --notes.
+grep -q '^0 errors, [0-9]* warnings in .*native_functions.yaml$' "$tmp/err" || bad "bundled summary line"
+[ ! -s "$tmp/out" ] || bad "check text writes nothing to stdout"
+! grep -q ': note: ' "$tmp/err" || bad "no notes by default"
+expect_rc 0 "check --notes" "$TA" check --notes
+grep -q ': note: .*\[alias-autogen-implicit-composite\]' "$tmp/err" || bad "--notes shows notes"
+grep -q '^0 errors, [0-9]* warnings, [0-9]* notes in .*native_functions.yaml$' "$tmp/err" || bad "--notes summary counts them"
 expect_rc 0 "check 1.13.1" "$TA" check --tags "$T113" "$Y113"
 expect_rc 0 "check main" "$TA" check --tags="$TMAIN" "$YMAIN"
 expect_rc 1 "check broken" "$TA" check --tags "$TMAIN" "$BROKEN/dispatch-unknown-key.yaml"
-expect_rc 0 "check warnings only" "$TA" check "$BROKEN/entry-duplicate-key.yaml"
-grep -q '^0 errors, 1 warnings in ' "$tmp/out" || bad "warning-only summary"
+printf -- '- func: f(Tensor(a) self, Tensor other) -> Tensor\n' >"$tmp/warn.yaml"
+expect_rc 0 "check warnings only" "$TA" check "$tmp/warn.yaml"
+grep -q '^0 errors, 1 warning in ' "$tmp/err" || bad "warning-only summary"
+# What torchgen asserts against is an error: a key written twice, two overloads
+# of one kind in one signature group.
+expect_rc 1 "check duplicate key" "$TA" check "$BROKEN/entry-duplicate-key.yaml"
+printf -- '- func: foo.a(Tensor self) -> Tensor\n- func: foo.b(Tensor self) -> Tensor\n' >"$tmp/dupkind.yaml"
+expect_rc 1 "check same kind twice in a group" "$TA" check "$tmp/dupkind.yaml"
+grep -q "dupkind.yaml:2:3: error: 'foo.b' has the same signature and kind (functional) as 'foo.a'; torchgen stops at an assertion \[group-duplicate-kind\]" \
+    "$tmp/err" || bad "group-duplicate-kind is an error"
 expect_rc 2 "check missing file" "$TA" check "$tmp/nope.yaml"
 grep -q 'nope.yaml' "$tmp/err" || bad "missing file not named on stderr"
 expect_rc 2 "check missing tags" "$TA" check --tags "$tmp/nope-tags.yaml" "$Y113"
@@ -36,12 +50,12 @@ expect_rc 0 "check --help" "$TA" check --help
 grep -q 'usage: tensoralias check' "$tmp/out" || bad "check --help text"
 
 # -- check: text format with a caret under the bad key, and a hint
-"$TA" check --tags "$TMAIN" "$BROKEN/dispatch-unknown-key.yaml" >"$tmp/out"
+"$TA" check --tags "$TMAIN" "$BROKEN/dispatch-unknown-key.yaml" 2>"$tmp/out"
 grep -q "dispatch-unknown-key.yaml:5:10: error: unknown dispatch key 'CUDAA' \[dispatch-unknown-key\]" "$tmp/out" ||
     bad "text diagnostic line"
 grep -q '^           ^~~~~$' "$tmp/out" || bad "caret under CUDAA"
 grep -q "hint: did you mean 'CUDA'?" "$tmp/out" || bad "hint"
-grep -q '^1 errors, 0 warnings in ' "$tmp/out" || bad "summary"
+grep -q '^1 error, 0 warnings in ' "$tmp/out" || bad "summary"
 
 # -- tags.yaml beside the file is used when --tags is not given
 mkdir "$tmp/beside"
@@ -49,10 +63,10 @@ cp "$BROKEN/tag-unknown.yaml" "$tmp/beside/native_functions.yaml"
 expect_rc 0 "no tags.yaml: tags unchecked" "$TA" check "$tmp/beside/native_functions.yaml"
 cp "$TMAIN" "$tmp/beside/tags.yaml"
 expect_rc 1 "tags.yaml beside" "$TA" check "$tmp/beside/native_functions.yaml"
-[ "$(grep -c '\[tag-unknown\]' "$tmp/out")" -eq 2 ] || bad "two tag-unknown with tags.yaml beside"
+[ "$(grep -c '\[tag-unknown\]' "$tmp/err")" -eq 2 ] || bad "two tag-unknown with tags.yaml beside"
 
 # -- stdin
-"$TA" check - <"$BROKEN/overload-duplicate.yaml" >"$tmp/out"
+"$TA" check - <"$BROKEN/overload-duplicate.yaml" 2>"$tmp/out"
 [ $? -eq 1 ] || bad "check - exit"
 grep -q '^<stdin>:7:9: error: .*\[overload-duplicate\]' "$tmp/out" || bad "check - diagnostics"
 

@@ -46,7 +46,7 @@ grep -q '"schema":"mylib::scale(Tensor(a!) x, float f) -> ()","name":"mylib::sca
 "$TA" check --no-git "$src/csrc" "$src/python" > "$tmp/out" 2>&1; rc=$?
 [ $rc -eq 1 ] || { cat "$tmp/out"; fail "check exited $rc, want 1"; }
 grep -q 'ops.py:3:13: error: .*\[custom-mutating-name\]' "$tmp/out" || { cat "$tmp/out"; fail "no positioned finding"; }
-grep -q '^1 errors, 0 warnings in 4 operators from 2 files$' "$tmp/out" || { cat "$tmp/out"; fail "summary"; }
+grep -q '^1 error, 0 warnings in 4 operators from 2 files$' "$tmp/out" || { cat "$tmp/out"; fail "summary"; }
 "$TA" check --no-git "$src/csrc" > /dev/null 2>&1 || fail "clean sources should exit 0"
 "$TA" check "$tmp/does-not-exist.cpp" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unreadable source exited $rc, want 2"

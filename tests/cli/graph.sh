@@ -61,5 +61,17 @@ python3 -c 'import json,sys; g=json.load(open(sys.argv[1])); assert len(g["verti
 "$TA" graph --help > /dev/null || fail "--help"
 "$TA" graph > /dev/null 2>&1; [ $? -eq 2 ] || fail "no schema should exit 2"
 "$TA" graph --schema "$CHUNK" --format png > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad format should exit 2"
-"$TA" graph --schema 'aten::bad(Tensor(a' > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad schema should exit 2"
+# A schema that does not parse exits as it does in parse (1).
+"$TA" graph --schema 'aten::bad(Tensor(a' > /dev/null 2>&1; g=$?
+"$TA" parse 'aten::bad(Tensor(a' > /dev/null 2>&1; p=$?
+[ $g -eq 1 ] && [ $p -eq 1 ] || fail "a bad schema exits 1 in graph ($g) and parse ($p)"
+# An operator name without its overload: the overloads that exist are suggested.
+"$TA" graph add > /dev/null 2>"$tmp/add.err"; [ $? -eq 2 ] || fail "graph add exits 2"
+grep -q "no operator 'add' in .*; its overloads: add.Tensor, add.out, add.Scalar" "$tmp/add.err" ||
+    { cat "$tmp/add.err"; fail "graph add suggests the overloads"; }
+# A file that is not yaml says so, without printing its bytes.
+printf 'x\0\001\377y\n' > "$tmp/garbage.bin"
+"$TA" graph "$tmp/garbage.bin" abs > /dev/null 2>"$tmp/bin.err"; [ $? -eq 2 ] || fail "graph garbage.bin exits 2"
+grep -q "garbage.bin: error: a binary file, not yaml \[yaml-binary\]" "$tmp/bin.err" || { cat "$tmp/bin.err"; fail "binary"; }
+[ "$(wc -l < "$tmp/bin.err")" -eq 2 ] || { cat "$tmp/bin.err"; fail "no bytes of the binary file printed"; }
 echo ok

@@ -93,9 +93,11 @@ printf 'graph(%%x : Tensor):\n  %%y : Tensor = aten::relu(%%z)\n  return (%%y)\n
 grep -q 'bad.ir:2:28: error: value .%z. is used before it is defined \[ir-undefined\]' "$tmp/err" ||
     { cat "$tmp/err"; fail "no positioned diagnostic"; }
 
-# an unknown operator: a note, analysed conservatively, exit 0
+# an unknown operator: analysed conservatively, exit 0; a note with --notes only
 printf 'graph(%%x : Tensor):\n  %%y : Tensor = mylib::op(%%x)\n  return (%%y)\n' > "$tmp/unknown.ir"
 "$TA" graph-alias "$tmp/unknown.ir" > "$tmp/out.txt" 2> "$tmp/err" || fail "an unknown operator should not fail"
+[ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "quiet without --notes"; }
+"$TA" graph-alias --notes "$tmp/unknown.ir" > "$tmp/out.txt" 2> "$tmp/err" || fail "an unknown operator should not fail"
 grep -q 'unknown.ir:2:3: note: no schema for mylib::op; analysed conservatively \[ir-no-schema\]' "$tmp/err" ||
     { cat "$tmp/err"; fail "no note for the unknown operator"; }
 grep -q '^%y : Tensor .* wildcard' "$tmp/out.txt" || fail "its output should be a wildcard"

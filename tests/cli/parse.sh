@@ -57,4 +57,14 @@ grep -q 'example' "$tmp/out" || fail "--help has no examples"
 "$TA" parse > /dev/null 2>&1; [ $? -eq 2 ] || fail "no input: expected exit 2"
 "$TA" parse - 'f() -> ()' < /dev/null > /dev/null 2>&1; [ $? -eq 2 ] || fail "both - and schemas: expected exit 2"
 "$TA" parse -- 'f() -> ()' > "$tmp/out" || fail "-- then a schema"
+# --json: every line carries "schema" and its keys, whatever bytes the input
+# holds; bytes that are not UTF-8 are escaped as \xNN, not dropped.
+printf 'a::b(Tensor x, str s="\377") -> Tensor\na::c(Tensor \377) -> Tensor\nab\000c\n' |
+    "$TA" parse --json - > "$tmp/bytes.json" 2>/dev/null
+[ $? -eq 1 ] || fail "two bad schemas: exit 1"
+[ "$(wc -l < "$tmp/bytes.json")" -eq 3 ] || { cat "$tmp/bytes.json"; fail "one line per input"; }
+[ "$(grep -c '"schema":' "$tmp/bytes.json")" -eq 3 ] || { cat "$tmp/bytes.json"; fail "schema on every line"; }
+grep -q '"default":"\\"\\\\xff\\""' "$tmp/bytes.json" || { cat "$tmp/bytes.json"; fail "non-UTF-8 default escaped"; }
+grep -q '"is_mutable":false' "$tmp/bytes.json" || fail "the SchemaInfo keys of the good schema"
+grep -q '"schema":"a::c(Tensor \\\\xff) -> Tensor","error"' "$tmp/bytes.json" || { cat "$tmp/bytes.json"; fail "a bad schema keeps its text"; }
 echo "parse.sh: ok"

@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libwrongkernels.so
 
-# --schemas: schema-only operators, selected by --ops, give no-kernel (info): exit 0.
+# --schemas: schema-only operators, selected by --ops, give no-kernel (info); the
+# report lists them, but with no kernel for any nothing was verified: exit 2.
 cat >"$tmp/s.yaml" <<'YAML'
 # custom operators without kernels, native_functions.yaml style
 - func: extra::one(Tensor self) -> Tensor
@@ -17,14 +18,19 @@ cat >"$tmp/list.yaml" <<'YAML'
 - extra::four(Tensor self) -> Tensor
 YAML
 "$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --schemas "$tmp/list.yaml" --ops 'extra::*' \
-    --format json -o "$tmp/r.json" || fail "schema-only operators must not fail the run"
+    --format json -o "$tmp/r.json" 2>"$tmp/r.err"
+[ $? -eq 2 ] || fail "schema-only operators alone verify nothing: exit 2"
+grep -q 'nothing was verified: none of the 4 selected operators has a kernel' "$tmp/r.err" ||
+    { cat "$tmp/r.err"; fail "the reason nothing was verified"; }
 [ "$(wc -l <"$tmp/r.json")" -eq 4 ] || { cat "$tmp/r.json"; fail "four schema-only operators"; }
 grep -q '"op":"extra::four","verdict":"no-kernel"' "$tmp/r.json" || fail "extra::four from a plain list"
 grep -q '"op":"extra::one","verdict":"no-kernel","severity":"info"' "$tmp/r.json" || { cat "$tmp/r.json"; fail "extra::one no-kernel"; }
 grep -q '"op":"extra::two","verdict":"no-kernel"' "$tmp/r.json" || fail "extra::two no-kernel"
-# Without --ops, operators without a kernel are not run at all.
-"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --format json >"$tmp/none.json" || fail "empty run"
+# Without --ops, operators without a kernel are not run at all: nothing to do is exit 2.
+"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --format json >"$tmp/none.json" 2>"$tmp/none.err"
+[ $? -eq 2 ] || fail "an empty run exits 2"
 [ ! -s "$tmp/none.json" ] || fail "no operator should have been verified"
+grep -q 'no operator has a kernel' "$tmp/none.err" || { cat "$tmp/none.err"; fail "empty run message"; }
 
 # --samples: exact arguments; a sample the kernel rejects is a kernel error.
 cat >"$tmp/samples.json" <<'JSON'

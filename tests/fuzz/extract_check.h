@@ -50,7 +50,7 @@ static void check_scan(const uint8_t *data, size_t size, ta_extract_lang lang)
     for (size_t i = 0; i < ta_diags_count(d); i++) {
         const ta_diag *g = ta_diags_get(d, i);
         CHECK(g->line >= 1 && g->line <= nlines && g->col >= 1);
-        if (g->source_line) CHECK(g->col <= strlen(g->source_line) + 2 || memchr(data, 0, size));
+        if (g->source_line) CHECK(g->col - g->line_skipped <= strlen(g->source_line) + 2 || memchr(data, 0, size));
     }
     ta_diags_destroy(d);
     ta_extract_destroy(x);

@@ -17,6 +17,8 @@
 
 #include "tensoralias/alias.h"
 
+#include "support/golden.h"
+
 typedef struct expect {
     const char *schema;
     const char *mutable_args, *may_alias, *may_contain_alias; /* compact JSON */
@@ -74,7 +76,7 @@ static void test_torch_corners(void **state)
         assert_int_equal(ta_schema_parse(a, c->schema, strlen(c->schema), NULL, &s, d), TA_OK);
         ta_alias_query *q = NULL;
         assert_int_equal(ta_alias_query_create(s, &q, d), TA_OK);
-        json_t *j = ta_query_to_json(q);
+        json_t *j = ta_golden_query_json(q);
         check_json(j, "mutable_args", c->mutable_args, c->schema);
         check_json(j, "may_alias", c->may_alias, c->schema);
         check_json(j, "may_contain_alias", c->may_contain_alias, c->schema);
@@ -163,12 +165,62 @@ static void test_fuzz_regressions(void **state)
     }
 }
 
+/* Slots by name, and a slot out of range is an error in the checked
+ * questions (the plain ones answer false). */
+static void test_checked_and_named(void **state)
+{
+    (void)state;
+    ta_arena *a = ta_arena_create();
+    ta_schema *s = NULL;
+    const char *t = "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) out";
+    assert_int_equal(ta_schema_parse(a, t, strlen(t), NULL, &s, NULL), TA_OK);
+    ta_alias_query *q = NULL;
+    assert_int_equal(ta_alias_query_create(s, &q, NULL), TA_OK);
+    ta_slot out, other;
+    assert_int_equal(ta_query_slot_named(q, "out", &out), TA_OK);
+    assert_true(out.kind == TA_SLOT_IN && out.index == 3); /* the argument, before the return */
+    assert_int_equal(ta_query_slot_named(q, "other", &other), TA_OK);
+    assert_true(other.kind == TA_SLOT_IN && other.index == 1);
+    assert_int_equal(ta_query_slot_named(q, "nope", &other), TA_ERR_NOTFOUND);
+    bool yes = false;
+    assert_int_equal(ta_query_may_alias_checked(q, out, ta_out(0), &yes), TA_OK);
+    assert_true(yes);
+    assert_int_equal(ta_query_may_alias_checked(q, ta_in(1), ta_out(0), &yes), TA_OK);
+    assert_false(yes);
+    assert_int_equal(ta_query_may_alias_checked(q, ta_in(4), ta_out(0), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_query_may_alias_checked(q, ta_in(0), ta_out(1), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_query_may_contain_alias_checked(q, out, ta_out(0), &yes), TA_OK);
+    assert_true(yes);
+    assert_int_equal(ta_query_may_contain_alias_checked(q, ta_out(7), ta_out(0), &yes), TA_ERR_INVALID);
+    assert_false(yes);
+    assert_int_equal(ta_query_is_mutable_input_checked(q, 3, &yes), TA_OK);
+    assert_true(yes);
+    assert_int_equal(ta_query_is_mutable_input_checked(q, 4, &yes), TA_ERR_INVALID);
+    assert_false(ta_query_is_mutable_input(q, 4));
+    ta_alias_graph *g = NULL;
+    assert_int_equal(ta_alias_graph_create(s, &g, NULL), TA_OK);
+    assert_int_equal(ta_graph_may_alias_checked(g, out, ta_out(0), &yes), TA_OK);
+    assert_true(yes);
+    assert_int_equal(ta_graph_may_alias_checked(g, ta_in(9), ta_out(0), &yes), TA_ERR_INVALID);
+    assert_false(yes);
+    assert_int_equal(ta_graph_may_contain_alias_checked(g, out, ta_out(0), &yes), TA_OK);
+    assert_true(yes);
+    assert_int_equal(ta_graph_may_contain_alias_checked(g, out, ta_out(1), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_graph_is_mutable_input_checked(g, 3, &yes), TA_OK);
+    assert_true(yes);
+    assert_int_equal(ta_graph_is_mutable_input_checked(g, 4, &yes), TA_ERR_INVALID);
+    ta_alias_graph_destroy(g);
+    ta_alias_query_destroy(q);
+    ta_arena_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torch_corners),
         cmocka_unit_test(test_contract),
         cmocka_unit_test(test_fuzz_regressions),
+        cmocka_unit_test(test_checked_and_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

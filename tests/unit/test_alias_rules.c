@@ -55,6 +55,13 @@ static const pair cases[] = {
      "f(Tensor self, Tensor(a!) buf) -> ()"},
     {"alias-write-inconsistent", "f(Tensor(a!) self, Tensor(a) other) -> ()", "f(Tensor(a!) self, Tensor(a!) other) -> ()"},
     {"alias-functional-overload", "foo.functional(Tensor(a!) self) -> ()", "foo.functional(Tensor self) -> Tensor"},
+    {"alias-inplace-out", "g_.out(Tensor(a!) self, *, Tensor(b!) out) -> Tensor(a!)",
+     "g.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"},
+    {"alias-tensor-options-kind",
+     "fill_(Tensor(a!) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool? pin_memory=None) -> Tensor(a!)",
+     "full(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+     "bool? pin_memory=None) -> Tensor"},
     {"alias-view-of-written", "f(Tensor(a!) self) -> Tensor(a)", "f(Tensor(a) self) -> Tensor(a)"},
     {"alias-set-once", "f(Tensor(a) self, Tensor other) -> Tensor", "f(Tensor(a) self, Tensor other) -> Tensor(a)"},
     {"alias-mutable-returns-self", "resize(Tensor(a!) self, int n) -> Tensor(a!)",

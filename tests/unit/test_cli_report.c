@@ -191,7 +191,8 @@ static void verify_sarif_valid(void **state)
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    ta_vreport_write(out, TA_VFMT_SARIF, &rep, bl, locate_abs, NULL);
+    ta_vreport_opts ro = {TA_VFMT_SARIF, false, bl, locate_abs, NULL};
+    assert_int_equal(ta_vreport_write(out, &ro, &rep), 0);
     ta_vbaseline_destroy(bl);
     fclose(out);
     json_error_t err;

@@ -15,6 +15,7 @@
 
 #include "tensoralias/device.h"
 #include "tensoralias/exec.h"
+#include "exec/exec_internal.h"
 
 static void test_stack_values(void **state)
 {
@@ -246,6 +247,56 @@ static void test_guard_page(void **state)
     cpu->release(b);
 }
 
+/* Front allocations start right after a PROT_NONE page: one byte before
+ * the data faults. A back allocation's header catches a write just before
+ * the data, and release then leaves the mapping alone instead of crashing. */
+static void test_front_guard_and_header(void **state)
+{
+    (void)state;
+    size_t sizes[] = {0, 1, 4, 12, 4096, 4095, 100000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            signal(SIGSEGV, SIG_DFL);
+            char *p = ta_cpu_alloc_at(sizes[k], true, NULL, 0);
+            if (!p || ((uintptr_t)p & 4095)) _exit(3);
+            if (sizes[k]) memset(p, 1, sizes[k]);
+            ((volatile char *)p)[-1] = 1;
+            _exit(0);
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(WTERMSIG(status), SIGSEGV);
+    }
+    const ta_device_ops *cpu = ta_exec_device_cpu();
+    float *f = ta_cpu_alloc_at(12, false, NULL, 0);
+    assert_non_null(f);
+    assert_true(ta_cpu_header_intact(f));
+    f[-1] = 0.0f;
+    assert_false(ta_cpu_header_intact(f));
+    cpu->release(f); /* leaks the mapping, does not crash */
+}
+
+/* resize_ to the shape a tensor has leaves its geometry alone, as torch's does. */
+static void test_resize_same_shape(void **state)
+{
+    (void)state;
+    ta_exec *x = ta_exec_create(NULL);
+    uint32_t sid = ta_exec_storage_new(x, 8 * 4);
+    int64_t three = 3, two = 2, four = 4;
+    DLTensor *t = ta_exec_tensor(x, sid, TA_DTYPE_F32, 1, &three, &two, 4);
+    ta_kernel_ctx *ctx = ta_exec_kernel_ctx(x);
+    assert_int_equal(ta_kernel_resize(ctx, t, 1, &three), TA_OK);
+    assert_int_equal(t->strides[0], 2);
+    assert_int_equal(t->byte_offset, 4);
+    assert_int_equal(ta_kernel_resize(ctx, t, 1, &four), TA_OK);
+    assert_int_equal(t->strides[0], 1);
+    ta_exec_destroy(x);
+}
+
 static ta_status k_sum(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
@@ -317,6 +368,8 @@ int main(void)
         cmocka_unit_test(test_geometry),
         cmocka_unit_test(test_alloc_view_restride_resize),
         cmocka_unit_test(test_guard_page),
+        cmocka_unit_test(test_front_guard_and_header),
+        cmocka_unit_test(test_resize_same_shape),
         cmocka_unit_test(test_call),
         cmocka_unit_test(test_protect),
     };

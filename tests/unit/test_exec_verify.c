@@ -278,6 +278,67 @@ static void test_nan_payload(void **state)
     ta_arena_destroy(a);
 }
 
+/* A builder for a written float32 view [3] with strides [2] and offset 1
+ * element, in a storage of 8 elements: its elements are storage elements
+ * 1, 3 and 5; 0, 2, 4, 6 and 7 are no one's. */
+static ta_status sliced_builder(void *ud, ta_exec *x, const ta_schema *s, const ta_decl *d,
+                                uint64_t seed, ta_case *c)
+{
+    (void)ud;
+    (void)s;
+    (void)d;
+    (void)seed;
+    c->nargs = c->nslots = 0;
+    uint32_t sid = ta_exec_storage_new(x, 8 * 4);
+    int64_t three = 3, two = 2;
+    DLTensor *t = ta_exec_tensor(x, sid, TA_DTYPE_F32, 1, &three, &two, 4);
+    for (int i = 0; i < 8; i++) ((float *)t->data)[i] = (float)i;
+    ta_value v = {.tag = TA_VAL_TENSOR};
+    v.u.tensor = t;
+    ta_case_push(c, x, v);
+    return ta_case_add_slot(c, x, 0, -1, t, false);
+}
+
+/* Writes storage element *(int *)user_data of self's storage, then returns self. */
+static ta_status write_storage_elem(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    ((float *)x->data)[*(int *)ta_kernel_user_data(ctx)] = -1;
+    return ret(st, x);
+}
+
+/* Every byte a kernel changes must be in a written argument's view: the
+ * elements of a sliced self may change, the gaps between them and the bytes
+ * before and after it may not. */
+static void test_writes_outside_view(void **state)
+{
+    (void)state;
+    ta_arena *a = ta_arena_create();
+    ta_schema *s;
+    const char *text = "mylib::w_(Tensor(a!) self) -> Tensor(a!)";
+    assert_int_equal(ta_schema_parse(a, text, strlen(text), NULL, &s, NULL), TA_OK);
+    ta_decl *d;
+    assert_int_equal(ta_decl_build(a, s, &d), TA_OK);
+    ta_exec *x = ta_exec_create(NULL);
+    for (int e = 0; e < 8; e++) {
+        ta_finding got = {.kind = TA_V_OK};
+        ta_observer *ck = ta_observer_create(x, s, d, write_storage_elem, &e, 0, emit_collect, &got);
+        ta_case_source from = {sliced_builder, NULL, true};
+        assert_int_equal(ta_observer_run(ck, 1, &from), TA_CASE_RAN);
+        bool in_view = e == 1 || e == 3 || e == 5;
+        assert_int_equal(got.kind, in_view ? TA_V_OK : TA_V_UNDECLARED_MUTATION);
+        if (!in_view) {
+            char want[64];
+            snprintf(want, sizeof want, "of its storage (storage element %d), which is outside", e);
+            assert_non_null(strstr(got.message, want));
+            assert_string_equal(got.argument, "self");
+        }
+        ta_observer_destroy(ck);
+    }
+    ta_exec_destroy(x);
+    ta_arena_destroy(a);
+}
+
 static void test_elem_offsets(void **state)
 {
     (void)state;
@@ -302,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_no_kernel_and_bad_schema),
         cmocka_unit_test(test_nan_payload),
         cmocka_unit_test(test_elem_offsets),
+        cmocka_unit_test(test_writes_outside_view),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,8 +280,8 @@ static void fields(void **state)
     assert_false(fn->has_composite_explicit_autograd_kernel);
     assert_true(fn->has_composite_explicit_autograd_non_functional_kernel);
     assert_true(fn->is_abstract);
-    assert_int_equal(fn->key_pos[TA_NK_STRUCTURED].line, 2);
-    assert_int_equal(fn->val_pos[TA_NK_STRUCTURED].col, 15);
+    assert_int_equal(ta_native_key_pos(fn, TA_NK_STRUCTURED).line, 2);
+    assert_int_equal(ta_native_val_pos(fn, TA_NK_STRUCTURED).col, 15);
     assert_int_equal(fn->func.pos.col, 9);
     ta_native_destroy(f);
     ta_diags_destroy(d);

@@ -348,6 +348,35 @@ static void test_str_numbers(void **state)
     assert_int_equal(v[0], 1);
 }
 
+/* Arguments and returns by name; the operator's name with its overload. */
+static void test_by_name(void **state)
+{
+    (void)state;
+    ta_arena *a = ta_arena_create();
+    ta_schema *s = NULL;
+    const char *t = "aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, "
+                    "Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)";
+    assert_int_equal(ta_schema_parse(a, t, strlen(t), NULL, &s, NULL), TA_OK);
+    assert_int_equal(ta_schema_arg_index(s, "self"), 0);
+    assert_int_equal(ta_schema_arg_index(s, "max_values"), 4);
+    assert_int_equal(ta_schema_arg_index(s, "max_"), -1);
+    assert_int_equal(ta_schema_arg_index(s, "values"), -1);
+    assert_int_equal(ta_schema_ret_index(s, "indices"), 1);
+    assert_int_equal(ta_schema_ret_index(s, "self"), -1);
+    assert_int_equal(ta_schema_ret_index(s, ""), -1);
+    char buf[64];
+    assert_int_equal(ta_schema_op_name(s, buf, sizeof buf), strlen("aten::max.dim_max"));
+    assert_string_equal(buf, "aten::max.dim_max");
+    assert_int_equal(ta_schema_op_name(s, buf, 6), strlen("aten::max.dim_max"));
+    assert_string_equal(buf, "aten:"); /* cut, still terminated */
+    const char *u = "abs(Tensor self) -> Tensor";
+    assert_int_equal(ta_schema_parse(a, u, strlen(u), NULL, &s, NULL), TA_OK);
+    ta_schema_op_name(s, buf, sizeof buf);
+    assert_string_equal(buf, "abs");
+    assert_int_equal(ta_schema_ret_index(s, "x"), -1); /* unnamed return */
+    ta_arena_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_arena_reset),
         cmocka_unit_test(test_diag_calls),
         cmocka_unit_test(test_str_numbers),
+        cmocka_unit_test(test_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

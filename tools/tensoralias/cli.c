@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli.h"
+#include "tensoralias/diag.h"
 
 int ta_cli_read_file(const char *path, char **buf, size_t *len)
 {
@@ -15,16 +18,23 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len)
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
     if (!b) goto fail;
+    errno = 0;
     for (;;) {
         if (cap - n < 2) {
-            char *nb = realloc(b, cap * 2);
+            /* Room for TA_MAX_INPUT_BYTES and one more byte, at most. */
+            size_t grown = cap * 2 > TA_MAX_INPUT_BYTES + 2 ? TA_MAX_INPUT_BYTES + 2 : cap * 2;
+            char *nb = realloc(b, grown);
             if (!nb) goto fail;
             b = nb;
-            cap *= 2;
+            cap = grown;
         }
         size_t r = fread(b + n, 1, cap - n - 1, f);
         n += r;
         if (r == 0) break;
+        if (n > TA_MAX_INPUT_BYTES) {
+            errno = EFBIG; /* an endless stream stops here too */
+            goto fail;
+        }
     }
     if (ferror(f)) goto fail;
     if (f != stdin) fclose(f);
@@ -80,6 +90,53 @@ int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     return TA_EXIT_USAGE;
 }
 
+static ta_cli_color color_mode = TA_COLOR_AUTO;
+
+void ta_cli_set_color(ta_cli_color c) { color_mode = c; }
+
+int ta_cli_take_color(int *argc, char **argv)
+{
+    int rc = 0, n = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *v = NULL;
+        if (!strncmp(argv[i], "--color=", 8)) v = argv[i] + 8;
+        else if (!strcmp(argv[i], "--color") && i + 1 < *argc) v = argv[++i];
+        if (!v) {
+            argv[n++] = argv[i];
+            continue;
+        }
+        if (!strcmp(v, "auto")) color_mode = TA_COLOR_AUTO;
+        else if (!strcmp(v, "always")) color_mode = TA_COLOR_ALWAYS;
+        else if (!strcmp(v, "never")) color_mode = TA_COLOR_NEVER;
+        else rc = -1;
+    }
+    argv[n] = NULL;
+    *argc = n;
+    return rc;
+}
+
+void ta_cli_render(const ta_diag *g, FILE *out)
+{
+    const char *no = getenv("NO_COLOR");
+    bool color = color_mode == TA_COLOR_ALWAYS ||
+                 (color_mode == TA_COLOR_AUTO && !(no && *no) && isatty(fileno(out)));
+    ta_diag_render_color(g, out, color);
+}
+
+int ta_cli_flush_stdout(void)
+{
+    return fflush(stdout) != 0 || ferror(stdout);
+}
+
+int ta_cli_write_error(const char *cmd, const char *where)
+{
+    static int reported;
+    if (!reported++)
+        fprintf(stderr, "tensoralias %s: cannot write %s: %s\n", cmd, where,
+                errno ? strerror(errno) : "I/O error");
+    return TA_EXIT_USAGE;
+}
+
 const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);
@@ -87,4 +144,41 @@ const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name)
     if (argv[*i][n] == '=') return argv[*i] + n + 1;
     if (argv[*i][n] || *i + 1 >= argc) return NULL;
     return argv[++*i];
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when there is none
+ * (overlong forms, surrogates and code points past U+10FFFF are invalid). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80) return 1; /* NUL too: json_stringn keeps it, escaped */
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (!len || len > n || s[0] > 0xF4) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
+    if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
+    return len;
+}
+
+json_t *ta_cli_json_bytes(const char *s, size_t n)
+{
+    json_t *j = json_stringn(s ? s : "", s ? n : 0);
+    if (j) return j;
+    char *b = malloc(n * 4 + 1);
+    if (!b) return NULL;
+    size_t k = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_seq(u + i, n - i);
+        if (len) {
+            memcpy(b + k, u + i, len);
+            k += len;
+            i += len;
+        } else {
+            k += (size_t)snprintf(b + k, 5, "\\x%02x", u[i++]);
+        }
+    }
+    j = json_stringn(b, k);
+    free(b);
+    return j;
 }

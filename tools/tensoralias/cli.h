@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tensoralias/diag.h"
+
 enum { TA_EXIT_CLEAN = 0, TA_EXIT_FINDINGS = 1, TA_EXIT_USAGE = 2 };
 
 typedef struct ta_command {
@@ -15,7 +17,7 @@ typedef struct ta_command {
 } ta_command;
 
 /* Reads a whole file (or stdin for "-") into a NUL-terminated malloc'd
- * buffer. Returns 0, or -1 with errno set. */
+ * buffer. Returns 0, or -1 with errno set (EFBIG past TA_MAX_INPUT_BYTES). */
 int ta_cli_read_file(const char *path, char **buf, size_t *len);
 
 /* Path of a file bundled with tensoralias ("native_functions.yaml",
@@ -28,6 +30,28 @@ const char *ta_cli_bundled(const char *name);
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* --color: auto (colour on a terminal unless NO_COLOR is set and not
+ * empty), always, never. main sets it before running the command. */
+typedef enum ta_cli_color { TA_COLOR_AUTO, TA_COLOR_ALWAYS, TA_COLOR_NEVER } ta_cli_color;
+void ta_cli_set_color(ta_cli_color c);
+
+/* Removes every --color=WHEN / --color WHEN from argv (updating *argc);
+ * returns -1 when WHEN is not auto, always or never, else 0. */
+int ta_cli_take_color(int *argc, char **argv);
+
+/* Renders one diagnostic, in colour when --color says so for out. */
+struct ta_diag;
+void ta_cli_render(const struct ta_diag *g, FILE *out);
+
+/* Flushes standard output; nonzero when anything written to it was lost
+ * (a full disk, a closed pipe: SIGPIPE is ignored, so that is EPIPE). */
+int ta_cli_flush_stdout(void);
+
+/* Prints "tensoralias CMD: cannot write WHERE: reason" to stderr (once per
+ * process) and returns TA_EXIT_USAGE. Commands call it for their -o files;
+ * main calls it for standard output after every command. */
+int ta_cli_write_error(const char *cmd, const char *where);
+
 /* The value of option `name` at argv[*i]: "--opt VALUE" (advancing *i)
  * or "--opt=VALUE"; NULL when argv[*i] is another option or the value is
  * missing. */
@@ -39,6 +63,11 @@ const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name);
 struct ta_schema;
 typedef struct json_t json_t;
 json_t *ta_cli_schema_json(const struct ta_schema *s);
+
+/* A JSON string of s[0..n), whatever bytes it holds: valid UTF-8 as is,
+ * every byte that is not part of one as the four characters \xNN (as
+ * Python's backslashreplace writes it). NULL only when out of memory. */
+json_t *ta_cli_json_bytes(const char *s, size_t n);
 
 /* Subcommands. */
 int ta_cmd_parse(int argc, char **argv);

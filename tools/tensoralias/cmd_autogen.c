@@ -152,8 +152,11 @@ static void usage(FILE *out)
           "        and plan (the call that runs it: callee, argument mapping, clones,\n"
           "        out= copies, returns)\n"
           "  yaml  entries torchgen would accept in a native_functions.yaml\n"
-          "Autogen entries that cannot be derived as written are reported as errors\n"
-          "(exit status 1).\n",
+          "Autogen entries that cannot be derived as written are reported as errors;\n"
+          "those torchgen ignores are notes, shown with --notes (or -v).\n"
+          "\n"
+          "Exit status: 0 derived, 1 the yaml has errors (on stderr; what could be\n"
+          "derived is still printed), 2 usage or I/O error.\n",
           out);
 }
 
@@ -162,12 +165,13 @@ int ta_cmd_autogen(int argc, char **argv)
     static const char *const formats[] = {"text", "json", "yaml", NULL}; /* enum fmt's order */
     int format = FMT_TEXT;
     const char *path, *tags;
-    int exit_code = ta_cli_torchgen_args("autogen", argc, argv, usage, formats, &format, &path, &tags);
+    bool notes;
+    int exit_code = ta_cli_torchgen_args("autogen", argc, argv, usage, formats, &format, &path, &tags, &notes);
     if (exit_code >= 0) return exit_code;
     enum fmt fmt = (enum fmt)format;
     ta_native_file *nf;
     ta_torchgen *tg;
-    int rc = ta_cli_load_torchgen("autogen", path, tags, true, &nf, &tg);
+    int rc = ta_cli_load_torchgen("autogen", path, tags, notes, &nf, &tg);
     if (!tg) return rc;
     size_t n = ta_torchgen_count(tg), nd = ta_torchgen_count_derived(tg);
     for (size_t i = n - nd; i < n; i++) print_one(stdout, fmt, tg, ta_torchgen_get(tg, i));

@@ -50,9 +50,13 @@ static void usage(FILE *out)
             "                   with the custom-operator rules\n"
             "  -D NAME=VALUE    a macro the build defines, for namespaces spelled with it\n"
             "  --no-git         walk directories without asking git what it ignores\n"
+            "  --notes, -v      show notes too (by default only errors and warnings)\n"
             "  -h, --help       this help\n"
             "\n"
-            "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O error.\n");
+            "Text goes to standard error, as a compiler's diagnostics do; json and sarif to\n"
+            "standard output, with the findings of every file that could be read.\n"
+            "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O\n"
+            "error (a file that cannot be read, output that cannot be written).\n");
 }
 
 /* Parses "--opt VALUE" and "--opt=VALUE"; returns the value or NULL. */
@@ -118,122 +122,159 @@ static bool source_option(int argc, char **argv, int *i, src_args *a, int *bad)
     return true;
 }
 
-/* The sources and lists: findings appended to all (and printed, for text). */
-static int check_custom(const src_args *a, ta_report_format format, ta_diags *all)
+/* What the command line asked for. */
+typedef struct check_args {
+    const char *tags;
+    const char **files;
+    int nfiles;
+    bool notes;
+    ta_report_format format;
+    src_args sa;
+} check_args;
+
+static void check_args_free(check_args *c)
 {
+    free(c->files);
+    src_args_free(&c->sa);
+}
+
+/* One file's or the sources' diagnostics: the shown ones, in source order,
+ * printed to stderr for text (with the summary) and moved to all for the
+ * machine formats. Returns TA_EXIT_FINDINGS when there is an error. */
+static int report_part(const check_args *c, ta_diags *d, const char *what, ta_diags *all)
+{
+    ta_diags *shown = ta_diags_create();
+    if (!shown || ta_report_shown(d, c->notes, shown) != TA_OK) {
+        ta_diags_destroy(shown);
+        return TA_EXIT_USAGE;
+    }
+    if (c->format == TA_REPORT_TEXT) {
+        ta_report_text(shown, stderr);
+        ta_report_summary(shown, c->notes, what, stderr);
+    }
+    int rc = ta_diags_count_severity(shown, TA_SEV_ERROR) ? TA_EXIT_FINDINGS : TA_EXIT_CLEAN;
+    if (ta_diags_move(all, shown) != TA_OK) rc = TA_EXIT_USAGE;
+    ta_diags_destroy(shown);
+    return rc;
+}
+
+/* The sources and lists: findings appended to all (and printed, for text). */
+static int check_custom(const check_args *c, ta_diags *all)
+{
+    const src_args *a = &c->sa;
     ta_diags *d = ta_diags_create();
     ta_check_counts n = {0, 0};
     int rc = d ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
     if (d && a->nsrcs) rc = ta_check_sources(a->srcs, a->nsrcs, a->defines, a->no_git, d, &n);
     for (int i = 0; d && i < a->nlists && rc == TA_EXIT_CLEAN; i++)
         rc = ta_check_schema_list(a->lists[i], d, &n);
-    if (format == TA_REPORT_TEXT) {
-        char what[96];
-        snprintf(what, sizeof what, "%zu operators from %zu files", n.schemas, n.files);
-        ta_report_text(d, stdout);
-        ta_report_summary(d, what, stdout);
-    }
-    if (rc == TA_EXIT_CLEAN && ta_diags_count_severity(d, TA_SEV_ERROR)) rc = TA_EXIT_FINDINGS;
-    if (d && ta_diags_move(all, d) != TA_OK) rc = TA_EXIT_USAGE;
+    char what[96];
+    snprintf(what, sizeof what, "%zu operator%s from %zu file%s", n.schemas, n.schemas == 1 ? "" : "s",
+             n.files, n.files == 1 ? "" : "s");
+    int r = d ? report_part(c, d, what, all) : TA_EXIT_USAGE;
+    if (rc == TA_EXIT_CLEAN) rc = r;
     ta_diags_destroy(d);
     return rc;
 }
 
-int ta_cmd_check(int argc, char **argv)
+/* One native_functions.yaml: loaded, every pass run, reported. A file that
+ * cannot be read is an I/O error (exit 2) that does not stop the others:
+ * its diagnostic is in the report too. */
+static int check_yaml(const check_args *c, const char *file, ta_diags *all)
 {
-    const char *tags = NULL, *fmt = "text";
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    src_args sa = {calloc((size_t)argc + 1, sizeof(char *)), calloc((size_t)argc + 1, sizeof(char *)),
-                   calloc((size_t)argc + 1, sizeof(char *)), 0, 0, 0, false};
-    int nfiles = 0, only_files = 0;
-    if (!files || !sa.srcs || !sa.defines || !sa.lists) {
-        free(files);
-        src_args_free(&sa);
+    ta_diags *d = ta_diags_create();
+    ta_native_file *f = NULL;
+    const char *name = file;
+    if (!d) return TA_EXIT_USAGE;
+    ta_status st = ta_cli_load_native(file, c->tags, &f, d, &name);
+    int rc = TA_EXIT_CLEAN;
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID || !f) {
+        ta_report_text(d, stderr);
+        if (st != TA_ERR_IO) fprintf(stderr, "tensoralias check: %s: %s\n", name ? name : "", ta_status_str(st));
+        if (c->format != TA_REPORT_TEXT && ta_diags_move(all, d) != TA_OK) st = TA_ERR_NOMEM;
+        ta_diags_destroy(d);
         return TA_EXIT_USAGE;
     }
+    st = ta_check_all(f, d); /* the passes: src/alias/check_passes.c */
+    if (st != TA_OK && st != TA_ERR_PARSE) {
+        fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
+        rc = TA_EXIT_USAGE;
+    }
+    int r = report_part(c, d, name, all);
+    if (rc == TA_EXIT_CLEAN) rc = r;
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+    return rc;
+}
+
+/* Fills c from argv; -1 to go on, else the exit status to end with. */
+static int parse_args(check_args *c, int argc, char **argv)
+{
+    const char *fmt = "text";
+    int only_files = 0;
     for (int i = 1; i < argc; i++) {
         int bad = 0;
         const char *v;
         if ((only_files || argv[i][0] != '-') && ta_cli_is_source(argv[i])) {
-            sa.srcs[sa.nsrcs++] = argv[i];
+            c->sa.srcs[c->sa.nsrcs++] = argv[i];
         } else if (only_files || argv[i][0] != '-' || !strcmp(argv[i], "-")) {
-            files[nfiles++] = argv[i];
-        } else if (source_option(argc, argv, &i, &sa, &bad)) {
+            c->files[c->nfiles++] = argv[i];
+        } else if (source_option(argc, argv, &i, &c->sa, &bad)) {
             /* -D, --no-git, --schemas */
         } else if (!strcmp(argv[i], "--")) {
             only_files = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
-            free(files);
-            src_args_free(&sa);
             return TA_EXIT_CLEAN;
+        } else if (!strcmp(argv[i], "--notes") || !strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+            c->notes = true;
         } else if ((v = opt_value(argc, argv, &i, "--tags", &bad))) {
-            tags = v;
+            c->tags = v;
         } else if ((v = opt_value(argc, argv, &i, "--format", &bad))) {
             fmt = v;
-        } else {
-            free(files);
-            src_args_free(&sa);
-            return bad ? ta_cli_usage_error("check", "%s needs a value", argv[i])
-                       : ta_cli_usage_error("check", "unknown option '%s'", argv[i]);
+        } else if (!bad) {
+            return ta_cli_usage_error("check", "unknown option '%s'", argv[i]);
         }
-        if (bad) {
-            free(files);
-            src_args_free(&sa);
-            return ta_cli_usage_error("check", "%s needs a value", argv[i]);
-        }
+        if (bad) return ta_cli_usage_error("check", "%s needs a value", argv[i]);
     }
-    ta_report_format format;
-    if (ta_report_format_parse(fmt, &format)) {
-        free(files);
-        src_args_free(&sa);
+    if (ta_report_format_parse(fmt, &c->format))
         return ta_cli_usage_error("check", "unknown format '%s' (text, json or sarif)", fmt);
-    }
-    if (nfiles == 0 && !sa.nsrcs && !sa.nlists) files[nfiles++] = NULL; /* the bundled yaml */
+    if (c->nfiles == 0 && !c->sa.nsrcs && !c->sa.nlists) c->files[c->nfiles++] = NULL; /* the bundled yaml */
+    return -1;
+}
 
+/* The machine formats: every file's shown findings in one report. */
+static int write_machine(const check_args *c, const ta_diags *all)
+{
+    size_t nrules;
+    ta_rule_info *rules = all_rules(&nrules);
+    int r = c->format == TA_REPORT_JSON ? ta_report_json(all, stdout)
+                                        : ta_report_sarif(all, rules, nrules, stdout);
+    free(rules);
+    return r;
+}
+
+int ta_cmd_check(int argc, char **argv)
+{
+    check_args c = {.files = calloc((size_t)argc + 1, sizeof(char *)),
+                    .sa = {calloc((size_t)argc + 1, sizeof(char *)), calloc((size_t)argc + 1, sizeof(char *)),
+                           calloc((size_t)argc + 1, sizeof(char *)), 0, 0, 0, false}};
     ta_diags *all = ta_diags_create();
-    int rc = TA_EXIT_CLEAN;
-    for (int i = 0; i < nfiles && all; i++) {
-        ta_diags *d = ta_diags_create();
-        ta_native_file *f = NULL;
-        const char *name = files[i];
-        ta_status st = ta_cli_load_native(files[i], tags, &f, d, &name);
-        if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID || !f) {
-            ta_report_text(d, stderr);
-            if (st != TA_ERR_IO) fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
-            rc = TA_EXIT_USAGE;
-            ta_diags_destroy(d);
-            break;
+    int rc = !c.files || !c.sa.srcs || !c.sa.defines || !c.sa.lists || !all ? TA_EXIT_USAGE
+                                                                           : parse_args(&c, argc, argv);
+    if (rc < 0) {
+        rc = TA_EXIT_CLEAN;
+        for (int i = 0; i < c.nfiles; i++) {
+            int r = check_yaml(&c, c.files[i], all);
+            if (r > rc) rc = r;
         }
-        st = ta_check_all(f, d); /* the passes: src/alias/check_passes.c */
-        if (st != TA_OK && st != TA_ERR_PARSE) {
-            fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
-            rc = TA_EXIT_USAGE;
+        if (c.sa.nsrcs || c.sa.nlists) {
+            int r = check_custom(&c, all);
+            if (r > rc) rc = r;
         }
-        if (format == TA_REPORT_TEXT) {
-            ta_report_text(d, stdout);
-            ta_report_summary(d, name, stdout);
-        }
-        if (rc == TA_EXIT_CLEAN && ta_diags_count_severity(d, TA_SEV_ERROR)) rc = TA_EXIT_FINDINGS;
-        ta_native_destroy(f);
-        if (ta_diags_count(d) && ta_diags_move(all, d) != TA_OK) rc = TA_EXIT_USAGE;
-        ta_diags_destroy(d);
+        if (c.format != TA_REPORT_TEXT && write_machine(&c, all)) rc = TA_EXIT_USAGE;
     }
-    if (rc != TA_EXIT_USAGE && all && (sa.nsrcs || sa.nlists)) {
-        int r = check_custom(&sa, format, all);
-        if (r != TA_EXIT_CLEAN) rc = r;
-    }
-    if (rc != TA_EXIT_USAGE && format != TA_REPORT_TEXT) {
-        size_t nrules;
-        ta_rule_info *rules = all_rules(&nrules);
-        int r = format == TA_REPORT_JSON ? ta_report_json(all, stdout)
-                                         : ta_report_sarif(all, rules, nrules, stdout);
-        free(rules);
-        if (r) rc = TA_EXIT_USAGE;
-    }
-    if (!all || fflush(stdout)) rc = TA_EXIT_USAGE;
     ta_diags_destroy(all);
-    free(files);
-    src_args_free(&sa);
+    check_args_free(&c);
     return rc;
 }

@@ -53,16 +53,18 @@ static void help(FILE *out)
           "\n"
           "A node no schema fits is analysed conservatively (as torch treats an unknown\n"
           "operation: it may write its inputs, its outputs are wildcards) and reported as a\n"
-          "note on standard error.\n"
+          "note on standard error with --notes (or -v).\n"
           "\n"
           "Exit status: 0 the graph was analysed and every query answered; 2 usage or I/O\n"
           "error, or a syntax error in the graph or a query (with its position).\n",
           out);
 }
 
-static void print_diags(const ta_diags *d)
+/* Errors and warnings; notes too when notes is set. */
+static void print_diags(const ta_diags *d, bool notes)
 {
-    for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
+    for (size_t i = 0; i < ta_diags_count(d); i++)
+        if (notes || ta_diags_get(d, i)->severity != TA_SEV_NOTE) ta_cli_render(ta_diags_get(d, i), stderr);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -238,7 +240,7 @@ static int run_queries(query_ctx *q, const char *path)
             rc = TA_EXIT_USAGE;
         }
         json_decref(o);
-        print_diags(q->d);
+        print_diags(q->d, true);
         ta_diags_clear(q->d);
     }
     free(text);
@@ -265,6 +267,7 @@ typedef struct options {
     const char *ir, *queries, *format, *classes;
     const char *schemas[MAX_SCHEMA_FILES];
     int nschemas;
+    bool notes;
 } options;
 
 static int parse_args(int argc, char **argv, options *o)
@@ -276,6 +279,10 @@ static int parse_args(int argc, char **argv, options *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             help(stdout);
             return -1;
+        }
+        if (!strcmp(a, "--notes") || !strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            o->notes = true;
+            continue;
         }
         if (!strcmp(a, "--schemas") || !strcmp(a, "--queries") || !strcmp(a, "--format") ||
             !strcmp(a, "--classes")) {
@@ -345,10 +352,10 @@ static int analyse(const options *o, ta_diags *d)
     if (read_graph(o, text, len, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
         load_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK ||
         top_nodes(g, &top, &ntop)) {
-        print_diags(d);
+        print_diags(d, true);
         goto done;
     }
-    print_diags(d); /* notes on nodes analysed conservatively */
+    print_diags(d, o->notes); /* notes on nodes analysed conservatively */
     ta_diags_clear(d);
     if (o->queries) {
         query_ctx q = {g, db, ops, top, ntop, NULL, 0, NULL, 0, d};

@@ -39,7 +39,11 @@ static void usage(FILE *out)
           "view op with its _copy and inplace variants; absent members left out).\n"
           "JSON: one object per line, {\"group\": \"kinds\", \"signature\", \"functional\",\n"
           "\"inplace\", \"mutable\", \"out\"} or {\"group\": \"view\", \"view\", \"view_copy\",\n"
-          "\"view_inplace\"}; absent members are null.\n",
+          "\"view_inplace\"}; absent members are null.\n"
+          "--notes (or -v) shows the loader's notes as well as its errors and warnings.\n"
+          "\n"
+          "Exit status: 0 listed, 1 the yaml has errors (on stderr; what could be grouped\n"
+          "is still printed), 2 usage or I/O error.\n",
           out);
 }
 
@@ -48,12 +52,13 @@ int ta_cmd_groups(int argc, char **argv)
     static const char *const formats[] = {"text", "json", NULL};
     int format = 0;
     const char *path, *tags;
-    int exit_code = ta_cli_torchgen_args("groups", argc, argv, usage, formats, &format, &path, &tags);
+    bool notes;
+    int exit_code = ta_cli_torchgen_args("groups", argc, argv, usage, formats, &format, &path, &tags, &notes);
     if (exit_code >= 0) return exit_code;
     bool json = format == 1;
     ta_native_file *nf;
     ta_torchgen *tg;
-    int rc = ta_cli_load_torchgen("groups", path, tags, false, &nf, &tg);
+    int rc = ta_cli_load_torchgen("groups", path, tags, notes, &nf, &tg);
     if (!tg) return rc;
     for (size_t i = 0; i < ta_torchgen_group_count(tg); i++) {
         const ta_tg_group *g = ta_torchgen_group_get(tg, i);

@@ -75,9 +75,12 @@ int ta_cmd_list(int argc, char **argv)
         return TA_EXIT_USAGE;
     }
     if (ta_diags_count_severity(d, TA_SEV_ERROR)) {
-        ta_report_text(d, stderr);
-        ta_report_summary(d, name, stderr);
-        rc = TA_EXIT_FINDINGS;
+        ta_diags *shown = ta_diags_create();
+        if (!shown || ta_report_shown(d, false, shown) != TA_OK) rc = TA_EXIT_USAGE;
+        else rc = TA_EXIT_FINDINGS;
+        ta_report_text(shown, stderr);
+        ta_report_summary(shown, false, name, stderr);
+        ta_diags_destroy(shown);
     }
     /* torchgen's list: the yaml's functions, then the ones autogen derives;
      * derivation problems are check's to report */

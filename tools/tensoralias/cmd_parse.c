@@ -13,7 +13,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: tensoralias parse [--json] [SCHEMA ... | -]\n"
+            "usage: tensoralias parse [--json [--max-pairs N]] [SCHEMA ... | -]\n"
             "\n"
             "Parses operator schemas and prints each back, one per line, in input\n"
             "order. With '-', reads one schema per line from standard input.\n"
@@ -23,6 +23,9 @@ static void usage(FILE *out)
             "             with their types, alias annotations (as torch reports them),\n"
             "             kwarg_only, is_out and defaults; a schema that does not parse\n"
             "             gives {\"schema\": ..., \"error\": {\"line\", \"col\", \"message\"}}\n"
+            "  --max-pairs N  list at most N pairs in may_alias and in may_contain_alias\n"
+            "             (default 10000; 0: all): a schema with n slots has up to\n"
+            "             n(n-1)/2 of them; a cut list adds \"pairs_truncated\": true\n"
             "  -h, --help this text\n"
             "\n"
             "Diagnostics go to standard error. Exit status: 0 when every schema parses,\n"
@@ -36,7 +39,7 @@ static void usage(FILE *out)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static json_t *str_json(ta_str v) { return json_stringn(v.len ? v.ptr : "", v.len); }
+static json_t *str_json(ta_str v) { return ta_cli_json_bytes(v.ptr, v.len); }
 
 static json_t *sets_json(const ta_str *v, uint32_t n)
 {
@@ -93,11 +96,11 @@ static json_t *type_json(const ta_type *t)
 {
     char small[256];
     size_t n = ta_type_print_plain(t, small, sizeof small);
-    if (n < sizeof small) return json_stringn(small, n);
+    if (n < sizeof small) return ta_cli_json_bytes(small, n);
     char *big = malloc(n + 1);
     if (!big) return json_string("");
     ta_type_print_plain(t, big, n + 1);
-    json_t *j = json_stringn(big, n);
+    json_t *j = ta_cli_json_bytes(big, n);
     free(big);
     return j;
 }
@@ -125,7 +128,7 @@ static int bare_index(const ta_schema *s, const ta_alias *al)
 json_t *ta_cli_schema_json(const ta_schema *s)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "schema", json_stringn(s->text ? s->text : "", s->text ? s->text_len : 0));
+    json_object_set_new(o, "schema", ta_cli_json_bytes(s->text, s->text ? s->text_len : 0));
     json_object_set_new(o, "name", str_json(s->full_name));
     json_object_set_new(o, "overload", str_json(s->overload));
     json_t *args = json_array();
@@ -154,20 +157,14 @@ json_t *ta_cli_schema_json(const ta_schema *s)
     json_object_set_new(o, "returns", rets);
     if (s->vararg) json_object_set_new(o, "vararg", json_true());
     if (s->varret) json_object_set_new(o, "varret", json_true());
-    /* torch's SchemaInfo answers, in the golden format (src/alias) */
-    ta_alias_query *q = NULL;
-    if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
-        json_t *aj = ta_query_to_json(q);
-        if (aj) json_object_update(o, aj);
-        json_decref(aj);
-        ta_alias_query_destroy(q);
-    }
     return o;
 }
 
+enum { JSON_FLAGS = JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII };
+
 static void print_json(json_t *j)
 {
-    json_dumpf(j, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+    json_dumpf(j, stdout, JSON_FLAGS);
     putchar('\n');
     json_decref(j);
 }
@@ -176,12 +173,42 @@ static void print_json(json_t *j)
 
 typedef struct run {
     bool json;
+    size_t max_pairs; /* per pair list of --json; 0: no limit */
     ta_arena *arena;
     ta_diags *diags;
     char *buf;
     size_t cap;
     int failures;
 } run;
+
+/* One schema's line of --json: its description, then torch's SchemaInfo
+ * answers (src/alias) written straight out, since their pair lists grow
+ * with the square of the slots. */
+static void print_schema_json(const run *r, const ta_schema *s, const char *source, uint32_t line)
+{
+    json_t *o = ta_cli_schema_json(s);
+    char *head = o ? json_dumps(o, JSON_FLAGS) : NULL;
+    json_decref(o);
+    if (!head) {
+        fprintf(stderr, "%s:%u: error: out of memory\n", source, line);
+        return;
+    }
+    fwrite(head, 1, strlen(head) - 1, stdout); /* the object, still open */
+    free(head);
+    ta_alias_query *q = NULL;
+    if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
+        bool cut = false;
+        putchar(',');
+        ta_query_write_json(q, stdout, r->max_pairs, &cut);
+        ta_alias_query_destroy(q);
+        if (cut) {
+            fputs(",\"pairs_truncated\":true", stdout);
+            fprintf(stderr, "%s:%u: warning: may_alias lists cut at %zu pairs (--max-pairs)\n",
+                    source, line, r->max_pairs);
+        }
+    }
+    fputs("}\n", stdout);
+}
 
 static void one(run *r, const char *text, size_t len, const char *source,
                 uint32_t line)
@@ -191,7 +218,7 @@ static void one(run *r, const char *text, size_t len, const char *source,
     ta_status st = ta_schema_parse(r->arena, text, len, &opts, &s, r->diags);
     if (st == TA_OK) {
         if (r->json) {
-            print_json(ta_cli_schema_json(s));
+            print_schema_json(r, s, source, line);
         } else {
             fwrite(s->text, 1, s->text_len, stdout);
             putchar('\n');
@@ -201,12 +228,12 @@ static void one(run *r, const char *text, size_t len, const char *source,
         const ta_diag *g = ta_diags_get(r->diags, 0);
         if (r->json) {
             json_t *o = json_object();
-            json_object_set_new(o, "schema", json_stringn(text, len));
+            json_object_set_new(o, "schema", ta_cli_json_bytes(text, len));
             json_t *e = json_object();
             json_object_set_new(e, "line", json_integer(g ? g->line : 0));
             json_object_set_new(e, "col", json_integer(g ? g->col : 0));
-            json_object_set_new(e, "message",
-                                json_string(g ? g->message : ta_status_str(st)));
+            const char *m = g ? g->message : ta_status_str(st);
+            json_object_set_new(e, "message", ta_cli_json_bytes(m, strlen(m)));
             json_object_set_new(o, "error", e);
             print_json(o);
         } else {
@@ -214,7 +241,7 @@ static void one(run *r, const char *text, size_t len, const char *source,
         }
         fflush(stdout);
         for (size_t i = 0; i < ta_diags_count(r->diags); i++)
-            ta_diag_render(ta_diags_get(r->diags, i), stderr);
+            ta_cli_render(ta_diags_get(r->diags, i), stderr);
         if (!g) fprintf(stderr, "%s:%u: error: %s\n", source, line, ta_status_str(st));
     }
     ta_diags_clear(r->diags);
@@ -223,7 +250,8 @@ static void one(run *r, const char *text, size_t len, const char *source,
 
 int ta_cmd_parse(int argc, char **argv)
 {
-    run r = {0};
+    run r = {.max_pairs = 10000};
+    const char *v;
     bool from_stdin = false, options_done = false;
     int nschemas = 0;
     char **schemas = calloc((size_t)argc + 1, sizeof *schemas);
@@ -240,6 +268,13 @@ int ta_cmd_parse(int argc, char **argv)
             return TA_EXIT_CLEAN;
         } else if (!strcmp(a, "--json")) {
             r.json = true;
+        } else if ((v = ta_cli_opt_value(argc, argv, &i, "--max-pairs"))) {
+            int64_t n;
+            if (!ta_str_to_int((ta_str){v, (uint32_t)strlen(v)}, &n) || n < 0) {
+                free(schemas);
+                return ta_cli_usage_error("parse", "--max-pairs wants a count, not '%s'", v);
+            }
+            r.max_pairs = (size_t)n;
         } else if (!strcmp(a, "-")) {
             from_stdin = true;
         } else {

@@ -60,8 +60,13 @@ static void usage(FILE *out)
             "  --format text|json|sarif|junit\n"
             "  --baseline FILE       a previous JSON report: its findings do not fail the run\n"
             "  -o FILE               write the report to FILE\n"
+            "  -v, --verbose         text: every operator's result, not only those with findings,\n"
+            "                        and the totals (operators exercised, cases not accepted,\n"
+            "                        findings by kind)\n"
             "\n"
-            "Exit status: 0 no new error findings, 1 new error findings, 2 usage or I/O error.\n");
+            "Exit status: 0 no error finding outside the baseline, 1 error findings, 2 usage\n"
+            "or I/O error: an input that cannot be read or holds nothing to verify (no native\n"
+            "function, no operator selected, no kernel for any), or a report not written.\n");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -73,7 +78,7 @@ typedef struct verify_cli {
     const char *kernels[MAX_LIST], *schemas[MAX_LIST], *sources[MAX_LIST];
     const char **globs; /* room for every argument: scripts pass one --ops per operator */
     int nkernels, nschemas, nglobs, nsources;
-    bool no_default_kernels, no_default_samples;
+    bool no_default_kernels, no_default_samples, verbose;
     ta_compose_mode compose;
     ta_vformat fmt;
     ta_verify_opts opts;
@@ -105,6 +110,7 @@ static bool parse_flag(verify_cli *c, const char *a)
     else if (!strcmp(a, "--compose-derived")) c->compose = TA_COMPOSE_ALL;
     else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
     else if (!strcmp(a, "--strict")) c->opts.strict = true;
+    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) c->verbose = true;
     else return false;
     return true;
 }
@@ -252,20 +258,33 @@ static int render_diags(ta_diags *d)
     int errors = 0;
     for (size_t i = 0; i < ta_diags_count(d); i++) {
         const ta_diag *g = ta_diags_get(d, i);
-        ta_diag_render(g, stderr);
+        ta_cli_render(g, stderr);
         if (g->severity == TA_SEV_ERROR) errors++;
     }
     ta_diags_clear(d);
     return errors;
 }
 
-/* The yaml's schemas become the registry's schema source. */
+/* Only the loader's errors: a yaml that yields no function at all is not
+ * worth its warnings. */
+static void render_errors(ta_diags *d)
+{
+    for (size_t i = 0; i < ta_diags_count(d); i++)
+        if (ta_diags_get(d, i)->severity == TA_SEV_ERROR) ta_cli_render(ta_diags_get(d, i), stderr);
+    ta_diags_clear(d);
+}
+
+/* The yaml's schemas become the registry's schema source. A file that
+ * holds no native function (not yaml, empty, another kind of document) is
+ * an input error: verifying against it would check nothing. */
 static int load_yaml(verify_run *r, const char *yaml)
 {
     ta_status st = ta_native_load_path(yaml, NULL, &r->native, r->diags);
-    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !r->native) {
-        render_diags(r->diags);
-        fprintf(stderr, "tensoralias verify: cannot load %s\n", yaml);
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || !r->native || !ta_native_count(r->native)) {
+        render_errors(r->diags);
+        fprintf(stderr, "tensoralias verify: %s: %s\n", yaml,
+                r->native ? "no native functions in it (is it a native_functions.yaml?)"
+                          : "cannot load it");
         return TA_EXIT_USAGE;
     }
     /* Entries the loader could not read are reported by check, not here. */
@@ -389,6 +408,12 @@ static int load_samples(verify_run *r, verify_cli *c)
         return TA_EXIT_USAGE;
     }
     if (render_diags(r->diags)) return TA_EXIT_USAGE; /* warnings are shown, errors end the run */
+    /* A file written for this run names only operators and arguments that
+     * exist; the OpInfo corpus may be another version's. */
+    if (r->samples && !opinfo && ta_samples_check(r->samples, r->reg, path, r->diags) != TA_OK) {
+        render_diags(r->diags);
+        return TA_EXIT_USAGE;
+    }
     ta_samples_set_strict(r->samples, !opinfo);
     c->opts.samples = r->samples;
     return -1;
@@ -470,6 +495,44 @@ static int exit_status(const ta_verify_report *rep, const ta_vbaseline *baseline
     return TA_EXIT_CLEAN;
 }
 
+/* Why the selection is empty, as an input error: a gate that selected
+ * nothing has checked nothing. */
+static int nothing_selected(const verify_cli *c)
+{
+    if (c->nglobs)
+        return ta_cli_usage_error(CMD, "no operator matches --ops '%s'%s", c->globs[0],
+                                  c->nglobs > 1 ? " (nor the other --ops)" : "");
+    return ta_cli_usage_error(CMD, "no operator has a kernel: nothing to verify%s",
+                              c->no_default_kernels && !c->nkernels
+                                  ? " (--no-default-kernels without --kernels)" : "");
+}
+
+/* True when some selected operator had a kernel to run. */
+static bool ran_any(const ta_verify_report *rep)
+{
+    for (size_t i = 0; i < rep->nops; i++)
+        if (rep->ops[i].verdict != TA_V_NO_KERNEL) return true;
+    return false;
+}
+
+/* Writes the report to c->outpath or standard output; an output that
+ * cannot be written is an I/O error (exit 2 with a message). */
+static int write_report(verify_run *r, const verify_cli *c, const ta_verify_report *rep)
+{
+    FILE *out = stdout;
+    const char *name = c->outpath ? c->outpath : "standard output";
+    if (c->outpath && !(out = fopen(c->outpath, "w"))) {
+        fprintf(stderr, "tensoralias verify: %s: %s\n", c->outpath, strerror(errno));
+        return TA_EXIT_USAGE;
+    }
+    struct locate_ctx lc = {r->native, c->yaml};
+    ta_vreport_opts ro = {c->fmt, c->verbose, r->baseline, locate_op, &lc};
+    int bad = ta_vreport_write(out, &ro, rep);
+    bad |= out != stdout ? fclose(out) != 0 : ta_cli_flush_stdout() != 0;
+    if (bad) return ta_cli_write_error(CMD, name);
+    return -1;
+}
+
 /* Verifies the selected operators and writes the report. */
 static int run_and_report(verify_run *r, verify_cli *c)
 {
@@ -477,24 +540,19 @@ static int run_and_report(verify_run *r, verify_cli *c)
     size_t nsel = 0;
     if (ta_registry_select(r->reg, c->globs, (size_t)c->nglobs, &sel, &nsel) != TA_OK)
         return out_of_memory();
-    FILE *out = stdout;
-    if (c->outpath && !(out = fopen(c->outpath, "w"))) {
-        fprintf(stderr, "tensoralias verify: %s: %s\n", c->outpath, strerror(errno));
-        free(sel);
-        return TA_EXIT_USAGE;
-    }
+    if (!nsel) return nothing_selected(c);
     if (isatty(STDERR_FILENO)) c->opts.progress = progress;
     ta_verify_report *rep = NULL;
     int rc = TA_EXIT_USAGE;
     if (ta_verify(r->reg, sel, nsel, &c->opts, &rep, r->diags) != TA_OK) {
         render_diags(r->diags);
         out_of_memory();
-    } else {
-        struct locate_ctx lc = {r->native, c->yaml};
-        ta_vreport_write(out, c->fmt, rep, r->baseline, locate_op, &lc);
+    } else if ((rc = write_report(r, c, rep)) < 0) {
         rc = exit_status(rep, r->baseline);
+        if (!ran_any(rep))
+            rc = ta_cli_usage_error(CMD, "nothing was verified: none of the %zu selected "
+                                    "operator%s has a kernel", nsel, nsel == 1 ? "" : "s");
     }
-    if (out != stdout) fclose(out);
     ta_verify_report_destroy(rep);
     free(sel);
     return rc;

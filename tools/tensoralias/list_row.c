@@ -36,6 +36,15 @@ static json_t *str_list(const char *const *v, uint32_t n)
     return a;
 }
 
+/* A sorted list of torchgen's (a set): each name once. */
+static json_t *sorted_set(const char *const *v, uint32_t n)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; a && i < n; i++)
+        if (!i || strcmp(v[i], v[i - 1])) json_array_append_new(a, json_string(v[i]));
+    return a;
+}
+
 /* torchgen's kind, view-ness and signature (omitted when the schema did not
  * parse). */
 static json_t *add_family(json_t *row, const ta_tg_function *tf)
@@ -76,7 +85,8 @@ json_t *ta_list_row(const ta_native_file *f, const ta_native_func *fn, const ta_
     json_t *row = json_pack(
         "{s:s, s:s, s:I, s:o, s:o, s:o, s:b, s:o, s:b, s:b, s:b, s:b}",
         "func", fn->func.s, "name", fn->name, "line", (json_int_t)fn->pos.line,
-        "variants", variants, "tags", tag_list(fn), "autogen", autogen,
+        "variants", variants, "tags", tf ? sorted_set(tf->tags, tf->ntags) : tag_list(fn),
+        "autogen", autogen,
         "structured", fn->structured, "structured_delegate",
         row_str_or_null(fn->structured_delegate.s), "manual_cpp_binding",
         fn->manual_cpp_binding, "has_composite_implicit_autograd_kernel",

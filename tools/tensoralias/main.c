@@ -1,4 +1,5 @@
 /* main.c - the tensoralias command: dispatches to a subcommand. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,8 +29,11 @@ static void usage(FILE *out)
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
-            "\n'tensoralias <command> --help' describes each command.\n"
-            "Exit status: 0 clean, 1 findings, 2 usage or I/O error.\n");
+            "\n'tensoralias <command> --help' describes each command. Every command takes\n"
+            "--color=auto|always|never for its diagnostics (auto: on a terminal, unless\n"
+            "NO_COLOR is set).\n"
+            "Exit status: 0 clean, 1 findings, 2 usage or I/O error (including output that\n"
+            "cannot be written).\n");
 }
 
 int main(int argc, char **argv)
@@ -38,18 +42,31 @@ int main(int argc, char **argv)
         usage(stderr);
         return TA_EXIT_USAGE;
     }
+    if (ta_cli_take_color(&argc, argv)) {
+        fprintf(stderr, "tensoralias: --color is auto, always or never\n");
+        return TA_EXIT_USAGE;
+    }
+    if (argc < 2) {
+        usage(stderr);
+        return TA_EXIT_USAGE;
+    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
-        return TA_EXIT_CLEAN;
+        return ta_cli_flush_stdout() ? ta_cli_write_error(cmd, "standard output") : TA_EXIT_CLEAN;
     }
     if (!strcmp(cmd, "--version")) {
         printf("tensoralias %s\n", TA_VERSION);
-        return TA_EXIT_CLEAN;
+        return ta_cli_flush_stdout() ? ta_cli_write_error(cmd, "standard output") : TA_EXIT_CLEAN;
     }
+    /* A closed pipe is an output error the command reports, not a silent death. */
+    signal(SIGPIPE, SIG_IGN);
     for (int i = 0; i < NCOMMANDS; i++)
-        if (!strcmp(cmd, commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(cmd, commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            if (ta_cli_flush_stdout()) rc = ta_cli_write_error(cmd, "standard output");
+            return rc;
+        }
     fprintf(stderr, "tensoralias: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return TA_EXIT_USAGE;

@@ -1,5 +1,6 @@
 /* native_cli.c - finds and loads native_functions.yaml for the commands (see
  * native_cli.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,13 +53,13 @@ ta_status ta_cli_load_native(const char *path, const char *tags,
     size_t len = 0, tlen = 0;
     if (ta_cli_read_file("-", &text, &len)) {
         ta_loc at = {.file = "<stdin>"};
-        ta_status st = ta_diag_error(diags, &at, "io", "cannot read standard input");
+        ta_status st = ta_diag_error(diags, &at, "io", "cannot read standard input: %s", strerror(errno));
         return st == TA_OK ? TA_ERR_IO : st;
     }
     if (tags && ta_cli_read_file(tags, &ttext, &tlen)) {
         free(text);
         ta_loc at = {.file = tags};
-        ta_status st = ta_diag_error(diags, &at, "io", "cannot read %s", tags);
+        ta_status st = ta_diag_error(diags, &at, "io", "cannot read %s: %s", tags, strerror(errno));
         return st == TA_OK ? TA_ERR_IO : st;
     }
     ta_status st = ta_native_load_buffer(text, len, "<stdin>", ttext, tlen, tags, out, diags);

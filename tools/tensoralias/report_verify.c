@@ -3,6 +3,7 @@
  * test dashboards (one testcase per operator, a failure per error finding).
  * The SARIF envelope and rule catalogue are sarif.c's, shared with check.
  * JSON is built with jansson so every string is escaped correctly. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,30 +23,121 @@ struct ta_vbaseline {
     size_t n, cap;
 };
 
-static void add_known(ta_vbaseline *b, const char *op, const char *kind, const char *arg)
+static bool add_known(ta_vbaseline *b, const char *op, const char *kind, const char *arg)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 64;
         known *nv = realloc(b->v, cap * sizeof *nv);
-        if (!nv) return;
+        if (!nv) return false;
         b->v = nv;
         b->cap = cap;
     }
-    b->v[b->n++] = (known){strdup(op), strdup(kind), strdup(arg ? arg : "")};
+    known k = {strdup(op), strdup(kind), strdup(arg ? arg : "")};
+    if (!k.op || !k.kind || !k.arg) {
+        free(k.op);
+        free(k.kind);
+        free(k.arg);
+        return false;
+    }
+    b->v[b->n++] = k;
+    return true;
 }
 
-static void take_object(ta_vbaseline *b, json_t *o)
+static void clear_known(ta_vbaseline *b)
 {
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->v[i].op);
+        free(b->v[i].kind);
+        free(b->v[i].arg);
+    }
+    b->n = 0;
+}
+
+/* What a JSON value is, for messages. */
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: case JSON_REAL: return "a number";
+    case JSON_TRUE: case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* One operator's result of a JSON report; NULL, or what is wrong with it. */
+static const char *take_object(ta_vbaseline *b, json_t *o, char *why, size_t cap)
+{
+    if (!json_is_object(o)) {
+        snprintf(why, cap, "%s, not an operator's result", json_kind(o));
+        return why;
+    }
+    if (json_object_get(o, "runs") && json_object_get(o, "version"))
+        return "a SARIF log; a baseline is a report written by --format json";
     const char *op = json_string_value(json_object_get(o, "op"));
     json_t *fs = json_object_get(o, "findings");
-    if (!op || !json_is_array(fs)) return;
+    if (!op || !json_is_array(fs)) return "an object without \"op\" and \"findings\", not an operator's result";
     size_t i;
     json_t *f;
     json_array_foreach(fs, i, f) {
         const char *kind = json_string_value(json_object_get(f, "kind"));
         const char *arg = json_string_value(json_object_get(f, "argument"));
-        if (kind) add_known(b, op, kind, arg);
+        ta_verdict_kind k;
+        if (!kind || !ta_verdict_kind_parse(kind, &k)) {
+            snprintf(why, cap, "finding %zu of %.200s has no known \"kind\"", i + 1, op);
+            return why;
+        }
+        if (!add_known(b, op, kind, arg)) return "out of memory";
     }
+    return NULL;
+}
+
+/* A JSON document: one result, or an array of them. */
+static const char *take_value(ta_vbaseline *b, json_t *v, char *why, size_t cap)
+{
+    if (!json_is_array(v)) return take_object(b, v, why, cap);
+    if (!json_array_size(v)) return "an empty array";
+    size_t i;
+    json_t *o;
+    json_array_foreach(v, i, o) {
+        char inner[256];
+        const char *e = take_object(b, o, inner, sizeof inner);
+        if (e) {
+            snprintf(why, cap, "element %zu is %s", i + 1, e);
+            return why;
+        }
+    }
+    return NULL;
+}
+
+/* JSON lines (what --format json writes); NULL, or what is wrong, with
+ * *line set to where. *syntax tells a line that is no JSON. */
+static const char *read_lines(ta_vbaseline *b, FILE *f, char *why, size_t cap, size_t *line,
+                              bool *syntax)
+{
+    char *text = NULL;
+    size_t tcap = 0;
+    ssize_t n;
+    const char *err = NULL;
+    *line = 0;
+    while (!err && (n = getline(&text, &tcap, f)) > 0) {
+        ++*line;
+        if (strspn(text, " \t\r\n") == (size_t)n) continue;
+        json_error_t e;
+        json_t *v = json_loadb(text, (size_t)n, JSON_DISABLE_EOF_CHECK, &e);
+        if (!v) {
+            snprintf(why, cap, "%s", e.text);
+            *syntax = true;
+            err = why;
+            break;
+        }
+        err = take_value(b, v, why, cap);
+        json_decref(v);
+    }
+    free(text);
+    if (!err && b->n == 0 && *line == 0) err = "the file is empty";
+    return err;
 }
 
 ta_vbaseline *ta_vbaseline_load(const char *path, ta_diags *diags)
@@ -53,65 +145,41 @@ ta_vbaseline *ta_vbaseline_load(const char *path, ta_diags *diags)
     ta_loc at = {.file = path};
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ta_diag_error(diags, &at, "baseline", "%s: cannot open", path);
+        ta_diag_error(diags, &at, "baseline", "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     ta_vbaseline *b = calloc(1, sizeof *b);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    bool bad = false;
-    /* JSON lines (what --format json writes); a single JSON array is accepted too. */
-    while (b && (n = getline(&line, &cap, f)) > 0) {
-        if (strspn(line, " \t\r\n") == (size_t)n) continue;
-        json_error_t e;
-        json_t *v = json_loadb(line, (size_t)n, JSON_DISABLE_EOF_CHECK, &e);
-        if (!v) {
-            bad = true;
-            break;
-        }
-        if (json_is_array(v)) {
-            size_t i;
-            json_t *o;
-            json_array_foreach(v, i, o) take_object(b, o);
-        } else {
-            take_object(b, v);
-        }
-        json_decref(v);
-    }
-    free(line);
-    if (bad && b) {
+    char why[512];
+    size_t line = 0;
+    bool syntax = false;
+    const char *err = b ? read_lines(b, f, why, sizeof why, &line, &syntax) : "out of memory";
+    if (err && syntax) {
         /* Maybe one pretty-printed document. */
         rewind(f);
         json_error_t e;
         json_t *v = json_loadf(f, 0, &e);
-        if (!v) {
-            ta_diag_error(diags, &at, "baseline", "%s:%d: not a JSON report: %s", path, e.line, e.text);
-            fclose(f);
-            ta_vbaseline_destroy(b);
-            return NULL;
-        }
-        if (json_is_array(v)) {
-            size_t i;
-            json_t *o;
-            json_array_foreach(v, i, o) take_object(b, o);
+        clear_known(b);
+        if (v) {
+            err = take_value(b, v, why, sizeof why);
+            json_decref(v);
         } else {
-            take_object(b, v);
+            snprintf(why, sizeof why, "%s", e.text);
+            line = (size_t)e.line;
         }
-        json_decref(v);
     }
     fclose(f);
+    if (err) {
+        ta_diag_error(diags, &at, "baseline", "%s:%zu: not a verify JSON report: %s", path, line, err);
+        ta_vbaseline_destroy(b);
+        return NULL;
+    }
     return b;
 }
 
 void ta_vbaseline_destroy(ta_vbaseline *b)
 {
     if (!b) return;
-    for (size_t i = 0; i < b->n; i++) {
-        free(b->v[i].op);
-        free(b->v[i].kind);
-        free(b->v[i].arg);
-    }
+    clear_known(b);
     free(b->v);
     free(b);
 }
@@ -164,45 +232,66 @@ static void write_text_totals(FILE *out, const ta_verify_report *r)
     fprintf(out, "%s\n", any ? "" : " none");
 }
 
-static void write_text(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
+/* "1 operator", "2 operators". */
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static void write_text_op(FILE *out, const ta_op_result *o, const ta_vbaseline *bl)
+{
+    fprintf(out, "%s%s: %s (%u %s, %u exercised)\n", o->op, o->derived ? " (derived)" : "",
+            ta_verdict_kind_str(o->verdict), o->cases, plural(o->cases, "case", "cases"),
+            o->exercised);
+    for (size_t k = 0; k < o->nfindings; k++) {
+        const ta_finding *f = &o->findings[k];
+        bool old = ta_vbaseline_has(bl, o->op, ta_verdict_kind_str(f->kind), f->argument);
+        fprintf(out, "  %s: %s%s%s%s: %s [seed 0x%llx]%s\n", finding_severity(f->severity),
+                ta_verdict_kind_str(f->kind), f->argument[0] ? " (" : "", f->argument,
+                f->argument[0] ? ")" : "", f->message, (unsigned long long)f->seed,
+                old ? " (in baseline)" : "");
+    }
+}
+
+static void write_text(FILE *out, const ta_verify_report *r, const ta_vreport_opts *opt)
 {
     size_t counts[TA_V_NKINDS] = {0};
     for (size_t i = 0; i < r->nops; i++) {
         const ta_op_result *o = &r->ops[i];
         counts[o->verdict]++;
-        fprintf(out, "%s%s: %s (%u cases, %u exercised)\n", o->op, o->derived ? " (derived)" : "",
-                ta_verdict_kind_str(o->verdict), o->cases, o->exercised);
-        for (size_t k = 0; k < o->nfindings; k++) {
-            const ta_finding *f = &o->findings[k];
-            bool old = ta_vbaseline_has(bl, o->op, ta_verdict_kind_str(f->kind), f->argument);
-            fprintf(out, "  %s: %s%s%s%s: %s [seed 0x%llx]%s\n", finding_severity(f->severity),
-                    ta_verdict_kind_str(f->kind), f->argument[0] ? " (" : "", f->argument,
-                    f->argument[0] ? ")" : "", f->message, (unsigned long long)f->seed,
-                    old ? " (in baseline)" : "");
-        }
+        if (opt->verbose || (o->verdict != TA_V_OK && o->severity >= TA_SEV_WARNING))
+            write_text_op(out, o, opt->baseline);
     }
-    /* The verdict counts stay the last line, which scripts read. */
-    write_text_totals(out, r);
-    fprintf(out, "%zu operators, %llu cases in %.2f s:", r->nops,
-            (unsigned long long)r->total_cases, r->seconds);
+    /* With -v, the run in figures; the verdict counts stay the last line,
+     * which scripts read, and by default the only one for a clean run. */
+    if (opt->verbose) write_text_totals(out, r);
+    fprintf(out, "%zu %s, %llu %s in %.2f s:", r->nops, plural(r->nops, "operator", "operators"),
+            (unsigned long long)r->total_cases, plural(r->total_cases, "case", "cases"), r->seconds);
+    const char *sep = " ";
     for (int k = 0; k < TA_V_NKINDS; k++)
-        if (counts[k]) fprintf(out, " %zu %s", counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
+        if (counts[k]) {
+            fprintf(out, "%s%zu %s", sep, counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
+            sep = ", ";
+        }
     fprintf(out, "\n");
 }
 
 /* ---- JSON lines -------------------------------------------------------- */
 
-static json_t *op_json(const ta_op_result *o)
+static json_t *op_json(const ta_op_result *o, const ta_vbaseline *bl)
 {
     json_t *fs = json_array();
     for (size_t k = 0; k < o->nfindings; k++) {
         const ta_finding *f = &o->findings[k];
         char seed[32];
         snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)f->seed);
-        json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:s, s:s}", "kind",
-                                            ta_verdict_kind_str(f->kind), "severity",
-                                            finding_severity(f->severity), "argument", f->argument,
-                                            "seed", seed, "message", f->message));
+        const char *kind = ta_verdict_kind_str(f->kind);
+        json_t *jf = json_pack("{s:s, s:s, s:s, s:s, s:s}", "kind", kind, "severity",
+                               finding_severity(f->severity), "argument", f->argument, "seed",
+                               seed, "message", f->message);
+        if (jf && ta_vbaseline_has(bl, o->op, kind, f->argument))
+            json_object_set_new(jf, "baseline", json_true());
+        json_array_append_new(fs, jf);
     }
     json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "op", o->op, "verdict",
                           ta_verdict_kind_str(o->verdict), "severity", result_severity(o),
@@ -212,19 +301,21 @@ static json_t *op_json(const ta_op_result *o)
     return j;
 }
 
-static void write_json(FILE *out, const ta_verify_report *r)
+static int write_json(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
 {
     for (size_t i = 0; i < r->nops; i++) {
-        json_t *o = op_json(&r->ops[i]);
-        json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        fputc('\n', out);
+        json_t *o = op_json(&r->ops[i], bl);
+        int bad = !o || json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(o);
+        if (bad) return -1;
+        fputc('\n', out);
     }
+    return 0;
 }
 
 /* ---- SARIF ------------------------------------------------------------- */
 
-static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl,
+static int write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl,
                         ta_vlocate_fn locate, void *locate_ud)
 {
     /* The catalogue: every verdict kind but ok, in enum order. */
@@ -265,8 +356,9 @@ static void write_sarif(FILE *out, const ta_verify_report *r, const ta_vbaseline
         }
     }
     json_t *doc = ta_sarif_log(rules, results);
-    ta_sarif_write(doc, out);
+    int rc = ta_sarif_write(doc, out);
     json_decref(doc);
+    return rc;
 }
 
 /* ---- JUnit ------------------------------------------------------------- */
@@ -287,62 +379,87 @@ static void xml_escape(FILE *out, const char *s)
     }
 }
 
-static void write_junit(FILE *out, const ta_verify_report *r)
+/* An error finding the baseline does not know: a <failure>. */
+static bool junit_fails(const ta_op_result *o, const ta_finding *f, const ta_vbaseline *bl)
+{
+    return f->severity == TA_SEV_ERROR &&
+           !ta_vbaseline_has(bl, o->op, ta_verdict_kind_str(f->kind), f->argument);
+}
+
+static void write_junit_failure(FILE *out, const ta_finding *f)
+{
+    fprintf(out, "      <failure type=\"%s\" message=\"", ta_verdict_kind_str(f->kind));
+    xml_escape(out, f->message);
+    fprintf(out, "\">%s", ta_verdict_kind_str(f->kind));
+    if (f->argument[0]) {
+        fprintf(out, " (");
+        xml_escape(out, f->argument);
+        fprintf(out, ")");
+    }
+    fprintf(out, " seed 0x%llx: ", (unsigned long long)f->seed);
+    xml_escape(out, f->message);
+    fprintf(out, "</failure>\n");
+}
+
+static void write_junit_case(FILE *out, const ta_op_result *o, const ta_vbaseline *bl)
+{
+    char cls[256];
+    snprintf(cls, sizeof cls, "%s", o->op);
+    char *colon = strstr(cls, "::");
+    if (colon) *colon = '\0';
+    fprintf(out, "    <testcase classname=\"");
+    xml_escape(out, cls);
+    fprintf(out, "\" name=\"");
+    xml_escape(out, o->op);
+    fprintf(out, "\">\n");
+    if (o->verdict == TA_V_NO_KERNEL || (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_SEV_ERROR)) {
+        fprintf(out, "      <skipped message=\"");
+        xml_escape(out, o->nfindings ? o->findings[0].message : ta_verdict_kind_str(o->verdict));
+        fprintf(out, "\"/>\n");
+    }
+    for (size_t k = 0; k < o->nfindings; k++)
+        if (junit_fails(o, &o->findings[k], bl)) write_junit_failure(out, &o->findings[k]);
+    /* Known findings stay visible without failing the test. */
+    for (size_t k = 0; k < o->nfindings; k++)
+        if (o->findings[k].severity == TA_SEV_ERROR && !junit_fails(o, &o->findings[k], bl)) {
+            fprintf(out, "      <system-out>in baseline: %s", ta_verdict_kind_str(o->findings[k].kind));
+            fprintf(out, " (");
+            xml_escape(out, o->findings[k].argument);
+            fprintf(out, ")</system-out>\n");
+            break;
+        }
+    fprintf(out, "    </testcase>\n");
+}
+
+/* Counts agree with the exit status: a test fails when it has an error
+ * finding outside the baseline. */
+static void write_junit(FILE *out, const ta_verify_report *r, const ta_vbaseline *bl)
 {
     size_t failures = 0, skipped = 0;
     for (size_t i = 0; i < r->nops; i++) {
-        if (r->ops[i].severity == TA_SEV_ERROR) failures++;
-        else if (r->ops[i].verdict == TA_V_NO_KERNEL || r->ops[i].verdict == TA_V_NOT_EXERCISED) skipped++;
+        const ta_op_result *o = &r->ops[i];
+        bool fails = false;
+        for (size_t k = 0; k < o->nfindings && !fails; k++) fails = junit_fails(o, &o->findings[k], bl);
+        if (fails) failures++;
+        else if (o->verdict == TA_V_NO_KERNEL || o->verdict == TA_V_NOT_EXERCISED) skipped++;
     }
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(out, "<testsuites name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n",
-            r->nops, failures, r->seconds);
-    fprintf(out, "  <testsuite name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
-            r->nops, failures, skipped, r->seconds);
-    for (size_t i = 0; i < r->nops; i++) {
-        const ta_op_result *o = &r->ops[i];
-        char cls[256];
-        snprintf(cls, sizeof cls, "%s", o->op);
-        char *colon = strstr(cls, "::");
-        if (colon) *colon = '\0';
-        fprintf(out, "    <testcase classname=\"");
-        xml_escape(out, cls);
-        fprintf(out, "\" name=\"");
-        xml_escape(out, o->op);
-        fprintf(out, "\">\n");
-        if (o->verdict == TA_V_NO_KERNEL || (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_SEV_ERROR)) {
-            fprintf(out, "      <skipped message=\"");
-            xml_escape(out, o->nfindings ? o->findings[0].message : ta_verdict_kind_str(o->verdict));
-            fprintf(out, "\"/>\n");
-        }
-        for (size_t k = 0; k < o->nfindings; k++) {
-            const ta_finding *f = &o->findings[k];
-            if (f->severity != TA_SEV_ERROR) continue;
-            fprintf(out, "      <failure type=\"%s\" message=\"", ta_verdict_kind_str(f->kind));
-            xml_escape(out, f->message);
-            fprintf(out, "\">");
-            fprintf(out, "%s", ta_verdict_kind_str(f->kind));
-            if (f->argument[0]) {
-                fprintf(out, " (");
-                xml_escape(out, f->argument);
-                fprintf(out, ")");
-            }
-            fprintf(out, " seed 0x%llx: ", (unsigned long long)f->seed);
-            xml_escape(out, f->message);
-            fprintf(out, "</failure>\n");
-        }
-        fprintf(out, "    </testcase>\n");
-    }
+    fprintf(out, "<testsuites name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+                 "time=\"%.3f\">\n", r->nops, failures, r->seconds);
+    fprintf(out, "  <testsuite name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+                 "skipped=\"%zu\" time=\"%.3f\">\n", r->nops, failures, skipped, r->seconds);
+    for (size_t i = 0; i < r->nops; i++) write_junit_case(out, &r->ops[i], bl);
     fprintf(out, "  </testsuite>\n</testsuites>\n");
 }
 
-void ta_vreport_write(FILE *out, ta_vformat fmt, const ta_verify_report *r,
-                      const ta_vbaseline *baseline, ta_vlocate_fn locate, void *locate_ud)
+int ta_vreport_write(FILE *out, const ta_vreport_opts *o, const ta_verify_report *r)
 {
-    switch (fmt) {
-    case TA_VFMT_TEXT: write_text(out, r, baseline); break;
-    case TA_VFMT_JSON: write_json(out, r); break;
-    case TA_VFMT_SARIF: write_sarif(out, r, baseline, locate, locate_ud); break;
-    case TA_VFMT_JUNIT: write_junit(out, r); break;
+    int rc = 0;
+    switch (o->fmt) {
+    case TA_VFMT_TEXT: write_text(out, r, o); break;
+    case TA_VFMT_JSON: rc = write_json(out, r, o->baseline); break;
+    case TA_VFMT_SARIF: rc = write_sarif(out, r, o->baseline, o->locate, o->locate_ud); break;
+    case TA_VFMT_JUNIT: write_junit(out, r, o->baseline); break;
     }
+    return rc || ferror(out) ? -1 : 0;
 }

@@ -22,9 +22,20 @@ bool ta_vbaseline_has(const ta_vbaseline *b, const char *op, const char *kind, c
  * physical locations; false when unknown (custom operators). */
 typedef bool (*ta_vlocate_fn)(void *ud, const char *op, const char **file, unsigned *line);
 
-/* Writes the report; baseline may be NULL (findings in it are marked as
- * known); locate may be NULL. */
-void ta_vreport_write(FILE *out, ta_vformat fmt, const ta_verify_report *r,
-                      const ta_vbaseline *baseline, ta_vlocate_fn locate, void *locate_ud);
+typedef struct ta_vreport_opts {
+    ta_vformat fmt;
+    bool verbose;                   /* text: every operator, not only those with findings */
+    const ta_vbaseline *baseline;   /* or NULL; findings in it are marked in every format */
+    ta_vlocate_fn locate;           /* or NULL */
+    void *locate_ud;
+} ta_vreport_opts;
+
+/* Writes the report. Text shows the operators with a warning or an error
+ * (all of them when verbose) and a summary line counting every verdict.
+ * A finding the baseline knows is "(in baseline)" in text, "baseline": true
+ * in JSON, baselineState "unchanged" in SARIF, and no <failure> in JUnit
+ * (whose counts then agree with the exit status). Returns 0, or -1 when the
+ * report could not be built or written. */
+int ta_vreport_write(FILE *out, const ta_vreport_opts *o, const ta_verify_report *r);
 
 #endif

@@ -12,7 +12,7 @@ static void render_all(const ta_diags *d, bool notes)
 {
     for (size_t i = 0; i < ta_diags_count(d); i++)
         if (notes || ta_diags_get(d, i)->severity != TA_SEV_NOTE)
-            ta_diag_render(ta_diags_get(d, i), stderr);
+            ta_cli_render(ta_diags_get(d, i), stderr);
 }
 
 int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags, bool notes,
@@ -46,9 +46,11 @@ int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags, bo
 }
 
 int ta_cli_torchgen_args(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
-                         const char *const *formats, int *format, const char **path, const char **tags)
+                         const char *const *formats, int *format, const char **path, const char **tags,
+                         bool *notes)
 {
     *path = *tags = NULL;
+    *notes = false;
     for (int i = 1; i < argc; i++) {
         const char *f = NULL;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -58,6 +60,8 @@ int ta_cli_torchgen_args(const char *cmd, int argc, char **argv, void (*usage)(F
             f = argv[++i];
         } else if (!strncmp(argv[i], "--format=", 9)) {
             f = argv[i] + 9;
+        } else if (!strcmp(argv[i], "--notes") || !strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+            *notes = true;
         } else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
             *tags = argv[++i];
         } else if (!strncmp(argv[i], "--tags=", 7)) {

@@ -11,12 +11,14 @@
 #include "tensoralias/torchgen.h"
 
 /* Reads the command line both take: [--help|-h] [--tags FILE] [--format F]
- * [FILE.yaml] (--tags=FILE and --format=F too). F must be one of formats
+ * [--notes|-v] [FILE.yaml] (--tags=FILE and --format=F too); *notes tells
+ * whether notes are to be shown. F must be one of formats
  * (NULL-terminated); *format gets its index (the last given; untouched when
  * none is). Returns -1 to go on, or the exit code after --help (usage to
  * stdout) or a usage error. */
 int ta_cli_torchgen_args(const char *cmd, int argc, char **argv, void (*usage)(FILE *),
-                         const char *const *formats, int *format, const char **path, const char **tags);
+                         const char *const *formats, int *format, const char **path, const char **tags,
+                         bool *notes);
 
 /* Loads path (NULL: the bundled yaml; "-": stdin) with tags (NULL: the
  * tags.yaml beside it) as `check` does, derives and groups. Diagnostics go

@@ -69,11 +69,15 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
     f->id = -1;
     f->source = base->source;
     f->line = base->line;
-    /* "generated", plus nondeterministic_seeded when the base has it (sorted) */
-    f->tags = ta_arena_alloc(tg->arena, 2 * sizeof *f->tags);
+    /* "generated", plus those of the base's tags that torchgen passes on
+     * (sorted): nondeterministic_seeded always; pt2_compliant_tag (only a
+     * late torchgen gives it); view_copy from torch 2.0 on */
+    f->tags = ta_arena_alloc(tg->arena, 4 * sizeof *f->tags);
     if (!f->tags) return NULL;
     f->tags[f->ntags++] = "generated";
     if (tg_has_tag(base, "nondeterministic_seeded")) f->tags[f->ntags++] = "nondeterministic_seeded";
+    if (tg_has_tag(base, TG_TAG_PT2_COMPLIANT)) f->tags[f->ntags++] = TG_TAG_PT2_COMPLIANT;
+    if (tg->derived_keep_view_copy && tg_has_tag(base, "view_copy")) f->tags[f->ntags++] = "view_copy";
     f->variants = ta_arena_alloc(tg->arena, sizeof *f->variants);
     if (!f->variants) return NULL;
     f->variants[f->nvariants++] = "function";

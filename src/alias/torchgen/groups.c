@@ -72,9 +72,9 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
             for (int k = 0; k < 5; k++) pg[g].m[k] = -1;
         }
         if (pg[g].m[f->kind] >= 0) {
-            st = tg_diag(diags, TA_SEV_WARNING, "group-duplicate-kind", f, NULL,
-                         "'%s' has the same signature and kind (%s) as '%s'; torchgen cannot "
-                         "group them",
+            st = tg_diag(diags, TA_SEV_ERROR, "group-duplicate-kind", f, NULL,
+                         "'%s' has the same signature and kind (%s) as '%s'; torchgen stops at "
+                         "an assertion",
                          f->name, ta_schema_kind_str(f->kind), tg->fns[pg[g].m[f->kind]]->name);
             if (st != TA_OK) break;
             continue;
@@ -128,17 +128,17 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
         if (count < 2) continue;
         const ta_tg_function *f0 = tg->fns[first];
         if (m[TA_KIND_SCRATCH] >= 0) {
-            st = tg_diag(diags, TA_SEV_WARNING, "group-scratch", tg->fns[m[TA_KIND_SCRATCH]], NULL,
-                         "'%s' is a scratch op sharing the signature of '%s'; torchgen cannot "
-                         "group it",
+            st = tg_diag(diags, TA_SEV_ERROR, "group-scratch", tg->fns[m[TA_KIND_SCRATCH]], NULL,
+                         "'%s' is a scratch op sharing the signature of '%s'; torchgen stops at "
+                         "an assertion",
                          tg->fns[m[TA_KIND_SCRATCH]]->name, f0->name);
             if (st != TA_OK) break;
             continue;
         }
         if (m[TA_KIND_FUNCTIONAL] < 0) {
-            st = tg_diag(diags, TA_SEV_WARNING, "group-no-functional", f0, NULL,
-                         "the variants of '%s' have no functional variant; torchgen cannot "
-                         "group them",
+            st = tg_diag(diags, TA_SEV_ERROR, "group-no-functional", f0, NULL,
+                         "the variants of '%s' have no functional variant; torchgen stops at "
+                         "an assertion",
                          f0->signature);
             if (st != TA_OK) break;
             continue;
@@ -212,7 +212,7 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 
 /* Files function i under its view class: in a view slot when it is a view
  * (aliasing, aliasing inplace), else in the slot of its schema kind. A slot
- * taken already is a warning: torchgen cannot group them. */
+ * taken already is an error: torchgen asserts. */
 static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags *diags)
 {
     const ta_tg_function *f = tg->fns[i];
@@ -230,8 +230,8 @@ static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags 
         vf->slots[g][slot] = (int32_t)i;
         return TA_OK;
     }
-    return tg_diag(diags, TA_SEV_WARNING, "group-duplicate-view", f, NULL,
-                   "'%s' and '%s' fall in the same view group slot; torchgen cannot group them",
+    return tg_diag(diags, TA_SEV_ERROR, "group-duplicate-view", f, NULL,
+                   "'%s' and '%s' fall in the same view group slot; torchgen stops at an assertion",
                    tg->fns[vf->slots[g][slot]]->name, f->name);
 }
 

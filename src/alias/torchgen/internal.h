@@ -131,6 +131,7 @@ struct ta_torchgen {
     size_t nyaml;
     bool derived;
     bool no_func;       /* yaml functions get no func string (see native.c) */
+    bool derived_keep_view_copy; /* derived variants inherit view_copy (torch >= 2.0) */
     ta_map by_name;     /* "name.overload" -> function index */
     uint64_t *sig_hash; /* per function: ta_map_hash_bytes of its signature (cap entries) */
     /* Per function, the index of the first function with the same signature
@@ -144,6 +145,8 @@ struct ta_torchgen {
     ta_tg_group *groups;
     size_t ngroups;
 };
+
+#define TG_TAG_PT2_COMPLIANT "pt2_compliant_tag"
 
 /* How an entry's strings are kept: copied into the context, or borrowed
  * (ta_torchgen_add_native: the file outlives the context anyway, since its

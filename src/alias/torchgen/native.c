@@ -7,8 +7,40 @@
 #include "schema/alloc.h"
 #include "alias/torchgen/internal.h"
 
+/* Tags that torchgen gives a yaml function beyond those written: a late
+ * torchgen (torch >= 2.2, whose tags.yaml declares pt2_compliant_tag) tags
+ * every aten operator pt2_compliant_tag. Which torchgen a yaml belongs to is
+ * told by the tags its tags.yaml declares, so a 1.13.1 yaml stays exact. */
+static bool declares(const ta_native_file *nf, const char *tag)
+{
+    return ta_native_has_tag_set(nf) && ta_native_tag_known(nf, tag);
+}
+
+static bool is_aten(const ta_native_func *fn)
+{
+    /* a func written "ns::name(...)" belongs to ns; torchgen's default is aten */
+    const char *sep = strstr(fn->func.s, "::"), *paren = strchr(fn->func.s, '(');
+    return !sep || (paren && paren < sep);
+}
+
+static uint32_t with_implied_tags(const ta_native_file *nf, const ta_native_func *fn,
+                                  const char **tags)
+{
+    uint32_t n = 0;
+    bool has_pt2 = false;
+    for (uint32_t k = 0; k < fn->ntags; k++) {
+        tags[n++] = fn->tags[k].s;
+        has_pt2 |= !strcmp(fn->tags[k].s, TG_TAG_PT2_COMPLIANT);
+    }
+    if (!has_pt2 && is_aten(fn) && declares(nf, TG_TAG_PT2_COMPLIANT))
+        tags[n++] = TG_TAG_PT2_COMPLIANT;
+    return n;
+}
+
 ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
 {
+    /* torch >= 2.0 (its tags.yaml declares `core`): derived variants keep view_copy */
+    tg->derived_keep_view_copy = declares(nf, "core");
     size_t n = ta_native_count(nf);
     const char **buf = NULL;
     size_t cap = 0;
@@ -17,7 +49,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
     for (size_t i = 0; i < n && st == TA_OK; i++) {
         const ta_native_func *fn = ta_native_get(nf, i);
         if (!fn->schema) continue; /* reported by the loader */
-        size_t need = fn->ntags + fn->nautogen + 2;
+        size_t need = fn->ntags + 1 + fn->nautogen + 2;
         if (need > cap) {
             const char **p = ta_realloc(buf, need * sizeof *p);
             if (!p) {
@@ -27,8 +59,9 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
             buf = p;
             cap = need;
         }
-        const char **tags = buf, **autogen = buf + fn->ntags, **variants = autogen + fn->nautogen;
-        for (uint32_t k = 0; k < fn->ntags; k++) tags[k] = fn->tags[k].s;
+        const char **tags = buf;
+        uint32_t ntags = with_implied_tags(nf, fn, tags);
+        const char **autogen = buf + ntags, **variants = autogen + fn->nautogen;
         for (uint32_t k = 0; k < fn->nautogen; k++) autogen[k] = fn->autogen[k].s;
         uint32_t nv = 0;
         if (fn->variants & TA_VARIANT_FUNCTION) variants[nv++] = "function";
@@ -38,7 +71,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
             .source = ta_native_source(nf),
             .line = fn->pos.line,
             .tags = tags,
-            .ntags = fn->ntags,
+            .ntags = ntags,
             .autogen = autogen,
             .nautogen = fn->nautogen,
             .variants = variants,
@@ -76,7 +109,7 @@ static const ta_native_func *entry_at(const ta_native_file *f, uint32_t line)
 static ta_native_pos autogen_pos(const ta_native_func *fn, const char *msg)
 {
     static const char lead[] = "autogen names '";
-    ta_native_pos pos = fn->key_pos[TA_NK_AUTOGEN].line ? fn->val_pos[TA_NK_AUTOGEN] : fn->pos;
+    ta_native_pos pos = ta_native_key_pos(fn, TA_NK_AUTOGEN).line ? ta_native_val_pos(fn, TA_NK_AUTOGEN) : fn->pos;
     if (strncmp(msg, lead, sizeof lead - 1) != 0) return pos;
     const char *name = msg + sizeof lead - 1, *end = strchr(name, '\'');
     if (!end) return pos;
@@ -167,10 +200,10 @@ static const ta_rule_info rules[] = {
     {"autogen-ignored", TA_SEV_NOTE,
      "an autogen: entry torchgen accepts but skips (view, composite implicit, manual binding)"},
     {"autogen-no-plan", TA_SEV_WARNING, "a derived variant that cannot be run by composition"},
-    {"group-duplicate-kind", TA_SEV_WARNING, "two functions of one kind share a signature"},
-    {"group-duplicate-view", TA_SEV_WARNING, "two functions fall in one view-group slot"},
-    {"group-scratch", TA_SEV_WARNING, "a scratch op shares the signature of other variants"},
-    {"group-no-functional", TA_SEV_WARNING, "variants sharing a signature have no functional one"},
+    {"group-duplicate-kind", TA_SEV_ERROR, "two functions of one kind share a signature (torchgen asserts)"},
+    {"group-duplicate-view", TA_SEV_ERROR, "two functions fall in one view-group slot (torchgen asserts)"},
+    {"group-scratch", TA_SEV_ERROR, "a scratch op shares the signature of other variants (torchgen asserts)"},
+    {"group-no-functional", TA_SEV_ERROR, "variants sharing a signature have no functional one (torchgen asserts)"},
 };
 
 const ta_rule_info *ta_torchgen_rules(size_t *n)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "golden.h"
+#include "tensoralias/alias.h"
 
 void ta_golden_mismatch(ta_golden *g, const json_t *row, const char *field, const char *want, const char *got)
 {
@@ -49,4 +50,19 @@ void ta_golden_list(ta_golden *g, const json_t *row, const char *field, const ch
     char ours[1024];
     ta_golden_mismatch(g, row, field, want ? want : "(missing)", joined(ours, sizeof ours, got, n));
     free(want);
+}
+
+json_t *ta_golden_query_json(const ta_alias_query *q)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return NULL;
+    fputc('{', m);
+    ta_status st = ta_query_write_json(q, m, 0, NULL);
+    fputc('}', m);
+    fclose(m);
+    json_t *j = st == TA_OK ? json_loadb(buf, len, 0, NULL) : NULL;
+    free(buf);
+    return j;
 }
