@@ -147,6 +147,14 @@ $(BUILD)/libtensoralias_refkernels.so: $(REF_OBJ)
 $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 	$(CC) -shared $(LDFLAGS) -o $@ $(CUDA_OBJ) $(CUDA_LDLIBS)
 
+# The command links igraph's archive when there is one: it calls none of the
+# libraries igraph's .so brings in (lapack, arpack, glpk, gfortran, ... 20 of
+# them), and loading those was most of its start-up. libxml2 and libstdc++
+# are what the archive's members it uses need.
+IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.a)
+IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
+CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
+
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(TORCH_CXXFLAGS) -MMD -MP -c $< -o $@
@@ -161,14 +169,6 @@ $(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
 	    -o $@ $< $(TORCH_LIBS)
-
-# The command links igraph's archive when there is one: it calls none of the
-# libraries igraph's .so brings in (lapack, arpack, glpk, gfortran, ... 20 of
-# them), and loading those was most of its start-up. libxml2 and libstdc++
-# are what the archive's members it uses need.
-IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.a)
-IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
-CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
 
 $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)

@@ -60,9 +60,7 @@ static void usage(FILE *out)
             "  --format text|json|sarif|junit\n"
             "  --baseline FILE       a previous JSON report: its findings do not fail the run\n"
             "  -o FILE               write the report to FILE\n"
-            "  -v, --verbose         text: every operator's result, not only those with findings,\n"
-            "                        and the totals (operators exercised, cases not accepted,\n"
-            "                        findings by kind)\n"
+            "  -v, --verbose         text: every operator's result, not only those with findings\n"
             "\n"
             "Exit status: 0 no error finding outside the baseline, 1 error findings, 2 usage\n"
             "or I/O error: an input that cannot be read or holds nothing to verify (no native\n"
@@ -109,8 +107,8 @@ static bool parse_flag(verify_cli *c, const char *a)
     else if (!strcmp(a, "--no-default-samples")) c->no_default_samples = true;
     else if (!strcmp(a, "--compose-derived")) c->compose = TA_COMPOSE_ALL;
     else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
-    else if (!strcmp(a, "--strict")) c->opts.strict = true;
     else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) c->verbose = true;
+    else if (!strcmp(a, "--strict")) c->opts.strict = true;
     else return false;
     return true;
 }

@@ -207,31 +207,6 @@ static const char *result_severity(const ta_op_result *o)
     return o->verdict == TA_V_OK ? "none" : finding_severity(o->severity);
 }
 
-/* The run in figures: operators exercised (a case ran to completion),
- * cases run and rejected by the kernel, findings by kind. */
-static void write_text_totals(FILE *out, const ta_verify_report *r)
-{
-    size_t exercised = 0, findings[TA_V_NKINDS] = {0};
-    unsigned long long cases = 0, accepted = 0;
-    for (size_t i = 0; i < r->nops; i++) {
-        const ta_op_result *o = &r->ops[i];
-        exercised += o->exercised > 0;
-        cases += o->cases;
-        accepted += o->exercised;
-        for (size_t k = 0; k < o->nfindings; k++) findings[o->findings[k].kind]++;
-    }
-    fprintf(out, "%zu operators exercised, %llu cases run, %llu not accepted (rejected by the kernel, or "
-                 "crashed); findings:",
-            exercised, cases, cases - accepted);
-    bool any = false;
-    for (int k = 1; k < TA_V_NKINDS; k++)
-        if (findings[k] && k != TA_V_NO_KERNEL && k != TA_V_NOT_EXERCISED) {
-            fprintf(out, " %zu %s", findings[k], ta_verdict_kind_str((ta_verdict_kind)k));
-            any = true;
-        }
-    fprintf(out, "%s\n", any ? "" : " none");
-}
-
 /* "1 operator", "2 operators". */
 static const char *plural(size_t n, const char *one, const char *many)
 {
@@ -253,6 +228,29 @@ static void write_text_op(FILE *out, const ta_op_result *o, const ta_vbaseline *
     }
 }
 
+/* Findings by kind, on a line of their own when there are any (a clean run
+ * prints only the summary line). */
+static void write_text_findings(FILE *out, const ta_verify_report *r)
+{
+    size_t findings[TA_V_NKINDS] = {0}, any = 0;
+    for (size_t i = 0; i < r->nops; i++)
+        for (size_t k = 0; k < r->ops[i].nfindings; k++) {
+            ta_verdict_kind kind = r->ops[i].findings[k].kind;
+            if (kind == TA_V_NO_KERNEL || kind == TA_V_NOT_EXERCISED) continue;
+            findings[kind]++;
+            any++;
+        }
+    if (!any) return;
+    fprintf(out, "findings:");
+    const char *sep = " ";
+    for (int k = 1; k < TA_V_NKINDS; k++)
+        if (findings[k]) {
+            fprintf(out, "%s%zu %s", sep, findings[k], ta_verdict_kind_str((ta_verdict_kind)k));
+            sep = ", ";
+        }
+    fprintf(out, "\n");
+}
+
 static void write_text(FILE *out, const ta_verify_report *r, const ta_vreport_opts *opt)
 {
     size_t counts[TA_V_NKINDS] = {0};
@@ -262,11 +260,24 @@ static void write_text(FILE *out, const ta_verify_report *r, const ta_vreport_op
         if (opt->verbose || (o->verdict != TA_V_OK && o->severity >= TA_SEV_WARNING))
             write_text_op(out, o, opt->baseline);
     }
-    /* With -v, the run in figures; the verdict counts stay the last line,
-     * which scripts read, and by default the only one for a clean run. */
-    if (opt->verbose) write_text_totals(out, r);
-    fprintf(out, "%zu %s, %llu %s in %.2f s:", r->nops, plural(r->nops, "operator", "operators"),
-            (unsigned long long)r->total_cases, plural(r->total_cases, "case", "cases"), r->seconds);
+    /* One summary line, the last, which scripts read: operators and cases,
+     * with how many operators no case ran to completion in and how many
+     * cases the kernel did not accept (rejected, or crashed) when there are
+     * any, then the verdicts. */
+    size_t exercised = 0;
+    unsigned long long accepted = 0;
+    for (size_t i = 0; i < r->nops; i++) {
+        exercised += r->ops[i].exercised > 0;
+        accepted += r->ops[i].exercised;
+    }
+    write_text_findings(out, r);
+    fprintf(out, "%zu %s", r->nops, plural(r->nops, "operator", "operators"));
+    if (exercised < r->nops) fprintf(out, " (%zu exercised)", exercised);
+    fprintf(out, ", %llu %s", (unsigned long long)r->total_cases,
+            plural(r->total_cases, "case", "cases"));
+    if (accepted < r->total_cases)
+        fprintf(out, " (%llu not accepted)", (unsigned long long)r->total_cases - accepted);
+    fprintf(out, " in %.2f s:", r->seconds);
     const char *sep = " ";
     for (int k = 0; k < TA_V_NKINDS; k++)
         if (counts[k]) {
