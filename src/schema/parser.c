@@ -86,20 +86,22 @@ void ta_schema_text_locate(const char *s, uint32_t n, uint32_t base_line,
                            uint32_t *line_len)
 {
     if (off > n) off = n;
+    /* memchr rather than a loop over bytes: thousands of diagnostics on a
+     * 100 KB schema each locate themselves. */
     uint32_t ln = 0, start = 0;
-    for (uint32_t i = 0; i < off; i++)
-        if (s[i] == '\n') {
-            ln++;
-            start = i + 1;
-        }
-    uint32_t end = off;
-    while (end < n && s[end] != '\n') end++;
+    for (const char *q = s; (q = memchr(q, '\n', (size_t)(s + off - q))) != NULL; q++) {
+        ln++;
+        start = (uint32_t)(q - s) + 1;
+    }
+    if (line_len) {
+        const char *nl = memchr(s + off, '\n', n - off);
+        *line_len = (nl ? (uint32_t)(nl - s) : n) - start;
+    }
     if (!base_line) base_line = 1;
     if (!base_col) base_col = 1;
     *line = base_line + ln;
     *col = (ln ? 1 : base_col) + (off - start);
     if (line_start) *line_start = start;
-    if (line_len) *line_len = end - start;
 }
 
 static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)
@@ -923,6 +925,7 @@ ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
     s->text_len = (uint32_t)len;
     s->kwarg_marker = -1;
     s->source = opts && opts->source ? ta_arena_strndup(arena, opts->source, strlen(opts->source)) : "<string>";
+    if (!s->source) return TA_ERR_NOMEM;
     s->base_line = opts && opts->line ? opts->line : 1;
     s->base_col = opts && opts->col ? opts->col : 1;
     p.s = copy;
