@@ -925,6 +925,7 @@ ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
     s->text_len = (uint32_t)len;
     s->kwarg_marker = -1;
     s->source = opts && opts->source ? ta_arena_strndup(arena, opts->source, strlen(opts->source)) : "<string>";
+    if (!s->source) return TA_ERR_NOMEM;
     s->base_line = opts && opts->line ? opts->line : 1;
     s->base_col = opts && opts->col ? opts->col : 1;
     p.s = copy;

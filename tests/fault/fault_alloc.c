@@ -30,6 +30,7 @@
 #include "tensoralias/check.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/extract.h"
+#include "tensoralias/functionalize.h"
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 
@@ -354,6 +355,79 @@ static ta_status load_samples(void)
     return st;
 }
 
+/* Functionalization: operators from text, a graph with writes through
+ * views, a branch, a loop carrying a written tensor, a list, a write with no
+ * counterpart; the rewrite printed. A run that succeeds must print what the
+ * run without faults printed. */
+static const char func_schemas[] =
+    "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"
+    "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)\n"
+    "aten::relu(Tensor self) -> Tensor\n"
+    "aten::relu_(Tensor(a!) self) -> Tensor(a!)\n"
+    "aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor\n"
+    "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)\n"
+    "aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor\n"
+    "aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)\n"
+    "aten::select.int(Tensor(a) self, int dim, int index) -> Tensor(a)\n"
+    "aten::select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor\n"
+    "aten::__getitem__.t(t[](a) list, int idx) -> t(*)\n"
+    "aten::eq.int(int a, int b) -> bool\n"
+    "aten::gt.int(int a, int b) -> bool\n"
+    "aten::__and__.bool(bool a, bool b) -> bool\n"
+    "mylib::scale_(Tensor(a!) self, float f) -> Tensor(a!)\n";
+
+static const char func_text[] =
+    "graph(%x : Tensor, %y : Tensor, %u : Tensor, %c : bool):\n"
+    "  %one : int = prim::Constant[value=1]()\n"
+    "  %zero : int = prim::Constant[value=0]()\n"
+    "  %f : float = prim::Constant[value=2.]()\n"
+    "  %t : Tensor = aten::transpose(%x, %zero, %one)\n"
+    "  %r : Tensor = prim::If(%c)\n"
+    "    block0():\n"
+    "      %s : Tensor = aten::select(%t, %zero, %one)\n"
+    "      %w : Tensor = aten::relu_(%s)\n"
+    "      -> (%t)\n"
+    "    block1():\n"
+    "      -> (%y)\n"
+    "  %l : Tensor = prim::Loop(%one, %c, %r)\n"
+    "    block0(%i : int, %p : Tensor):\n"
+    "      %q : Tensor = aten::add_(%p, %x, %one)\n"
+    "      -> (%c, %q)\n"
+    "  %list : Tensor[] = prim::ListConstruct(%l, %y)\n"
+    "  %e : Tensor = aten::__getitem__(%list, %zero)\n"
+    "  %k : Tensor = aten::copy_(%e, %x, %c)\n"
+    "  %z : Tensor = mylib::scale_(%u, %f)\n"
+    "  return (%t, %k)\n";
+
+static ta_status functionalize_graph(void)
+{
+    static char *expected; /* the fault-free run's rewrite */
+    ta_diags *d = ta_diags_create();
+    ta_ir_ops *ops = NULL;
+    ta_ir_graph *g = NULL;
+    ta_func_report *r = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    ta_status st = d ? ta_ir_ops_create(&ops) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_ir_ops_add_text(ops, func_schemas, sizeof func_schemas - 1, "ops", d);
+    if (st == TA_OK) st = ta_ir_read(func_text, sizeof func_text - 1, "func.ir", &g, d);
+    if (st == TA_OK) st = ta_functionalize(g, ops, NULL, &r, d);
+    if (st == TA_OK && !r) st = WRONG;
+    if (st == TA_OK) st = ta_ir_print(g, &text, &len);
+    if (st == TA_OK) { /* what is left mutating is the copy-backs and what the report lists */
+        const ta_func_counts *c = ta_func_report_counts(r);
+        if (c->mutating_after != c->copy_backs + c->kept || ta_func_report_nkept(r) != c->kept) st = WRONG;
+    }
+    if (st == TA_OK && !expected) expected = strdup(text);
+    if (st == TA_OK && (!expected || strcmp(expected, text))) st = WRONG;
+    free(text);
+    ta_func_report_destroy(r);
+    ta_ir_graph_destroy(g);
+    ta_ir_ops_destroy(ops);
+    ta_diags_destroy(d);
+    return st;
+}
+
 /* ---- the harness -------------------------------------------------------- */
 
 /* Runs fn with each of its allocations failing in turn; 0 when every run
@@ -417,6 +491,7 @@ int main(int argc, char **argv)
     bad += fail_each("verification set-up", set_up_verification);
     bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
     bad += fail_each("samples load and build", load_samples);
+    bad += fail_each("functionalize a graph", functionalize_graph);
     unlink(schema_file);
     printf("%s\n", bad ? "allocation failures are not all handled" : "all allocation failures handled");
     return bad != 0;

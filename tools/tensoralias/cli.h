@@ -79,5 +79,6 @@ int ta_cmd_groups(int argc, char **argv);
 int ta_cmd_autogen(int argc, char **argv);
 int ta_cmd_extract(int argc, char **argv);
 int ta_cmd_graph_alias(int argc, char **argv);
+int ta_cmd_functionalize(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "graph_alias_dump.h"
+#include "ir_cli.h"
 #include "native_cli.h"
 #include "tensoralias/aliasdb.h"
 #include "tensoralias/ir.h"
@@ -65,49 +66,6 @@ static void print_diags(const ta_diags *d, bool notes)
 {
     for (size_t i = 0; i < ta_diags_count(d); i++)
         if (notes || ta_diags_get(d, i)->severity != TA_SEV_NOTE) ta_cli_render(ta_diags_get(d, i), stderr);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
-/* The default operator set, or the --schemas files in order. */
-static ta_status load_ops(const char *const *files, int nfiles, ta_ir_ops *ops, ta_diags *d)
-{
-    if (!nfiles) {
-        const char *reg = ta_cli_bundled("registered-operators.txt");
-        if (!reg) {
-            ta_diag_error(d, NULL, "io", "no bundled registered-operators.txt found");
-            ta_diag_hint(d, "pass --schemas FILE, or set TENSORALIAS_DATADIR");
-            return TA_ERR_IO;
-        }
-        ta_status st = ta_ir_ops_add_file(ops, reg, d);
-        if (st != TA_OK) return st;
-    }
-    for (int i = 0; i < nfiles || (!nfiles && i == 0); i++) {
-        const char *path = nfiles ? files[i] : NULL;
-        if (path && !ends_with(path, ".yaml")) {
-            ta_status st = ta_ir_ops_add_file(ops, path, d);
-            if (st != TA_OK) return st;
-            continue;
-        }
-        ta_native_file *nf = NULL;
-        const char *shown = NULL;
-        ta_diags *yd = ta_diags_create();
-        ta_status st = yd ? ta_cli_load_native(path, NULL, &nf, yd, &shown) : TA_ERR_NOMEM;
-        if (!nf || st == TA_ERR_IO || st == TA_ERR_NOMEM) {
-            ta_diags_move(d, yd);
-            ta_diags_destroy(yd);
-            return st == TA_OK ? TA_ERR_IO : st;
-        }
-        ta_diags_destroy(yd); /* the yaml's own findings are `check`'s business */
-        st = ta_ir_ops_add_native(ops, nf, d);
-        ta_native_destroy(nf);
-        if (st != TA_OK) return st;
-    }
-    return TA_OK;
 }
 
 /* ---- queries ----------------------------------------------------------------- */
@@ -350,7 +308,7 @@ static int analyse(const options *o, ta_diags *d)
     const ta_ir_node **top = NULL;
     uint32_t ntop = 0;
     if (read_graph(o, text, len, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
-        load_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK ||
+        ta_cli_load_ir_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK ||
         top_nodes(g, &top, &ntop)) {
         print_diags(d, true);
         goto done;

@@ -15,6 +15,7 @@ static const ta_command commands[] = {
     {"autogen", "derive the variants autogen: asks for, as torchgen does", ta_cmd_autogen},
     {"extract", "list the operator schemas declared in C++ and Python sources", ta_cmd_extract},
     {"graph-alias", "whole-graph alias analysis of a TorchScript graph (AliasDb's answers)", ta_cmd_graph_alias},
+    {"functionalize", "remove the mutation from a TorchScript graph (functional ops, scatters)", ta_cmd_functionalize},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

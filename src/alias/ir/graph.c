@@ -232,7 +232,8 @@ ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uin
 
 void ir_value_drop_use(ta_ir_value *v, ta_ir_node *user, uint32_t index)
 {
-    for (uint32_t i = 0; i < v->nuses; i++)
+    /* from the end: a pass that rewrites in order drops recent uses */
+    for (uint32_t i = v->nuses; i-- > 0;)
         if (v->uses[i].user == user && v->uses[i].index == index) {
             memmove(&v->uses[i], &v->uses[i + 1], (v->nuses - i - 1) * sizeof *v->uses);
             v->nuses--;

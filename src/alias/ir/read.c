@@ -197,13 +197,23 @@ static ta_ir_value *define(reader *r, ta_ir_node *def, size_t start, size_t n, c
     return v;
 }
 
-/* VALUE, a use */
-static ta_ir_value *reference(reader *r)
+/* Whether v is an output of user, or of a node whose blocks hold user (in
+ * block b): both are defined only after the use. */
+static bool own_output(const ta_ir_value *v, const ta_ir_node *user, const ta_ir_block *b)
+{
+    if (v->node == user) return true;
+    for (; b && b->owner; b = b->owner->block)
+        if (b->owner == v->node) return true;
+    return false;
+}
+
+/* VALUE, a use by user in block b */
+static ta_ir_value *reference(reader *r, const ta_ir_node *user, const ta_ir_block *b)
 {
     size_t start, n;
     if (!value_name(r, &start, &n)) return NULL;
     ta_map_entry *e = ta_map_find(&r->g->names, r->s + start, n);
-    if (!e || !e->value.ptr) {
+    if (!e || !e->value.ptr || own_output(e->value.ptr, user, b)) {
         error_at(r, start - 1, "ir-undefined", "value '%%%.*s' is used before it is defined", (int)n,
                  r->s + start);
         return NULL;
@@ -212,7 +222,7 @@ static ta_ir_value *reference(reader *r)
 }
 
 /* refs := [VALUE {',' VALUE}] ')'; each is added as an input of user. */
-static bool references(reader *r, ta_ir_node *user)
+static bool references(reader *r, ta_ir_node *user, const ta_ir_block *b)
 {
     skip_blank(r);
     if (peek(r, ')')) {
@@ -220,7 +230,7 @@ static bool references(reader *r, ta_ir_node *user)
         return true;
     }
     for (;;) {
-        ta_ir_value *v = reference(r);
+        ta_ir_value *v = reference(r, user, b);
         if (!v) return false;
         if (ta_ir_node_add_input(user, v) != TA_OK) return oom(r);
         skip_blank(r);
@@ -383,7 +393,7 @@ static bool block(reader *r, ta_ir_node *owner)
     if (!peek_word(r, "->")) return syntax(r, "'->' closing the block");
     r->pos += 2;
     if (!expect(r, '(', "'(' after '->'")) return false;
-    return references(r, b->ret) && expect_eol(r);
+    return references(r, b->ret, b) && expect_eol(r);
 }
 
 /* The blocks that follow a node's line. */
@@ -457,7 +467,7 @@ static bool statement(reader *r, ta_ir_block *b, uint32_t line, uint32_t col)
     node->line = line;
     node->col = col;
     if (peek(r, '[') && !attrs(r, node)) return false;
-    if (!expect(r, '(', "'(' before the inputs") || !references(r, node)) return false;
+    if (!expect(r, '(', "'(' before the inputs") || !references(r, node, b)) return false;
     if (!comment(r, node) || !expect_eol(r)) return false;
     ir_node_link_after(node, b->ret->prev);
     return learn_class_attr(r, node) && blocks(r, node);
@@ -486,7 +496,7 @@ static bool graph(reader *r)
     if (!body(r, r->g->top)) return false;
     if (!peek_word(r, "return")) return syntax(r, "'return'");
     r->pos += 6;
-    if (!expect(r, '(', "'(' after 'return'") || !references(r, r->g->top->ret) || !expect_eol(r))
+    if (!expect(r, '(', "'(' after 'return'") || !references(r, r->g->top->ret, r->g->top) || !expect_eol(r))
         return false;
     skip_blank(r);
     if (r->pos < r->len)

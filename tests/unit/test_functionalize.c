@@ -1,0 +1,270 @@
+/* test_functionalize.c - the functionalization pass without torch: small
+ * graphs whose rewrite is plain to see (an in-place op, a write through two
+ * views, a branch, a loop, no counterpart, a graph built in C), and the
+ * structure of every golden graph's rewrite: no mutating node left but the
+ * copy-backs and the reported ones, the printed graph reads back (every
+ * value defined before use), and the counts are the ones
+ * tools/torch/functionalize_check.py checked in torch (functionalize.tsv). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "support/ir_golden.h"
+#include "support/testdata.h"
+#include "tensoralias/functionalize.h"
+
+typedef struct run {
+    ta_ir_graph *g;
+    ta_func_report *r;
+    char *text; /* the rewrite as parse_ir reads it */
+} run;
+
+static ta_ir_graph *read_text(const char *text)
+{
+    ta_ir_graph *g = NULL;
+    ta_diags *d = ta_diags_create();
+    if (ta_ir_read(text, strlen(text), "t.ir", &g, d) != TA_OK) ta_diag_render(ta_diags_get(d, 0), stdout);
+    ta_diags_destroy(d);
+    return g;
+}
+
+static char *print_graph(const ta_ir_graph *g)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(ta_ir_write_as(g, f, TA_IR_AS_PARSE_IR_READS), TA_OK);
+    fclose(f);
+    return buf;
+}
+
+static run functionalize(ta_ir_graph *g, const ta_ir_ops *ops, bool no_copy_back)
+{
+    run r = {g, NULL, NULL};
+    assert_non_null(g);
+    ta_func_opts o = {.no_copy_back = no_copy_back};
+    ta_diags *d = ta_diags_create();
+    assert_int_equal(ta_functionalize(g, ops ? ops : ta_test_default_ops(), &o, &r.r, d), TA_OK);
+    ta_diags_destroy(d);
+    r.text = print_graph(g);
+    return r;
+}
+
+static void done(run *r)
+{
+    ta_func_report_destroy(r->r);
+    ta_ir_graph_destroy(r->g);
+    free(r->text);
+}
+
+static const ta_func_counts *C(const run *r) { return ta_func_report_counts(r->r); }
+
+static void test_inplace_and_copy_back(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x : Tensor, %y : Tensor):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %a : Tensor = aten::add_(%x, %y, %one)\n"
+                                    "  %b : Tensor = aten::mul(%x, %a)\n"
+                                    "  return (%b)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->mutating_before, 1);
+    assert_int_equal(C(&r)->rewritten, 1);
+    assert_int_equal(C(&r)->copy_backs, 1);
+    assert_int_equal(C(&r)->mutating_after, 1);
+    assert_non_null(strstr(r.text, "%a : Tensor = aten::add(%x, %y, %one)"));
+    assert_non_null(strstr(r.text, "aten::mul(%a, %a)")); /* %x now reads the new value */
+    assert_non_null(strstr(r.text, "aten::copy_(%x, %a, "));
+    done(&r);
+
+    r = functionalize(read_text("graph(%x : Tensor, %y : Tensor):\n"
+                                "  %one : int = prim::Constant[value=1]()\n"
+                                "  %a : Tensor = aten::add_(%x, %y, %one)\n"
+                                "  return (%y)\n"),
+                      NULL, true);
+    assert_int_equal(C(&r)->copy_backs, 0);
+    assert_int_equal(C(&r)->extra_outputs, 1);
+    assert_int_equal(C(&r)->mutating_after, 0);
+    assert_non_null(strstr(r.text, "return (%y, %a)"));
+    done(&r);
+}
+
+static void test_write_through_views(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x : Tensor):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %zero : int = prim::Constant[value=0]()\n"
+                                    "  %a : Tensor = aten::add(%x, %x, %one)\n"
+                                    "  %t : Tensor = aten::transpose(%a, %zero, %one)\n"
+                                    "  %s : Tensor = aten::select(%t, %zero, %one)\n"
+                                    "  %w : Tensor = aten::relu_(%s)\n"
+                                    "  %u : Tensor = aten::mul(%t, %a)\n"
+                                    "  return (%u)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->rewritten, 1);
+    assert_int_equal(C(&r)->mutating_after, 0); /* %a is the graph's own: no copy-back */
+    assert_int_equal(C(&r)->scatters, 2);       /* select_scatter into %t, transpose back into %a */
+    assert_non_null(strstr(r.text, "aten::relu(%s)"));
+    assert_non_null(strstr(r.text, "aten::select_scatter(%t, %w, %zero, %one)"));
+    assert_null(strstr(r.text, "aten::mul(%t, %a)")); /* both read the new %a */
+    done(&r);
+}
+
+static void test_branches_and_loops(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x : Tensor, %c : bool):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %three : int = prim::Constant[value=3]()\n"
+                                    "  %r : Tensor = prim::If(%c)\n"
+                                    "    block0():\n"
+                                    "      %a : Tensor = aten::relu_(%x)\n"
+                                    "      -> (%a)\n"
+                                    "    block1():\n"
+                                    "      -> (%x)\n"
+                                    "  %l : Tensor = prim::Loop(%three, %c, %r)\n"
+                                    "    block0(%i : int, %p : Tensor):\n"
+                                    "      %b : Tensor = aten::add_(%x, %one, %one)\n"
+                                    "      -> (%c, %p)\n"
+                                    "  return (%l)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->rewritten, 2);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->mutating_after, 1); /* the copy-back of %x */
+    assert_true(C(&r)->threaded >= 2);          /* %x leaves the If and is carried by the loop */
+    ta_ir_graph *again = read_text(r.text);
+    assert_non_null(again);
+    ta_ir_graph_destroy(again);
+    done(&r);
+}
+
+static void test_no_counterpart_keeps_the_memory(void **state)
+{
+    (void)state;
+    ta_ir_ops *ops;
+    assert_int_equal(ta_ir_ops_create(&ops), TA_OK);
+    const char *s[] = {"mylib::scale_(Tensor(a!) self, float f) -> Tensor(a!)",
+                       "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+                       "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+                       "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"};
+    for (size_t i = 0; i < 4; i++) assert_int_equal(ta_ir_ops_add(ops, s[i], strlen(s[i]), TA_IR_FROM_SCHEMA, NULL, NULL), TA_OK);
+    run r = functionalize(read_text("graph(%x : Tensor, %y : Tensor):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %f : float = prim::Constant[value=2.]()\n"
+                                    "  %a : Tensor = mylib::scale_(%x, %f)\n"
+                                    "  %b : Tensor = aten::add_(%x, %y, %one)\n"
+                                    "  %c : Tensor = aten::add_(%y, %y, %one)\n"
+                                    "  return (%b)\n"),
+                          ops, false);
+    /* scale_ has no counterpart, so the add_ to the same memory stays too;
+     * the add_ to %y does not touch it and is rewritten */
+    assert_int_equal(C(&r)->kept, 2);
+    assert_int_equal(C(&r)->rewritten, 1);
+    assert_int_equal(ta_func_report_nkept(r.r), 2);
+    assert_non_null(strstr(ta_func_report_kept(r.r, 0)->reason, "no functional counterpart"));
+    assert_string_equal(ta_func_report_kept(r.r, 1)->kind, "aten::add_");
+    assert_non_null(strstr(ta_func_report_kept(r.r, 1)->reason, "mylib::scale_"));
+    assert_int_equal(C(&r)->mutating_after, 3); /* two kept, one copy-back of %y */
+    done(&r);
+    ta_ir_ops_destroy(ops);
+}
+
+static void test_built_in_c(void **state)
+{
+    (void)state;
+    ta_ir_graph *g;
+    assert_int_equal(ta_ir_graph_create(&g), TA_OK);
+    ta_ir_block *top = ta_ir_graph_block(g);
+    ta_ir_value *x = ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR));
+    ta_ir_node *k = ta_ir_append(g, top, "prim::Constant", NULL, 0, 1);
+    assert_int_equal(ta_ir_node_set_attr(k, "value", "0"), TA_OK);
+    ta_ir_value_set_type(ta_ir_node_output(k, 0), ta_ir_type_simple(g, TA_IR_INT));
+    ta_ir_value *sel_in[3] = {x, ta_ir_node_output(k, 0), ta_ir_node_output(k, 0)};
+    ta_ir_node *sel = ta_ir_append(g, top, "aten::select", sel_in, 3, 1);
+    ta_ir_value *v = ta_ir_node_output(sel, 0);
+    ta_ir_node *relu = ta_ir_append(g, top, "aten::relu_", &v, 1, 1);
+    assert_int_equal(ta_ir_graph_add_output(g, ta_ir_node_output(relu, 0)), TA_OK);
+    run r = functionalize(g, NULL, false);
+    assert_int_equal(C(&r)->rewritten, 1);
+    assert_int_equal(C(&r)->scatters, 1);
+    assert_int_equal(C(&r)->copy_backs, 1);
+    assert_non_null(strstr(r.text, "aten::select_scatter(%x, "));
+    done(&r);
+}
+
+/* ---- the golden graphs ------------------------------------------------------------ */
+
+/* Mutating nodes of g that are not top-level copy-backs after every other node. */
+static uint32_t non_copy_back_writes(const ta_ir_graph *g, uint32_t copy_backs)
+{
+    uint32_t tail = 0;
+    for (const ta_ir_node *n = ta_ir_block_last(ta_ir_graph_block(g)); n && tail < copy_backs; n = ta_ir_node_prev(n))
+        if (!strcmp(ta_ir_node_kind(n), "aten::copy_")) tail++;
+    return tail;
+}
+
+static void check_golden(const char *rel, uint32_t before, uint32_t after, uint32_t copies)
+{
+    ta_ir_graph *g = ta_test_read_graph(rel);
+    if (!g) fail_msg("cannot read %s", rel);
+    run r = functionalize(g, NULL, false);
+    const ta_func_counts *c = C(&r);
+    printf("%s: %u -> %u (%u copy-backs, %u kept)\n", rel, c->mutating_before, c->mutating_after, c->copy_backs, c->kept);
+    assert_int_equal(c->mutating_before, before);
+    assert_int_equal(c->mutating_after, after);
+    assert_int_equal(c->copy_backs, copies);
+    /* what is left mutating: the copy-backs at the very end and the kept nodes */
+    assert_int_equal(c->mutating_after, c->copy_backs + c->kept);
+    assert_int_equal(ta_func_report_nkept(r.r), c->kept);
+    assert_int_equal(non_copy_back_writes(r.g, c->copy_backs), c->copy_backs);
+    assert_int_equal(ta_func_count_mutating(r.g, ta_test_default_ops()), c->mutating_after);
+    /* the rewrite reads back: every value is defined before it is used */
+    ta_ir_graph *again = read_text(r.text);
+    assert_non_null(again);
+    assert_int_equal(ta_func_count_mutating(again, ta_test_default_ops()), c->mutating_after);
+    ta_ir_graph_destroy(again);
+    done(&r);
+}
+
+static void test_golden_graphs(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    text = ta_test_read_data("golden/aliasdb-1.13.1/functionalize.tsv", &len);
+    if (!text) fail_msg("no functionalize.tsv");
+    int graphs = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char rel[256];
+        unsigned before, after, copies;
+        if (line[0] == '#' || sscanf(line, "%255s %u %u %u", rel, &before, &after, &copies) != 4) continue;
+        check_golden(rel, before, after, copies);
+        graphs++;
+    }
+    free(text);
+    assert_true(graphs >= 10);
+}
+
+int main(void)
+{
+    if (!ta_test_default_ops()) {
+        printf("skipped: no operator set (build the bundled data first)\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inplace_and_copy_back),
+        cmocka_unit_test(test_write_through_views),
+        cmocka_unit_test(test_branches_and_loops),
+        cmocka_unit_test(test_no_counterpart_keeps_the_memory),
+        cmocka_unit_test(test_built_in_c),
+        cmocka_unit_test(test_golden_graphs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
