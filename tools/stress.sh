@@ -5,7 +5,8 @@
 #   deep       100,000 levels of '[' and of '{a: '           check
 #   entry      one 150 KB entry, 5,000 written args/returns  check
 #   aliased    3,000 arguments in one alias set               parse --json (cap, then all pairs)
-#   big        a 200 MB native_functions.yaml (copies of 1.13.1's, renamed)   check
+#   big        a 200 MB native_functions.yaml (copies of 1.13.1's, renamed),
+#              past the 64 MiB input limit, and its first 60 MB             check
 #   zero       /dev/zero, endless                              check
 #   strides    16 sample tensors with strides of 4,000,000    verify --samples
 # usage: tools/stress.sh [SIZE_MB]   (BUILD=dir picks the build; SIZE_MB is
@@ -49,10 +50,13 @@ def copy(k):
     s = re.sub(r"^(  structured_delegate: )(\w)", lambda m: m.group(1) + p + m.group(2), s, flags=re.M)
     return re.sub(r"^(  autogen: )(.*)$",
                   lambda m: m.group(1) + ", ".join(p + x.strip() for x in m.group(2).split(",")), s, flags=re.M)
-with open(f"{tmp}/big.yaml", "w") as out:
+with open(f"{tmp}/big.yaml", "w") as out, open(f"{tmp}/big60.yaml", "w") as out60:
     k = 0
     while out.tell() < mb << 20:
-        out.write(copy(k))
+        c = copy(k)
+        out.write(c)
+        if out60.tell() < 60 << 20:
+            out60.write(c)
         k += 1
 t = {"shape": [2, 2, 2, 2], "strides": [4000000] * 4}
 json.dump({"aten::cat": [{"tensors": [t] * 16, "dim": 0}]}, open(f"{tmp}/strides.json", "w"))
@@ -66,6 +70,7 @@ run "entry: $(($(size "$tmp/entry.yaml") / 1024)) KB, 5,000 written" "$(size "$t
 run "aliased: parse --json" 0 "$TA" parse --json - < "$tmp/aliased.txt"
 run "aliased: --max-pairs 0" 0 "$TA" parse --json --max-pairs 0 - < "$tmp/aliased.txt"
 run "big: $MB MB check" "$(size "$tmp/big.yaml")" "$TA" check "$tmp/big.yaml"
+run "big: $(($(size "$tmp/big60.yaml") >> 20)) MB check" "$(size "$tmp/big60.yaml")" "$TA" check "$tmp/big60.yaml"
 run "zero: check /dev/zero" 0 "$TA" check /dev/zero
 run "zero: check - < /dev/zero" 0 sh -c "'$TA' check - < /dev/zero"
 run "strides: verify --samples" 0 "$TA" verify --no-default-samples --samples "$tmp/strides.json" --ops 'aten::cat' --cases 0

@@ -37,10 +37,11 @@ typedef enum ta_status {
 TA_API const char *ta_status_str(ta_status s);
 
 /* The largest text the library's loaders read, from a file or a buffer:
- * 256 MiB (PyTorch's native_functions.yaml is 0.6 MB). A larger input is
+ * 64 MiB (PyTorch's native_functions.yaml is 0.6 MB). A larger input is
  * refused with an "io" error before it is parsed, and reading an endless
- * stream (/dev/zero) stops there. */
-#define TA_MAX_INPUT_BYTES ((size_t)256 << 20)
+ * stream (/dev/zero) stops there. A loaded and checked yaml takes about 13
+ * times its size, so the limit also bounds `check` to about 850 MB. */
+#define TA_MAX_INPUT_BYTES ((size_t)64 << 20)
 
 typedef enum ta_severity {
     TA_SEV_NOTE = 0,
@@ -54,7 +55,7 @@ TA_API const char *ta_severity_str(ta_severity s);
 typedef struct ta_diag {
     ta_severity severity;
     const char *rule;    /* stable id such as "schema-syntax"; never NULL */
-    const char *message; /* one line, no trailing newline */
+    const char *message; /* one line, no trailing newline, at most TA_DIAG_TEXT_MAX bytes */
     const char *source;  /* file name or "<string>"; never NULL */
     uint32_t line;       /* 1-based; 0 when unknown */
     uint32_t col;        /* 1-based, in bytes; 0 when unknown */
@@ -70,8 +71,10 @@ typedef struct ta_diag {
     bool line_cut;
 } ta_diag;
 
-/* The most bytes of a source line a diagnostic keeps. */
+/* The most bytes of a source line a diagnostic keeps, and of its message
+ * and of its hint (a longer one is cut and ends in "..."). */
 #define TA_DIAG_LINE_MAX 160
+#define TA_DIAG_TEXT_MAX 1024
 
 typedef struct ta_diags ta_diags;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/parser.h"
 #include "alias/rules_internal.h"
 
 const ta_alias *ta_tg_annotation(const ta_type *t)
@@ -434,27 +435,6 @@ static void rule_sets(rc *c)
 
 /* ---- kinds ----------------------------------------------------------------- */
 
-static bool optional_of(const ta_type *t, const char *name)
-{
-    return t->kind == TA_TYPE_OPTIONAL && t->nelems == 1 && ta_type_is_name(t->elems[0], name);
-}
-
-/* The index of torchgen's TensorOptions group (keyword-only dtype, layout,
- * device, pin_memory, in that order, each optional of its type), or -1. */
-static int tensor_options_at(const ta_schema *s)
-{
-    static const char *const names[4] = {"dtype", "layout", "device", "pin_memory"};
-    static const char *const types[4] = {"ScalarType", "Layout", "Device", "bool"};
-    for (uint32_t i = 0; i + 4 <= s->nargs; i++) {
-        uint32_t k = 0;
-        while (k < 4 && s->args[i + k].kwarg_only && ta_str_eq(s->args[i + k].name, names[k]) &&
-               optional_of(s->args[i + k].type, types[k]))
-            k++;
-        if (k == 4) return (int)i;
-    }
-    return -1;
-}
-
 static void rule_kinds(rc *c)
 {
     const ta_schema *s = c->s;
@@ -485,7 +465,7 @@ static void rule_kinds(rc *c)
                 break;
             }
     /* torchgen asserts that only functional operators (factories) take them */
-    int to = any_write ? tensor_options_at(s) : -1;
+    int to = any_write ? ta_schema_tensor_options_at(s) : -1;
     if (to >= 0)
         report(c, "alias-tensor-options-kind", s->args[to].span,
                "drop dtype, layout, device and pin_memory, or make the operator functional",

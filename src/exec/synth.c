@@ -83,7 +83,7 @@ static const int64_t huge_shape[] = {2, 33, 1001};
  * run of a few cases has each kind, and every case replays by its seed):
  *   - bytes 0 .. TA_COVER_ROWS-1: rows of a covering design (cover below);
  *   - byte % 4 == 2: floating values include NaN, +-inf and -0.0;
- *   - byte % 16 == 15: a large main shape; byte % 128 == 31: a huge one. */
+ *   - byte % 16 == 15: a large main shape; byte 31 (of each 256): a huge one. */
 enum { TA_COVER_ROWS = 6 };
 
 /* The level (of `levels`) factor k of the case takes in a covering row, or
@@ -953,14 +953,17 @@ static void pick_main(synth *y, uint64_t seed)
         return;
     }
     const int64_t *pick = shapes[si];
-    if ((seed & 127) == 31 && huge_shape[0] >= y->plan->min_ndim) {
+    if ((seed & 255) == 31 && huge_shape[0] >= y->plan->min_ndim) {
         pick = huge_shape;
     } else if ((seed & 15) == 15) {
         size_t li = (size_t)below(&y->r, (int64_t)nlarge);
         while (large_shapes[li][0] < y->plan->min_ndim) li = (li + 1) % nlarge;
         pick = large_shapes[li];
     } else {
-        while (shapes[si][0] < y->plan->min_ndim) si = (si + 1) % nshapes;
+        /* A covering row's values must reach the kernel: no empty shape there. */
+        while (shapes[si][0] < y->plan->min_ndim ||
+               (y->row >= 0 && numel_of(shapes[si] + 1, (int)shapes[si][0]) == 0))
+            si = (si + 1) % nshapes;
         pick = shapes[si];
     }
     y->ndim = (int)pick[0];

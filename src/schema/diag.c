@@ -95,6 +95,18 @@ static ta_diag *diag_slot(ta_diags *d)
 
 static bool utf8_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
 
+/* A message or hint cut to TA_DIAG_TEXT_MAX bytes, at a character
+ * boundary, ending in "...": a name can be any length, a line of output
+ * cannot. */
+static char *bounded(char *text)
+{
+    if (!text || strlen(text) <= TA_DIAG_TEXT_MAX) return text;
+    size_t end = TA_DIAG_TEXT_MAX - 3;
+    while (end > 0 && utf8_continuation(text[end])) end--;
+    memcpy(text + end, "...", 4);
+    return text;
+}
+
 /* g->source_line: line[0..len), or of a longer line the TA_DIAG_LINE_MAX
  * bytes around g->col (a third of them before it), cut at UTF-8 character
  * boundaries. A diagnostic's size is then bounded whatever the line. */
@@ -123,7 +135,7 @@ ta_status ta_diag_vemit(ta_diags *d, ta_severity sev, const ta_loc *loc,
     if (!g) return TA_ERR_NOMEM;
     memset(g, 0, sizeof *g);
     g->severity = sev;
-    char *msg = ta_vformat(fmt, ap);
+    char *msg = bounded(ta_vformat(fmt, ap));
     if (!msg) return TA_ERR_NOMEM;
     g->message = msg;
     g->rule = ta_strdup(rule ? rule : "unknown");
@@ -172,7 +184,7 @@ ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...)
     if (!d || d->n == 0) return TA_OK;
     va_list ap;
     va_start(ap, fmt);
-    char *hint = ta_vformat(fmt, ap);
+    char *hint = bounded(ta_vformat(fmt, ap));
     va_end(ap);
     if (!hint) return TA_ERR_NOMEM;
     ta_diag *g = &d->v[d->n - 1];

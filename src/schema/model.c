@@ -143,3 +143,33 @@ size_t ta_schema_op_name(const ta_schema *s, char *buf, size_t cap)
                      s->overload.len ? s->overload.ptr : "");
     return n < 0 ? 0 : (size_t)n;
 }
+
+static bool optional_of(const ta_type *t, const char *name)
+{
+    return t->kind == TA_TYPE_OPTIONAL && t->nelems == 1 && ta_type_is_name(t->elems[0], name);
+}
+
+int ta_schema_tensor_options_at(const ta_schema *s)
+{
+    static const char *const names[4] = {"dtype", "layout", "device", "pin_memory"};
+    static const char *const types[4] = {"ScalarType", "Layout", "Device", "bool"};
+    for (uint32_t i = 0; i + 4 <= s->nargs; i++) {
+        uint32_t k = 0;
+        while (k < 4 && s->args[i + k].kwarg_only && ta_str_eq(s->args[i + k].name, names[k]) &&
+               optional_of(s->args[i + k].type, types[k]))
+            k++;
+        if (k == 4) return (int)i;
+    }
+    return -1;
+}
+
+bool ta_schema_has_out_args(const ta_schema *s)
+{
+    for (uint32_t i = 0; i < s->nargs; i++) {
+        if (!s->args[i].kwarg_only) continue;
+        ta_alias_view v;
+        ta_type_alias_view(s->args[i].type, &v);
+        if (v.present && (v.write || (v.elem && v.elem->write))) return true;
+    }
+    return false;
+}

@@ -181,22 +181,35 @@ static void read_tags(loader *L, ta_native_func *fn, const ynode *v)
     wrong_type(L, "tags", v, "a string or a list of strings", NULL);
 }
 
+/* The key node equal to k before it in mapping v, or NULL. Small mappings
+ * (dispatch tables have a few keys) are compared pairwise; larger ones go
+ * through *seen, built on first use. */
+static const ynode *earlier_key(loader *L, const ynode *v, const ynode *k, ta_map *seen)
+{
+    if (v->n <= 16) {
+        for (const ynode *e = v->first; e && e != k && e->next; e = e->next->next)
+            if (is_str(e) && e->len == k->len && !memcmp(e->text, k->text, k->len)) return e;
+        return NULL;
+    }
+    ta_map_entry *e;
+    if (ta_map_add(seen, k->text, k->len, ta_map_ptr((void *)k), &e) != TA_OK) {
+        L->st = TA_ERR_NOMEM;
+        return NULL;
+    }
+    return e->value.ptr == (void *)k ? NULL : e->value.ptr;
+}
+
 /* torchgen's yaml loader refuses a mapping that has a key twice (an
  * assertion, in every mapping of the file): an error at the second. */
 static void check_duplicate_keys(loader *L, const char *what, const ynode *v)
 {
     ta_map seen;
     ta_map_init(&seen, NULL);
-    for (const ynode *k = v->first; k && k->next; k = k->next->next) {
-        ta_map_entry *e;
-        if (!is_str(k)) continue;
-        if (ta_map_add(&seen, k->text, k->len, ta_map_int((int64_t)k->pos.line), &e) != TA_OK) {
-            L->st = TA_ERR_NOMEM;
-            break;
-        }
-        if (e->key == (const void *)k->text) continue; /* a new key: the map borrows it */
+    for (const ynode *k = v->first; k && k->next && L->st == TA_OK; k = k->next->next) {
+        const ynode *first = is_str(k) ? earlier_key(L, v, k, &seen) : NULL;
+        if (!first) continue;
         char hint[64];
-        snprintf(hint, sizeof hint, "first written on line %u", (unsigned)e->value.i);
+        snprintf(hint, sizeof hint, "first written on line %u", first->pos.line);
         lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
                 "%s key '%s' is written twice; torchgen's yaml loader refuses duplicate keys", what,
                 k->text);

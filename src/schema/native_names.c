@@ -220,6 +220,20 @@ static const ta_rule_info rules[] = {
     {"ufunc-not-structured", TA_SEV_ERROR, "ufunc_inner_loop on a function that is not structured."},
     {"ufunc-with-backend", TA_SEV_ERROR, "A ufunc also dispatches to CPU or CUDA explicitly."},
     {"python-module-method", TA_SEV_ERROR, "A function in a python_module is also a method."},
+    {"out-variant-method", TA_SEV_ERROR, "A function with out= arguments is also a method."},
+    {"structured-not-out", TA_SEV_ERROR, "structured on a function that is not out=."},
+    {"delegate-on-out", TA_SEV_ERROR, "structured_delegate on an out= function."},
+    {"structured-and-delegate", TA_SEV_ERROR, "Both structured and structured_delegate."},
+    {"structured-device-guard", TA_SEV_ERROR, "A structured function with device_guard: False."},
+    {"inherits-not-structured", TA_SEV_ERROR, "structured_inherits without structured: True."},
+    {"cpp-no-default-args", TA_SEV_ERROR, "cpp_no_default_args names no argument with a default."},
+    {"foreach-device-check", TA_SEV_ERROR, "A _foreach function that checks devices."},
+    {"nondeterministic-untagged", TA_SEV_ERROR,
+     "A random function without the nondeterministic_seeded tag."},
+    {"dispatch-lone-implicit", TA_SEV_ERROR,
+     "A dispatch table of CompositeImplicitAutograd alone (torchgen asserts)."},
+    {"dispatch-factory-implicit", TA_SEV_ERROR,
+     "A factory function without a dispatch table (torchgen asserts)."},
 };
 
 const ta_rule_info *ta_native_rules(size_t *n)

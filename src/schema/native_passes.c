@@ -3,9 +3,11 @@
  * composite keys, manual registration, overload names, structured
  * delegates). Each pass is a function in the table at the bottom; more rule
  * passes (alias annotations, autogen) plug in through ta_native_check_with. */
+#include <stdio.h>
 #include <string.h>
 
 #include "schema/native_internal.h"
+#include "schema/parser.h"
 
 /* An error at pos whose fix-it is a fixed sentence. */
 static ta_status error_with_hint(const ta_native_file *f, ta_diags *d, ta_native_pos pos,
@@ -189,6 +191,177 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
     return st;
 }
 
+/* torchgen's cpp.name(func): the base name (with an inplace '_'), and
+ * "_out" for an out= function; written to buf. */
+static void cpp_name(const ta_native_func *fn, char *buf, size_t cap)
+{
+    size_t n = strcspn(fn->name, ".");
+    snprintf(buf, cap, "%.*s%s", (int)n, fn->name, ta_schema_has_out_args(fn->schema) ? "_out" : "");
+}
+
+/* A dispatch table of CompositeImplicitAutograd alone: torchgen refuses
+ * it unless the entry is a structured delegate or the kernel's name has
+ * "_symint" (as the implicit table, named cpp.name, it is unnecessary; under
+ * another name, unexpected). */
+static ta_status lone_implicit(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
+{
+    const ta_native_dispatch *e = &fn->dispatch[0];
+    for (uint32_t k = 1; k < fn->ndispatch; k++)
+        if (strcmp(fn->dispatch[k].key.s, e->key.s)) return TA_OK;
+    if (strcmp(e->key.s, "CompositeImplicitAutograd") || fn->structured_delegate.s ||
+        (e->kernel.s && strstr(e->kernel.s, "_symint")))
+        return TA_OK;
+    char name[256];
+    cpp_name(fn, name, sizeof name);
+    ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
+    bool same = e->kernel.s && !strcmp(e->kernel.s, name);
+    ta_status st = ta_diag_error(d, &at, "dispatch-lone-implicit",
+                                 same ? "unnecessary dispatch table: CompositeImplicitAutograd: %s is "
+                                        "what no table means"
+                                      : "a lone CompositeImplicitAutograd kernel must be named %s "
+                                        "(and then the table is unnecessary)",
+                                 name);
+    return st == TA_OK ? ta_diag_hint(d, same ? "delete the dispatch table"
+                                              : "rename the kernel %s, then delete the dispatch table",
+                                      name)
+                       : st;
+}
+
+/* A factory (new_*, *_like, or tensor options without a Tensor argument)
+ * without a dispatch table would be CompositeImplicitAutograd: torchgen
+ * refuses it, since factories must not decompose under __torch_dispatch__. */
+static ta_status implicit_factory(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
+{
+    if (fn->has_dispatch || fn->structured || fn->structured_delegate.s) return TA_OK;
+    const ta_schema *s = fn->schema;
+    size_t n = strcspn(fn->name, ".");
+    bool factory = !strncmp(fn->name, "new_", 4) || (n >= 5 && !strncmp(fn->name + n - 5, "_like", 5));
+    if (!factory && ta_schema_tensor_options_at(s) >= 0) {
+        factory = true;
+        for (uint32_t i = 0; i < s->nargs; i++)
+            if (ta_type_is_tensor_like(s->args[i].type)) factory = false;
+    }
+    if (!factory) return TA_OK;
+    return error_with_hint(f, d, fn->func.pos, "dispatch-factory-implicit",
+                           "a factory function without a dispatch table would be "
+                           "CompositeImplicitAutograd, which torchgen refuses",
+                           "give it a dispatch table with CompositeExplicitAutograd");
+}
+
+static ta_status default_dispatch_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        if (!fn->schema) continue; /* reported by the loader */
+        st = fn->ndispatch ? lone_implicit(f, fn, d) : implicit_factory(f, fn, d);
+    }
+    return st;
+}
+
+/* ---- what torchgen's NativeFunction.__post_init__ asserts ------------- */
+
+/* An error at the key (or, when it is absent, the entry) with a hint. */
+static ta_status key_error(const ta_native_file *f, ta_diags *d, const ta_native_func *fn,
+                           ta_native_key key, const char *rule, const char *hint,
+                           const char *message)
+{
+    return error_with_hint(f, d, ta_native_key_pos(fn, key).line ? ta_native_key_pos(fn, key) : fn->func.pos, rule,
+                           message, hint);
+}
+
+/* The structured fields: on which kind of function, with which others. */
+static ta_status structured_fields(const ta_native_file *f, const ta_native_func *fn, bool out,
+                                   ta_diags *d)
+{
+    ta_status st = TA_OK;
+    if (fn->structured && !out)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED, "structured-not-out",
+                       "put 'structured' on the out= variant, and structured_delegate here",
+                       "structured is only allowed on an out= function");
+    if (st == TA_OK && fn->structured_delegate.s && out)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED_DELEGATE, "delegate-on-out",
+                       "an out= function is the one that is structured",
+                       "structured_delegate is not allowed on an out= function");
+    if (st == TA_OK && fn->structured && fn->structured_delegate.s)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED_DELEGATE, "structured-and-delegate",
+                       "keep one of them", "a function cannot be both structured and a structured delegate");
+    if (st == TA_OK && (fn->structured || fn->structured_delegate.s) && !fn->device_guard)
+        st = key_error(f, d, fn, TA_NK_DEVICE_GUARD, "structured-device-guard",
+                       "drop 'device_guard: False'",
+                       "structured kernels do not respect device_guard: False");
+    if (st == TA_OK && fn->structured_inherits.s && !fn->structured)
+        st = key_error(f, d, fn, TA_NK_STRUCTURED_INHERITS, "inherits-not-structured",
+                       "add 'structured: True'", "structured_inherits requires structured: True");
+    return st;
+}
+
+/* cpp_no_default_args names only arguments that have a default. */
+static ta_status no_default_args(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
+{
+    for (uint32_t k = 0; k < fn->ncpp_no_default_args; k++) {
+        const ta_native_str *a = &fn->cpp_no_default_args[k];
+        bool ok = false;
+        for (uint32_t i = 0; i < fn->schema->nargs && !ok; i++)
+            ok = ta_str_eq(fn->schema->args[i].name, a->s) &&
+                 fn->schema->args[i].def.kind != TA_DEFAULT_NONE_GIVEN;
+        if (ok) continue;
+        ta_loc at = ta_native_loc(f, a->pos);
+        ta_status st = ta_diag_error(d, &at, "cpp-no-default-args",
+                                     "cpp_no_default_args names '%s', which is no argument with a default",
+                                     a->s);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* torchgen: a random operator ("rand" in its name, a dropout that is not a
+ * backward, a Generator argument) must carry the nondeterministic_seeded tag. */
+static bool seeded(const ta_native_func *fn)
+{
+    static const char exempt[] = "_cudnn_init_dropout_state";
+    const char *name = fn->name;
+    size_t n = strcspn(name, ".");
+    bool random = strstr(name, "rand") ||
+                  (strstr(name, "dropout") && !strstr(name, "backward") &&
+                   !(n == sizeof exempt - 1 && !strncmp(name, exempt, n)));
+    for (uint32_t i = 0; i < fn->schema->nargs && !random; i++) {
+        const ta_type *t = fn->schema->args[i].type;
+        random = ta_type_is_name(t, "Generator") ||
+                 (t->kind == TA_TYPE_OPTIONAL && ta_type_is_name(t->elems[0], "Generator"));
+    }
+    if (!random) return true;
+    for (uint32_t t = 0; t < fn->ntags; t++)
+        if (!strcmp(fn->tags[t].s, "nondeterministic_seeded")) return true;
+    return false;
+}
+
+static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
+{
+    ta_status st = TA_OK;
+    for (uint32_t i = 0; i < f->nfuncs && st == TA_OK; i++) {
+        const ta_native_func *fn = &f->funcs[i];
+        if (!fn->schema) continue; /* reported by the loader */
+        bool out = ta_schema_has_out_args(fn->schema);
+        if (out && fn->variants != TA_VARIANT_FUNCTION)
+            st = key_error(f, d, fn, TA_NK_VARIANTS, "out-variant-method", "write 'variants: function'",
+                           "a function with out= arguments must be declared with the function variant only");
+        if (st == TA_OK) st = structured_fields(f, fn, out, d);
+        if (st == TA_OK) st = no_default_args(f, fn, d);
+        if (st == TA_OK && !strncmp(fn->name, "_foreach", 8) &&
+            !(fn->device_check.s && !strcmp(fn->device_check.s, "NoCheck")))
+            st = key_error(f, d, fn, TA_NK_DEVICE_CHECK, "foreach-device-check",
+                           "write 'device_check: NoCheck'",
+                           "a _foreach function must not check devices (device_check: NoCheck)");
+        if (st == TA_OK && !seeded(fn))
+            st = key_error(f, d, fn, TA_NK_TAGS, "nondeterministic-untagged",
+                           "add 'tags: nondeterministic_seeded'",
+                           "a random function (rand or dropout in its name, or a Generator argument) "
+                           "must be tagged nondeterministic_seeded");
+    }
+    return st;
+}
+
 static const ta_native_pass builtin[] = {
     {"tags", tags_pass},
     {"dispatch-keys", dispatch_key_pass},
@@ -196,6 +369,8 @@ static const ta_native_pass builtin[] = {
     {"manual-registration", manual_registration_pass},
     {"overloads", overload_pass},
     {"structured", structured_pass},
+    {"default-dispatch", default_dispatch_pass},
+    {"post-init", post_init_pass},
 };
 
 const ta_native_pass *ta_native_builtin_passes(size_t *n)

@@ -91,8 +91,13 @@ ta_loc ta_yaml_loc(const ta_yaml_src *src, ta_native_pos pos)
     /* The source line, so the renderer can draw a caret under pos. */
     if (pos.line && src->text && pos.off <= src->len) {
         size_t back = pos.col ? pos.col - 1 : 0;
-        size_t s = back <= pos.off ? pos.off - back : 0, e = pos.off;
-        while (e < src->len && src->text[e] != '\n' && src->text[e] != '\r') e++;
+        size_t s = back <= pos.off ? pos.off - back : 0;
+        /* The line ends at the first '\n' or '\r': found with memchr, as
+         * thousands of diagnostics may point into one 100 KB line. */
+        const char *nl = memchr(src->text + pos.off, '\n', src->len - pos.off);
+        size_t e = nl ? (size_t)(nl - src->text) : src->len;
+        const char *cr = memchr(src->text + pos.off, '\r', e - pos.off);
+        if (cr) e = (size_t)(cr - src->text);
         at.line_text = src->text + s;
         at.line_len = (uint32_t)(e - s);
     }

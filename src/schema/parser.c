@@ -86,20 +86,22 @@ void ta_schema_text_locate(const char *s, uint32_t n, uint32_t base_line,
                            uint32_t *line_len)
 {
     if (off > n) off = n;
+    /* memchr rather than a loop over bytes: thousands of diagnostics on a
+     * 100 KB schema each locate themselves. */
     uint32_t ln = 0, start = 0;
-    for (uint32_t i = 0; i < off; i++)
-        if (s[i] == '\n') {
-            ln++;
-            start = i + 1;
-        }
-    uint32_t end = off;
-    while (end < n && s[end] != '\n') end++;
+    for (const char *q = s; (q = memchr(q, '\n', (size_t)(s + off - q))) != NULL; q++) {
+        ln++;
+        start = (uint32_t)(q - s) + 1;
+    }
+    if (line_len) {
+        const char *nl = memchr(s + off, '\n', n - off);
+        *line_len = (nl ? (uint32_t)(nl - s) : n) - start;
+    }
     if (!base_line) base_line = 1;
     if (!base_col) base_col = 1;
     *line = base_line + ln;
     *col = (ln ? 1 : base_col) + (off - start);
     if (line_start) *line_start = start;
-    if (line_len) *line_len = end - start;
 }
 
 static void fail_at(parser *p, uint32_t off, uint32_t len, const char *fmt, ...)

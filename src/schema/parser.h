@@ -1,6 +1,7 @@
-/* parser.h - what the files of src/schema share beyond the public API:
- * the nesting cap, position lookup for diagnostics, and the check of a
- * default value against its argument's type. */
+/* parser.h - what the files of src/schema (and the rules above them) share
+ * beyond the public API: the nesting cap, position lookup for diagnostics,
+ * the check of a default value against its argument's type, and torchgen's
+ * reading of an argument list (tensor options, out= arguments). */
 #ifndef TA_SCHEMA_PARSER_H
 #define TA_SCHEMA_PARSER_H
 
@@ -23,5 +24,12 @@ void ta_schema_text_locate(const char *s, uint32_t n, uint32_t base_line,
 bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                              size_t cap, uint32_t *off, uint32_t *len,
                              const char **hint);
+
+/* The index of torchgen's TensorOptions group (keyword-only dtype, layout,
+ * device, pin_memory, in that order, each optional of its type), or -1. */
+int ta_schema_tensor_options_at(const ta_schema *s);
+
+/* torchgen's is_out_fn: some keyword-only argument is written. */
+bool ta_schema_has_out_args(const ta_schema *s);
 
 #endif

@@ -78,11 +78,26 @@ if [ -w /dev/full ]; then
     expect 2 'cannot write standard output' sh -c '"$0" graph abs >/dev/full' "$TA"
     expect 2 'cannot write /dev/full' "$TA" graph abs -o /dev/full
     expect 2 'cannot write standard output' sh -c '"$0" --help >/dev/full' "$TA"
+    mkdir "$tmp/src" && printf 'TORCH_LIBRARY(mylib, m) {\n  m.def("f(Tensor x) -> Tensor");\n}\n' >"$tmp/src/a.cpp"
+    expect 2 'cannot write standard output' sh -c '"$0" extract --no-git "$1" >/dev/full' "$TA" "$tmp/src"
+    printf 'graph(%%x : Tensor):\n  %%y : Tensor = aten::relu(%%x)\n  return (%%y)\n' >"$tmp/g.ir"
+    expect 2 'cannot write standard output' sh -c '"$0" graph-alias "$1" >/dev/full' "$TA" "$tmp/g.ir"
 fi
 # A closed pipe: the reader is gone before the first write.
 sh -c '"$0" list 2>"$1"; echo $? >"$1.rc"' "$TA" "$tmp/pipe.err" | true
 [ "$(cat "$tmp/pipe.err.rc")" = 2 ] || fail "list into a closed pipe exits $(cat "$tmp/pipe.err.rc"), not 2"
 grep -q 'cannot write standard output' "$tmp/pipe.err" || fail "list into a closed pipe says so"
+
+# check on a yaml list without functions, or sources in which no operator is
+# found, has checked nothing.
+printf '[]\n' >"$tmp/emptylist.yaml"
+expect 2 'emptylist.yaml: no native functions in it; nothing was checked' "$TA" check "$tmp/emptylist.yaml"
+mkdir "$tmp/nosrc" "$tmp/noops"
+printf 'int main() { return 0; }\n' >"$tmp/noops/main.cpp"
+expect 2 'no operator schema found (no C++ or Python source file); nothing was checked' \
+    "$TA" check --no-git "$tmp/nosrc"
+expect 2 'no operator schema found (0 operators from 1 file); nothing was checked' \
+    "$TA" check --no-git "$tmp/noops"
 
 # check on several files, one unreadable: every readable file's findings in
 # every format, and exit 2.

@@ -27,7 +27,7 @@ python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' < "$tmp/out" ||
 # 2. Endless input stops at the input limit with an "io" error, exit 2.
 "$TA" check /dev/zero > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] || fail "check /dev/zero: expected exit 2"
-grep -q 'larger than 256 MiB' "$tmp/out" "$tmp/err" || fail "check /dev/zero: no limit error"
+grep -q 'larger than 64 MiB' "$tmp/out" "$tmp/err" || fail "check /dev/zero: no limit error"
 "$TA" check - < /dev/zero > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] || fail "check - < /dev/zero: expected exit 2"
 grep -q 'cannot read standard input: File too large' "$tmp/out" "$tmp/err" || fail "check - < /dev/zero: no limit error"

@@ -326,8 +326,8 @@ static ta_status cast(ta_kernel_ctx *ctx, ta_stack *st) { return cast_into(ctx, 
 /* Correct: mylib::cast_good(Tensor self, ScalarType dtype) -> Tensor. */
 static ta_status cast_good(ta_kernel_ctx *ctx, ta_stack *st) { return cast_into(ctx, st, false); }
 
-/* mylib::int_sum(Tensor self) -> Tensor: on int32 inputs it accumulates in
- * place in self before copying out. */
+/* mylib::int_sum(Tensor self) -> Tensor: on int32 inputs it keeps a running
+ * total (plus one) in self's first element. */
 static ta_status int_sum_into(ta_kernel_ctx *ctx, ta_stack *st, bool bug)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
@@ -337,7 +337,7 @@ static ta_status int_sum_into(ta_kernel_ctx *ctx, ta_stack *st, bool bug)
     double sum = 0;
     int64_t n = ta_numel(x);
     for (int64_t i = 0; i < n; i++) sum += getg(x, i);
-    if (bug && x->dtype.code == kDLInt && x->dtype.bits == 32 && n > 1) putg(x, 0, sum);
+    if (bug && x->dtype.code == kDLInt && x->dtype.bits == 32 && n > 0) putg(x, 0, sum + 1);
     *(double *)y->data = sum;
     return ret1(st, y);
 }

@@ -4,6 +4,7 @@
  * each argument name stands for agree across the case), out= arguments are
  * the result's shape or empty, empty sizes and non-contiguous layouts both
  * occur, and an operator without matrix operand names keeps one main shape. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,11 +160,76 @@ static void test_other_ops_keep_one_shape(void **state)
     env_close(&e);
 }
 
+/* The first six cases of an operator (seeds whose low byte is 0 to 5, as
+ * verify makes them) take every value of the case's dtype and of each bool,
+ * optional bool, ScalarType and reduction argument, whatever their high
+ * bits; they are never empty. */
+static void test_covering_rows(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "mylib::f(Tensor self, bool flag, bool? maybe, ScalarType dtype, int reduction=1) -> Tensor");
+    for (uint64_t high = 1; high < 40; high++) {
+        unsigned dtypes = 0, flags = 0, maybes = 0, scalar_types = 0, reductions = 0;
+        for (uint64_t row = 0; row < 6; row++) {
+            ta_exec_reset(e.x);
+            uint64_t seed = (ta_mix64(high) & ~0xffull) | row;
+            assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, seed, e.c), TA_OK);
+            const DLTensor *t = e.c->args[0].u.tensor;
+            assert_true(ta_numel(t) > 0);
+            dtypes |= 1u << (ta_scalar_type_of(t->dtype) & 31);
+            flags |= 1u << e.c->args[1].u.b;
+            maybes |= 1u << (e.c->args[2].tag == TA_VAL_NONE ? 2 : e.c->args[2].u.b);
+            scalar_types |= 1u << (e.c->args[3].u.i & 31);
+            reductions |= 1u << e.c->args[4].u.i;
+        }
+        unsigned five = 1u << TA_ST_FLOAT | 1u << TA_ST_DOUBLE | 1u << TA_ST_LONG | 1u << TA_ST_INT |
+                        1u << TA_ST_BOOL;
+        assert_int_equal(dtypes, five);
+        assert_int_equal(scalar_types, five);
+        assert_int_equal(flags, 3);
+        assert_int_equal(maybes, 7);
+        assert_int_equal(reductions, 7);
+    }
+    env_close(&e);
+}
+
+/* Every sixteenth case has a large main shape, the 32nd of every 256 one
+ * above ATen's grain size; every fourth may hold NaN and infinities. */
+static void test_large_and_special_cases(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "mylib::g(Tensor self) -> Tensor");
+    int specials = 0;
+    for (uint64_t k = 0; k < 512; k++) {
+        ta_exec_reset(e.x);
+        uint64_t seed = (ta_mix64(k) & ~0xffull) | (k & 0xff);
+        assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, seed, e.c), TA_OK);
+        const DLTensor *t = e.c->args[0].u.tensor;
+        int64_t n = ta_numel(t);
+        if ((k & 255) == 31) assert_true(n > 32768);
+        else if ((k & 15) == 15) assert_true(n >= 65 && n < 32768);
+        else assert_true(n <= 24);
+        for (int64_t i = 0; t->dtype.code == kDLFloat && i < n; i++) {
+            double v = t->dtype.bits == 32 ? *(float *)ta_elem_ptr(t, i) : *(double *)ta_elem_ptr(t, i);
+            if (isnan(v) || isinf(v)) {
+                assert_int_equal(k & 3, 2);
+                specials++;
+            }
+        }
+    }
+    assert_true(specials > 0);
+    env_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_products_multiply),
         cmocka_unit_test(test_other_ops_keep_one_shape),
+        cmocka_unit_test(test_covering_rows),
+        cmocka_unit_test(test_large_and_special_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

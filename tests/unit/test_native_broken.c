@@ -195,7 +195,12 @@ static void scalar_types(void **state)
     assert_true(has(d, "entry-wrong-type", 5, 23));
     assert_true(has(d, "entry-wrong-type", 7, 18));
     assert_true(has(d, "entry-wrong-type", 8, 22));
-    assert_int_equal(ta_diags_count(d), 3);
+    /* (a is not an out= function and turns its device guard off: torchgen's
+     * cross-field asserts, counted elsewhere) */
+    size_t typing = 0;
+    for (size_t i = 0; i < ta_diags_count(d); i++)
+        typing += !strcmp(ta_diags_get(d, i)->rule, "entry-wrong-type");
+    assert_int_equal(typing, 3);
     ta_native_destroy(f);
     ta_diags_destroy(d);
 }

@@ -1,9 +1,11 @@
 /* test_stress.c - hostile inputs at sizes that run in about a second: each
  * shows the bound that keeps time and memory in check (reading stops at the
- * first "yaml-too-deep"; a diagnostic keeps an excerpt of a long line; the
- * loader refuses input past its limit; parse --json's pair lists stop at a
- * cap; a sample tensor may not span more storage than a cap). The
- * full-size versions, with time and peak memory, are tools/stress.sh. */
+ * first "yaml-too-deep"; a diagnostic keeps an excerpt of a long line and
+ * at most TA_DIAG_TEXT_MAX bytes of message and of hint; the loader
+ * refuses input past its limit; a sample's case may not span more storage
+ * than a cap). tests/cli/stress.sh does the command's part (parse --json's
+ * pair lists cut at a cap, /dev/zero); tools/stress.sh runs them all at full
+ * size, with time and peak memory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,6 +98,36 @@ static void long_entry(void **state)
     free(s);
 }
 
+/* A 100,000-byte argument name: the messages naming it are cut to
+ * TA_DIAG_TEXT_MAX bytes (ending in "..."), the line to an excerpt. */
+static void long_name(void **state)
+{
+    (void)state;
+    char *name = repeat("", "x", 100000, "");
+    ta_diags *d = ta_diags_create();
+    assert_int_equal(ta_diag_error(d, NULL, "r", "name '%s'", name), TA_OK);
+    assert_int_equal(ta_diag_hint(d, "rename '%s'", name), TA_OK);
+    const ta_diag *g = ta_diags_get(d, 0);
+    assert_int_equal(strlen(g->message), TA_DIAG_TEXT_MAX);
+    assert_string_equal(g->message + TA_DIAG_TEXT_MAX - 3, "...");
+    assert_int_equal(strlen(g->hint), TA_DIAG_TEXT_MAX);
+    ta_diags_destroy(d);
+
+    char *s = repeat("- func: f(Tensor(a!) ", name, 1, ") -> Tensor(a!)\n");
+    d = load_check(s);
+    assert_true(ta_diags_count(d) >= 1);
+    for (size_t i = 0; i < ta_diags_count(d); i++) {
+        g = ta_diags_get(d, i);
+        assert_non_null(strstr(g->message, "xxxx"));
+        assert_true(strlen(g->message) <= TA_DIAG_TEXT_MAX);
+        assert_true(!g->hint || strlen(g->hint) <= TA_DIAG_TEXT_MAX);
+        assert_true(g->source_line && strlen(g->source_line) <= TA_DIAG_LINE_MAX);
+    }
+    ta_diags_destroy(d);
+    free(s);
+    free(name);
+}
+
 /* Past TA_MAX_INPUT_BYTES: an "io" error, whether the text is a buffer
  * (refused before it is read) or an endless file (reading stops there). */
 static void input_limit(void **state)
@@ -161,6 +193,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(deep_nesting),
         cmocka_unit_test(long_entry),
+        cmocka_unit_test(long_name),
         cmocka_unit_test(input_limit),
         cmocka_unit_test(sample_storage_cap),
     };

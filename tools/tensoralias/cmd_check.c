@@ -56,7 +56,8 @@ static void usage(FILE *out)
             "Text goes to standard error, as a compiler's diagnostics do; json and sarif to\n"
             "standard output, with the findings of every file that could be read.\n"
             "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O\n"
-            "error (a file that cannot be read, output that cannot be written).\n");
+            "error (a file that cannot be read, output that cannot be written, sources or\n"
+            "lists in which no operator schema was found).\n");
 }
 
 /* Parses "--opt VALUE" and "--opt=VALUE"; returns the value or NULL. */
@@ -174,6 +175,12 @@ static int check_custom(const check_args *c, ta_diags *all)
     int r = d ? report_part(c, d, what, all) : TA_EXIT_USAGE;
     if (rc == TA_EXIT_CLEAN) rc = r;
     ta_diags_destroy(d);
+    /* A gate that found nothing to check has checked nothing. */
+    if (rc != TA_EXIT_USAGE && !n.schemas) {
+        fprintf(stderr, "tensoralias check: no operator schema found (%s); nothing was checked\n",
+                n.files ? what : "no C++ or Python source file");
+        rc = TA_EXIT_USAGE;
+    }
     return rc;
 }
 
@@ -202,6 +209,10 @@ static int check_yaml(const check_args *c, const char *file, ta_diags *all)
     }
     int r = report_part(c, d, name, all);
     if (rc == TA_EXIT_CLEAN) rc = r;
+    if (rc == TA_EXIT_CLEAN && !ta_native_count(f)) {
+        fprintf(stderr, "tensoralias check: %s: no native functions in it; nothing was checked\n", name);
+        rc = TA_EXIT_USAGE;
+    }
     ta_native_destroy(f);
     ta_diags_destroy(d);
     return rc;

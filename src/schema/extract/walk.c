@@ -266,7 +266,7 @@ ta_status ta_extract_path(ta_extract *x, const char *path, ta_diags *diags)
         walk_dir(path, &l, 0);
     }
     ta_status s = l.oom ? TA_ERR_NOMEM : TA_OK;
-    if (s == TA_OK) qsort(l.v, l.n, sizeof *l.v, cmp_paths);
+    if (s == TA_OK && l.n) qsort(l.v, l.n, sizeof *l.v, cmp_paths); /* qsort(NULL, 0) is UB */
     for (size_t i = 0; i < l.n && (s == TA_OK || s == TA_ERR_IO); i++) {
         ta_status r = scan_file(x, l.v[i], ta_extract_lang_of(l.v[i]), &buf, &cap, diags, true);
         if (r != TA_OK) s = r;
