@@ -63,6 +63,8 @@ typedef struct ta_diag {
     const char *source_line; /* the text of that line, or NULL; of a long line,
                                 an excerpt around the column (see below) */
     const char *hint;        /* fix-it hint, or NULL */
+    const char *op;          /* the operator it is about, "ns::name.overload" as
+                                verify names it, or NULL (ta_diag_operator) */
     /* A line longer than TA_DIAG_LINE_MAX bytes is kept as an excerpt of at
      * most that many bytes around the column: line_skipped bytes of the line
      * come before source_line (the caret goes under its byte col - 1 -
@@ -81,6 +83,8 @@ typedef struct ta_diags ta_diags;
 TA_API ta_diags *ta_diags_create(void);
 TA_API void ta_diags_destroy(ta_diags *d);
 TA_API void ta_diags_clear(ta_diags *d);
+/* Names the operator the last diagnostic is about (see ta_diag.op). */
+TA_API ta_status ta_diag_operator(ta_diags *d, const char *op);
 TA_API size_t ta_diags_count(const ta_diags *d);
 TA_API const ta_diag *ta_diags_get(const ta_diags *d, size_t i);
 TA_API size_t ta_diags_count_severity(const ta_diags *d, ta_severity s);

@@ -438,6 +438,10 @@ static ta_status extract_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t o
     if (!ta_extract_locate(xs->x, xs->index, off, len, &loc)) return TA_ERR_INVALID;
     ta_status st = ta_diag_emit(k->diags, r->severity, &loc, r->id, "%s", msg);
     if (st == TA_OK && hint) st = ta_diag_hint(k->diags, "%s", hint);
+    /* the operator's full name, as verify --torch-library reports it */
+    char op[512];
+    if (st == TA_OK && ta_schema_op_name(k->s, op, sizeof op) < sizeof op)
+        st = ta_diag_operator(k->diags, op);
     return st;
 }
 

@@ -67,6 +67,7 @@ ta_stack *ta_exec_stack(ta_exec *x) { return x->stack; }
 
 uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
 {
+    if (bytes > TA_STORAGE_MAX_BYTES) return 0;
     if (x->nst == x->capst) {
         size_t cap = x->capst ? x->capst * 2 : 16;
         ta_storage_rec *n = ta_realloc(x->st, cap * sizeof *n);

@@ -12,6 +12,12 @@
  * growth): a kernel that writes an element almost surely changes it. */
 #define TA_FILL_BYTE 0xA5
 
+/* The largest storage the engine makes (1 GiB). No case comes near it; a
+ * kernel asking for more on one (an operator whose output is quadratic in
+ * a large input, such as kron) gets no memory instead of filling the
+ * machine's, and its case is rejected rather than timed out. */
+#define TA_STORAGE_MAX_BYTES ((size_t)1 << 30)
+
 typedef struct ta_storage_rec {
     void *base;
     size_t bytes;

@@ -953,7 +953,7 @@ static void pick_main(synth *y, uint64_t seed)
         return;
     }
     const int64_t *pick = shapes[si];
-    if ((seed & 255) == 31 && huge_shape[0] >= y->plan->min_ndim) {
+    if ((seed & 255) == 31 && huge_shape[0] >= y->plan->min_ndim && !y->d->names.no_huge) {
         pick = huge_shape;
     } else if ((seed & 15) == 15) {
         size_t li = (size_t)below(&y->r, (int64_t)nlarge);

@@ -26,6 +26,10 @@ typedef struct ta_synth_names {
     bool takes_dim;       /* a dimension argument the kernel needs */
     bool size_may_infer;  /* a size list may say -1 (view, reshape, expand) */
     bool nonzero_divisor; /* div, remainder, fmod...: other/divisor hold no 0 */
+    /* kron, diagflat, outer, linalg_ decompositions...: a result that grows
+     * with the square of the input, or work with its cube, so a huge main
+     * shape would only time out: never one. */
+    bool no_huge;
     bool classes;         /* nll_loss, cross_entropy: [batch, classes] and class targets */
     int spatial;          /* N of a convolution, pooling or upsampling, or 0 */
     bool conv, upsample;

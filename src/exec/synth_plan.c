@@ -191,6 +191,10 @@ void ta_synth_names_read(const ta_schema *s, const ta_decl *d, ta_synth_names *o
                                             "true_divide_", "floor_divide", "floor_divide_",
                                             "remainder", "remainder_", "fmod", "fmod_", NULL};
     static const char *const infer[] = {"view", "reshape", "expand", "unsafe_view", NULL};
+    static const char *const explosive[] = {"kron", "diag", "outer", "ger", "cartesian_prod", "combinations",
+                                            "block_diag", "cdist", "pdist", "linalg_", "svd", "pinv",
+                                            "matrix_", "qr", "lu", "eig", "cholesky", "lstsq", "det",
+                                            "solve", "inverse", "geqrf", "ormqr", "householder", NULL};
     char n[128];
     base_name(s, n, sizeof n);
     memset(out, 0, sizeof *out);
@@ -199,6 +203,7 @@ void ta_synth_names_read(const ta_schema *s, const ta_decl *d, ta_synth_names *o
     out->takes_dim = takes_dim(d);
     out->size_may_infer = has_part(n, infer);
     out->nonzero_divisor = in_list(n, divisions);
+    out->no_huge = has_part(n, explosive);
     out->classes = strstr(n, "nll_loss") || (strstr(n, "cross_entropy") && !strstr(n, "binary"));
     out->spatial = spatial_dims(n, d);
     out->conv = out->spatial && strstr(n, "conv");

@@ -50,14 +50,17 @@ bool ta_verdict_kind_parse(const char *s, ta_verdict_kind *out)
  * the most specific: a return that is not the out= or inplace argument it
  * must be says more than the alias that return also makes, a write outside
  * an out= argument's view more than the elements of it it missed, and any
- * of them more than the crash a later case had. Lower ranks are more specific. */
+ * of them more than the crash a later case had; a schema the framework holds
+ * with other annotations says less than what the kernel was seen doing.
+ * Lower ranks are more specific. */
 int ta_verdict_kind_rank(ta_verdict_kind k)
 {
     static const ta_verdict_kind order[] = {
         TA_V_OUT_NOT_RETURNED, TA_V_INPLACE_NOT_SELF, TA_V_VIEW_RETURNED_COPY,
         TA_V_UNDECLARED_METADATA_MUTATION, TA_V_OUT_OF_BOUNDS, TA_V_UNDECLARED_MUTATION,
         TA_V_OUT_NOT_WRITTEN, TA_V_UNDECLARED_OUTPUT_ALIAS, TA_V_UNDECLARED_ALIAS,
-        TA_V_CRASH, TA_V_TIMEOUT, TA_V_KERNEL_ERROR, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL,
+        TA_V_SCHEMA_MISMATCH, TA_V_CRASH, TA_V_TIMEOUT, TA_V_KERNEL_ERROR,
+        TA_V_SPECIAL_CASE_WRITE, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL,
     };
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
         if (order[i] == k) return (int)i;

@@ -48,6 +48,7 @@ static void diag_free(ta_diag *g)
     free((char *)g->source);
     free((char *)g->source_line);
     free((char *)g->hint);
+    free((char *)g->op);
 }
 
 void ta_diags_truncate(ta_diags *d, size_t n)
@@ -193,6 +194,17 @@ ta_status ta_diag_hint(ta_diags *d, const char *fmt, ...)
     return TA_OK;
 }
 
+ta_status ta_diag_operator(ta_diags *d, const char *op)
+{
+    if (!d || d->n == 0 || !op) return TA_OK;
+    char *copy = ta_strdup(op);
+    if (!copy) return TA_ERR_NOMEM;
+    ta_diag *g = &d->v[d->n - 1];
+    free((char *)g->op);
+    g->op = copy;
+    return TA_OK;
+}
+
 ta_status ta_diags_append(ta_diags *d, const ta_diag *g)
 {
     ta_loc at = {g->source, g->line, g->col, g->length, NULL, 0};
@@ -206,7 +218,8 @@ ta_status ta_diags_append(ta_diags *d, const ta_diag *g)
         copy->line_skipped = g->line_skipped;
         copy->line_cut = g->line_cut;
     }
-    return g->hint ? ta_diag_hint(d, "%s", g->hint) : TA_OK;
+    ta_status st2 = g->hint ? ta_diag_hint(d, "%s", g->hint) : TA_OK;
+    return st2 == TA_OK ? ta_diag_operator(d, g->op) : st2;
 }
 
 ta_status ta_diags_move(ta_diags *dst, ta_diags *src)

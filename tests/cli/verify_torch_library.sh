@@ -67,6 +67,25 @@ grep -q 'schema-mismatch' "$tmp/same.json" && { grep schema-mismatch "$tmp/same.
 grep -q '^{"op":"taext::writes_input","verdict":"undeclared-mutation"' "$tmp/same.json" ||
     fail "own source: writes_input"
 
+# check on the sources and verify on the built library name an operator
+# alike: a source that forgets scale_'s '!' is flagged by check as
+# taext::scale_, and verify against that source reports taext::scale_.
+cat >"$tmp/forgot.cpp" <<'CPP'
+TORCH_LIBRARY(taext, m) {
+    m.def("scale_(Tensor x, float f) -> Tensor");
+}
+CPP
+"$TA" check --format json "$tmp/forgot.cpp" >"$tmp/c.json" 2>"$tmp/err"
+checked=$(sed -n 's/.*"operator":"\([^"]*\)".*/\1/p' "$tmp/c.json" | sort -u)
+[ "$checked" = "taext::scale_" ] || { cat "$tmp/c.json" "$tmp/err"; fail "check names the operator taext::scale_"; }
+"$TA" check --format sarif "$tmp/forgot.cpp" 2>/dev/null |
+    grep -q '"fullyQualifiedName": *"taext::scale_"' || fail "SARIF names the operator as a logical location"
+"$TA" verify --torch-library "$EXT" --schemas-from "$tmp/forgot.cpp" --ops "$checked" --cases 5 \
+    --format json >"$tmp/v.json" 2>"$tmp/err"
+grep -q "^{\"op\":\"$checked\",\"verdict\":\"[a-z-]*\"" "$tmp/v.json" ||
+    { cat "$tmp/v.json" "$tmp/err"; fail "verify reports check's operator under the same name"; }
+grep -q '"verdict":"ok"' "$tmp/v.json" && fail "verify against the forgetful source finds the write"
+
 # A library that is not one, and one without operators, are usage errors.
 "$TA" verify --torch-library "$tmp/none.so" >"$tmp/o" 2>&1
 [ $? -eq 2 ] || fail "a missing library: exit 2"

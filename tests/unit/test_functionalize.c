@@ -95,6 +95,47 @@ static void test_inplace_and_copy_back(void **state)
     done(&r);
 }
 
+static void test_out_and_mutable(void **state)
+{
+    (void)state;
+    /* mul.out: the out argument gets mul's result; the node returns it */
+    run r = functionalize(read_text("graph(%x : Tensor, %y : Tensor):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %o : Tensor = aten::add(%x, %x, %one)\n"
+                                    "  %r : Tensor = aten::mul(%x, %y, %o)\n"
+                                    "  %s : Tensor = aten::add(%o, %r, %one)\n"
+                                    "  return (%s)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->mutating_before, 1);
+    assert_int_equal(C(&r)->rewritten, 1);
+    assert_int_equal(C(&r)->mutating_after, 0);
+    assert_non_null(strstr(r.text, "%r : Tensor = aten::mul(%x, %y)"));
+    assert_non_null(strstr(r.text, "aten::add(%r, %r, %one)"));
+    done(&r);
+
+    /* a mutable operator: its _functional variant returns its own result, then the written value */
+    ta_ir_ops *ops;
+    assert_int_equal(ta_ir_ops_create(&ops), TA_OK);
+    const char *s[] = {"mylib::acc(Tensor self, Tensor(a!) buf) -> Tensor",
+                       "mylib::acc_functional(Tensor self, Tensor buf) -> (Tensor, Tensor)",
+                       "aten::mul.Tensor(Tensor self, Tensor other) -> Tensor",
+                       "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"};
+    for (size_t i = 0; i < 4; i++) assert_int_equal(ta_ir_ops_add(ops, s[i], strlen(s[i]), TA_IR_FROM_SCHEMA, NULL, NULL), TA_OK);
+    r = functionalize(read_text("graph(%x : Tensor, %b : Tensor):\n"
+                                "  %r : Tensor = mylib::acc(%x, %b)\n"
+                                "  %m : Tensor = aten::mul(%r, %b)\n"
+                                "  return (%m)\n"),
+                      ops, false);
+    assert_int_equal(C(&r)->rewritten, 1);
+    assert_int_equal(C(&r)->copy_backs, 1);
+    assert_non_null(strstr(r.text, "%r : Tensor, %"));
+    assert_non_null(strstr(r.text, "= mylib::acc_functional(%x, %b)"));
+    assert_null(strstr(r.text, "aten::mul(%r, %b)")); /* %b reads the written value */
+    assert_non_null(strstr(r.text, "aten::copy_(%b, "));
+    done(&r);
+    ta_ir_ops_destroy(ops);
+}
+
 static void test_write_through_views(void **state)
 {
     (void)state;
@@ -260,6 +301,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inplace_and_copy_back),
+        cmocka_unit_test(test_out_and_mutable),
         cmocka_unit_test(test_write_through_views),
         cmocka_unit_test(test_branches_and_loops),
         cmocka_unit_test(test_no_counterpart_keeps_the_memory),

@@ -86,6 +86,10 @@ int ta_report_json(const ta_diags *d, FILE *out)
                               "col", (json_int_t)g->col, "severity",
                               ta_severity_str(g->severity), "rule", g->rule,
                               "message", g->message, "hint", json_str_or_null(g->hint));
+        if (o && g->op && json_object_set_new(o, "operator", json_string(g->op))) {
+            json_decref(o);
+            return -1;
+        }
         if (!o) return -1;
         int r = json_dumpf(o, out, JSON_PRESERVE_ORDER | JSON_COMPACT);
         json_decref(o);
@@ -118,7 +122,13 @@ static json_t *sarif_result(const ta_diag *g, size_t rule_index)
         json_decref(phys);
         return NULL;
     }
-    if (json_object_set_new(r, "locations", json_pack("[{s:o}]", "physicalLocation", phys))) {
+    json_t *loc = json_pack("{s:o}", "physicalLocation", phys);
+    /* the operator, named as verify names it, so results of check and
+     * verify on one library line up */
+    if (loc && g->op)
+        json_object_set_new(loc, "logicalLocations",
+                            json_pack("[{s:s, s:s}]", "fullyQualifiedName", g->op, "kind", "function"));
+    if (!loc || json_object_set_new(r, "locations", json_pack("[o]", loc))) {
         json_decref(r);
         return NULL;
     }
