@@ -83,6 +83,11 @@ typedef struct ta_diags ta_diags;
 TA_API ta_diags *ta_diags_create(void);
 TA_API void ta_diags_destroy(ta_diags *d);
 TA_API void ta_diags_clear(ta_diags *d);
+/* Bytes of the valid UTF-8 character at s[0..n) (n > 0), or 0 when none
+ * starts there: a stray continuation byte, an overlong or truncated
+ * sequence, a surrogate or a code point past U+10FFFF. */
+TA_API size_t ta_utf8_len(const unsigned char *s, size_t n);
+
 /* Names the operator the last diagnostic is about (see ta_diag.op). */
 TA_API ta_status ta_diag_operator(ta_diags *d, const char *op);
 TA_API size_t ta_diags_count(const ta_diags *d);

@@ -238,9 +238,7 @@ ta_status ta_diags_move(ta_diags *dst, ta_diags *src)
     return TA_OK;
 }
 
-/* Bytes of the valid UTF-8 character at s[0..n), or 0 when none starts
- * there (a stray continuation byte, an overlong or truncated sequence). */
-static size_t utf8_char(const unsigned char *s, size_t n)
+size_t ta_utf8_len(const unsigned char *s, size_t n)
 {
     if (s[0] < 0x80) return 1;
     size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
@@ -260,7 +258,7 @@ static void render_line(const char *line, FILE *out)
     const unsigned char *l = (const unsigned char *)line;
     size_t ll = strlen(line);
     for (size_t i = 0; i < ll;) {
-        size_t n = utf8_char(l + i, ll - i);
+        size_t n = ta_utf8_len(l + i, ll - i);
         bool shown = n > 1 || (n == 1 && (l[i] >= 0x20 || l[i] == '\t') && l[i] != 0x7f);
         if (shown) fwrite(l + i, 1, n, out);
         else fputc('?', out);
@@ -279,7 +277,7 @@ static void render_caret(const ta_diag *g, FILE *out)
     size_t col = g->col > g->line_skipped + 1 ? g->col - 1 - g->line_skipped : 0;
     size_t end = col + (g->length ? g->length : 1);
     for (size_t n; i < col && i < ll; i += n) {
-        n = utf8_char(l + i, ll - i);
+        n = ta_utf8_len(l + i, ll - i);
         fputc(l[i] == '\t' ? '\t' : ' ', out);
         if (!n) n = 1;
     }
@@ -287,13 +285,13 @@ static void render_caret(const ta_diag *g, FILE *out)
     /* Past the line's end (an unterminated token) every byte is a column. */
     uint32_t shown = 1;
     if (i < ll) {
-        size_t n = utf8_char(l + i, ll - i);
+        size_t n = ta_utf8_len(l + i, ll - i);
         i += n ? n : 1;
     } else {
         i++;
     }
     for (size_t n; i < end && shown < TA_DIAG_LINE_MAX; i += n, shown++) {
-        n = i < ll ? utf8_char(l + i, ll - i) : 1;
+        n = i < ll ? ta_utf8_len(l + i, ll - i) : 1;
         if (!n) n = 1;
         fputc('~', out);
     }

@@ -146,20 +146,6 @@ const char *ta_cli_opt_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 when there is none
- * (overlong forms, surrogates and code points past U+10FFFF are invalid). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    if (s[0] < 0x80) return 1; /* NUL too: json_stringn keeps it, escaped */
-    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (!len || len > n || s[0] > 0xF4) return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0))) return 0;
-    if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))) return 0;
-    return len;
-}
-
 json_t *ta_cli_json_bytes(const char *s, size_t n)
 {
     json_t *j = json_stringn(s ? s : "", s ? n : 0);
@@ -169,7 +155,7 @@ json_t *ta_cli_json_bytes(const char *s, size_t n)
     size_t k = 0;
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
-        size_t len = utf8_seq(u + i, n - i);
+        size_t len = ta_utf8_len(u + i, n - i); /* NUL is 1: json_stringn keeps it, escaped */
         if (len) {
             memcpy(b + k, u + i, len);
             k += len;
