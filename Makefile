@@ -11,7 +11,7 @@
 #   tests/torchext/*.cpp          -> build/tests/torchext/lib*.so (TORCH_LIBRARY test extensions)
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
-#   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c)
+#   tools/bench/*.c, the others   -> helpers linked into every benchmark (benchlib.c, irlib.c)
 #   tools/bench/scan/yaml_scan.c  -> build/bench/yaml_scan (libyaml alone: bench_command's floor)
 #   tests/unit/test_*.c           -> build/tests/test_* (cmocka), run by tests/run.sh
 #   tests/plugins/*.c             -> build/tests/plugins/lib*.so (kernel plugins used by tests)
@@ -178,9 +178,9 @@ $(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 
 # The floor bench_command compares the command with: libyaml alone.
-$(BUILD)/bench/yaml_scan: tools/bench/scan/yaml_scan.c $(BENCHLIB_OBJ)
+$(BUILD)/bench/yaml_scan: tools/bench/scan/yaml_scan.c $(BUILD)/obj/tools/bench/benchlib.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BENCHLIB_OBJ) $(shell pkg-config --libs yaml-0.1)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/obj/tools/bench/benchlib.o $(shell pkg-config --libs yaml-0.1)
 
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)

@@ -30,21 +30,6 @@ static const graph_file files[] = {
     {"aliasdb_50000", 155.0},
 };
 
-static ta_ir_ops *load_ops(const char *build)
-{
-    char path[512];
-    ta_ir_ops *ops = NULL;
-    ta_diags *d = ta_diags_create();
-    snprintf(path, sizeof path, "%s/share/tensoralias/registered-operators.txt", build);
-    if (ta_ir_ops_create(&ops) != TA_OK || ta_ir_ops_add_file(ops, path, d) != TA_OK) {
-        for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
-        ta_ir_ops_destroy(ops);
-        ops = NULL;
-    }
-    ta_diags_destroy(d);
-    return ops;
-}
-
 /* Every value of the top block, in order. */
 static const ta_ir_value **values_of(const ta_ir_graph *g, size_t *n)
 {
@@ -167,7 +152,7 @@ int main(int argc, char **argv)
 {
     const char *env = getenv("BUILD");
     const char *build = argc > 1 ? argv[1] : env && *env ? env : "build";
-    ta_ir_ops *ops = load_ops(build);
+    ta_ir_ops *ops = bench_load_ir_ops(build);
     if (!ops) return 1;
     int rc = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) rc |= bench_file(build, &files[i], ops);

@@ -22,21 +22,6 @@
 static const char *const files[] = {"aliasdb_1000", "aliasdb_10000", "aliasdb_50000"};
 enum { RUNS = 5 };
 
-static ta_ir_ops *load_ops(const char *build)
-{
-    char path[512];
-    ta_ir_ops *ops = NULL;
-    ta_diags *d = ta_diags_create();
-    snprintf(path, sizeof path, "%s/share/tensoralias/registered-operators.txt", build);
-    if (ta_ir_ops_create(&ops) != TA_OK || ta_ir_ops_add_file(ops, path, d) != TA_OK) {
-        for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
-        ta_ir_ops_destroy(ops);
-        ops = NULL;
-    }
-    ta_diags_destroy(d);
-    return ops;
-}
-
 static ta_ir_graph *read_graph(const char *text, size_t len)
 {
     ta_ir_graph *g = NULL;
@@ -87,7 +72,7 @@ int main(int argc, char **argv)
 {
     const char *build = argc > 1 ? argv[1] : getenv("BUILD");
     if (!build || !*build) build = "build";
-    ta_ir_ops *ops = load_ops(build);
+    ta_ir_ops *ops = bench_load_ir_ops(build);
     if (!ops) return 1;
     printf("%-15s %7s %9s %9s %12s %14s %9s\n", "graph", "nodes", "writes", "left", "analysis ms",
            "functionalize", "ns/node");

@@ -1,10 +1,13 @@
 /* benchlib.h - what the benchmarks share (tools/bench/benchlib.c, linked into
  * every build/bench/bench_* program): clocks, reading a whole file, and the
- * bare libyaml event scan that loading is measured against. */
+ * bare libyaml event scan that loading is measured against, and the operator
+ * set the whole-graph benchmarks resolve against. */
 #ifndef TA_BENCHLIB_H
 #define TA_BENCHLIB_H
 
 #include <stddef.h>
+
+#include "tensoralias/ir.h"
 
 /* Seconds on the monotonic clock. */
 double bench_now(void);
@@ -20,5 +23,9 @@ size_t bench_yaml_scan(const char *text, size_t len);
 /* The whole file at path in a NUL-terminated malloc'd buffer (length in
  * *len); NULL, after perror(path), when it cannot be read. */
 char *bench_read_file(const char *path, size_t *len);
+
+/* torch 1.13.1's registered operators, as the build installs them under
+ * BUILD/share/tensoralias; NULL, after printing why, when they cannot be read. */
+ta_ir_ops *bench_load_ir_ops(const char *build);
 
 #endif

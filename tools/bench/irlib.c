@@ -1,0 +1,20 @@
+/* irlib.c - the whole-graph benchmarks' shared set-up (see benchlib.h);
+ * apart from benchlib.c so that yaml_scan links libyaml alone. */
+#include <stdio.h>
+
+#include "benchlib.h"
+
+ta_ir_ops *bench_load_ir_ops(const char *build)
+{
+    char path[512];
+    ta_ir_ops *ops = NULL;
+    ta_diags *d = ta_diags_create();
+    snprintf(path, sizeof path, "%s/share/tensoralias/registered-operators.txt", build);
+    if (ta_ir_ops_create(&ops) != TA_OK || ta_ir_ops_add_file(ops, path, d) != TA_OK) {
+        for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
+        ta_ir_ops_destroy(ops);
+        ops = NULL;
+    }
+    ta_diags_destroy(d);
+    return ops;
+}
