@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -499,33 +501,104 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
 
 /* ---- the parent -------------------------------------------------------- */
 
-static bool start_child(op_job *j, const ta_verify_opts *o)
+/* Children are forked one operator ahead: a spare child, forked while the
+ * others run, waits on its control pipe until it is given its operator (a
+ * job index and the case to start at, since those change after the fork),
+ * so a process that has mapped libtorch (milliseconds to fork) is ready
+ * when a slot frees. Every child still runs one operator only. A spare is
+ * forked only when none is pending, so no other child holds the write end
+ * of its control pipe: closing it ends a spare that is not needed. */
+typedef struct spare_child {
+    pid_t pid; /* 0: none pending */
+    int ctl;   /* write end of its control pipe */
+    int fd;    /* read end of its report pipe */
+} spare_child;
+
+typedef struct assignment {
+    uint32_t job, from;
+    uint8_t pages_off;
+} assignment;
+
+/* In a spare child: waits for its operator and runs it; exits. */
+static _Noreturn void spare_main(op_job *jobs, size_t n, const ta_verify_opts *o, int ctl, int out,
+                                 pid_t parent)
 {
-    int p[2];
-    if (pipe(p) != 0) return false;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
+    signal(SIGPIPE, SIG_DFL);
+    /* A parent that dies leaves no spare waiting for ever. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) ta_child_exit(0);
+    /* What a kernel prints must not end up inside the report on stdout. */
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    assignment a;
+    ssize_t got;
+    while ((got = read(ctl, &a, sizeof a)) < 0 && errno == EINTR) {}
+    if (got != (ssize_t)sizeof a || a.job >= n) ta_child_exit(0); /* not needed */
+    close(ctl);
+    op_job *j = &jobs[a.job];
+    j->pages_off = a.pages_off != 0;
+    run_cases(j, a.from, o, out, RUN_IN_CHILD);
+    ta_child_exit(0);
+}
+
+static bool fork_spare(spare_child *sp, op_job *jobs, size_t n, const ta_verify_opts *o)
+{
+    int rep[2], ctl[2];
+    if (pipe(rep) != 0) return false;
+    /* A socket, so the assignment sent to a spare that died is EPIPE, not SIGPIPE. */
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, ctl) != 0) {
+        close(rep[0]);
+        close(rep[1]);
         return false;
     }
+    fflush(NULL);
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
-        close(p[0]);
-        signal(SIGPIPE, SIG_DFL);
-        /* What a kernel prints must not end up inside the report on stdout. */
-        dup2(STDERR_FILENO, STDOUT_FILENO);
-        run_cases(j, j->next_case, o, p[1], RUN_IN_CHILD);
-        ta_child_exit(0);
+        close(rep[0]);
+        close(ctl[1]);
+        spare_main(jobs, n, o, ctl[0], rep[1], parent);
     }
-    close(p[1]);
-    fcntl(p[0], F_SETFL, O_NONBLOCK);
-    j->pid = pid;
-    j->fd = p[0];
+    close(rep[1]);
+    close(ctl[0]);
+    if (pid < 0) {
+        close(rep[0]);
+        close(ctl[1]);
+        return false;
+    }
+    fcntl(rep[0], F_SETFL, O_NONBLOCK);
+    *sp = (spare_child){.pid = pid, .ctl = ctl[1], .fd = rep[0]};
+    return true;
+}
+
+/* Ends a pending spare that is not needed (it exits when its control pipe
+ * closes); its pid joins the exiting ones. */
+static void drop_spare(spare_child *sp, pid_t *exiting, size_t *nexiting)
+{
+    if (!sp->pid) return;
+    close(sp->ctl);
+    close(sp->fd);
+    exiting[(*nexiting)++] = sp->pid;
+    sp->pid = 0;
+}
+
+/* Runs j from its next case in the spare child (forked now if none is
+ * pending); false when no child could be started. */
+static bool start_child(op_job *j, op_job *jobs, size_t n, const ta_verify_opts *o, spare_child *sp)
+{
+    if (!sp->pid && !fork_spare(sp, jobs, n, o)) return false;
+    assignment a = {(uint32_t)(j - jobs), j->next_case, j->pages_off};
+    ssize_t w;
+    while ((w = send(sp->ctl, &a, sizeof a, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
+    close(sp->ctl);
+    j->pid = sp->pid;
+    j->fd = sp->fd;
+    sp->pid = 0;
     j->buflen = 0;
     j->cur_case = -1;
     j->got_done = j->trapped = j->device_lost = false;
     j->case_start = now_s();
+    /* A spare that died before reading its assignment is reaped as a crash
+     * before any case (and restarted) like any other. */
+    (void)w;
     return true;
 }
 
@@ -683,20 +756,58 @@ static void collect_exited(pid_t *exiting, size_t *nexiting, bool wait)
     }
 }
 
+/* Before forking many children: the parent's private anonymous memory
+ * (malloc's heap and large mappings; libtorch's dispatcher tables alone are
+ * some 40 MB) collapsed into 2 MB pages, so that each fork copies one
+ * page-table entry for 512 (MADV_COLLAPSE, Linux 6.1). It costs about 3 ms
+ * per 1 MB collapsed, once, and saves about half a millisecond a fork with
+ * libtorch mapped, hence only for long runs. Best effort: a range that
+ * does not collapse stays as it was. Mappings keep their flags, so what
+ * the children allocate later is not backed by huge pages. */
+enum { HUGE_PAGES_FROM = 256 };
+#if defined(__linux__) && !defined(MADV_COLLAPSE)
+#define MADV_COLLAPSE 25 /* <linux/mman.h>; glibc's headers may lack it */
+#endif
+
+static void huge_pages_for_fork(void)
+{
+#ifdef MADV_COLLAPSE
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return;
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    char line[512], perms[8], name[16];
+    while (fgets(line, sizeof line, f)) {
+        uintptr_t lo, hi;
+        unsigned long inode;
+        name[0] = '\0';
+        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s %*s %*s %lu %15s", &lo, &hi, perms, &inode,
+                   name) < 4)
+            continue;
+        /* Anonymous and private: no inode, and no name but the heap's. */
+        if (strcmp(perms, "rw-p") || inode || (name[0] && strcmp(name, "[heap]"))) continue;
+        uintptr_t from = (lo + huge - 1) & ~(huge - 1), to = hi & ~(huge - 1);
+        if (from < to) madvise((void *)from, to - from, MADV_COLLAPSE);
+    }
+    fclose(f);
+#endif
+}
+
 static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
 {
+    if (n >= HUGE_PAGES_FROM) huge_pages_for_fork();
     size_t next = 0, done = 0, running = 0, nexiting = 0;
     uint32_t maxj = o->jobs ? o->jobs : 1;
     double timeout = o->timeout > 0 ? o->timeout : 10.0;
     struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
     op_job **slots = ta_calloc(maxj, sizeof *slots);
-    pid_t *exiting = ta_calloc(n ? n : 1, sizeof *exiting);
+    pid_t *exiting = ta_calloc(n + 1, sizeof *exiting); /* the let go, and a spare */
     if (!pfd || !slots || !exiting) {
         free(pfd);
         free(slots);
         free(exiting);
         return;
     }
+    spare_child sp = {0};
     while (done < n) {
         collect_exited(exiting, &nexiting, false);
         /* Fill the free slots with the next operators (a restarted child
@@ -707,7 +818,7 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
                 continue;
             }
             op_job *j = &jobs[next++];
-            if (!j->done && start_child(j, o)) {
+            if (!j->done && start_child(j, jobs, n, o, &sp)) {
                 slots[s] = j;
                 running++;
                 continue;
@@ -720,6 +831,8 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
         if (!running) continue;
+        /* The next operator's child, forked while these run. */
+        if (!sp.pid && next < n) fork_spare(&sp, jobs, n, o);
         double now = now_s(), wait = timeout;
         int np = 0;
         for (uint32_t s = 0; s < maxj; s++) {
@@ -741,7 +854,7 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (!let_go(j, exiting, &nexiting)) reap(j, o, timed_out);
             slots[s] = NULL;
             running--;
-            if (!j->done && start_child(j, o)) {
+            if (!j->done && start_child(j, jobs, n, o, &sp)) {
                 slots[s] = j;
                 running++;
                 continue;
@@ -752,6 +865,7 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
     }
+    drop_spare(&sp, exiting, &nexiting);
     collect_exited(exiting, &nexiting, true);
     free(pfd);
     free(slots);
