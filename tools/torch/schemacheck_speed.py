@@ -10,9 +10,12 @@ corpus, build/data/opinfo/samples.json) two ways, one after the other, and print
     before and after and checks aliasing against the schema's SchemaInfo. A case is one sample,
     building included;
   - `tensoralias verify FILE.yaml --kernels torch --samples SUBSET --cases 0` on the same
-    operators and samples (process isolation on, as by default), timed from start to exit.
+    operators and samples (process isolation on, as by default), timed from start to exit,
+    once for each --jobs given (1 without one); its start-up (the same command on the first
+    operator alone) is timed beside it, and the rate without it printed too.
 
     /usr/bin/python3 tools/torch/schemacheck_speed.py --ops 'aten::add*' --ops 'aten::mm*'
+    /usr/bin/python3 tools/torch/schemacheck_speed.py --per-op 10 --jobs 1 --jobs 2
 
 Needs torch 1.13.1 (Debian's python3-torch); the second half needs the libtorch bridge
 (`make` builds build/libtensoralias_torch.so where libtorch is installed) and says so when it
