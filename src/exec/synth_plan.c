@@ -70,6 +70,25 @@ DLDataType ta_synth_plan_dtype(const ta_synth_plan *p, DLDataType drawn, uint64_
     return drawn;
 }
 
+/* Operators whose out= result is an index into their input (int64 in ATen). */
+static bool returns_indices(const char *n)
+{
+    static const char *const names[] = {"argmax", "argmin", "nonzero", "count_nonzero", "searchsorted",
+                                        "bucketize", NULL};
+    return in_list(n, names);
+}
+
+DLDataType ta_synth_plan_out_dtype(const ta_synth_plan *p, const ta_decl_slot *a, DLDataType inputs)
+{
+    /* The int64 outputs: indices (sort, topk, max.dim's max_values, unique's
+     * inverse...), and the int32 ones of LAPACK (pivots, info, frexp's exponent). */
+    static const char *const longs[] = {"max_values", "inverse", "counts", "rank", NULL};
+    static const char *const ints[] = {"pivots", "info", "exponent", NULL};
+    if (strstr(a->name, "indices") || in_list(a->name, longs) || p->names->index_out) return TA_DTYPE_I64;
+    if (in_list(a->name, ints)) return TA_DTYPE_I32;
+    return inputs;
+}
+
 /* ---- what arguments are there ------------------------------------------- */
 
 static int arg_index(const ta_decl *d, const char *name)
@@ -204,6 +223,7 @@ void ta_synth_names_read(const ta_schema *s, const ta_decl *d, ta_synth_names *o
     out->size_may_infer = has_part(n, infer);
     out->nonzero_divisor = in_list(n, divisions);
     out->no_huge = has_part(n, explosive);
+    out->index_out = returns_indices(n);
     out->classes = strstr(n, "nll_loss") || (strstr(n, "cross_entropy") && !strstr(n, "binary"));
     out->spatial = spatial_dims(n, d);
     out->conv = out->spatial && strstr(n, "conv");

@@ -5,7 +5,8 @@
  * norm statistics of the channel count, both given; nll_loss targets that are classes;
  * integer and floating operators their dtypes; foreach lists of one length;
  * factory sizes without -1 (views keep it); no pinned memory; no integer
- * divisor of 0; operators with a dim mostly not 0-dim. */
+ * divisor of 0; operators with a dim mostly not 0-dim; out= arguments of
+ * the dtype ATen computes their result in. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -211,6 +212,46 @@ static void test_dtypes_by_name(void **state)
     env_close(&e);
 }
 
+static bool same_dtype(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits; }
+
+/* out= arguments take the dtype their result has in ATen: self's (promoted
+ * with other's), int64 for indices, int32 for LAPACK's pivots; a few
+ * synthesized cases draw another (ATen casts into out, or refuses). */
+static void test_out_dtypes(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "aten::sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, "
+                 "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)");
+    int values = 0, indices = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        values += same_dtype(arg(&e, "values")->u.tensor->dtype, arg(&e, "self")->u.tensor->dtype);
+        indices += same_dtype(arg(&e, "indices")->u.tensor->dtype, TA_DTYPE_I64);
+    }
+    assert_true(values > CASES * 8 / 10 && values < CASES);
+    assert_true(indices > CASES * 8 / 10 && indices < CASES);
+    env_close(&e);
+    env_open(&e, "aten::argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)");
+    int longs = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        longs += same_dtype(arg(&e, "out")->u.tensor->dtype, TA_DTYPE_I64);
+    }
+    assert_true(longs > CASES * 8 / 10);
+    env_close(&e);
+    env_open(&e, "aten::linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) "
+                 "-> (Tensor(a!) LU, Tensor(b!) pivots)");
+    int lu = 0, pivots = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        lu += same_dtype(arg(&e, "LU")->u.tensor->dtype, arg(&e, "A")->u.tensor->dtype);
+        pivots += same_dtype(arg(&e, "pivots")->u.tensor->dtype, TA_DTYPE_I32);
+    }
+    assert_true(lu > CASES * 8 / 10 && pivots > CASES * 8 / 10);
+    env_close(&e);
+}
+
 static void test_lists_sizes_and_flags(void **state)
 {
     (void)state;
@@ -282,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_exactly_one_and_at_least_one),
         cmocka_unit_test(test_norm_statistics_and_classes),
         cmocka_unit_test(test_dtypes_by_name),
+        cmocka_unit_test(test_out_dtypes),
         cmocka_unit_test(test_lists_sizes_and_flags),
         cmocka_unit_test(test_divisors_and_dims),
     };
