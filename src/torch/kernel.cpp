@@ -55,6 +55,7 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
     torch::jit::Stack stack;
     stack.reserve(args.size());
     for (size_t i = 0; i < args.size(); i++) stack.push_back(cs.value_in(*ta_stack_at(st, i), args[i]));
+    dump_call(e.name, stack);
     std::string err = call(e, stack);
     /* A rejected call is observed too: it must not have changed what it may not. */
     cs.sync_inputs();
