@@ -20,7 +20,9 @@ allocations with the engine's marker byte, so uninitialized memory looks alike o
                                 (before) every input storage (without, it may too: an empty
                                 storage in torch has no memory at all)
 Out-of-bounds accesses of memory the kernel allocated itself cannot be set up so in torch (its own
-allocator serves them): those print "not checkable" and are judged by reading the kernel. One
+allocator serves them): they are confirmed when the plain replay dies of a signal, or, with
+--valgrind, when valgrind's memcheck sees an invalid read or write in the replay; otherwise they
+print "not checkable" and are judged by reading the kernel. One
 tab-separated line per finding: op, kind, argument, seed, "confirmed"/"NOT confirmed"/"not
 checkable", and what the replay saw. Needs torch (1.13.1); not run by the suite.
 """
@@ -53,6 +55,26 @@ def replay(path, guard=None, outs=False):
     env = dict(os.environ, MALLOC_PERTURB_="90")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env).stdout.strip().splitlines()
     return json.loads(out[-1]) if out else {"outcome": "no replay"}
+
+
+def valgrind(path):
+    """The first invalid read or write valgrind's memcheck sees in the replay, with its frame, or None."""
+    logs = tempfile.mkdtemp()
+    cmd = ["valgrind", "--log-file=" + os.path.join(logs, "vg.%p"), sys.executable,
+           os.path.join(HERE, "replay_case.py"), path, "--timeout", "900"]
+    subprocess.run(cmd, capture_output=True, text=True)
+    for name in sorted(os.listdir(logs)):
+        with open(os.path.join(logs, name)) as fh:
+            lines = [re.sub(r"^==\d+== ?", "", line.rstrip("\n")) for line in fh]
+        records = "\n".join(lines).split("\n\n")  # memcheck separates its reports by an empty line
+        for r in records:
+            m = re.match(r"(Invalid (read|write) of size \d+)", r.strip())
+            # only the kernel's: a frame in libtorch, LAPACK or BLAS (not the interpreter's start-up)
+            if m and re.search(r"libtorch|liblapack|libblas", r):
+                frames = re.findall(r"(?:at|by) 0x[0-9A-F]+: (\S+) \(in (\S+)\)", r)
+                named = [f for f, lib in frames if f != "???"]
+                return "%s in %s" % (m.group(1), " < ".join(named[:2]) if named else frames[0][1] if frames else "?")
+    return None
 
 
 def judge(f, path):
@@ -102,6 +124,8 @@ def main():
     ap.add_argument("yaml")
     ap.add_argument("--tensoralias", default="build/tensoralias")
     ap.add_argument("--ops", help="only findings of operators matching this regex")
+    ap.add_argument("--valgrind", action="store_true",
+                    help="check accesses past memory the kernel allocated under valgrind (a minute each)")
     o = ap.parse_args()
     tmp = tempfile.mkdtemp()
     with open(o.report) as fh:
@@ -116,7 +140,14 @@ def main():
             if not dump_case(o.tensoralias, o.yaml, row["op"], f["seed"], path):
                 ok, seen = None, "no call recorded"
             elif "a tensor the kernel allocated" in f["message"]:
-                ok, seen = None, replay(path).get("outcome")
+                seen = replay(path).get("outcome")
+                if seen.startswith("signal"):
+                    ok = True
+                elif o.valgrind:
+                    bad = valgrind(path)
+                    ok, seen = bool(bad), "%s; valgrind: %s" % (seen, bad)
+                else:
+                    ok = None
             else:
                 ok, seen = judge(f, path)
             verdict = "not checkable" if ok is None else "confirmed" if ok else "NOT confirmed"
