@@ -140,7 +140,7 @@ static int spatial_dims(const char *n, const ta_decl *d)
         if (a->type == TA_DT_INT_LIST && a->fixed_size >= 1 && a->fixed_size <= TA_PLAN_MAX_SPATIAL)
             return a->fixed_size;
     }
-    if (!named || strstr(n, "backward")) return 0;
+    if (!named || (strstr(n, "backward") && !strstr(n, "upsample"))) return 0;
     for (int k = 1; k <= TA_PLAN_MAX_SPATIAL; k++) {
         char tag[3] = {(char)('0' + k), 'd', '\0'};
         if (strstr(n, tag)) return k;
@@ -308,6 +308,24 @@ static int conv_tensor(const ta_synth_plan *p, const char *n, int64_t *shape)
     return k;
 }
 
+/* The gradient of an upsampling backward: the forward's output, [batch,
+ * channels, out...], out the output_size given or the input's size times
+ * the scale factor (ta_synth_plan_floats), as ATen computes it. */
+static int upsampled_tensor(const ta_synth_plan *p, const char *n, int64_t *shape)
+{
+    const ta_synth_names *names = p->names;
+    if (!names->upsample || strcmp(n, "grad_output")) return -1;
+    bool scaled = names->scale_factors >= 0 && p->optional[names->scale_factors] == TA_OPT_GIVE;
+    double scale[TA_PLAN_MAX_SPATIAL];
+    int k = 0;
+    ta_synth_plan_floats(p, NULL, scale);
+    shape[k++] = p->batch;
+    shape[k++] = p->channels;
+    for (int i = 0; i < names->spatial; i++)
+        shape[k++] = scaled ? (int64_t)((double)p->size[i] * scale[i]) : p->out_size[i];
+    return k;
+}
+
 int ta_synth_plan_tensor(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, const int64_t *main,
                          int64_t *shape, int64_t *lo, int64_t *hi, DLDataType *dtype)
 {
@@ -318,6 +336,7 @@ int ta_synth_plan_tensor(const ta_synth_plan *p, const ta_decl_slot *a, int ndim
     if (a->is_out) return -1;
     if ((k = norm_tensor(p, n, ndim, main, shape, lo)) >= 0) return k;
     if ((k = conv_tensor(p, n, shape)) >= 0) return k;
+    if ((k = upsampled_tensor(p, n, shape)) >= 0) return k;
     if (p->classes && !strcmp(n, "target")) {
         *dtype = TA_DTYPE_I64;
         *lo = 0;
@@ -340,6 +359,7 @@ int ta_synth_plan_ints(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, 
     int spatial = p->names->spatial;
     if (p->names->norm == TA_NORM_LAST && !strcmp(n, "normalized_shape") && ndim >= 1)
         return one_dim(out, main[ndim - 1]);
+    if (p->names->upsample && !strcmp(n, "input_size")) return ta_synth_plan_shape(p, out);
     if (!spatial || !spatial_name(n)) return -1;
     if (!strcmp(n, "output_size") && a->fixed_size > spatial) return -1; /* input_size-like */
     for (int i = 0; i < spatial; i++) {
@@ -355,7 +375,7 @@ int ta_synth_plan_ints(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, 
 
 int ta_synth_plan_floats(const ta_synth_plan *p, const ta_decl_slot *a, double *out)
 {
-    if (!p->names->spatial || strcmp(a->name, "scale_factors")) return -1;
+    if (!p->names->spatial || (a && strcmp(a->name, "scale_factors"))) return -1;
     for (int i = 0; i < p->names->spatial; i++) out[i] = 1.5 + 0.5 * (double)(i % 2);
     return p->names->spatial;
 }

@@ -74,7 +74,8 @@ int ta_synth_plan_tensor(const ta_synth_plan *p, const ta_decl_slot *a, int ndim
 int ta_synth_plan_ints(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, const int64_t *main,
                        int64_t *out);
 
-/* A float list argument (scale_factors): its length and values, or -1. */
+/* A float list argument (scale_factors; a NULL: the scale factors): its
+ * length and values, or -1. */
 int ta_synth_plan_floats(const ta_synth_plan *p, const ta_decl_slot *a, double *out);
 
 /* An int argument whose name says what fits (steps, window_length, groups,

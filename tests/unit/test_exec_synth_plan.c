@@ -3,7 +3,7 @@
  * size...] with kernels, strides and padding that fit; upsampling given
  * exactly one of output_size and scale_factors; clamp a min or a max; batch
  * norm statistics of the channel count, both given; nll_loss targets that are classes;
- * integer and floating operators their dtypes; foreach lists of one length;
+ * upsampling backward its forward's sizes; integer and floating operators their dtypes; foreach lists of one length;
  * factory sizes without -1 (views keep it); no pinned memory; no integer
  * divisor of 0; operators with a dim mostly not 0-dim; out= arguments of
  * the dtype ATen computes their result in. */
@@ -136,6 +136,36 @@ static void test_exactly_one_and_at_least_one(void **state)
         make(&e, seed);
         assert_false(arg(&e, "min")->tag == TA_VAL_NONE && arg(&e, "max")->tag == TA_VAL_NONE);
     }
+    env_close(&e);
+}
+
+/* An upsampling backward gets the forward's geometry: input_size [N, C,
+ * in...], and a grad_output of the forward's output, [N, C, out...], out
+ * the output_size given or in * the scale factor (the one of them given). */
+static void test_upsampling_backward_sizes(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "aten::upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+                 "SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor");
+    int scaled = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        const DLTensor *g = arg(&e, "grad_output")->u.tensor;
+        const ta_value *in = arg(&e, "input_size"), *out = arg(&e, "output_size"), *sc = arg(&e, "scale_factors");
+        assert_int_equal(g->ndim, 4);
+        assert_int_equal(in->u.ints.n, 4);
+        assert_true((out->tag == TA_VAL_NONE) != (sc->tag == TA_VAL_NONE));
+        assert_int_equal(g->shape[0], in->u.ints.items[0]);
+        assert_int_equal(g->shape[1], in->u.ints.items[1]);
+        for (int d = 0; d < 2; d++) {
+            int64_t want = sc->tag == TA_VAL_NONE ? out->u.ints.items[d]
+                                                  : (int64_t)((double)in->u.ints.items[2 + d] * sc->u.floats.items[d]);
+            assert_int_equal(g->shape[2 + d], want);
+        }
+        scaled += sc->tag != TA_VAL_NONE;
+    }
+    assert_true(scaled > 0 && scaled < CASES);
     env_close(&e);
 }
 
@@ -321,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_pooling_fits),
         cmocka_unit_test(test_convolution_weight),
         cmocka_unit_test(test_exactly_one_and_at_least_one),
+        cmocka_unit_test(test_upsampling_backward_sizes),
         cmocka_unit_test(test_norm_statistics_and_classes),
         cmocka_unit_test(test_dtypes_by_name),
         cmocka_unit_test(test_out_dtypes),
