@@ -45,4 +45,15 @@ JSON
 run "$tmp/coo.json" aten::_convert_indices_from_coo_to_csr.out
 grep -q 'changed byte 4 of its storage (storage element 1), which is outside its view' "$tmp/r.json" ||
     { cat "$tmp/r.json" "$tmp/err"; fail "coo_to_csr: the write before out's view"; }
+
+# TA_TORCH_DUMP: the call as torch gets it, each storage's bytes whole
+# (tools/torch/replay_case.py replays it in torch).
+cat >"$tmp/abs.json" <<'JSON'
+{"aten::abs.out": [{"self": {"shape": [2], "values": [1, -2]}, "out": {"shape": [0]}}]}
+JSON
+TA_TORCH_DUMP="$tmp/calls.jsonl" run "$tmp/abs.json" aten::abs.out
+grep -q '"verdict":"ok"' "$tmp/r.json" || { cat "$tmp/r.json" "$tmp/err"; fail "abs.out with a dump: ok"; }
+[ "$(wc -l <"$tmp/calls.jsonl")" -eq 1 ] || { cat "$tmp/calls.jsonl"; fail "dump: one call"; }
+grep -q '^{"op": "aten::abs.out", "args": \[{"dtype": "Float", "shape": \[2\], "strides": \[1\], "offset": 0, "storage": 0}, {"dtype": "Float", "shape": \[0\], "strides": \[1\], "offset": 0, "storage": 1}\], "storages": {"0": "0000803f000000c0", "1": ""}}$' "$tmp/calls.jsonl" ||
+    { cat "$tmp/calls.jsonl"; fail "dump: the call"; }
 exit 0
