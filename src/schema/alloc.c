@@ -40,6 +40,7 @@ static bool fails(void)
 void *ta_malloc(size_t n) { return fails() ? NULL : malloc(n); }
 void *ta_calloc(size_t n, size_t size) { return fails() ? NULL : calloc(n, size); }
 void *ta_realloc(void *p, size_t n) { return fails() ? NULL : realloc(p, n); }
+void *ta_aligned_alloc(size_t align, size_t n) { return fails() ? NULL : aligned_alloc(align, n); }
 #endif
 
 char *ta_strndup(const char *s, size_t n)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "schema/file.h"
 #include "schema/native_internal.h"
 
@@ -39,7 +40,7 @@ static void lreport(loader *L, ta_severity sev, const char *rule,
 
 static void *lalloc(loader *L, size_t size)
 {
-    void *p = ta_arena_alloc(L->f->arena, size ? size : 1);
+    void *p = ta_arena_zalloc(L->f->arena, size ? size : 1);
     if (!p) L->st = TA_ERR_NOMEM;
     return p;
 }
@@ -516,7 +517,7 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
     const ynode *func = NULL;
-    ta_native_keyval *keys = m->n ? ta_arena_alloc(L->f->arena, m->n * sizeof *keys) : NULL;
+    ta_native_keyval *keys = m->n ? ta_arena_zalloc(L->f->arena, m->n * sizeof *keys) : NULL;
     if (m->n && !keys) {
         L->st = TA_ERR_NOMEM;
         return;
@@ -643,7 +644,7 @@ static ta_status tags_item(void *ctx, const ynode *e)
                 tag->text);
     if (f->ntags == f->tags_cap) {
         uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
-        const char **v = ta_arena_alloc(f->arena, cap * sizeof *v);
+        const char **v = ta_arena_zalloc(f->arena, cap * sizeof *v);
         if (!v) return L->st = TA_ERR_NOMEM;
         if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
         f->tags = v;

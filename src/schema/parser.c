@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "schema/lexer.h"
 #include "schema/parser.h"
 
@@ -201,7 +202,7 @@ static bool expect(parser *p, int kind, const char *what)
  * diagnostic (the status says it all, and storing one would need memory). */
 static void *alloc(parser *p, size_t size)
 {
-    void *m = ta_arena_alloc(p->a, size);
+    void *m = ta_arena_zalloc(p->a, size);
     if (!m) p->failed = p->oom = true;
     return m;
 }
@@ -227,8 +228,9 @@ static void *settle(parser *p, void *v, const void *local, uint32_t n, size_t el
 {
     if (v != local) return v; /* already in the arena */
     if (n == 0) return NULL;
-    void *a = alloc(p, (size_t)n * elsz); /* NULL: alloc reported it (p->failed) */
-    if (a) memcpy(a, local, (size_t)n * elsz);
+    void *a = ta_arena_take(p->a, (size_t)n * elsz); /* every byte is copied */
+    if (!a) p->failed = p->oom = true;
+    else memcpy(a, local, (size_t)n * elsz);
     return a;
 }
 
