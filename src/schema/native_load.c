@@ -14,6 +14,7 @@
 #include "schema/arena.h"
 #include "schema/file.h"
 #include "schema/native_internal.h"
+#include "schema/parser.h"
 
 typedef struct loader {
     ta_native_file *f;
@@ -22,6 +23,7 @@ typedef struct loader {
     ta_status st;           /* TA_ERR_NOMEM sticks */
     size_t errors;
     ta_diags *tmp;          /* the parser's diagnostics, before re-homing */
+    ta_type_pool *types;    /* the types the file's schemas share */
 } loader;
 
 static void lreport(loader *L, ta_severity sev, const char *rule,
@@ -348,13 +350,15 @@ static void lexical_name(loader *L, ta_native_func *fn)
 static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 {
     ta_parse_opts opts = {L->src->source, v->pos.line, v->pos.col + (v->plain ? 0 : 1)};
-    if (!L->tmp && !(L->tmp = ta_diags_create())) {
+    if ((!L->tmp && !(L->tmp = ta_diags_create())) ||
+        (!L->types && !(L->types = ta_type_pool_create()))) {
         L->st = TA_ERR_NOMEM;
         return;
     }
     ta_diags *tmp = L->tmp;
-    ta_status st = ta_schema_parse(L->f->arena, fn->func.s, fn->func.len,
-                                   &opts, &fn->schema, tmp);
+    /* the source name is the file's, which outlives its schemas */
+    ta_status st = ta_schema_parse_kept(L->f->arena, fn->func.s, fn->func.len, &opts, L->types,
+                                        &fn->schema, tmp);
     if (st == TA_ERR_NOMEM) L->st = st;
     if (st != TA_OK) fn->schema = NULL;
     /* Re-home the parser's diagnostics on the yaml's own line, so the caret
@@ -736,6 +740,7 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     }
     if (st == TA_OK) st = load_one(&L, &f->src, NATIVE_FUNCTIONS_YAML);
     ta_diags_destroy(L.tmp);
+    ta_type_pool_destroy(L.types);
     if (st != TA_OK) {
         ta_native_destroy(f);
         return st;
