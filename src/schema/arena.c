@@ -9,12 +9,11 @@
  *
  * Memory is touched only where it is used: strings are packed without
  * alignment, the library's own nodes are 8-byte aligned (schema/arena.h),
- * and chunks of 2 MiB and more are aligned to and asked for as transparent
- * huge pages, so that filling one costs one page fault, not 512. */
+ * and large chunks are transparent huge pages (ta_malloc_pages), as large
+ * as the arena's owner expects to fill (ta_arena_expect). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "schema/alloc.h"
 #include "schema/arena.h"
@@ -30,6 +29,7 @@ typedef struct chunk {
 struct ta_arena {
     chunk *head;
     size_t reserved;
+    size_t expect; /* the next chunk's size at least (ta_arena_expect) */
 };
 
 #ifdef TA_FAULT_INJECT
@@ -40,7 +40,6 @@ enum { FIRST_CHUNK = 16, GROWTH = 1 };
 enum { FIRST_CHUNK = 4096, GROWTH = 2 };
 #endif
 #define MAX_CHUNK ((size_t)1 << 24)
-#define HUGE_PAGE ((size_t)1 << 21)
 
 ta_arena *ta_arena_create(void) { return ta_calloc(1, sizeof(ta_arena)); }
 
@@ -54,20 +53,11 @@ void ta_arena_destroy(ta_arena *a)
     free(a);
 }
 
-/* A chunk with room for at least cap bytes. From 2 MiB on, a whole number
- * of huge pages, aligned to one and advised as such (where the kernel does
- * not use them the advice is ignored). */
+/* A chunk with room for at least cap bytes (large ones in huge pages). */
 static chunk *new_chunk(size_t cap)
 {
     size_t total = sizeof(chunk) + cap;
-    chunk *n;
-    if (total >= HUGE_PAGE) {
-        total = (total + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        n = ta_aligned_alloc(HUGE_PAGE, total);
-        if (n) madvise(n, total, MADV_HUGEPAGE);
-    } else {
-        n = ta_malloc(total);
-    }
+    chunk *n = ta_malloc_pages(&total);
     if (!n) return NULL;
     n->cap = total - sizeof(chunk);
     n->used = 0;
@@ -82,6 +72,8 @@ static void *bump(ta_arena *a, size_t size, size_t align)
     size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
     if (!c || at > c->cap || c->cap - at < size) {
         size_t cap = c ? c->cap * GROWTH : FIRST_CHUNK;
+        if (cap < a->expect) cap = a->expect;
+        a->expect = 0;
         if (cap > MAX_CHUNK) cap = MAX_CHUNK;
         if (cap < size) cap = size;
         chunk *n = new_chunk(cap);
@@ -138,6 +130,16 @@ char *ta_arena_strndup(ta_arena *a, const char *s, size_t len)
     if (len) memcpy(p, s, len);
     p[len] = '\0';
     return p;
+}
+
+void ta_arena_expect(ta_arena *a, size_t size)
+{
+#ifndef TA_FAULT_INJECT /* the fault tests' chunks stay as small as each request */
+    a->expect = size;
+#else
+    (void)a;
+    (void)size;
+#endif
 }
 
 size_t ta_arena_bytes(const ta_arena *a) { return a ? a->reserved : 0; }

@@ -14,5 +14,9 @@ void *ta_arena_zalloc(ta_arena *a, size_t size);
 /* size bytes, 8-byte aligned, not cleared: every byte is the caller's to
  * write. NULL on OOM. */
 void *ta_arena_take(ta_arena *a, size_t size);
+/* The arena is about to hold some size bytes more: its next chunk is made
+ * that large at once (up to the largest chunk size), rather than grown to
+ * it step by step with a page fault for every page. */
+void ta_arena_expect(ta_arena *a, size_t size);
 
 #endif

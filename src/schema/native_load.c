@@ -558,15 +558,17 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
     loader *L = ctx;
     ta_native_file *f = L->f;
     /* Room for the entries, guessed from the size: PyTorch's entries take
-     * over 200 bytes each, so 128 a piece leaves margin, and pages of the
-     * array never written are never touched. (Counting the "\n- " lines
+     * over 200 bytes each, so 128 a piece leaves margin, and (unless the
+     * kernel gives it huge pages) pages of the array never written are
+     * never touched. (Counting the "\n- " lines
      * instead was a tenth of a millisecond.) More entries just grow it. */
     size_t guess = 16 + f->src.len / 128;
     if (guess > (size_t)1 << 15) guess = (size_t)1 << 15; /* a huge file grows instead */
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
-    f->funcs = ta_malloc(guess * sizeof *f->funcs); /* each is cleared when read */
+    size_t bytes = guess * sizeof *f->funcs;
+    f->funcs = ta_malloc_pages(&bytes); /* each is cleared when read */
     if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
-    f->funcs_cap = (uint32_t)guess;
+    f->funcs_cap = (uint32_t)(bytes / sizeof *f->funcs);
     return TA_OK;
 }
 
@@ -727,6 +729,8 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     }
     loader L = {.f = f, .diags = diags};
     ta_status st = TA_OK;
+    /* entries, schemas and their strings take about 5 times the text */
+    ta_arena_expect(f->arena, (kept_text ? 0 : len) + len * 6);
     if (!set_src(f, &f->src, text, len, source ? source : "<string>", kept_text)) st = TA_ERR_NOMEM;
     if (tags_text) {
         f->has_tags = true;

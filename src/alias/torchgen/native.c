@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "alias/torchgen/internal.h"
 
 /* Tags that torchgen gives a yaml function beyond those written: a late
@@ -149,7 +150,11 @@ ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *d
     ta_diags *mine = ta_diags_create();
     ta_torchgen *tg = ta_torchgen_create();
     ta_status st = mine && tg ? TA_OK : TA_ERR_NOMEM;
-    if (tg) tg->no_func = what == TG_CHECK_MODEL;
+    if (tg) {
+        tg->no_func = what == TG_CHECK_MODEL;
+        /* functions, derived ones and their strings: about 600 bytes an entry */
+        ta_arena_expect(tg->arena, ta_native_count(f) * 640);
+    }
     if (st == TA_OK) st = ta_torchgen_add_native(tg, f);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);
