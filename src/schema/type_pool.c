@@ -8,6 +8,7 @@
  * annotated one is copied as it is (its own span, its alias records, shared
  * subtrees). The pool's table lives while the loader does; the shared types
  * live in the arena. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,15 @@
 #include "schema/map.h"
 #include "schema/parser.h"
 
+enum { RECENT = 256 };
+
 struct ta_type_pool {
     ta_arena *scratch;
     ta_map shared; /* key (type_key) -> the shared ta_type */
+    /* Shared types by a cheap digest (recent_slot), checked field by field
+     * before use: most types are one of a few, found here without hashing
+     * and comparing a key. */
+    ta_type *recent[RECENT];
 };
 
 ta_type_pool *ta_type_pool_create(void)
@@ -78,20 +85,40 @@ static ta_type *copy_node(ta_arena *a, const ta_type *t, ta_type *const *elems, 
     return c;
 }
 
+static size_t recent_slot(const ta_type *t, ta_type *const *elems)
+{
+    size_t h = (size_t)t->kind * 131u + (size_t)t->fixed_size * 7u + t->nelems;
+    if (t->nelems) h ^= (size_t)((uintptr_t)elems[0] >> 4);
+    if (t->name.len) h += t->name.len * 31u + (unsigned char)t->name.ptr[0] +
+                          (unsigned char)t->name.ptr[t->name.len - 1] * 17u;
+    return (h ^ (h >> 8)) & (RECENT - 1);
+}
+
+/* Whether shared type c is t with elements elems. */
+static bool same(const ta_type *c, const ta_type *t, ta_type *const *elems)
+{
+    return c && c->kind == t->kind && c->fixed_size == t->fixed_size &&
+           c->nelems == t->nelems && ta_str_eq_str(c->name, t->name) &&
+           (!t->nelems || !memcmp(c->elems, elems, t->nelems * sizeof *elems));
+}
+
 /* The pool's copy of t (no annotations; elements shared), made on first use. */
 static ta_type *share(ta_type_pool *pool, ta_arena *a, const ta_type *t, ta_type *const *elems)
 {
+    ta_type **recent = &pool->recent[recent_slot(t, elems)];
+    if (same(*recent, t, elems)) return *recent;
     unsigned char key[KEY_MAX];
     size_t n = type_key(t, elems, key);
     if (!n) return copy_node(a, t, elems, true);
     uint64_t h = ta_map_hash_bytes(key, n);
     ta_map_entry *e = ta_map_find_h(&pool->shared, key, n, h);
-    if (e) return e->value.ptr;
+    if (e) return *recent = e->value.ptr;
     ta_type *c = copy_node(a, t, elems, false);
     unsigned char *kept = ta_arena_take(a, n);
     if (!c || !kept) return NULL;
     memcpy(kept, key, n);
-    return ta_map_add_h(&pool->shared, kept, n, h, ta_map_ptr(c), NULL) == TA_OK ? c : NULL;
+    if (ta_map_add_h(&pool->shared, kept, n, h, ta_map_ptr(c), NULL) != TA_OK) return NULL;
+    return *recent = c;
 }
 
 ta_type *ta_type_pool_commit(ta_type_pool *pool, ta_arena *a, const ta_type *t, bool *plain)
