@@ -64,28 +64,37 @@ static chunk *new_chunk(size_t cap)
     return n;
 }
 
-/* Room for size bytes aligned to align (a power of two, at most 16), not
- * cleared. */
-static void *bump(ta_arena *a, size_t size, size_t align)
+/* bump's slow path: a new chunk for size bytes, at its start. */
+static __attribute__((noinline)) void *bump_new_chunk(ta_arena *a, size_t size)
 {
     chunk *c = a->head;
-    size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
-    if (!c || at > c->cap || c->cap - at < size) {
-        size_t cap = c ? c->cap * GROWTH : FIRST_CHUNK;
-        if (cap < a->expect) cap = a->expect;
-        a->expect = 0;
-        if (cap > MAX_CHUNK) cap = MAX_CHUNK;
-        if (cap < size) cap = size;
-        chunk *n = new_chunk(cap);
-        if (!n) return NULL;
-        n->next = c;
-        a->head = n;
-        a->reserved += n->cap;
-        c = n;
-        at = 0;
+    size_t cap = c ? c->cap * GROWTH : FIRST_CHUNK;
+    if (cap < a->expect) cap = a->expect;
+    a->expect = 0;
+    if (cap > MAX_CHUNK) cap = MAX_CHUNK;
+    if (cap < size) cap = size;
+    chunk *n = new_chunk(cap);
+    if (!n) return NULL;
+    n->next = c;
+    a->head = n;
+    a->reserved += n->cap;
+    n->used = size;
+    return n->data;
+}
+
+/* Room for size bytes aligned to align (a power of two, at most 16), not
+ * cleared. */
+static inline void *bump(ta_arena *a, size_t size, size_t align)
+{
+    chunk *c = a->head;
+    if (c) {
+        size_t at = (c->used + align - 1) & ~(align - 1);
+        if (at <= c->cap && c->cap - at >= size) {
+            c->used = at + size;
+            return c->data + at;
+        }
     }
-    c->used = at + size;
-    return c->data + at;
+    return bump_new_chunk(a, size);
 }
 
 void *ta_arena_alloc(ta_arena *a, size_t size)
