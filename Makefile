@@ -151,10 +151,12 @@ $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 
 # The command links igraph's archive when there is one: it calls none of the
 # libraries igraph's .so brings in (lapack, arpack, glpk, gfortran, ... 20 of
-# them), and loading those was most of its start-up. libxml2 and libstdc++
-# are what the archive's members it uses need.
+# them), and loading those was most of its start-up. The archive's GraphML
+# reader, which the command never calls, would still bring in libxml2 (and
+# ICU, libstdc++): tools/tensoralias/static/no_libxml2.c stands in for it.
 IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.a)
-IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
+IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lm
+CLI_STATIC_OBJ := $(if $(IGRAPH_A),$(BUILD)/obj/tools/tensoralias/static/no_libxml2.o)
 CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
 
 $(BUILD)/obj/%.o: %.cpp
@@ -172,8 +174,8 @@ $(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
 	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
 	    -o $@ $< $(TORCH_LIBS)
 
-$(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
+$(BUILD)/tensoralias: $(CLI_OBJ) $(CLI_STATIC_OBJ) $(BUILD)/libtensoralias.a
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(CLI_STATIC_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
 
 # Programs built from one source file in one step still write a dependency
 # file (program.d), so editing a header they include rebuilds them.
