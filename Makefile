@@ -103,6 +103,8 @@ TORCH_OBJ := $(TORCH_SRC:%.cpp=$(BUILD)/obj/%.o)
 TORCH_SO  := $(if $(filter 1,$(TORCH)),$(if $(TORCH_SRC),$(BUILD)/libtensoralias_torch.so))
 TORCHEXT_SRC := $(sort $(wildcard tests/torchext/*.cpp))
 TORCHEXT_SO  := $(if $(TORCH_SO),$(TORCHEXT_SRC:tests/torchext/%.cpp=$(BUILD)/tests/torchext/lib%.so))
+# The bridge's benchmark links libtorch itself (its kernels called directly).
+BENCH_TORCH  := $(if $(TORCH_SO),$(BUILD)/bench/bench_torch)
 
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
            $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) $(TORCH_SO) \
@@ -188,6 +190,11 @@ $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
 
+$(BUILD)/bench/bench_torch: tools/bench/bench_torch.cpp $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(TORCH_CXXFLAGS) -Itools/bench $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) \
+	    $(LDLIBS) $(TORCH_LIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CMOCKA_CFLAGS) $(DEPFLAGS) -Itests/unit $(LDFLAGS) -rdynamic -o $@ $< $(TESTLIB_OBJ) \
@@ -218,7 +225,7 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BENCH_TORCH) $(BUILD)/bench/yaml_scan
 
 test: check-build
 	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
@@ -261,8 +268,8 @@ fuzz: fuzz-build
 	  echo "== $$n for $(FUZZ_SECONDS)s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 build-fuzz/new/$$n tests/fuzz/corpus/$$n || exit 1; done
 
-bench: all $(BENCH_BIN) $(BUILD)/bench/yaml_scan
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+bench: all $(BENCH_BIN) $(BENCH_TORCH) $(BUILD)/bench/yaml_scan
+	@for b in $(BENCH_BIN) $(BENCH_TORCH); do echo "== $$b"; $$b || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tensoralias \

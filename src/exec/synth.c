@@ -6,8 +6,10 @@
  * makes arguments that share an alias set views of one another. Integer
  * arguments whose meaning is clear from their name (dim, start, length,
  * size, chunks...) get values that fit the main shape; everything else gets
- * its default or a plain value. out= arguments are filled with TA_FILL_BYTE
- * and are either the main shape or empty (so the kernel must resize them).
+ * its default or a plain value. out= arguments are filled with TA_FILL_BYTE,
+ * are either the main shape or empty (so the kernel must resize them), and
+ * mostly have the dtype ATen computes their result in (the inputs', a
+ * sample's included; indices int64).
  * Matrix products (mm, bmm, addmm, baddbmm, addbmm, mv, addmv, addr, outer)
  * are one exception to "one main shape": see matrix_plan. The others are
  * what the operator's names tie together (pooling and convolution sizes,
@@ -62,6 +64,7 @@ typedef struct synth {
     const ta_synth_plan *plan; /* what the names say (synth_plan.h) */
     int row;      /* the case's row of the covering design, or -1 (see cover) */
     bool special; /* floating values include NaN, infinities and -0.0 */
+    bool sampled; /* the case completes a sample (ta_synth_case_with's override) */
 } synth;
 
 static const int64_t shapes[][TA_CASE_MAX_DIM + 1] = {
@@ -531,6 +534,59 @@ static DLDataType other_dtype(synth *y)
     return all[below(&y->r, 5)];
 }
 
+static int dtype_category(DLDataType t)
+{
+    switch (t.code) {
+    case TA_DL_BOOL: return 0;
+    case kDLInt:
+    case kDLUInt: return 1;
+    case kDLComplex: return 3;
+    default: return 2;
+    }
+}
+
+/* The dtype ATen's type promotion gives tensors of a and b: the higher
+ * category (bool, integers, floating, complex), within one the wider. */
+static DLDataType promote(DLDataType a, DLDataType b)
+{
+    int ka = dtype_category(a), kb = dtype_category(b);
+    if (ka != kb) return ka > kb ? a : b;
+    return b.bits > a.bits ? b : a;
+}
+
+/* The dtype the case's tensor inputs so far promote to (those of a sample
+ * too): self's and other's when the operator has them, as its result's dtype
+ * is theirs; else every input tensor's, lists included. The case's dtype
+ * when there is none. */
+static DLDataType inputs_dtype(const synth *y)
+{
+    DLDataType dt = y->dtype;
+    bool any = false;
+    for (int pass = 0; pass < 2 && !any; pass++) /* self and other; else every input */
+        for (int i = 0; i < y->c->nargs; i++) {
+            const ta_decl_slot *a = &y->d->args[i];
+            const ta_value *v = &y->c->args[i];
+            if (a->is_out || (pass == 0 && strcmp(a->name, "self") && strcmp(a->name, "other"))) continue;
+            size_t n = v->tag == TA_VAL_TENSOR ? 1 : v->tag == TA_VAL_TENSOR_LIST ? v->u.tensors.n : 0;
+            for (size_t k = 0; k < n; k++) {
+                const DLTensor *t = v->tag == TA_VAL_TENSOR ? v->u.tensor : v->u.tensors.items[k];
+                if (!t) continue;
+                dt = any ? promote(dt, t->dtype) : t->dtype;
+                any = true;
+            }
+        }
+    return dt;
+}
+
+/* An out= argument's dtype: what the kernel computes its result in, mostly;
+ * in a synthesized case, now and then another (ATen then computes in its
+ * own dtype and casts into out, or refuses). */
+static DLDataType out_dtype(synth *y, int argi)
+{
+    if (!y->sampled && chance(&y->r, 10)) return other_dtype(y);
+    return ta_synth_plan_out_dtype(y->plan, &y->d->args[argi], inputs_dtype(y));
+}
+
 /* An earlier tensor argument sharing an alias set with d, to alias, or -1. */
 static int alias_partner(synth *y, int argi)
 {
@@ -562,7 +618,7 @@ static ta_status synth_tensor_arg(synth *y, int argi)
         for (int i = 0; i < y->c->nslots; i++)
             if (y->c->slots[i].t == p) fill = y->c->slots[i].fill;
     } else if (d->is_out) {
-        DLDataType dt = chance(&y->r, 75) ? y->dtype : other_dtype(y);
+        DLDataType dt = out_dtype(y, argi);
         if (chance(&y->r, 50)) {
             int64_t zero = 0;
             t = make_tensor(y, dt, 1, &zero, LAYOUT_CONTIGUOUS, MARKED);
@@ -611,6 +667,7 @@ static ta_status synth_tensor_list(synth *y, int argi)
     DLTensor *items[3];
     int k = y->plan->list_len; /* one length for all the case's lists (foreach) */
     bool fill = d->is_out;
+    DLDataType dt = fill ? out_dtype(y, argi) : y->dtype;
     for (int i = 0; i < k; i++) {
         if (d->list_opt_items) {
             /* Tensor?[] indices: one index tensor for the first dimension, then None. */
@@ -624,8 +681,7 @@ static ta_status synth_tensor_list(synth *y, int argi)
                 break;
             }
         } else {
-            items[i] = make_tensor(y, y->dtype, y->ndim, y->shape,
-                                   fill ? LAYOUT_CONTIGUOUS : pick_layout(y),
+            items[i] = make_tensor(y, dt, y->ndim, y->shape, fill ? LAYOUT_CONTIGUOUS : pick_layout(y),
                                    fill ? MARKED : values_in(-4, 5));
             if (!items[i]) return TA_ERR_NOMEM;
         }
@@ -987,7 +1043,7 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
     }
     synth y = {.x = x, .s = s, .d = d, .c = c, .r = {ta_mix64(seed)}, .last_dim = -1,
                .row = (seed & 0xff) < TA_COVER_ROWS ? (int)(seed & 0xff) : -1,
-               .special = (seed & 3) == 2};
+               .special = (seed & 3) == 2, .sampled = over != NULL};
     ta_synth_plan plan;
     ta_synth_plan_make(&plan, d, seed);
     y.plan = &plan;

@@ -30,6 +30,7 @@ typedef struct ta_synth_names {
      * with the square of the input, or work with its cube, so a huge main
      * shape would only time out: never one. */
     bool no_huge;
+    bool index_out;       /* argmax, nonzero, searchsorted...: the result holds int64 indices */
     bool classes;         /* nll_loss, cross_entropy: [batch, classes] and class targets */
     int spatial;          /* N of a convolution, pooling or upsampling, or 0 */
     bool conv, upsample;

@@ -70,6 +70,25 @@ DLDataType ta_synth_plan_dtype(const ta_synth_plan *p, DLDataType drawn, uint64_
     return drawn;
 }
 
+/* Operators whose out= result is an index into their input (int64 in ATen). */
+static bool returns_indices(const char *n)
+{
+    static const char *const names[] = {"argmax", "argmin", "nonzero", "count_nonzero", "searchsorted",
+                                        "bucketize", NULL};
+    return in_list(n, names);
+}
+
+DLDataType ta_synth_plan_out_dtype(const ta_synth_plan *p, const ta_decl_slot *a, DLDataType inputs)
+{
+    /* The int64 outputs: indices (sort, topk, max.dim's max_values, unique's
+     * inverse...), and the int32 ones of LAPACK (pivots, info, frexp's exponent). */
+    static const char *const longs[] = {"max_values", "inverse", "counts", "rank", NULL};
+    static const char *const ints[] = {"pivots", "info", "exponent", NULL};
+    if (strstr(a->name, "indices") || in_list(a->name, longs) || p->names->index_out) return TA_DTYPE_I64;
+    if (in_list(a->name, ints)) return TA_DTYPE_I32;
+    return inputs;
+}
+
 /* ---- what arguments are there ------------------------------------------- */
 
 static int arg_index(const ta_decl *d, const char *name)
@@ -121,7 +140,7 @@ static int spatial_dims(const char *n, const ta_decl *d)
         if (a->type == TA_DT_INT_LIST && a->fixed_size >= 1 && a->fixed_size <= TA_PLAN_MAX_SPATIAL)
             return a->fixed_size;
     }
-    if (!named || strstr(n, "backward")) return 0;
+    if (!named || (strstr(n, "backward") && !strstr(n, "upsample"))) return 0;
     for (int k = 1; k <= TA_PLAN_MAX_SPATIAL; k++) {
         char tag[3] = {(char)('0' + k), 'd', '\0'};
         if (strstr(n, tag)) return k;
@@ -204,6 +223,7 @@ void ta_synth_names_read(const ta_schema *s, const ta_decl *d, ta_synth_names *o
     out->size_may_infer = has_part(n, infer);
     out->nonzero_divisor = in_list(n, divisions);
     out->no_huge = has_part(n, explosive);
+    out->index_out = returns_indices(n);
     out->classes = strstr(n, "nll_loss") || (strstr(n, "cross_entropy") && !strstr(n, "binary"));
     out->spatial = spatial_dims(n, d);
     out->conv = out->spatial && strstr(n, "conv");
@@ -288,6 +308,24 @@ static int conv_tensor(const ta_synth_plan *p, const char *n, int64_t *shape)
     return k;
 }
 
+/* The gradient of an upsampling backward: the forward's output, [batch,
+ * channels, out...], out the output_size given or the input's size times
+ * the scale factor (ta_synth_plan_floats), as ATen computes it. */
+static int upsampled_tensor(const ta_synth_plan *p, const char *n, int64_t *shape)
+{
+    const ta_synth_names *names = p->names;
+    if (!names->upsample || strcmp(n, "grad_output")) return -1;
+    bool scaled = names->scale_factors >= 0 && p->optional[names->scale_factors] == TA_OPT_GIVE;
+    double scale[TA_PLAN_MAX_SPATIAL];
+    int k = 0;
+    ta_synth_plan_floats(p, NULL, scale);
+    shape[k++] = p->batch;
+    shape[k++] = p->channels;
+    for (int i = 0; i < names->spatial; i++)
+        shape[k++] = scaled ? (int64_t)((double)p->size[i] * scale[i]) : p->out_size[i];
+    return k;
+}
+
 int ta_synth_plan_tensor(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, const int64_t *main,
                          int64_t *shape, int64_t *lo, int64_t *hi, DLDataType *dtype)
 {
@@ -298,6 +336,7 @@ int ta_synth_plan_tensor(const ta_synth_plan *p, const ta_decl_slot *a, int ndim
     if (a->is_out) return -1;
     if ((k = norm_tensor(p, n, ndim, main, shape, lo)) >= 0) return k;
     if ((k = conv_tensor(p, n, shape)) >= 0) return k;
+    if ((k = upsampled_tensor(p, n, shape)) >= 0) return k;
     if (p->classes && !strcmp(n, "target")) {
         *dtype = TA_DTYPE_I64;
         *lo = 0;
@@ -320,6 +359,7 @@ int ta_synth_plan_ints(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, 
     int spatial = p->names->spatial;
     if (p->names->norm == TA_NORM_LAST && !strcmp(n, "normalized_shape") && ndim >= 1)
         return one_dim(out, main[ndim - 1]);
+    if (p->names->upsample && !strcmp(n, "input_size")) return ta_synth_plan_shape(p, out);
     if (!spatial || !spatial_name(n)) return -1;
     if (!strcmp(n, "output_size") && a->fixed_size > spatial) return -1; /* input_size-like */
     for (int i = 0; i < spatial; i++) {
@@ -335,7 +375,7 @@ int ta_synth_plan_ints(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, 
 
 int ta_synth_plan_floats(const ta_synth_plan *p, const ta_decl_slot *a, double *out)
 {
-    if (!p->names->spatial || strcmp(a->name, "scale_factors")) return -1;
+    if (!p->names->spatial || (a && strcmp(a->name, "scale_factors"))) return -1;
     for (int i = 0; i < p->names->spatial; i++) out[i] = 1.5 + 0.5 * (double)(i % 2);
     return p->names->spatial;
 }

@@ -56,6 +56,11 @@ int ta_synth_plan_shape(const ta_synth_plan *p, int64_t *shape);
 /* The drawn dtype, or one the operator accepts (bits choose which). */
 DLDataType ta_synth_plan_dtype(const ta_synth_plan *p, DLDataType drawn, uint64_t bits);
 
+/* The dtype of out= argument a when the case's inputs promote to inputs:
+ * what ATen computes that result in (indices are int64, LAPACK's pivots
+ * and infos int32), so that the kernel accepts it. */
+DLDataType ta_synth_plan_out_dtype(const ta_synth_plan *p, const ta_decl_slot *a, DLDataType inputs);
+
 /* A tensor argument whose name ties it to the plan: its shape (into shape,
  * returning ndim) and the range of its values [lo, hi); dtype is set when
  * the plan fixes it (class targets are int64) and left alone otherwise.
@@ -69,7 +74,8 @@ int ta_synth_plan_tensor(const ta_synth_plan *p, const ta_decl_slot *a, int ndim
 int ta_synth_plan_ints(const ta_synth_plan *p, const ta_decl_slot *a, int ndim, const int64_t *main,
                        int64_t *out);
 
-/* A float list argument (scale_factors): its length and values, or -1. */
+/* A float list argument (scale_factors; a NULL: the scale factors): its
+ * length and values, or -1. */
 int ta_synth_plan_floats(const ta_synth_plan *p, const ta_decl_slot *a, double *out);
 
 /* An int argument whose name says what fits (steps, window_length, groups,

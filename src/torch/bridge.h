@@ -8,6 +8,8 @@
  *                  from engine storages while a call runs
  *   convert.cpp    ta_stack values to IValues and back; engine tensors as
  *                  at::Tensors over shared c10::Storages and back
+ *   dump.cpp       with TA_TORCH_DUMP=FILE, every call's arguments and
+ *                  storages, for a replay in torch (tools/torch/replay_case.py)
  *   kernel.cpp     the one boxed kernel: convert, call, write back, report
  *   register.cpp   the plugin entry: which operators, and their schemas */
 #ifndef TA_TORCH_BRIDGE_H
@@ -89,6 +91,12 @@ class CallState {
     std::unordered_map<uint32_t, c10::Storage> storages_;
     std::vector<std::pair<at::Tensor, DLTensor *>> inputs_;
 };
+
+/* ---- dump.cpp ---- */
+
+/* With TA_TORCH_DUMP=FILE set, appends the call's arguments (whole
+ * storages included) to FILE as one JSON line; otherwise nothing. */
+void dump_call(const std::string &op, const torch::jit::Stack &stack);
 
 /* ---- kernel.cpp ---- */
 

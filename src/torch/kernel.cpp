@@ -26,10 +26,9 @@ class SilentWarnings : public c10::WarningHandler {
 SilentWarnings silent;
 
 /* Runs the call; "" on success, else ATen's message. */
-std::string call(const OpEntry &e, ta_kernel_ctx *ctx, torch::jit::Stack &stack)
+std::string call(const OpEntry &e, torch::jit::Stack &stack)
 {
     try {
-        AllocatorScope scope(ctx);
         at::AutoDispatchBelowADInplaceOrView below_autograd;
         e.op.callBoxed(&stack);
         return "";
@@ -48,11 +47,16 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
     if (ta_stack_size(st) != args.size())
         return ta_kernel_error(ctx, "tensoralias: %zu arguments for %s, whose schema in libtorch has %zu",
                                ta_stack_size(st), e.name.c_str(), args.size());
+    /* The engine's allocator stays ATen's until every tensor of the call is
+     * gone: memory taken with raw_allocate (ideep's, for mkldnn tensors) is
+     * given back through whatever allocator is current when it dies. */
+    AllocatorScope scope(ctx);
     CallState cs(ctx);
     torch::jit::Stack stack;
     stack.reserve(args.size());
     for (size_t i = 0; i < args.size(); i++) stack.push_back(cs.value_in(*ta_stack_at(st, i), args[i]));
-    std::string err = call(e, ctx, stack);
+    dump_call(e.name, stack);
+    std::string err = call(e, stack);
     /* A rejected call is observed too: it must not have changed what it may not. */
     cs.sync_inputs();
     if (!err.empty()) return ta_kernel_error(ctx, "%s", err.c_str());

@@ -307,6 +307,35 @@ static void test_left_out_arguments_are_synthesized(void **state)
     env_close(&e);
 }
 
+/* An out= argument the sample leaves out takes the dtype the sample's inputs
+ * promote to (what ATen computes the result in), whatever the case's own. */
+static void test_out_follows_the_inputs_dtype(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *self, *other, *out;
+    } rows[] = {{"float64", "int32", "float64"}, {"int32", "int64", "int64"}, {"bool", "bool", "bool"},
+                {"int64", "float32", "float32"}, {"float32", "float64", "float64"}};
+    char text[2048];
+    int n = snprintf(text, sizeof text, "{\"aten::add.out\": [");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "%s{\"self\": {\"shape\": [3], \"dtype\": \"%s\"}, \"other\": {\"dtype\": \"%s\"}}",
+                      i ? ", " : "", rows[i].self, rows[i].other);
+    snprintf(text + n, sizeof text - (size_t)n, "]}");
+    env e;
+    env_open(&e, "aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", text);
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        DLDataType want;
+        assert_true(ta_sample_dtype(rows[i].out, &want));
+        assert_int_equal(build(&e, "aten::add.out", i), TA_OK);
+        const DLTensor *out = e.c->args[3].u.tensor;
+        assert_int_equal(out->dtype.code, want.code);
+        assert_int_equal(out->dtype.bits, want.bits);
+    }
+    env_close(&e);
+}
+
 typedef struct unfit {
     const char *sample;
     const char *note;
@@ -455,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_load_and_count),
         cmocka_unit_test(test_every_kind_of_argument),
         cmocka_unit_test(test_left_out_arguments_are_synthesized),
+        cmocka_unit_test(test_out_follows_the_inputs_dtype),
         cmocka_unit_test(test_samples_that_do_not_fit),
         cmocka_unit_test(test_case_seed_replays_a_sample),
         cmocka_unit_test(test_views_of_one_storage),

@@ -3,9 +3,10 @@
  * size...] with kernels, strides and padding that fit; upsampling given
  * exactly one of output_size and scale_factors; clamp a min or a max; batch
  * norm statistics of the channel count, both given; nll_loss targets that are classes;
- * integer and floating operators their dtypes; foreach lists of one length;
+ * upsampling backward its forward's sizes; integer and floating operators their dtypes; foreach lists of one length;
  * factory sizes without -1 (views keep it); no pinned memory; no integer
- * divisor of 0; operators with a dim mostly not 0-dim. */
+ * divisor of 0; operators with a dim mostly not 0-dim; out= arguments of
+ * the dtype ATen computes their result in. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,36 @@ static void test_exactly_one_and_at_least_one(void **state)
     env_close(&e);
 }
 
+/* An upsampling backward gets the forward's geometry: input_size [N, C,
+ * in...], and a grad_output of the forward's output, [N, C, out...], out
+ * the output_size given or in * the scale factor (the one of them given). */
+static void test_upsampling_backward_sizes(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "aten::upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+                 "SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor");
+    int scaled = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        const DLTensor *g = arg(&e, "grad_output")->u.tensor;
+        const ta_value *in = arg(&e, "input_size"), *out = arg(&e, "output_size"), *sc = arg(&e, "scale_factors");
+        assert_int_equal(g->ndim, 4);
+        assert_int_equal(in->u.ints.n, 4);
+        assert_true((out->tag == TA_VAL_NONE) != (sc->tag == TA_VAL_NONE));
+        assert_int_equal(g->shape[0], in->u.ints.items[0]);
+        assert_int_equal(g->shape[1], in->u.ints.items[1]);
+        for (int d = 0; d < 2; d++) {
+            int64_t want = sc->tag == TA_VAL_NONE ? out->u.ints.items[d]
+                                                  : (int64_t)((double)in->u.ints.items[2 + d] * sc->u.floats.items[d]);
+            assert_int_equal(g->shape[2 + d], want);
+        }
+        scaled += sc->tag != TA_VAL_NONE;
+    }
+    assert_true(scaled > 0 && scaled < CASES);
+    env_close(&e);
+}
+
 static void test_norm_statistics_and_classes(void **state)
 {
     (void)state;
@@ -211,6 +242,46 @@ static void test_dtypes_by_name(void **state)
     env_close(&e);
 }
 
+static bool same_dtype(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits; }
+
+/* out= arguments take the dtype their result has in ATen: self's (promoted
+ * with other's), int64 for indices, int32 for LAPACK's pivots; a few
+ * synthesized cases draw another (ATen casts into out, or refuses). */
+static void test_out_dtypes(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "aten::sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, "
+                 "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)");
+    int values = 0, indices = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        values += same_dtype(arg(&e, "values")->u.tensor->dtype, arg(&e, "self")->u.tensor->dtype);
+        indices += same_dtype(arg(&e, "indices")->u.tensor->dtype, TA_DTYPE_I64);
+    }
+    assert_true(values > CASES * 8 / 10 && values < CASES);
+    assert_true(indices > CASES * 8 / 10 && indices < CASES);
+    env_close(&e);
+    env_open(&e, "aten::argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)");
+    int longs = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        longs += same_dtype(arg(&e, "out")->u.tensor->dtype, TA_DTYPE_I64);
+    }
+    assert_true(longs > CASES * 8 / 10);
+    env_close(&e);
+    env_open(&e, "aten::linalg_lu_factor.out(Tensor A, *, bool pivot=True, Tensor(a!) LU, Tensor(b!) pivots) "
+                 "-> (Tensor(a!) LU, Tensor(b!) pivots)");
+    int lu = 0, pivots = 0;
+    for (uint64_t seed = 0; seed < CASES; seed++) {
+        make(&e, seed);
+        lu += same_dtype(arg(&e, "LU")->u.tensor->dtype, arg(&e, "A")->u.tensor->dtype);
+        pivots += same_dtype(arg(&e, "pivots")->u.tensor->dtype, TA_DTYPE_I32);
+    }
+    assert_true(lu > CASES * 8 / 10 && pivots > CASES * 8 / 10);
+    env_close(&e);
+}
+
 static void test_lists_sizes_and_flags(void **state)
 {
     (void)state;
@@ -280,8 +351,10 @@ int main(void)
         cmocka_unit_test(test_pooling_fits),
         cmocka_unit_test(test_convolution_weight),
         cmocka_unit_test(test_exactly_one_and_at_least_one),
+        cmocka_unit_test(test_upsampling_backward_sizes),
         cmocka_unit_test(test_norm_statistics_and_classes),
         cmocka_unit_test(test_dtypes_by_name),
+        cmocka_unit_test(test_out_dtypes),
         cmocka_unit_test(test_lists_sizes_and_flags),
         cmocka_unit_test(test_divisors_and_dims),
     };

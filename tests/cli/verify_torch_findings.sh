@@ -1,0 +1,59 @@
+#!/bin/sh
+# verify --kernels torch: findings that were the bridge's own doing, each
+# pinned down so it stays gone, and findings that are ATen's, each pinned
+# down so the tool keeps seeing them (their judgement is in
+# tests/data/torch/aten-1.13.1-findings.tsv).
+. "$(dirname "$0")/lib.sh"
+if [ ! -f "$BUILD/libtensoralias_torch.so" ]; then
+    echo "skipped: the libtorch bridge is not built (no libtorch-dev)"; exit 77
+fi
+YAML=$BUILD/data/corpus/pytorch-1.13.1/native_functions.yaml
+run() { # samples-file op...: verify the ops on those samples alone, JSON in $tmp/r.json
+    s=$1; shift
+    ops=""
+    for o in "$@"; do ops="$ops --ops $o"; done
+    # shellcheck disable=SC2086
+    "$TA" verify "$YAML" --kernels torch --no-default-samples --samples "$s" --cases 0 \
+        --format json $ops >"$tmp/r.json" 2>"$tmp/err"
+}
+
+# to_mkldnn makes its result with ideep, which takes memory through c10's
+# raw_allocate and gives it back through whatever CPU allocator is current
+# when the result dies: the engine's allocator must still be the current one
+# then, or glibc's free() reads before an engine storage (out-of-bounds) and
+# aborts (crash). Its result is no strided tensor: the bridge rejects the
+# case (a sample of ours that is rejected is a kernel-error).
+cat >"$tmp/mkldnn.json" <<'JSON'
+{"aten::to_mkldnn": [{"self": {"shape": [7]}, "dtype": null},
+                     {"self": {"shape": [3, 1]}, "dtype": "float32"}]}
+JSON
+run "$tmp/mkldnn.json" aten::to_mkldnn
+grep -q '"verdict":"kernel-error"' "$tmp/r.json" || { cat "$tmp/r.json" "$tmp/err"; fail "to_mkldnn: rejected"; }
+grep -Eq '"kind":"(crash|out-of-bounds)"' "$tmp/r.json" && { cat "$tmp/r.json"; fail "to_mkldnn: crash or out-of-bounds"; }
+grep -q 'not a strided CPU tensor' "$tmp/r.json" || { cat "$tmp/r.json"; fail "to_mkldnn: the reason"; }
+grep -q 'invalid pointer' "$tmp/err" && { cat "$tmp/err"; fail "to_mkldnn: free() of engine memory"; }
+
+# _convert_indices_from_coo_to_csr writes out[i] from i = self[last] + 1 on,
+# unchecked: a COO index of -2 writes the element before out's view, in the
+# storage out was given (torch 1.13.1 changes the same element 1 of a 5-element
+# storage: tests/data/torch/aten-1.13.1-findings.tsv).
+cat >"$tmp/coo.json" <<'JSON'
+{"aten::_convert_indices_from_coo_to_csr.out": [
+  {"self": {"shape": [], "dtype": "int32", "offset": 2, "values": [-2]}, "size": 1, "out_int32": true,
+   "out": {"shape": [], "dtype": "int32", "offset": 2, "storage_bytes": 20}}]}
+JSON
+run "$tmp/coo.json" aten::_convert_indices_from_coo_to_csr.out
+grep -q 'changed byte 4 of its storage (storage element 1), which is outside its view' "$tmp/r.json" ||
+    { cat "$tmp/r.json" "$tmp/err"; fail "coo_to_csr: the write before out's view"; }
+
+# TA_TORCH_DUMP: the call as torch gets it, each storage's bytes whole
+# (tools/torch/replay_case.py replays it in torch).
+cat >"$tmp/abs.json" <<'JSON'
+{"aten::abs.out": [{"self": {"shape": [2], "values": [1, -2]}, "out": {"shape": [0]}}]}
+JSON
+TA_TORCH_DUMP="$tmp/calls.jsonl" run "$tmp/abs.json" aten::abs.out
+grep -q '"verdict":"ok"' "$tmp/r.json" || { cat "$tmp/r.json" "$tmp/err"; fail "abs.out with a dump: ok"; }
+[ "$(wc -l <"$tmp/calls.jsonl")" -eq 1 ] || { cat "$tmp/calls.jsonl"; fail "dump: one call"; }
+grep -q '^{"op": "aten::abs.out", "args": \[{"dtype": "Float", "shape": \[2\], "strides": \[1\], "offset": 0, "storage": 0}, {"dtype": "Float", "shape": \[0\], "strides": \[1\], "offset": 0, "storage": 1}\], "storages": {"0": "0000803f000000c0", "1": ""}}$' "$tmp/calls.jsonl" ||
+    { cat "$tmp/calls.jsonl"; fail "dump: the call"; }
+exit 0
