@@ -47,7 +47,7 @@ void *ta_aligned_alloc(size_t align, size_t n) { return fails() ? NULL : aligned
 void *ta_malloc_pages(size_t *n)
 {
     const size_t huge = (size_t)1 << 21;
-    if (*n < huge / 2) return ta_malloc(*n);
+    if (*n < huge / 2 || *n > 4 * huge) return ta_malloc(*n);
     size_t size = (*n + huge - 1) & ~(huge - 1);
     void *p = ta_aligned_alloc(huge, size);
     if (!p) return NULL;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "schema/map.h"
 
 uint64_t ta_map_hash_bytes(const void *key, size_t n)
@@ -28,6 +29,12 @@ void ta_map_init(ta_map *m, const ta_map_type *type)
     m->type = type;
 }
 
+void ta_map_init_in(ta_map *m, const ta_map_type *type, ta_arena *arena)
+{
+    ta_map_init(m, type);
+    m->arena = arena;
+}
+
 void ta_map_clear(ta_map *m)
 {
     const ta_map_type *t = m->type;
@@ -38,8 +45,9 @@ void ta_map_clear(ta_map *m)
             if (t->key_free) t->key_free((void *)e->key);
             if (t->value_free) t->value_free(e->value);
         }
-    free(m->slots);
+    if (!m->slots_in_arena) free(m->slots);
     m->slots = NULL;
+    m->slots_in_arena = false;
     m->cap = m->n = 0;
 }
 
@@ -53,7 +61,9 @@ static bool full(size_t n, size_t cap) { return n * 4 > cap * 3; }
 
 static ta_status resize(ta_map *m, size_t cap)
 {
-    ta_map_entry *slots = ta_calloc(cap, sizeof *slots);
+    bool in_arena = m->arena && cap * sizeof(ta_map_entry) <= ((size_t)1 << 20);
+    ta_map_entry *slots = in_arena ? ta_arena_zalloc(m->arena, cap * sizeof *slots)
+                                   : ta_calloc(cap, sizeof *slots);
     if (!slots) return TA_ERR_NOMEM;
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->slots[i].key) continue;
@@ -61,8 +71,9 @@ static ta_status resize(ta_map *m, size_t cap)
         while (slots[j].key) j = (j + 1) & (cap - 1);
         slots[j] = m->slots[i];
     }
-    free(m->slots);
+    if (!m->slots_in_arena) free(m->slots);
     m->slots = slots;
+    m->slots_in_arena = in_arena;
     m->cap = cap;
     return TA_OK;
 }

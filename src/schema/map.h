@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "tensoralias/diag.h"
+#include "tensoralias/schema.h"
 
 typedef union ta_map_value {
     void *ptr;
@@ -45,6 +46,8 @@ typedef struct ta_map {
     const ta_map_type *type; /* NULL: borrowed keys and values, default hash */
     ta_map_entry *slots;     /* one array: a probe touches one cache line */
     size_t cap, n;
+    ta_arena *arena;         /* where small tables come from (ta_map_init_in), or NULL */
+    bool slots_in_arena;
 } ta_map;
 
 /* Eight bytes a step: keys are operator names and signatures of a hundred
@@ -53,6 +56,12 @@ uint64_t ta_map_hash_bytes(const void *key, size_t len);
 
 /* An empty map; it allocates on first insertion. */
 void ta_map_init(ta_map *m, const ta_map_type *type);
+/* The same with its tables of up to 1 MiB in arena, for a map that lives
+ * as long as the arena and is sized once (ta_map_reserve): memory the owner
+ * expects to fill anyway (ta_arena_expect), paged in already. Such a table
+ * outgrown stays in the arena (larger ones are malloc'd and freed as
+ * usual); ta_map_clear forgets it, the arena frees it. */
+void ta_map_init_in(ta_map *m, const ta_map_type *type, ta_arena *arena);
 /* Frees the table (and owned keys and values); the map is empty again. */
 void ta_map_clear(ta_map *m);
 /* Room for n keys without growing. */

@@ -729,8 +729,10 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     }
     loader L = {.f = f, .diags = diags};
     ta_status st = TA_OK;
-    /* entries, schemas and their strings take about 5 times the text */
+    /* entries, schemas, their strings and the name index take about 5
+     * times the text */
     ta_arena_expect(f->arena, (kept_text ? 0 : len) + len * 6);
+    ta_map_init_in(&f->index, NULL, f->arena);
     if (!set_src(f, &f->src, text, len, source ? source : "<string>", kept_text)) st = TA_ERR_NOMEM;
     if (tags_text) {
         f->has_tags = true;

@@ -5,7 +5,8 @@
  * A type without annotations is one node for the whole file, with span
  * {0, 0}, and equal to what a schema parsed on its own has; an annotated
  * type keeps its own node, span and alias record, sharing its plain
- * elements; every schema prints as written. */
+ * elements; every schema prints as written. A map kept in an arena takes
+ * its small tables from it and its large ones from malloc. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "schema/arena.h"
+#include "schema/map.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/native.h"
 
@@ -151,12 +153,46 @@ static void test_arena_packing(void **state)
     ta_arena_destroy(a);
 }
 
+static void test_map_in_arena(void **state)
+{
+    (void)state;
+    enum { N = 50000 };
+    static char keys[N][8];
+    ta_arena *a = ta_arena_create();
+    ta_map m;
+    ta_map_init_in(&m, NULL, a);
+    size_t before = ta_arena_bytes(a);
+    for (int i = 0; i < N; i++) {
+        snprintf(keys[i], sizeof keys[i], "k%d", i);
+        assert_int_equal(ta_map_add(&m, keys[i], strlen(keys[i]), ta_map_int(i), NULL), TA_OK);
+        if (i == 1000) {
+            /* small: in the arena */
+            assert_true(m.slots_in_arena);
+            assert_true(ta_arena_bytes(a) > before);
+        }
+    }
+    assert_false(m.slots_in_arena); /* 64 Ki slots: malloc'd */
+    for (int i = 0; i < N; i += 7) {
+        const ta_map_entry *e = ta_map_find_str(&m, keys[i]);
+        assert_non_null(e);
+        assert_int_equal(e->value.i, i);
+    }
+    assert_null(ta_map_find_str(&m, "k-1"));
+    ta_map_clear(&m);
+    /* a cleared map starts again in the arena */
+    assert_int_equal(ta_map_reserve(&m, 10), TA_OK);
+    assert_true(m.slots_in_arena);
+    ta_map_clear(&m);
+    ta_arena_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_types_shared),
         cmocka_unit_test(test_annotated_types_own),
         cmocka_unit_test(test_arena_packing),
+        cmocka_unit_test(test_map_in_arena),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

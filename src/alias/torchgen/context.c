@@ -16,6 +16,9 @@ ta_torchgen *ta_torchgen_create(void)
         free(tg);
         return NULL;
     }
+    /* sized once for the yaml's functions and those derived */
+    ta_map_init_in(&tg->by_name, NULL, tg->arena);
+    ta_map_init_in(&tg->sig_idx, NULL, tg->arena);
     return tg;
 }
 
