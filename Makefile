@@ -103,6 +103,8 @@ TORCH_OBJ := $(TORCH_SRC:%.cpp=$(BUILD)/obj/%.o)
 TORCH_SO  := $(if $(filter 1,$(TORCH)),$(if $(TORCH_SRC),$(BUILD)/libtensoralias_torch.so))
 TORCHEXT_SRC := $(sort $(wildcard tests/torchext/*.cpp))
 TORCHEXT_SO  := $(if $(TORCH_SO),$(TORCHEXT_SRC:tests/torchext/%.cpp=$(BUILD)/tests/torchext/lib%.so))
+# The bridge's benchmark links libtorch itself (its kernels called directly).
+BENCH_TORCH  := $(if $(TORCH_SO),$(BUILD)/bench/bench_torch)
 
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
            $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) $(TORCH_SO) \
@@ -149,10 +151,12 @@ $(BUILD)/libtensoralias_cuda.so: $(CUDA_OBJ)
 
 # The command links igraph's archive when there is one: it calls none of the
 # libraries igraph's .so brings in (lapack, arpack, glpk, gfortran, ... 20 of
-# them), and loading those was most of its start-up. libxml2 and libstdc++
-# are what the archive's members it uses need.
+# them), and loading those was most of its start-up. The archive's GraphML
+# reader, which the command never calls, would still bring in libxml2 (and
+# ICU, libstdc++): tools/tensoralias/static/no_libxml2.c stands in for it.
 IGRAPH_A   := $(wildcard $(shell pkg-config --variable=libdir igraph)/libigraph.a)
-IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lxml2 -lstdc++ -lm
+IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lm
+CLI_STATIC_OBJ := $(if $(IGRAPH_A),$(BUILD)/obj/tools/tensoralias/static/no_libxml2.o)
 CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
 
 $(BUILD)/obj/%.o: %.cpp
@@ -170,8 +174,8 @@ $(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
 	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
 	    -o $@ $< $(TORCH_LIBS)
 
-$(BUILD)/tensoralias: $(CLI_OBJ) $(BUILD)/libtensoralias.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
+$(BUILD)/tensoralias: $(CLI_OBJ) $(CLI_STATIC_OBJ) $(BUILD)/libtensoralias.a
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(CLI_STATIC_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
 
 # Programs built from one source file in one step still write a dependency
 # file (program.d), so editing a header they include rebuilds them.
@@ -185,6 +189,11 @@ $(BUILD)/bench/yaml_scan: tools/bench/scan/yaml_scan.c $(BUILD)/obj/tools/bench/
 $(BUILD)/bench/%: tools/bench/%.c $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) $(LDLIBS)
+
+$(BUILD)/bench/bench_torch: tools/bench/bench_torch.cpp $(BENCHLIB_OBJ) $(BUILD)/libtensoralias.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(TORCH_CXXFLAGS) -Itools/bench $(DEPFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(BENCHLIB_OBJ) $(WHOLE_LIB) \
+	    $(LDLIBS) $(TORCH_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(TESTLIB_OBJ) $(BUILD)/libtensoralias.a
 	@mkdir -p $(dir $@)
@@ -216,7 +225,7 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BUILD)/bench/yaml_scan
+check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BENCH_TORCH) $(BUILD)/bench/yaml_scan
 
 test: check-build
 	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
@@ -259,8 +268,8 @@ fuzz: fuzz-build
 	  echo "== $$n for $(FUZZ_SECONDS)s"; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 build-fuzz/new/$$n tests/fuzz/corpus/$$n || exit 1; done
 
-bench: all $(BENCH_BIN) $(BUILD)/bench/yaml_scan
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+bench: all $(BENCH_BIN) $(BENCH_TORCH) $(BUILD)/bench/yaml_scan
+	@for b in $(BENCH_BIN) $(BENCH_TORCH); do echo "== $$b"; $$b || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/tensoralias \

@@ -5,7 +5,10 @@
  * parses into a ta_schema. Every node keeps the byte span it came from, and
  * every name is a view into the arena's copy of the source text, so printing
  * a schema reproduces it exactly. All nodes live in a ta_arena and are freed
- * with it in one call; nothing in the model is freed separately.
+ * with it in one call; nothing in the model is freed separately. (The
+ * schemas of a loaded native_functions.yaml share their types without
+ * annotations: such a type's span is {0, 0} and its names are views into
+ * the text of the schema that first used it.)
  */
 #ifndef TENSORALIAS_SCHEMA_H
 #define TENSORALIAS_SCHEMA_H
@@ -97,7 +100,8 @@ struct ta_type {
     uint32_t nelems;
     int32_t fixed_size;   /* LIST: N in elem[N], else -1 */
     ta_alias *alias;      /* annotation written right after this type, or NULL */
-    ta_span span;         /* the whole type as spelled, annotations included */
+    ta_span span;         /* the whole type as spelled, annotations included;
+                           * {0, 0} when shared (see the top of this file) */
 };
 
 /* Well-known type names, for quick tests. */

@@ -137,6 +137,15 @@ static void annotate(gb *b, igraph_integer_t v, const ta_alias *a)
 }
 
 /* Annotations of t (and of what it contains) hung off vertex v. */
+/* t as written in s; a type a yaml's schemas share (span {0, 0}) has no
+ * place of its own in s and is printed. */
+static int type_text(const ta_schema *s, const ta_type *t, char *buf, size_t cap)
+{
+    if (t->span.len) snprintf(buf, cap, "%.*s", (int)t->span.len, s->text + t->span.off);
+    else ta_type_print(t, buf, cap);
+    return (int)strlen(buf);
+}
+
 static void attach(gb *b, igraph_integer_t v, const ta_type *t, const char *slot,
                    const char *name, int index)
 {
@@ -149,9 +158,9 @@ static void attach(gb *b, igraph_integer_t v, const ta_type *t, const char *slot
         snprintf(cslot, sizeof cslot, "%s%s", slot, list ? "[]" : "{}");
         snprintf(cname, sizeof cname, "%s%s", name, list ? "[]" : "{}");
         const ta_type *e = list ? t->elems[0] : t->elems[1];
-        const ta_schema *s = b->ag->s;
-        snprintf(clabel, sizeof clabel, "%s\n%s %.*s", cname, list ? "element" : "value",
-                 (int)e->span.len, s->text + e->span.off);
+        char type[128];
+        int n = type_text(b->ag->s, e, type, sizeof type);
+        snprintf(clabel, sizeof clabel, "%s\n%s %.*s", cname, list ? "element" : "value", n, type);
         igraph_integer_t c = add_vertex(b, TA_VERTEX_CONTENTS, cname, clabel, cslot, index);
         add_edge(b, v, c, TA_EDGE_CONTAINS, 0, 0, 0, list ? "[]" : "{}");
         attach(b, c, e, cslot, cname, index);
@@ -194,7 +203,9 @@ static ta_status build(ta_alias_graph *ag)
         if (nm.len) snprintf(name, sizeof name, "%.*s", (int)nm.len, nm.ptr);
         else snprintf(name, sizeof name, "%s%u", in ? "arg" : "result", idx);
         snprintf(slot, sizeof slot, "%s%u", in ? "in" : "out", idx);
-        snprintf(label, sizeof label, "%s\n%.*s", name, (int)t->span.len, s->text + t->span.off);
+        char type[384];
+        int n = type_text(s, t, type, sizeof type);
+        snprintf(label, sizeof label, "%s\n%.*s", name, n, type);
         igraph_integer_t v = add_vertex(&b, in ? TA_VERTEX_INPUT : TA_VERTEX_OUTPUT, name, label, slot, (int)idx);
         const ta_slot_facts *f = &q->slot[i];
         char cbuf[1024];

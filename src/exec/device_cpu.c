@@ -12,9 +12,19 @@
  *     header lives on a page of its own before that guard.
  * A front allocation is exactly one whose address is page-aligned (a back
  * one never is: one of whole pages goes to the front), which is how release
- * tells them apart; the device keeps no state. Because every storage owns
- * whole pages, the engine can also make an input read-only with mprotect
- * without touching anything else. */
+ * tells them apart. Because every storage owns whole pages, the engine can
+ * also make an input read-only with mprotect without touching anything
+ * else.
+ *
+ * Released mappings are kept for reuse (a few, up to a total size): a case
+ * allocates, as a rule, storages of the sizes the case before it released,
+ * and a mapping reused saves its mmap, mprotect and munmap calls and the
+ * page faults of fresh pages. One is reused only for a mapping of the same
+ * length and layout, so its guard pages are where they would be; its other
+ * pages are zeroed, as fresh ones would be. The engine restores read-only
+ * storage before releasing it. The cache is per process (a forked child
+ * starts with copies of its parent's) and, like the engine, not
+ * thread-safe. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +69,66 @@ static size_t align_for(size_t bytes)
 
 static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
+/* ---- released mappings, for reuse ---- */
+
+enum { CACHE_SLOTS = 16 };
+#define CACHE_MAX_BYTES ((size_t)32 << 20)
+
+typedef struct cached_map {
+    char *map;
+    size_t len;
+    bool front;
+} cached_map;
+
+static cached_map g_cache[CACHE_SLOTS];
+static size_t g_ncached, g_cached_bytes;
+
+/* Zeroes what is not a guard page of a mapping laid out as alloc_front or
+ * alloc_back lays it out. */
+static void zero_mapping(char *map, size_t len, bool front)
+{
+    size_t page = page_size();
+    if (front) {
+        memset(map, 0, page);
+        memset(map + 2 * page, 0, len - 3 * page);
+    } else {
+        memset(map, 0, len - page);
+    }
+}
+
+/* The most recently released mapping of len bytes and that layout (its
+ * pages the likeliest to be in the caches), zeroed, or NULL. */
+static char *take_cached(size_t len, bool front)
+{
+    for (size_t i = g_ncached; i-- > 0;) {
+        if (g_cache[i].len != len || g_cache[i].front != front) continue;
+        char *map = g_cache[i].map;
+        memmove(&g_cache[i], &g_cache[i + 1], (g_ncached - i - 1) * sizeof *g_cache);
+        g_ncached--;
+        g_cached_bytes -= len;
+        zero_mapping(map, len, front);
+        return map;
+    }
+    return NULL;
+}
+
+/* Keeps a released mapping for reuse, unmapping the oldest kept ones to
+ * make room (or this one, when it is larger than the cache). */
+static void put_cached(char *map, size_t len, bool front)
+{
+    if (len > CACHE_MAX_BYTES) {
+        munmap(map, len);
+        return;
+    }
+    while (g_ncached == CACHE_SLOTS || g_cached_bytes + len > CACHE_MAX_BYTES) {
+        munmap(g_cache[0].map, g_cache[0].len);
+        g_cached_bytes -= g_cache[0].len;
+        memmove(&g_cache[0], &g_cache[1], --g_ncached * sizeof *g_cache);
+    }
+    g_cache[g_ncached++] = (cached_map){map, len, front};
+    g_cached_bytes += len;
+}
+
 /* Where the header of the allocation at p is. */
 static char *header_at(const void *p)
 {
@@ -88,12 +158,14 @@ static void *alloc_front(size_t bytes, char *err, size_t errcap)
 {
     size_t page = page_size(), data_pages = (bytes + page - 1) / page * page;
     size_t map_len = 3 * page + data_pages;
-    char *map = map_with_guard(map_len, page, page, err, errcap);
-    if (!map) return NULL;
-    if (mprotect(map + 2 * page + data_pages, page, PROT_NONE) != 0) {
-        set_err(err, errcap, strerror(errno));
-        munmap(map, map_len);
-        return NULL;
+    char *map = take_cached(map_len, true);
+    if (!map) {
+        if (!(map = map_with_guard(map_len, page, page, err, errcap))) return NULL;
+        if (mprotect(map + 2 * page + data_pages, page, PROT_NONE) != 0) {
+            set_err(err, errcap, strerror(errno));
+            munmap(map, map_len);
+            return NULL;
+        }
     }
     char *p = map + 2 * page;
     alloc_header h = {map, map_len, 0};
@@ -109,8 +181,8 @@ static void *alloc_back(size_t bytes, char *err, size_t errcap)
     size_t need = bytes + sizeof(alloc_header) + 16;
     size_t data_pages = (need + page - 1) / page * page;
     size_t map_len = data_pages + page;
-    char *map = map_with_guard(map_len, data_pages, page, err, errcap);
-    if (!map) return NULL;
+    char *map = take_cached(map_len, false);
+    if (!map && !(map = map_with_guard(map_len, data_pages, page, err, errcap))) return NULL;
     uintptr_t p = (uintptr_t)(map + data_pages - bytes);
     p &= ~(uintptr_t)(align_for(bytes) - 1);
     alloc_header h = {map, map_len, 0};
@@ -146,7 +218,7 @@ static void cpu_release(void *p)
     /* A kernel wrote over the header: the mapping cannot be known, so it
      * stays (unmapping a guess could take someone else's memory). */
     if (h.check != header_check(&h)) return;
-    munmap(h.map, h.map_len);
+    put_cached(h.map, h.map_len, ((uintptr_t)p & (page_size() - 1)) == 0);
 }
 
 static int cpu_copy(void *dst, const void *src, size_t bytes, char *err, size_t errcap)

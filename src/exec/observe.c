@@ -254,6 +254,25 @@ static bool is_protected(const ta_observer *ck, uint32_t sid)
     return false;
 }
 
+/* Whether storage sid (of bytes) needs no snapshot: only written
+ * arguments are on it and one's view covers every byte of it, so no change
+ * to it can be a finding (check_storage_writes looks for changes to a
+ * read-only argument's elements and outside every written view). */
+static bool written_whole(const ta_observer *ck, uint32_t sid, size_t bytes)
+{
+    bool whole = false;
+    for (int i = 0; i < ck->c.nslots; i++) {
+        const ta_case_slot *sl = &ck->c.slots[i];
+        if (sl->storage != sid) continue;
+        if (!ck->d->args[sl->arg].write) return false;
+        const DLTensor *t = &sl->before;
+        if (t->byte_offset == 0 && ta_is_contiguous(t) &&
+            (uint64_t)ta_numel(t) * ta_dtype_size(t->dtype) == bytes)
+            whole = true;
+    }
+    return whole;
+}
+
 static ta_status take_snapshots(ta_observer *ck)
 {
     ta_exec *x = ck->x;
@@ -265,6 +284,7 @@ static ta_status take_snapshots(ta_observer *ck)
         if (find_snap(ck, sl->storage) || is_protected(ck, sl->storage)) continue;
         ta_storage_info si;
         if (!ta_exec_storage_get(x, sl->storage, &si)) return TA_ERR_INVALID;
+        if (written_whole(ck, sl->storage, si.bytes)) continue;
         /* A large storage nobody may write: read-only pages catch any write
          * (in a child, whose fault handler reports it) for the price of two
          * mprotect calls instead of a copy and a comparison. */

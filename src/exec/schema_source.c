@@ -235,10 +235,40 @@ ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags 
 
 /* ---- choosing what to verify -------------------------------------------- */
 
-static bool matches(const char *name, const char *const *globs, size_t nglobs)
+/* The globs of a selection: those without a wildcard (a name, as a long
+ * list of --ops gives them) looked up in a map, the others matched. */
+typedef struct glob_set {
+    ta_map names;
+    const char **patterns;
+    size_t npatterns;
+} glob_set;
+
+static ta_status globs_init(glob_set *g, const char *const *globs, size_t nglobs)
 {
-    for (size_t i = 0; i < nglobs; i++)
-        if (fnmatch(globs[i], name, 0) == 0) return true;
+    *g = (glob_set){0};
+    ta_map_init(&g->names, NULL);
+    if (nglobs && !(g->patterns = ta_malloc(nglobs * sizeof *g->patterns))) return TA_ERR_NOMEM;
+    for (size_t i = 0; i < nglobs; i++) {
+        ta_map_entry *e;
+        if (strpbrk(globs[i], "*?[\\"))
+            g->patterns[g->npatterns++] = globs[i];
+        else if (ta_map_add(&g->names, globs[i], strlen(globs[i]), ta_map_int(0), &e) != TA_OK)
+            return TA_ERR_NOMEM;
+    }
+    return TA_OK;
+}
+
+static void globs_clear(glob_set *g)
+{
+    ta_map_clear(&g->names);
+    free(g->patterns);
+}
+
+static bool matches(const char *name, const glob_set *g)
+{
+    if (ta_map_find_str(&g->names, name)) return true;
+    for (size_t i = 0; i < g->npatterns; i++)
+        if (fnmatch(g->patterns[i], name, 0) == 0) return true;
     return false;
 }
 
@@ -272,15 +302,16 @@ ta_status ta_registry_select(const ta_registry *reg, const char *const *globs, s
     *n = 0;
     selection s = {0};
     ta_map_init(&s.seen, NULL);
-    ta_status st = TA_OK;
+    glob_set g;
+    ta_status st = globs_init(&g, globs, nglobs);
     for (size_t i = 0; i < ta_registry_count(reg) && st == TA_OK; i++) {
         const ta_registry_op *op = ta_registry_at(reg, i);
-        if (nglobs ? matches(op->name, globs, nglobs) : ta_registry_has_kernel(op))
-            st = select_add(&s, op->name);
+        if (nglobs ? matches(op->name, &g) : ta_registry_has_kernel(op)) st = select_add(&s, op->name);
     }
     const ta_registry_ext *x = ta_registry_ext_const_(reg);
     for (size_t i = 0; nglobs && i < x->nsource && st == TA_OK; i++)
-        if (matches(x->source_names[i], globs, nglobs)) st = select_add(&s, x->source_names[i]);
+        if (matches(x->source_names[i], &g)) st = select_add(&s, x->source_names[i]);
+    globs_clear(&g);
     ta_map_clear(&s.seen);
     if (st != TA_OK) {
         free(s.v);

@@ -1,8 +1,12 @@
 /* verify.c - running operators under verification, each in a child process.
  *
  * The parent forks one child per operator (not per case: a child runs many
- * cases) and keeps up to `jobs` children at once. A child streams what it
- * sees through a pipe, one line per event, each written with one write():
+ * cases) and keeps up to `jobs` children at once. A child reports what it
+ * sees as lines, one per event, into its mailbox (memory it shares with the
+ * parent, so reporting wakes nobody), and sends them through a pipe when
+ * the mailbox is full and when it is done; the parent reads a mailbox
+ * itself only after its child died or was killed, so whatever the child
+ * reported before is kept either way. The lines:
  *   S <case>                       a case starts (its deadline starts now)
  *   C <arguments>                  its arguments, described, before the call
  *   F <kind>\t<arg>\t<seed>\t<msg> a finding
@@ -23,12 +27,15 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -62,6 +69,7 @@ typedef struct op_job {
     int64_t cur_case;
     double case_start;
     bool got_done, trapped, device_lost;
+    struct mailbox *box; /* the running child's, or NULL */
     /* A child of this operator reported a trapped write or a guard page hit:
      * the later children run on snapshots alone (no read-only pages), so a
      * kernel that writes an input in every case is restarted once, not in
@@ -214,6 +222,46 @@ static void write_line(int fd, const char *s, size_t n)
     }
 }
 
+/* A child's mailbox: its report lines not yet sent through the pipe, and
+ * when its current case started (for the parent's timeout). */
+enum { MAILBOX_BYTES = 64 << 10 };
+typedef struct mailbox {
+    volatile size_t len;        /* bytes of data holding whole lines */
+    volatile double case_start; /* monotonic seconds; 0 before the first case */
+    char data[MAILBOX_BYTES - 2 * sizeof(double)];
+} mailbox;
+
+static mailbox *g_box; /* this child's, or NULL (in-process runs) */
+
+/* Sends what the mailbox holds through the pipe; then, unless it ended in
+ * D (the parent, which reads no mailbox after a D, may give it to another
+ * child at once), empties it. A child killed in between may have a line
+ * counted twice, never lost. */
+static void flush_box(int fd, bool last)
+{
+    if (!g_box || !g_box->len) return;
+    write_line(fd, g_box->data, g_box->len);
+    if (!last) g_box->len = 0;
+}
+
+/* One report line (ending in a newline): into the mailbox, or straight
+ * through the pipe when there is none. */
+static void put_line(int fd, const char *s, size_t n)
+{
+    mailbox *b = g_box;
+    if (!b) {
+        write_line(fd, s, n);
+        return;
+    }
+    if (b->len + n > sizeof b->data) flush_box(fd, false);
+    if (n > sizeof b->data) {
+        write_line(fd, s, n);
+        return;
+    }
+    memcpy(b->data + b->len, s, n);
+    __atomic_store_n(&b->len, b->len + n, __ATOMIC_RELEASE);
+}
+
 static void clean(char *s)
 {
     for (; *s; s++)
@@ -233,7 +281,7 @@ static void send_finding(int fd, const ta_finding *f)
         n = (int)sizeof line - 1;
         line[n - 1] = '\n';
     }
-    write_line(fd, line, (size_t)n);
+    put_line(fd, line, (size_t)n);
 }
 
 /* Findings are sent once per (kind, argument) per child. */
@@ -367,7 +415,7 @@ static void fault_handler(int sig, siginfo_t *si, void *uc)
             if (k + 1 < sizeof f.message) strcpy(f.message + k, "]");
         }
         send_finding(g_fd, &f);
-        write_line(g_fd, "T\n", 2);
+        put_line(g_fd, "T\n", 2);
         _exit(3);
     }
     signal(sig, SIG_DFL);
@@ -406,7 +454,7 @@ static void send_case(void *ud, const ta_case *c, const ta_decl *d)
     clean(line + 2);
     size_t n = strlen(line);
     line[n++] = '\n';
-    write_line(fd, line, n);
+    put_line(fd, line, n);
 }
 
 /* Where the cases of an operator run: in a child process that reports
@@ -433,10 +481,10 @@ static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *not
     clean(msg);
     int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
                               : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
-    write_line(fd, line, (size_t)n);
+    put_line(fd, line, (size_t)n);
     if (oc != TA_CASE_DEVICE_LOST) return true;
     n = snprintf(line, sizeof line, "L %u\n", c);
-    write_line(fd, line, (size_t)n);
+    put_line(fd, line, (size_t)n);
     return false;
 }
 
@@ -481,8 +529,12 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
     bool go_on = true;
     for (uint32_t c = from; c < j->total && go_on; c++) {
         char line[32];
-        if (mode == RUN_IN_CHILD) write_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
-        else j->res->cases++;
+        if (mode == RUN_IN_CHILD) {
+            if (g_box) g_box->case_start = now_s();
+            put_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
+        } else {
+            j->res->cases++;
+        }
         ta_case_outcome oc = run_case(ck, j, c, o);
         /* Released now, not when the next case starts: a kernel that broke
          * what releasing needs then fails in its own case. */
@@ -490,7 +542,8 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
                                      : record_case(j, oc, ta_observer_note(ck));
     }
-    if (mode == RUN_IN_CHILD && go_on) write_line(fd, "D\n", 2);
+    if (mode == RUN_IN_CHILD && go_on) put_line(fd, "D\n", 2);
+    if (mode == RUN_IN_CHILD) flush_box(fd, go_on);
     g_checker = NULL;
     g_exec = NULL;
     ta_observer_destroy(ck);
@@ -499,34 +552,183 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
 
 /* ---- the parent -------------------------------------------------------- */
 
-static bool start_child(op_job *j, const ta_verify_opts *o)
+/* Children are forked one operator ahead: a spare child, forked while the
+ * others run, waits on its control pipe until it is given its operator (a
+ * job index and the case to start at, since those change after the fork),
+ * so a process that has mapped libtorch (milliseconds to fork) is ready
+ * when a slot frees. Every child still runs one operator only. A spare is
+ * forked only when none is pending, so no other child holds the write end
+ * of its control pipe: closing it ends a spare that is not needed. */
+typedef struct spare_child {
+    pid_t pid; /* 0: none pending */
+    int ctl;   /* write end of its control pipe */
+    int fd;    /* read end of its report pipe */
+    mailbox *box;
+} spare_child;
+
+/* The parent's children: the pending spare, and the mailboxes (one for
+ * each running child and one for the spare, in one shared mapping made
+ * before the first fork; none when it cannot be made). */
+typedef struct children {
+    spare_child spare;
+    mailbox *boxes;
+    bool *busy;
+    uint32_t nboxes;
+} children;
+
+static bool children_init(children *ch, uint32_t jobs)
 {
-    int p[2];
-    if (pipe(p) != 0) return false;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
+    *ch = (children){.nboxes = jobs + 1};
+    ch->busy = ta_calloc(ch->nboxes, sizeof *ch->busy);
+    if (!ch->busy) return false;
+    void *m = mmap(NULL, ch->nboxes * sizeof(mailbox), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+    ch->boxes = m == MAP_FAILED ? NULL : m;
+    return true;
+}
+
+static void children_free(children *ch)
+{
+    if (ch->boxes) munmap(ch->boxes, ch->nboxes * sizeof(mailbox));
+    free(ch->busy);
+}
+
+static mailbox *box_take(children *ch)
+{
+    for (uint32_t i = 0; ch->boxes && i < ch->nboxes; i++)
+        if (!ch->busy[i]) {
+            ch->busy[i] = true;
+            ch->boxes[i].len = 0;
+            ch->boxes[i].case_start = 0;
+            return &ch->boxes[i];
+        }
+    return NULL;
+}
+
+static void box_give_back(children *ch, mailbox *b)
+{
+    if (b) ch->busy[b - ch->boxes] = false;
+}
+
+typedef struct assignment {
+    uint32_t job, from;
+    uint8_t pages_off;
+} assignment;
+
+/* In a spare child: waits for its operator and runs it; exits. */
+static _Noreturn void spare_main(op_job *jobs, size_t n, const ta_verify_opts *o, int ctl, int out,
+                                 pid_t parent)
+{
+    signal(SIGPIPE, SIG_DFL);
+    /* A parent that dies leaves no spare waiting for ever. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) ta_child_exit(0);
+    /* What a kernel prints must not end up inside the report on stdout. */
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    assignment a;
+    ssize_t got;
+    while ((got = read(ctl, &a, sizeof a)) < 0 && errno == EINTR) {}
+    if (got != (ssize_t)sizeof a || a.job >= n) ta_child_exit(0); /* not needed */
+    close(ctl);
+    op_job *j = &jobs[a.job];
+    j->pages_off = a.pages_off != 0;
+    run_cases(j, a.from, o, out, RUN_IN_CHILD);
+    ta_child_exit(0);
+}
+
+static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opts *o)
+{
+    int rep[2], ctl[2];
+    if (pipe(rep) != 0) return false;
+    /* A socket, so the assignment sent to a spare that died is EPIPE, not SIGPIPE. */
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, ctl) != 0) {
+        close(rep[0]);
+        close(rep[1]);
         return false;
     }
+    mailbox *box = box_take(ch);
+    fflush(NULL);
+    pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
-        close(p[0]);
-        signal(SIGPIPE, SIG_DFL);
-        /* What a kernel prints must not end up inside the report on stdout. */
-        dup2(STDERR_FILENO, STDOUT_FILENO);
-        run_cases(j, j->next_case, o, p[1], RUN_IN_CHILD);
-        ta_child_exit(0);
+        close(rep[0]);
+        close(ctl[1]);
+        g_box = box;
+        spare_main(jobs, n, o, ctl[0], rep[1], parent);
     }
-    close(p[1]);
-    fcntl(p[0], F_SETFL, O_NONBLOCK);
-    j->pid = pid;
-    j->fd = p[0];
+    close(rep[1]);
+    close(ctl[0]);
+    if (pid < 0) {
+        close(rep[0]);
+        close(ctl[1]);
+        box_give_back(ch, box);
+        return false;
+    }
+    fcntl(rep[0], F_SETFL, O_NONBLOCK);
+    ch->spare = (spare_child){.pid = pid, .ctl = ctl[1], .fd = rep[0], .box = box};
+    return true;
+}
+
+/* Ends a pending spare that is not needed (it exits when its control pipe
+ * closes); its pid joins the exiting ones. */
+static void drop_spare(children *ch, pid_t *exiting, size_t *nexiting)
+{
+    spare_child *sp = &ch->spare;
+    if (!sp->pid) return;
+    close(sp->ctl);
+    close(sp->fd);
+    box_give_back(ch, sp->box);
+    exiting[(*nexiting)++] = sp->pid;
+    sp->pid = 0;
+}
+
+/* Keeps child pid off the CPU this process runs on, when it may run on
+ * another: a child woken by this process is queued on the waker's CPU,
+ * where it would wait for the fork of the next spare to end. Best effort. */
+static void away_from_here(pid_t pid)
+{
+#ifdef CPU_SET
+    cpu_set_t set;
+    int here = sched_getcpu();
+    if (here < 0 || sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(here, &set) ||
+        CPU_COUNT(&set) < 2)
+        return;
+    CPU_CLR(here, &set);
+    sched_setaffinity(pid, sizeof set, &set);
+#else
+    (void)pid;
+#endif
+}
+
+/* Runs j from its next case in the spare child (forked now if none is
+ * pending); false when no child could be started. */
+static bool start_child(op_job *j, op_job *jobs, size_t n, const ta_verify_opts *o, children *ch)
+{
+    spare_child *sp = &ch->spare;
+    if (!sp->pid && !fork_spare(ch, jobs, n, o)) return false;
+    assignment a = {(uint32_t)(j - jobs), j->next_case, j->pages_off};
+    away_from_here(sp->pid);
+    ssize_t w;
+    while ((w = send(sp->ctl, &a, sizeof a, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
+    close(sp->ctl);
+    j->pid = sp->pid;
+    j->fd = sp->fd;
+    j->box = sp->box;
+    sp->pid = 0;
     j->buflen = 0;
     j->cur_case = -1;
     j->got_done = j->trapped = j->device_lost = false;
     j->case_start = now_s();
+    /* A spare that died before reading its assignment is reaped as a crash
+     * before any case (and restarted) like any other. */
+    (void)w;
     return true;
+}
+
+/* When the running case of j started, as far as the parent knows. */
+static double case_started(const op_job *j)
+{
+    double t = j->box ? j->box->case_start : 0;
+    return t > j->case_start ? t : j->case_start;
 }
 
 static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
@@ -613,15 +815,33 @@ static const char *signame(int sig)
     }
 }
 
-/* The child's pipe closed (or it timed out and was killed): collect it. */
-static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
+/* The lines a dead child left in its mailbox. */
+static void read_box(op_job *j)
 {
-    if (!timed_out) drain(j);
-    close(j->fd);
-    j->fd = -1;
+    mailbox *b = j->box;
+    if (!b) return;
+    size_t len = __atomic_load_n(&b->len, __ATOMIC_ACQUIRE);
+    if (len > sizeof b->data) len = 0; /* a kernel scribbled over it */
+    for (char *p = b->data, *end = b->data + len, *nl; p < end && (nl = memchr(p, '\n', (size_t)(end - p)));
+         p = nl + 1) {
+        *nl = '\0';
+        handle_line(j, p);
+    }
+}
+
+/* The child's pipe closed (or it timed out and was killed): collect it,
+ * and what it reported (through the pipe, then in its mailbox). */
+static void reap(op_job *j, const ta_verify_opts *o, bool timed_out, children *ch)
+{
     int status = 0;
     while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
     j->pid = 0;
+    drain(j);
+    close(j->fd);
+    j->fd = -1;
+    if (!j->got_done) read_box(j); /* after a D it was sent through the pipe */
+    box_give_back(ch, j->box);
+    j->box = NULL;
     if (j->got_done) {
         j->done = true;
         return;
@@ -655,12 +875,14 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
  * to the next operator at once, while it exits (a process that mapped
  * libtorch takes milliseconds to tear down). Its pid waits in *exiting
  * until it can be collected. true when j was such a child. */
-static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting)
+static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting, children *ch)
 {
     if (!j->got_done) return false;
     drain(j);
     close(j->fd);
     j->fd = -1;
+    box_give_back(ch, j->box); /* emptied through the pipe with D */
+    j->box = NULL;
     int status;
     if (waitpid(j->pid, &status, WNOHANG) == 0) exiting[(*nexiting)++] = j->pid;
     j->pid = 0;
@@ -683,15 +905,59 @@ static void collect_exited(pid_t *exiting, size_t *nexiting, bool wait)
     }
 }
 
+/* Before forking many children: the parent's private anonymous memory
+ * (malloc's heap and large mappings; libtorch's dispatcher tables alone are
+ * some 40 MB) collapsed into 2 MB pages, so that each fork copies one
+ * page-table entry for 512 (MADV_COLLAPSE, Linux 6.1). It costs about 3 ms
+ * per 1 MB collapsed, once, and saves about half a millisecond a fork with
+ * libtorch mapped, hence only for long runs. Best effort: a range that
+ * does not collapse stays as it was. Mappings keep their flags, so what
+ * the children allocate later is not backed by huge pages. */
+enum { HUGE_PAGES_FROM = 256 };
+#if defined(__linux__) && !defined(MADV_COLLAPSE)
+#define MADV_COLLAPSE 25 /* <linux/mman.h>; glibc's headers may lack it */
+#endif
+
+static void huge_pages_for_fork(void)
+{
+#ifdef MADV_COLLAPSE
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return;
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    char line[512], perms[8], name[16];
+    while (fgets(line, sizeof line, f)) {
+        uintptr_t lo, hi;
+        unsigned long inode;
+        name[0] = '\0';
+        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s %*s %*s %lu %15s", &lo, &hi, perms, &inode,
+                   name) < 4)
+            continue;
+        /* Anonymous and private: no inode, and no name but the heap's. */
+        if (strcmp(perms, "rw-p") || inode || (name[0] && strcmp(name, "[heap]"))) continue;
+        uintptr_t from = (lo + huge - 1) & ~(huge - 1), to = hi & ~(huge - 1);
+        if (from < to) madvise((void *)from, to - from, MADV_COLLAPSE);
+    }
+    fclose(f);
+#endif
+}
+
 static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
 {
+    if (n >= HUGE_PAGES_FROM) huge_pages_for_fork();
     size_t next = 0, done = 0, running = 0, nexiting = 0;
     uint32_t maxj = o->jobs ? o->jobs : 1;
     double timeout = o->timeout > 0 ? o->timeout : 10.0;
     struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
     op_job **slots = ta_calloc(maxj, sizeof *slots);
-    pid_t *exiting = ta_calloc(n ? n : 1, sizeof *exiting);
+    pid_t *exiting = ta_calloc(n + 1, sizeof *exiting); /* the let go, and a spare */
     if (!pfd || !slots || !exiting) {
+        free(pfd);
+        free(slots);
+        free(exiting);
+        return;
+    }
+    children ch;
+    if (!children_init(&ch, maxj)) {
         free(pfd);
         free(slots);
         free(exiting);
@@ -707,7 +973,7 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
                 continue;
             }
             op_job *j = &jobs[next++];
-            if (!j->done && start_child(j, o)) {
+            if (!j->done && start_child(j, jobs, n, o, &ch)) {
                 slots[s] = j;
                 running++;
                 continue;
@@ -720,11 +986,13 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
         if (!running) continue;
+        /* The next operator's child, forked while these run. */
+        if (!ch.spare.pid && next < n) fork_spare(&ch, jobs, n, o);
         double now = now_s(), wait = timeout;
         int np = 0;
         for (uint32_t s = 0; s < maxj; s++) {
             if (!slots[s]) continue;
-            double left = slots[s]->case_start + timeout - now;
+            double left = case_started(slots[s]) + timeout - now;
             if (left < wait) wait = left;
             pfd[np++] = (struct pollfd){.fd = slots[s]->fd, .events = POLLIN};
         }
@@ -735,13 +1003,13 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             op_job *j = slots[s];
             if (!j) continue;
             bool eof = drain(j);
-            bool timed_out = !eof && !j->got_done && now - j->case_start > timeout;
+            bool timed_out = !eof && !j->got_done && now - case_started(j) > timeout;
             if (!eof && !timed_out && !j->got_done) continue;
             if (timed_out) kill(j->pid, SIGKILL);
-            if (!let_go(j, exiting, &nexiting)) reap(j, o, timed_out);
+            if (!let_go(j, exiting, &nexiting, &ch)) reap(j, o, timed_out, &ch);
             slots[s] = NULL;
             running--;
-            if (!j->done && start_child(j, o)) {
+            if (!j->done && start_child(j, jobs, n, o, &ch)) {
                 slots[s] = j;
                 running++;
                 continue;
@@ -752,7 +1020,9 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             if (o->progress) o->progress(o->progress_ud, done, n, j->name);
         }
     }
+    drop_spare(&ch, exiting, &nexiting);
     collect_exited(exiting, &nexiting, true);
+    children_free(&ch);
     free(pfd);
     free(slots);
     free(exiting);

@@ -2,6 +2,7 @@
  * ta_malloc, and the failure injection of the fault-test build. */
 #include <execinfo.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include "schema/alloc.h"
 
@@ -40,7 +41,20 @@ static bool fails(void)
 void *ta_malloc(size_t n) { return fails() ? NULL : malloc(n); }
 void *ta_calloc(size_t n, size_t size) { return fails() ? NULL : calloc(n, size); }
 void *ta_realloc(void *p, size_t n) { return fails() ? NULL : realloc(p, n); }
+void *ta_aligned_alloc(size_t align, size_t n) { return fails() ? NULL : aligned_alloc(align, n); }
 #endif
+
+void *ta_malloc_pages(size_t *n)
+{
+    const size_t huge = (size_t)1 << 21;
+    if (*n < huge / 2) return ta_malloc(*n);
+    size_t size = (*n + huge - 1) & ~(huge - 1);
+    void *p = ta_aligned_alloc(huge, size);
+    if (!p) return NULL;
+    madvise(p, size, MADV_HUGEPAGE);
+    *n = size;
+    return p;
+}
 
 char *ta_strndup(const char *s, size_t n)
 {

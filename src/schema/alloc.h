@@ -22,6 +22,7 @@
 void *ta_malloc(size_t n);
 void *ta_calloc(size_t n, size_t size);
 void *ta_realloc(void *p, size_t n);
+void *ta_aligned_alloc(size_t align, size_t n);
 
 /* Fails allocation number n (from 1) counted from this call; 0 disarms. */
 void ta_fault_arm(long n);
@@ -33,7 +34,16 @@ bool ta_fault_fired(void);
 static inline void *ta_malloc(size_t n) { return malloc(n); }
 static inline void *ta_calloc(size_t n, size_t size) { return calloc(n, size); }
 static inline void *ta_realloc(void *p, size_t n) { return realloc(p, n); }
+/* n a multiple of align, a power of two (C11's aligned_alloc). */
+static inline void *ta_aligned_alloc(size_t align, size_t n) { return aligned_alloc(align, n); }
 #endif
+
+/* At least *n bytes, *n raised to what was allocated, freed with free().
+ * From 1 MiB on it is a whole number of transparent huge pages, aligned to
+ * one and advised as such: filling it costs a page fault per 2 MiB rather
+ * than one per 4 KiB (where the kernel has no huge pages, the advice is
+ * ignored). For large memory that will be filled soon. */
+void *ta_malloc_pages(size_t *n);
 
 /* A copy of s[0..n) (at most n bytes, up to a NUL), NUL-terminated. */
 char *ta_strndup(const char *s, size_t n);

@@ -11,8 +11,10 @@
 #include <sys/stat.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "schema/file.h"
 #include "schema/native_internal.h"
+#include "schema/parser.h"
 
 typedef struct loader {
     ta_native_file *f;
@@ -21,6 +23,7 @@ typedef struct loader {
     ta_status st;           /* TA_ERR_NOMEM sticks */
     size_t errors;
     ta_diags *tmp;          /* the parser's diagnostics, before re-homing */
+    ta_type_pool *types;    /* the types the file's schemas share */
 } loader;
 
 static void lreport(loader *L, ta_severity sev, const char *rule,
@@ -39,7 +42,7 @@ static void lreport(loader *L, ta_severity sev, const char *rule,
 
 static void *lalloc(loader *L, size_t size)
 {
-    void *p = ta_arena_alloc(L->f->arena, size ? size : 1);
+    void *p = ta_arena_zalloc(L->f->arena, size ? size : 1);
     if (!p) L->st = TA_ERR_NOMEM;
     return p;
 }
@@ -347,13 +350,15 @@ static void lexical_name(loader *L, ta_native_func *fn)
 static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 {
     ta_parse_opts opts = {L->src->source, v->pos.line, v->pos.col + (v->plain ? 0 : 1)};
-    if (!L->tmp && !(L->tmp = ta_diags_create())) {
+    if ((!L->tmp && !(L->tmp = ta_diags_create())) ||
+        (!L->types && !(L->types = ta_type_pool_create()))) {
         L->st = TA_ERR_NOMEM;
         return;
     }
     ta_diags *tmp = L->tmp;
-    ta_status st = ta_schema_parse(L->f->arena, fn->func.s, fn->func.len,
-                                   &opts, &fn->schema, tmp);
+    /* the source name is the file's, which outlives its schemas */
+    ta_status st = ta_schema_parse_kept(L->f->arena, fn->func.s, fn->func.len, &opts, L->types,
+                                        &fn->schema, tmp);
     if (st == TA_ERR_NOMEM) L->st = st;
     if (st != TA_OK) fn->schema = NULL;
     /* Re-home the parser's diagnostics on the yaml's own line, so the caret
@@ -516,7 +521,7 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
     const ynode *func = NULL;
-    ta_native_keyval *keys = m->n ? ta_arena_alloc(L->f->arena, m->n * sizeof *keys) : NULL;
+    ta_native_keyval *keys = m->n ? ta_arena_zalloc(L->f->arena, m->n * sizeof *keys) : NULL;
     if (m->n && !keys) {
         L->st = TA_ERR_NOMEM;
         return;
@@ -553,15 +558,17 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
     loader *L = ctx;
     ta_native_file *f = L->f;
     /* Room for the entries, guessed from the size: PyTorch's entries take
-     * over 200 bytes each, so 128 a piece leaves margin, and pages of the
-     * array never written are never touched. (Counting the "\n- " lines
+     * over 200 bytes each, so 128 a piece leaves margin, and (unless the
+     * kernel gives it huge pages) pages of the array never written are
+     * never touched. (Counting the "\n- " lines
      * instead was a tenth of a millisecond.) More entries just grow it. */
     size_t guess = 16 + f->src.len / 128;
     if (guess > (size_t)1 << 15) guess = (size_t)1 << 15; /* a huge file grows instead */
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
-    f->funcs = ta_malloc(guess * sizeof *f->funcs); /* each is cleared when read */
+    size_t bytes = guess * sizeof *f->funcs;
+    f->funcs = ta_malloc_pages(&bytes); /* each is cleared when read */
     if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
-    f->funcs_cap = (uint32_t)guess;
+    f->funcs_cap = (uint32_t)(bytes / sizeof *f->funcs);
     return TA_OK;
 }
 
@@ -643,7 +650,7 @@ static ta_status tags_item(void *ctx, const ynode *e)
                 tag->text);
     if (f->ntags == f->tags_cap) {
         uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
-        const char **v = ta_arena_alloc(f->arena, cap * sizeof *v);
+        const char **v = ta_arena_zalloc(f->arena, cap * sizeof *v);
         if (!v) return L->st = TA_ERR_NOMEM;
         if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
         f->tags = v;
@@ -722,6 +729,8 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     }
     loader L = {.f = f, .diags = diags};
     ta_status st = TA_OK;
+    /* entries, schemas and their strings take about 5 times the text */
+    ta_arena_expect(f->arena, (kept_text ? 0 : len) + len * 6);
     if (!set_src(f, &f->src, text, len, source ? source : "<string>", kept_text)) st = TA_ERR_NOMEM;
     if (tags_text) {
         f->has_tags = true;
@@ -735,6 +744,7 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     }
     if (st == TA_OK) st = load_one(&L, &f->src, NATIVE_FUNCTIONS_YAML);
     ta_diags_destroy(L.tmp);
+    ta_type_pool_destroy(L.types);
     if (st != TA_OK) {
         ta_native_destroy(f);
         return st;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "schema/arena.h"
 #include "schema/native_internal.h"
 
 enum { MAX_DEPTH = 64 };
@@ -323,7 +324,7 @@ const char *ta_yaml_type_name(const ynode *n)
 
 static ynode *new_node(reader *r, yn_kind kind, const yaml_event_t *ev)
 {
-    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
+    ynode *n = ta_arena_zalloc(r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;
@@ -531,7 +532,7 @@ static void tk_drop(reader *r)
 /* A node at the current token's marks (the token is not dropped). */
 static ynode *tk_new(reader *r, yn_kind kind)
 {
-    ynode *n = ta_arena_alloc(r->scratch, sizeof *n);
+    ynode *n = ta_arena_zalloc(r->scratch, sizeof *n);
     if (!n) {
         r->st = TA_ERR_NOMEM;
         return NULL;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "schema/lexer.h"
 #include "schema/parser.h"
 
@@ -33,6 +34,7 @@ typedef struct parser {
     const char *s;
     uint32_t n;
     ta_arena *a;
+    ta_arena *ta;      /* where types are built: a, or a type pool's scratch */
     ta_diags *diags;
     const ta_parse_opts *opts;
     ta_schema *sch;
@@ -201,7 +203,15 @@ static bool expect(parser *p, int kind, const char *what)
  * diagnostic (the status says it all, and storing one would need memory). */
 static void *alloc(parser *p, size_t size)
 {
-    void *m = ta_arena_alloc(p->a, size);
+    void *m = ta_arena_zalloc(p->a, size);
+    if (!m) p->failed = p->oom = true;
+    return m;
+}
+
+/* The same for type nodes and their element arrays. */
+static void *talloc(parser *p, size_t size)
+{
+    void *m = ta_arena_zalloc(p->ta, size);
     if (!m) p->failed = p->oom = true;
     return m;
 }
@@ -223,12 +233,14 @@ static void *grow(parser *p, void *v, uint32_t n, uint32_t *cap, size_t elsz)
  * once complete: doubling arena arrays left most of a file's schema memory
  * unused, and every byte of it was cleared and paged in. Returns the final
  * array (NULL when empty, or on OOM, which sets p->failed). */
-static void *settle(parser *p, void *v, const void *local, uint32_t n, size_t elsz)
+static void *settle(parser *p, ta_arena *into, void *v, const void *local, uint32_t n,
+                    size_t elsz)
 {
     if (v != local) return v; /* already in the arena */
     if (n == 0) return NULL;
-    void *a = alloc(p, (size_t)n * elsz); /* NULL: alloc reported it (p->failed) */
-    if (a) memcpy(a, local, (size_t)n * elsz);
+    void *a = ta_arena_take(into, (size_t)n * elsz); /* every byte is copied */
+    if (!a) p->failed = p->oom = true;
+    else memcpy(a, local, (size_t)n * elsz);
     return a;
 }
 
@@ -256,7 +268,7 @@ static bool parse_sets(parser *p, ta_str **v, uint32_t *n)
         sets[count++] = view(p, p->cur.off, p->cur.len);
         next(p);
     } while (p->cur.kind == '|' && (next(p), true));
-    *v = settle(p, sets, local, count, sizeof *sets);
+    *v = settle(p, p->a, sets, local, count, sizeof *sets);
     *n = count;
     return !p->failed;
 }
@@ -310,7 +322,7 @@ static bool parse_alias(parser *p, ta_alias **out)
 
 static ta_type *new_type(parser *p, ta_type_kind kind, uint32_t start)
 {
-    ta_type *t = alloc(p, sizeof *t);
+    ta_type *t = talloc(p, sizeof *t);
     if (!t) return NULL;
     t->kind = kind;
     t->fixed_size = -1;
@@ -327,7 +339,7 @@ static ta_type *wrap(parser *p, ta_type_kind kind, ta_type *elem)
 {
     ta_type *t = new_type(p, kind, elem->span.off);
     if (!t) return NULL;
-    t->elems = alloc(p, sizeof *t->elems);
+    t->elems = talloc(p, sizeof *t->elems);
     if (!t->elems) return NULL;
     t->elems[0] = elem;
     t->nelems = 1;
@@ -397,7 +409,7 @@ static bool parse_type_list(parser *p, ta_type *t, bool allow_empty, const char 
         }
         if (p->cur.kind == ')') {
             next(p);
-            t->elems = settle(p, elems, local, count, sizeof *elems);
+            t->elems = settle(p, p->ta, elems, local, count, sizeof *elems);
             t->nelems = count;
             return !p->failed;
         }
@@ -430,7 +442,7 @@ static ta_type *parse_future_type(parser *p, uint32_t start)
     if (!expect(p, '(', "'(' after the type constructor")) return NULL;
     ta_type *e = parse_type(p);
     if (!e) return NULL;
-    t->elems = alloc(p, sizeof *t->elems);
+    t->elems = talloc(p, sizeof *t->elems);
     if (!t->elems) return NULL;
     t->elems[0] = e;
     t->nelems = 1;
@@ -445,7 +457,7 @@ static ta_type *parse_dict_type(parser *p, uint32_t start)
     t->name = view(p, p->cur.off, p->cur.len);
     next(p);
     if (!expect(p, '(', "'(' after Dict")) return NULL;
-    t->elems = alloc(p, 2 * sizeof *t->elems);
+    t->elems = talloc(p, 2 * sizeof *t->elems);
     if (!t->elems) return NULL;
     if (!(t->elems[0] = parse_type(p))) return NULL;
     if (!valid_dict_key(t->elems[0])) {
@@ -828,7 +840,7 @@ static bool parse_args(parser *p, ta_schema *s)
         }
     }
     next(p);
-    s->args = settle(p, args, local, nargs, sizeof *args);
+    s->args = settle(p, p->a, args, local, nargs, sizeof *args);
     s->nargs = nargs;
     if (p->failed) return false;
     if (s->vararg)
@@ -881,7 +893,7 @@ static bool parse_rets(parser *p, ta_schema *s)
             }
         }
         next(p);
-        s->rets = settle(p, rets, local, nrets, sizeof *rets);
+        s->rets = settle(p, p->a, rets, local, nrets, sizeof *rets);
         s->nrets = nrets;
         if (p->failed) return false;
     } else {
@@ -903,14 +915,30 @@ static void mark_outs(ta_schema *s)
     }
 }
 
-ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
-                          const ta_parse_opts *opts, ta_schema **out,
-                          ta_diags *diags)
+/* Moves every argument's and return's type to the schema's arena through
+ * the pool (see ta_type_pool_commit). */
+static ta_status share_types(ta_type_pool *pool, ta_arena *a, ta_schema *s)
+{
+    bool plain;
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (!(s->args[i].type = ta_type_pool_commit(pool, a, s->args[i].type, &plain)))
+            return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->nrets; i++)
+        if (!(s->rets[i].type = ta_type_pool_commit(pool, a, s->rets[i].type, &plain)))
+            return TA_ERR_NOMEM;
+    return TA_OK;
+}
+
+/* ta_schema_parse; the source name kept rather than copied when
+ * keep_source, and the types the pool's when pool is not NULL. */
+static ta_status parse(ta_arena *arena, const char *text, size_t len, const ta_parse_opts *opts,
+                       bool keep_source, ta_type_pool *pool, ta_schema **out, ta_diags *diags)
 {
     if (out) *out = NULL;
     if (!arena || !out || (!text && len)) return TA_ERR_INVALID;
     parser p = {0};
     p.a = arena;
+    p.ta = pool ? ta_type_pool_scratch(pool) : arena;
     p.diags = diags;
     p.opts = opts;
     if (len >= UINT32_MAX) {
@@ -924,7 +952,8 @@ ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
     s->text = copy;
     s->text_len = (uint32_t)len;
     s->kwarg_marker = -1;
-    s->source = opts && opts->source ? ta_arena_strndup(arena, opts->source, strlen(opts->source)) : "<string>";
+    const char *src = opts ? opts->source : NULL;
+    s->source = !src ? "<string>" : keep_source ? src : ta_arena_strndup(arena, src, strlen(src));
     if (!s->source) return TA_ERR_NOMEM;
     s->base_line = opts && opts->line ? opts->line : 1;
     s->base_col = opts && opts->col ? opts->col : 1;
@@ -947,6 +976,21 @@ ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
     }
     if (p.failed) return p.oom ? TA_ERR_NOMEM : TA_ERR_PARSE;
     mark_outs(s);
+    if (pool && share_types(pool, arena, s) != TA_OK) return TA_ERR_NOMEM;
     *out = s;
     return TA_OK;
+}
+
+ta_status ta_schema_parse(ta_arena *arena, const char *text, size_t len,
+                          const ta_parse_opts *opts, ta_schema **out,
+                          ta_diags *diags)
+{
+    return parse(arena, text, len, opts, false, NULL, out, diags);
+}
+
+ta_status ta_schema_parse_kept(ta_arena *arena, const char *text, size_t len,
+                               const ta_parse_opts *opts, ta_type_pool *pool,
+                               ta_schema **out, ta_diags *diags)
+{
+    return parse(arena, text, len, opts, true, pool, out, diags);
 }

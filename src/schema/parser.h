@@ -29,6 +29,24 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
  * device, pin_memory, in that order, each optional of its type), or -1. */
 int ta_schema_tensor_options_at(const ta_schema *s);
 
+/* Types shared by the schemas of one arena (type_pool.c): a loader that
+ * parses many schemas into one arena gives each parse the pool. */
+typedef struct ta_type_pool ta_type_pool;
+ta_type_pool *ta_type_pool_create(void);
+void ta_type_pool_destroy(ta_type_pool *pool);
+/* The pool's scratch arena, emptied: where one parse builds its types. */
+ta_arena *ta_type_pool_scratch(ta_type_pool *pool);
+/* t (in the scratch arena) moved to a: a tree without annotations is the
+ * pool's shared copy of it, span {0, 0}; *plain says which. NULL on OOM. */
+ta_type *ta_type_pool_commit(ta_type_pool *pool, ta_arena *a, const ta_type *t, bool *plain);
+
+/* ta_schema_parse for a loader that keeps what it parses from: the schema
+ * points at opts->source rather than copying it (it must outlive arena),
+ * and, when pool is not NULL, its types are the pool's (see above). */
+ta_status ta_schema_parse_kept(ta_arena *arena, const char *text, size_t len,
+                               const ta_parse_opts *opts, ta_type_pool *pool,
+                               ta_schema **out, ta_diags *diags);
+
 /* torchgen's is_out_fn: some keyword-only argument is written. */
 bool ta_schema_has_out_args(const ta_schema *s);
 

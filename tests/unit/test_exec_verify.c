@@ -2,13 +2,15 @@
  * mutation detection (-0.0 over 0.0, a NaN payload), declared writes through
  * declared aliases, input/output and output/output overlap, views, inplace
  * and out= returns, metadata changes, element offsets, and results for
- * operators without a kernel. */
+ * operators without a kernel; and, in child processes, a report larger than
+ * a child's mailbox. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -105,6 +107,14 @@ static ta_status first_only_out(ta_kernel_ctx *ctx, ta_stack *st)
     return ret(st, out);
 }
 
+/* A correct copy, that aborts the process on its 2,500th call in it. */
+static ta_status copy_dies_late(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    static int calls;
+    if (++calls == 2500) abort();
+    return ret(st, copy_of(ctx, ta_stack_tensor(st, 0)));
+}
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static ta_verify_report *run(const char *schema, ta_kernel_fn fn, uint32_t cases)
@@ -147,6 +157,33 @@ static void expect_verdict(const char *schema, ta_kernel_fn fn, ta_verdict_kind 
 }
 
 /* ---- tests ------------------------------------------------------------- */
+
+/* In a child process, far more report lines than its mailbox holds: every
+ * case is counted once, and the crash is the case it happened in, though
+ * most lines went through the pipe and the last ones stayed in the
+ * mailbox of the dead child. */
+static void test_child_report_overflows_mailbox(void **state)
+{
+    (void)state;
+    ta_registry *reg = ta_registry_create();
+    assert_int_equal(ta_register_op(reg, "mylib::cp(Tensor self) -> Tensor", TA_KEY_CPU, copy_dies_late, NULL),
+                     TA_OK);
+    const char *ops[1] = {"mylib::cp"};
+    ta_verify_opts o = {.seed = 1, .cases = 3000};
+    ta_verify_report *r = NULL;
+    assert_int_equal(ta_verify(reg, ops, 1, &o, &r, NULL), TA_OK);
+    const ta_op_result *res = &r->ops[0];
+    assert_int_equal(res->cases, 3000);
+    assert_int_equal(res->verdict, TA_V_CRASH);
+    assert_int_equal(res->nfindings, 1);
+    assert_non_null(strstr(res->findings[0].message, "SIGABRT"));
+    /* The 2,500th call: case 2499, unless cases before it were not accepted
+     * (a synthesized case a copy refuses never calls the kernel). */
+    assert_int_equal(res->exercised, 2999);
+    assert_non_null(strstr(res->findings[0].message, "in case 2499 "));
+    ta_verify_report_destroy(r);
+    ta_registry_destroy(reg);
+}
 
 static void test_negative_zero_counts(void **state)
 {
@@ -355,6 +392,7 @@ static void test_elem_offsets(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_child_report_overflows_mailbox),
         cmocka_unit_test(test_negative_zero_counts),
         cmocka_unit_test(test_declared_write_through_alias),
         cmocka_unit_test(test_overlap),

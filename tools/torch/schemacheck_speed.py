@@ -154,6 +154,28 @@ def run_verify(subset, exe, yaml, jobs):
     return counts, seconds, findings
 
 
+def run_and_print_verify(args, subset, sc_counts, sc_seconds, sc_cpu, jobs):
+    """Times verify with --jobs jobs, prints it against SchemaCheckMode; its figures."""
+    vcounts, vseconds, vfind = run_verify(subset, args.tensoralias, args.yaml, jobs)
+    if vcounts is None:
+        print("tensoralias verify --kernels torch: not run (%s)" % vfind)
+        return {"jobs": jobs, "error": vfind}
+    v_rate = vcounts["cases"] / vseconds if vseconds else 0
+    v_cpu = vcounts["cpu ms"] / 1000.0
+    sc_rate = sc_counts["cases"] / sc_seconds if sc_seconds else 0
+    print("tensoralias verify:  %7d cases, %7.2f s wall = %8.0f cases/s, %7.2f s CPU = %8.0f cases/CPU-s"
+          % (vcounts["cases"], vseconds, v_rate, v_cpu, vcounts["cases"] / v_cpu if v_cpu else 0))
+    print("    ran %d, --jobs %d, process isolation on, start-up included; error findings in %d "
+          "operators" % (vcounts["ran"], jobs, len(vfind)))
+    for name, msg in list(vfind.items())[:20]:
+        print("    %s: %s" % (name, msg))
+    if sc_rate and sc_cpu and v_cpu:
+        print("ratio (--jobs %d): %.1fx SchemaCheckMode's cases per second (wall), %.1fx per CPU-second"
+              % (jobs, v_rate / sc_rate, (vcounts["cases"] / v_cpu) / (sc_counts["cases"] / sc_cpu)))
+    return {"cases": vcounts["cases"], "seconds": vseconds, "cases_per_s": v_rate, "cpu_seconds": v_cpu,
+            "ran": vcounts["ran"], "jobs": jobs, "findings": dict(vfind)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--samples", default=default_samples(), help="a samples file (.json or .json.xz)")
@@ -161,7 +183,8 @@ def main():
     ap.add_argument("--per-op", type=int, default=0, help="at most this many samples per operator")
     ap.add_argument("--tensoralias", default=os.path.join(ROOT, "build/tensoralias"))
     ap.add_argument("--yaml", default=os.path.join(ROOT, "build/data/corpus/pytorch-1.13.1/native_functions.yaml"))
-    ap.add_argument("--jobs", type=int, default=1, help="verify's --jobs (default 1)")
+    ap.add_argument("--jobs", type=int, action="append",
+                    help="verify's --jobs (default 1; repeatable: one verify run each)")
     ap.add_argument("--no-verify", action="store_true", help="SchemaCheckMode only")
     ap.add_argument("--json", help="also write the figures here")
     args = ap.parse_args()
@@ -197,24 +220,8 @@ def main():
                               "violations": dict(violations), "kernel_errors_by_op": dict(errors)}}
 
     if not args.no_verify:
-        vcounts, vseconds, vfind = run_verify(subset, args.tensoralias, args.yaml, args.jobs)
-        if vcounts is None:
-            print("tensoralias verify --kernels torch: not run (%s)" % vfind)
-        else:
-            v_rate = vcounts["cases"] / vseconds if vseconds else 0
-            v_cpu = vcounts["cpu ms"] / 1000.0
-            print("tensoralias verify:  %7d cases, %7.2f s wall = %8.0f cases/s, %7.2f s CPU = %8.0f cases/CPU-s"
-                  % (vcounts["cases"], vseconds, v_rate, v_cpu, vcounts["cases"] / v_cpu if v_cpu else 0))
-            print("    ran %d, --jobs %d, process isolation on, start-up included; error findings in %d "
-                  "operators" % (vcounts["ran"], args.jobs, len(vfind)))
-            for name, msg in list(vfind.items())[:20]:
-                print("    %s: %s" % (name, msg))
-            if sc_rate and sc_cpu and v_cpu:
-                print("ratio: %.1fx SchemaCheckMode's cases per second (wall), %.1fx per CPU-second"
-                      % (v_rate / sc_rate, (vcounts["cases"] / v_cpu) / (counts["cases"] / sc_cpu)))
-            result["verify"] = {"cases": vcounts["cases"], "seconds": vseconds, "cases_per_s": v_rate,
-                                "cpu_seconds": v_cpu,
-                                "ran": vcounts["ran"], "jobs": args.jobs, "findings": dict(vfind)}
+        result["verify"] = [run_and_print_verify(args, subset, counts, seconds, sc_cpu, jobs)
+                            for jobs in (args.jobs or [1])]
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)

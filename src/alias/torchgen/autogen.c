@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 /* torchgen's lists of operators exempt from its assertions. */
@@ -62,7 +63,7 @@ static bool listed(const char *const *list, const char *name)
 static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base,
                                      const ta_schema *s)
 {
-    ta_tg_function *f = ta_arena_alloc(tg->arena, sizeof *f);
+    ta_tg_function *f = ta_arena_zalloc(tg->arena, sizeof *f);
     if (!f) return NULL;
     f->schema = s;
     f->generated = true;
@@ -72,13 +73,13 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
     /* "generated", plus those of the base's tags that torchgen passes on
      * (sorted): nondeterministic_seeded always; pt2_compliant_tag (only a
      * late torchgen gives it); view_copy from torch 2.0 on */
-    f->tags = ta_arena_alloc(tg->arena, 4 * sizeof *f->tags);
+    f->tags = ta_arena_zalloc(tg->arena, 4 * sizeof *f->tags);
     if (!f->tags) return NULL;
     f->tags[f->ntags++] = "generated";
     if (tg_has_tag(base, "nondeterministic_seeded")) f->tags[f->ntags++] = "nondeterministic_seeded";
     if (tg_has_tag(base, TG_TAG_PT2_COMPLIANT)) f->tags[f->ntags++] = TG_TAG_PT2_COMPLIANT;
     if (tg->derived_keep_view_copy && tg_has_tag(base, "view_copy")) f->tags[f->ntags++] = "view_copy";
-    f->variants = ta_arena_alloc(tg->arena, sizeof *f->variants);
+    f->variants = ta_arena_zalloc(tg->arena, sizeof *f->variants);
     if (!f->variants) return NULL;
     f->variants[f->nvariants++] = "function";
     f->has_composite_explicit_autograd_kernel = true;
@@ -241,7 +242,7 @@ static ta_status derive_functional_member(ta_torchgen *tg, tg_pregroup *g, ta_tg
  * keeps the plan's head, not its tables. */
 static ta_status plan_head(ta_torchgen *tg, const tg_pregroup *g, const pending *p)
 {
-    ta_autogen_plan *h = ta_arena_alloc(tg->arena, sizeof *h);
+    ta_autogen_plan *h = ta_arena_zalloc(tg->arena, sizeof *h);
     if (!h) return TA_ERR_NOMEM;
     h->kind = TA_KIND_OUT;
     h->base = p->base->index;

@@ -5,12 +5,13 @@
  * re-deriving anything. */
 #include <string.h>
 
+#include "schema/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 /* Per callee argument, the caller's argument of the same name, or -1. */
 static int32_t *map_args(ta_arena *a, const ta_schema *caller, const ta_schema *callee)
 {
-    int32_t *m = ta_arena_alloc(a, (callee->nargs + 1) * sizeof *m);
+    int32_t *m = ta_arena_zalloc(a, (callee->nargs + 1) * sizeof *m);
     if (!m) return NULL;
     for (uint32_t j = 0; j < callee->nargs; j++) {
         m[j] = -1;
@@ -37,7 +38,7 @@ ta_status tg_plan_functional(ta_arena *a, const ta_tg_function *derived,
                              const ta_tg_function *base, ta_autogen_plan **out)
 {
     const ta_schema *d = derived->schema, *b = base->schema;
-    ta_autogen_plan *p = ta_arena_alloc(a, sizeof *p);
+    ta_autogen_plan *p = ta_arena_zalloc(a, sizeof *p);
     if (!p) return TA_ERR_NOMEM;
     p->kind = TA_KIND_FUNCTIONAL;
     p->base = base->index;
@@ -45,8 +46,8 @@ ta_status tg_plan_functional(ta_arena *a, const ta_tg_function *derived,
     p->callee = base->index;
     p->ncallee_args = b->nargs;
     int32_t *from = map_args(a, d, b);
-    uint32_t *clone = ta_arena_alloc(a, (b->nargs + 1) * sizeof *clone);
-    ta_ag_src *rs = ta_arena_alloc(a, (b->nrets + b->nargs + 1) * sizeof *rs);
+    uint32_t *clone = ta_arena_zalloc(a, (b->nargs + 1) * sizeof *clone);
+    ta_ag_src *rs = ta_arena_zalloc(a, (b->nrets + b->nargs + 1) * sizeof *rs);
     if (!from || !clone || !rs) return TA_ERR_NOMEM;
     /* the base's returns that alias no input come back first ... */
     uint32_t nr = 0;
@@ -72,7 +73,7 @@ ta_status tg_plan_out(ta_arena *a, const ta_tg_function *derived,
                       uint32_t nouts, ta_autogen_plan **out)
 {
     const ta_schema *d = derived->schema, *b = base->schema;
-    ta_autogen_plan *p = ta_arena_alloc(a, sizeof *p);
+    ta_autogen_plan *p = ta_arena_zalloc(a, sizeof *p);
     if (!p) return TA_ERR_NOMEM;
     p->kind = TA_KIND_OUT;
     p->base = base->index;
@@ -80,9 +81,9 @@ ta_status tg_plan_out(ta_arena *a, const ta_tg_function *derived,
     p->callee = callee->index;
     p->ncallee_args = callee->schema->nargs;
     int32_t *from = map_args(a, d, callee->schema);
-    uint32_t *oa = ta_arena_alloc(a, (nouts + 1) * sizeof *oa);
-    uint32_t *of = ta_arena_alloc(a, (nouts + 1) * sizeof *of);
-    ta_ag_src *rs = ta_arena_alloc(a, (d->nrets + 1) * sizeof *rs);
+    uint32_t *oa = ta_arena_zalloc(a, (nouts + 1) * sizeof *oa);
+    uint32_t *of = ta_arena_zalloc(a, (nouts + 1) * sizeof *of);
+    ta_ag_src *rs = ta_arena_zalloc(a, (d->nrets + 1) * sizeof *rs);
     if (!from || !oa || !of || !rs) return TA_ERR_NOMEM;
     uint32_t first_out = d->nargs - nouts;
     for (uint32_t k = 0; k < nouts; k++) {
@@ -106,9 +107,9 @@ ta_status tg_plan_out(ta_arena *a, const ta_tg_function *derived,
          * that were not returned, in signature() order: self, out, the rest. */
         tg_args sp;
         tg_args_split(b, &sp);
-        uint32_t *order = ta_arena_alloc(a, (b->nargs + 1) * sizeof *order);
-        uint32_t *wa = ta_arena_alloc(a, (b->nargs + 1) * sizeof *wa);
-        uint32_t *wb = ta_arena_alloc(a, (b->nargs + 1) * sizeof *wb);
+        uint32_t *order = ta_arena_zalloc(a, (b->nargs + 1) * sizeof *order);
+        uint32_t *wa = ta_arena_zalloc(a, (b->nargs + 1) * sizeof *wa);
+        uint32_t *wb = ta_arena_zalloc(a, (b->nargs + 1) * sizeof *wb);
         if (!order || !wa || !wb) return TA_ERR_NOMEM;
         uint32_t norder = 0;
         uint32_t ranges[3][2] = {

@@ -15,6 +15,7 @@
  * are returned only when every return is a plain Tensor. */
 #include <string.h>
 
+#include "schema/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 bool tg_type_is_tensor_like(const ta_type *t)
@@ -75,8 +76,8 @@ static bool set_names(ta_arena *a, ta_schema *d, const ta_schema *base, bool fun
 
 static ta_alias *fresh_alias(ta_arena *a, char letter)
 {
-    ta_alias *al = ta_arena_alloc(a, sizeof *al);
-    ta_str *set = ta_arena_alloc(a, sizeof *set);
+    ta_alias *al = ta_arena_zalloc(a, sizeof *al);
+    ta_str *set = ta_arena_zalloc(a, sizeof *set);
     if (!al || !set) return NULL;
     *set = tg_arena_str(a, &letter, 1);
     if (!set->ptr) return NULL;
@@ -131,7 +132,7 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
     for (uint32_t i = 0; i < base->nrets; i++)
         if (!type_is_plain_tensor(base->rets[i].type)) all_plain = false;
 
-    d->rets = ta_arena_alloc(a, (base->nrets + 1) * sizeof *d->rets);
+    d->rets = ta_arena_zalloc(a, (base->nrets + 1) * sizeof *d->rets);
     if (!d->rets) return TA_ERR_NOMEM;
     d->nrets = 0;
     *nouts = 0;
@@ -194,21 +195,21 @@ ta_status tg_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, b
                 if (TA_STR_IS(d->args[i].name, "p"))
                     for (uint32_t j = 0; j < base->nargs; j++)
                         if (TA_STR_IS(base->args[j].name, "p")) d->args[i].def = base->args[j].def;
-        ta_arg *args = ta_arena_alloc(a, (d->nargs + base->nrets + 1) * sizeof *args);
+        ta_arg *args = ta_arena_zalloc(a, (d->nargs + base->nrets + 1) * sizeof *args);
         if (!args) return TA_ERR_NOMEM;
         if (d->nargs) memcpy(args, d->args, d->nargs * sizeof *args);
         d->args = args;
         if ((st = add_out_args(a, base, d, ret_origin, out_origin, nouts)) != TA_OK) return st;
     } else if (bk == TA_KIND_MUTABLE) {
-        if (!(d = ta_arena_alloc(a, sizeof *d))) return TA_ERR_NOMEM;
-        d->args = ta_arena_alloc(a, (base->nargs + base->nrets + 1) * sizeof *d->args);
+        if (!(d = ta_arena_zalloc(a, sizeof *d))) return TA_ERR_NOMEM;
+        d->args = ta_arena_zalloc(a, (base->nargs + base->nrets + 1) * sizeof *d->args);
         if (!d->args) return TA_ERR_NOMEM;
         if (base->nargs) memcpy(d->args, base->args, base->nargs * sizeof *d->args);
         d->nargs = base->nargs;
         if ((st = add_out_args(a, base, d, ret_origin, out_origin, nouts)) != TA_OK) return st;
     } else if (bk == TA_KIND_INPLACE && sp.self >= 0) {
-        if (!(d = ta_arena_alloc(a, sizeof *d))) return TA_ERR_NOMEM;
-        d->args = ta_arena_alloc(a, (base->nargs + 1) * sizeof *d->args);
+        if (!(d = ta_arena_zalloc(a, sizeof *d))) return TA_ERR_NOMEM;
+        d->args = ta_arena_zalloc(a, (base->nargs + 1) * sizeof *d->args);
         if (!d->args) return TA_ERR_NOMEM;
         if (base->nargs) memcpy(d->args, base->args, base->nargs * sizeof *d->args);
         d->nargs = base->nargs;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "alias/torchgen/internal.h"
 
 ta_torchgen *ta_torchgen_create(void)
@@ -43,7 +44,7 @@ static const char **copy_list(ta_arena *a, const char *const *src, uint32_t n, l
 {
     bool sort = order == SORTED, borrow = strings == TG_BORROW_STRINGS;
     if (n == 0) return NULL;
-    const char **dst = ta_arena_alloc(a, n * sizeof *dst);
+    const char **dst = ta_arena_zalloc(a, n * sizeof *dst);
     if (!dst) {
         *ok = false;
         return NULL;
@@ -137,7 +138,7 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name)
 {
     if (!tg || !e || !e->schema || tg->derived) return TA_ERR_INVALID;
-    ta_tg_function *f = ta_arena_alloc(tg->arena, sizeof *f);
+    ta_tg_function *f = ta_arena_zalloc(tg->arena, sizeof *f);
     if (!f) return TA_ERR_NOMEM;
     bool ok = true, borrow = strings == TG_BORROW_STRINGS;
     f->schema = e->schema;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "alias/torchgen/internal.h"
 
 /* Tags that torchgen gives a yaml function beyond those written: a late
@@ -23,17 +24,17 @@ static bool is_aten(const ta_native_func *fn)
     return !sep || (paren && paren < sep);
 }
 
-static uint32_t with_implied_tags(const ta_native_file *nf, const ta_native_func *fn,
-                                  const char **tags)
+/* fn's tags, and pt2_compliant_tag when pt2 (the yaml's tags.yaml declares
+ * it) and fn is an aten operator. */
+static uint32_t with_implied_tags(bool pt2, const ta_native_func *fn, const char **tags)
 {
     uint32_t n = 0;
     bool has_pt2 = false;
     for (uint32_t k = 0; k < fn->ntags; k++) {
         tags[n++] = fn->tags[k].s;
-        has_pt2 |= !strcmp(fn->tags[k].s, TG_TAG_PT2_COMPLIANT);
+        has_pt2 |= pt2 && !strcmp(fn->tags[k].s, TG_TAG_PT2_COMPLIANT);
     }
-    if (!has_pt2 && is_aten(fn) && declares(nf, TG_TAG_PT2_COMPLIANT))
-        tags[n++] = TG_TAG_PT2_COMPLIANT;
+    if (pt2 && !has_pt2 && is_aten(fn)) tags[n++] = TG_TAG_PT2_COMPLIANT;
     return n;
 }
 
@@ -41,6 +42,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
 {
     /* torch >= 2.0 (its tags.yaml declares `core`): derived variants keep view_copy */
     tg->derived_keep_view_copy = declares(nf, "core");
+    bool pt2 = declares(nf, TG_TAG_PT2_COMPLIANT);
     size_t n = ta_native_count(nf);
     const char **buf = NULL;
     size_t cap = 0;
@@ -60,7 +62,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
             cap = need;
         }
         const char **tags = buf;
-        uint32_t ntags = with_implied_tags(nf, fn, tags);
+        uint32_t ntags = with_implied_tags(pt2, fn, tags);
         const char **autogen = buf + ntags, **variants = autogen + fn->nautogen;
         for (uint32_t k = 0; k < fn->nautogen; k++) autogen[k] = fn->autogen[k].s;
         uint32_t nv = 0;
@@ -149,7 +151,11 @@ ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *d
     ta_diags *mine = ta_diags_create();
     ta_torchgen *tg = ta_torchgen_create();
     ta_status st = mine && tg ? TA_OK : TA_ERR_NOMEM;
-    if (tg) tg->no_func = what == TG_CHECK_MODEL;
+    if (tg) {
+        tg->no_func = what == TG_CHECK_MODEL;
+        /* functions, derived ones and their strings: about 600 bytes an entry */
+        ta_arena_expect(tg->arena, ta_native_count(f) * 640);
+    }
     if (st == TA_OK) st = ta_torchgen_add_native(tg, f);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);

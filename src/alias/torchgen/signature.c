@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "schema/arena.h"
 #include "alias/torchgen/internal.h"
 
 /* ---- growable string ------------------------------------------------- */
@@ -194,12 +195,12 @@ ta_str tg_arena_str(ta_arena *a, const char *s, size_t n)
 /* A copy of t without any annotation, at any depth. */
 static ta_type *copy_type_plain(ta_arena *a, const ta_type *t)
 {
-    ta_type *n = ta_arena_alloc(a, sizeof *n);
+    ta_type *n = ta_arena_zalloc(a, sizeof *n);
     if (!n) return NULL;
     *n = *t;
     n->alias = NULL;
     if (t->nelems) {
-        n->elems = ta_arena_alloc(a, t->nelems * sizeof *n->elems);
+        n->elems = ta_arena_zalloc(a, t->nelems * sizeof *n->elems);
         if (!n->elems) return NULL;
         for (uint32_t i = 0; i < t->nelems; i++)
             if (!(n->elems[i] = copy_type_plain(a, t->elems[i]))) return NULL;
@@ -357,7 +358,7 @@ static bool extra_return(const ta_schema *s, uint32_t i)
 static ta_status signature_args(ta_arena *arena, const ta_schema *s, const tg_args *sp,
                                 unsigned flags, ta_schema *g)
 {
-    g->args = ta_arena_alloc(arena, (s->nargs + 1) * sizeof *g->args);
+    g->args = ta_arena_zalloc(arena, (s->nargs + 1) * sizeof *g->args);
     if (!g->args) return TA_ERR_NOMEM;
     bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
     for (uint32_t i = 0; i < sp->first_out; i++) {
@@ -399,7 +400,7 @@ static ta_status signature_returns(ta_arena *arena, const ta_schema *s, const tg
                                    unsigned flags, ta_schema *g)
 {
     bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
-    g->rets = ta_arena_alloc(arena, (s->nrets + s->nargs + 1) * sizeof *g->rets);
+    g->rets = ta_arena_zalloc(arena, (s->nrets + s->nargs + 1) * sizeof *g->rets);
     if (!g->rets) return TA_ERR_NOMEM;
     for (uint32_t i = 0; i < s->nrets; i++) {
         ta_ret *r = &g->rets[g->nrets++];
@@ -429,7 +430,7 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
     *out = NULL;
     tg_args sp;
     tg_args_split(s, &sp);
-    ta_schema *g = ta_arena_alloc(arena, sizeof *g);
+    ta_schema *g = ta_arena_zalloc(arena, sizeof *g);
     if (!g) return TA_ERR_NOMEM;
     if (what == SIG_COMPLETE) {
         tg_opname op = tg_opname_parse(s->name);
