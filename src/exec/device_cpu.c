@@ -16,15 +16,14 @@
  * also make an input read-only with mprotect without touching anything
  * else.
  *
- * Released mappings are kept for reuse (a few, up to a total size): a case
- * allocates, as a rule, storages of the sizes the case before it released,
- * and a mapping reused saves its mmap, mprotect and munmap calls and the
- * page faults of fresh pages. One is reused only for a mapping of the same
- * length and layout, so its guard pages are where they would be; its other
- * pages are zeroed, as fresh ones would be. The engine restores read-only
- * storage before releasing it. The cache is per process (a forked child
- * starts with copies of its parent's) and, like the engine, not
- * thread-safe. */
+ * An execution context keeps the mappings its resets release for reuse (a
+ * few, up to a total size; ta_cpu_alloc_cached): a case allocates, as a
+ * rule, storages of the sizes the case before it released, and a mapping
+ * reused saves its mmap, mprotect and munmap calls and the page faults of
+ * fresh pages. One is reused only for a mapping of the same length and
+ * layout, so its guard pages are where they would be; its other pages are
+ * zeroed, as fresh ones would be. The engine restores read-only storage
+ * before releasing it. The device itself keeps no state. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,17 +70,7 @@ static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
 /* ---- released mappings, for reuse ---- */
 
-enum { CACHE_SLOTS = 16 };
 #define CACHE_MAX_BYTES ((size_t)32 << 20)
-
-typedef struct cached_map {
-    char *map;
-    size_t len;
-    bool front;
-} cached_map;
-
-static cached_map g_cache[CACHE_SLOTS];
-static size_t g_ncached, g_cached_bytes;
 
 /* Zeroes what is not a guard page of a mapping laid out as alloc_front or
  * alloc_back lays it out. */
@@ -98,14 +87,14 @@ static void zero_mapping(char *map, size_t len, bool front)
 
 /* The most recently released mapping of len bytes and that layout (its
  * pages the likeliest to be in the caches), zeroed, or NULL. */
-static char *take_cached(size_t len, bool front)
+static char *take_cached(ta_cpu_cache *c, size_t len, bool front)
 {
-    for (size_t i = g_ncached; i-- > 0;) {
-        if (g_cache[i].len != len || g_cache[i].front != front) continue;
-        char *map = g_cache[i].map;
-        memmove(&g_cache[i], &g_cache[i + 1], (g_ncached - i - 1) * sizeof *g_cache);
-        g_ncached--;
-        g_cached_bytes -= len;
+    for (size_t i = c ? c->n : 0; i-- > 0;) {
+        if (c->e[i].len != len || c->e[i].front != front) continue;
+        char *map = c->e[i].map;
+        memmove(&c->e[i], &c->e[i + 1], (c->n - i - 1) * sizeof c->e[0]);
+        c->n--;
+        c->bytes -= len;
         zero_mapping(map, len, front);
         return map;
     }
@@ -114,19 +103,28 @@ static char *take_cached(size_t len, bool front)
 
 /* Keeps a released mapping for reuse, unmapping the oldest kept ones to
  * make room (or this one, when it is larger than the cache). */
-static void put_cached(char *map, size_t len, bool front)
+static void put_cached(ta_cpu_cache *c, char *map, size_t len, bool front)
 {
     if (len > CACHE_MAX_BYTES) {
         munmap(map, len);
         return;
     }
-    while (g_ncached == CACHE_SLOTS || g_cached_bytes + len > CACHE_MAX_BYTES) {
-        munmap(g_cache[0].map, g_cache[0].len);
-        g_cached_bytes -= g_cache[0].len;
-        memmove(&g_cache[0], &g_cache[1], --g_ncached * sizeof *g_cache);
+    while (c->n == TA_CPU_CACHE_SLOTS || c->bytes + len > CACHE_MAX_BYTES) {
+        munmap(c->e[0].map, c->e[0].len);
+        c->bytes -= c->e[0].len;
+        memmove(&c->e[0], &c->e[1], --c->n * sizeof c->e[0]);
     }
-    g_cache[g_ncached++] = (cached_map){map, len, front};
-    g_cached_bytes += len;
+    c->e[c->n].map = map;
+    c->e[c->n].len = len;
+    c->e[c->n].front = front;
+    c->n++;
+    c->bytes += len;
+}
+
+void ta_cpu_cache_clear(ta_cpu_cache *c)
+{
+    for (size_t i = 0; i < c->n; i++) munmap(c->e[i].map, c->e[i].len);
+    c->n = c->bytes = 0;
 }
 
 /* Where the header of the allocation at p is. */
@@ -154,11 +152,11 @@ static char *map_with_guard(size_t map_len, size_t guard_at, size_t guard_len, c
 }
 
 /* [header page][guard][data pages][guard]: the data starts on a page. */
-static void *alloc_front(size_t bytes, char *err, size_t errcap)
+static void *alloc_front(ta_cpu_cache *cache, size_t bytes, char *err, size_t errcap)
 {
     size_t page = page_size(), data_pages = (bytes + page - 1) / page * page;
     size_t map_len = 3 * page + data_pages;
-    char *map = take_cached(map_len, true);
+    char *map = take_cached(cache, map_len, true);
     if (!map) {
         if (!(map = map_with_guard(map_len, page, page, err, errcap))) return NULL;
         if (mprotect(map + 2 * page + data_pages, page, PROT_NONE) != 0) {
@@ -175,13 +173,13 @@ static void *alloc_front(size_t bytes, char *err, size_t errcap)
 }
 
 /* [data pages][guard]: the data ends against the guard, the header before it. */
-static void *alloc_back(size_t bytes, char *err, size_t errcap)
+static void *alloc_back(ta_cpu_cache *cache, size_t bytes, char *err, size_t errcap)
 {
     size_t page = page_size();
     size_t need = bytes + sizeof(alloc_header) + 16;
     size_t data_pages = (need + page - 1) / page * page;
     size_t map_len = data_pages + page;
-    char *map = take_cached(map_len, false);
+    char *map = take_cached(cache, map_len, false);
     if (!map && !(map = map_with_guard(map_len, data_pages, page, err, errcap))) return NULL;
     uintptr_t p = (uintptr_t)(map + data_pages - bytes);
     p &= ~(uintptr_t)(align_for(bytes) - 1);
@@ -191,11 +189,16 @@ static void *alloc_back(size_t bytes, char *err, size_t errcap)
     return (void *)p;
 }
 
-void *ta_cpu_alloc_at(size_t bytes, bool front, char *err, size_t errcap)
+void *ta_cpu_alloc_cached(ta_cpu_cache *cache, size_t bytes, bool front, char *err, size_t errcap)
 {
     /* Whole pages are guarded at both ends from the front. */
-    if (front || bytes % page_size() == 0) return alloc_front(bytes, err, errcap);
-    return alloc_back(bytes, err, errcap);
+    if (front || bytes % page_size() == 0) return alloc_front(cache, bytes, err, errcap);
+    return alloc_back(cache, bytes, err, errcap);
+}
+
+void *ta_cpu_alloc_at(size_t bytes, bool front, char *err, size_t errcap)
+{
+    return ta_cpu_alloc_cached(NULL, bytes, front, err, errcap);
 }
 
 static void *cpu_alloc(size_t bytes, char *err, size_t errcap)
@@ -210,15 +213,30 @@ bool ta_cpu_header_intact(const void *p)
     return h.check == header_check(&h);
 }
 
-static void cpu_release(void *p)
+/* The mapping of the allocation at p, or NULL when a kernel wrote over its
+ * header: then it cannot be known, and it stays (unmapping a guess could
+ * take someone else's memory). */
+static char *mapping_of(const void *p, size_t *len)
 {
-    if (!p) return;
     alloc_header h;
     memcpy(&h, header_at(p), sizeof h);
-    /* A kernel wrote over the header: the mapping cannot be known, so it
-     * stays (unmapping a guess could take someone else's memory). */
-    if (h.check != header_check(&h)) return;
-    put_cached(h.map, h.map_len, ((uintptr_t)p & (page_size() - 1)) == 0);
+    if (h.check != header_check(&h)) return NULL;
+    *len = h.map_len;
+    return h.map;
+}
+
+static void cpu_release(void *p)
+{
+    size_t len;
+    char *map = p ? mapping_of(p, &len) : NULL;
+    if (map) munmap(map, len);
+}
+
+void ta_cpu_release_cached(ta_cpu_cache *cache, void *p)
+{
+    size_t len;
+    char *map = p ? mapping_of(p, &len) : NULL;
+    if (map) put_cached(cache, map, len, ((uintptr_t)p & (page_size() - 1)) == 0);
 }
 
 static int cpu_copy(void *dst, const void *src, size_t bytes, char *err, size_t errcap)

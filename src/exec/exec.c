@@ -34,7 +34,8 @@ void ta_exec_reset(ta_exec *x)
 {
     for (size_t i = 0; i < x->nst; i++) {
         if (x->st[i].readonly) ta_exec_protect(x, (uint32_t)(i + 1), false);
-        x->dev->release(x->st[i].base);
+        if (x->dev == ta_exec_device_cpu()) ta_cpu_release_cached(&x->cpu_cache, x->st[i].base);
+        else x->dev->release(x->st[i].base);
     }
     x->nst = 0;
     x->ntr = 0;
@@ -47,6 +48,7 @@ void ta_exec_destroy(ta_exec *x)
 {
     if (!x) return;
     ta_exec_reset(x);
+    ta_cpu_cache_clear(&x->cpu_cache);
     for (size_t i = 0; i < x->captr; i++) {
         if (!x->tr[i]) continue;
         free(x->tr[i]->dims);
@@ -77,8 +79,8 @@ uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
     }
     char err[256];
     bool front = (x->placement >> (x->nst % 64)) & 1;
-    void *p = x->dev == ta_exec_device_cpu() ? ta_cpu_alloc_at(bytes, front, err, sizeof err)
-                                             : x->dev->alloc(bytes, err, sizeof err);
+    void *p = x->dev != ta_exec_device_cpu() ? x->dev->alloc(bytes, err, sizeof err)
+                                             : ta_cpu_alloc_cached(&x->cpu_cache, bytes, front, err, sizeof err);
     if (!p) return 0;
     x->st[x->nst] = (ta_storage_rec){p, bytes, false};
     return (uint32_t)++x->nst;

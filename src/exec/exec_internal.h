@@ -41,6 +41,17 @@ struct ta_kernel_ctx {
     char error[1024];
 };
 
+/* Released CPU mappings kept for reuse by one context (device_cpu.c). */
+enum { TA_CPU_CACHE_SLOTS = 16 };
+typedef struct ta_cpu_cache {
+    struct {
+        char *map;
+        size_t len;
+        bool front;
+    } e[TA_CPU_CACHE_SLOTS];
+    size_t n, bytes;
+} ta_cpu_cache;
+
 struct ta_exec {
     const ta_device_ops *dev;
     ta_storage_rec *st; /* storage id i lives at st[i - 1] */
@@ -59,6 +70,7 @@ struct ta_exec {
     /* Bit (id - 1) % 64: storage id's data lies against a guard page at its
      * front rather than its back (CPU only; the observer draws it per case). */
     uint64_t placement;
+    ta_cpu_cache cpu_cache; /* the CPU device's storages released by resets */
 };
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
@@ -72,6 +84,13 @@ int ta_exec_fill_marker(ta_exec *x, char *dst, size_t n);
  * which a write just before the data damages, is intact (device_cpu.c). */
 void *ta_cpu_alloc_at(size_t bytes, bool front, char *err, size_t errcap);
 bool ta_cpu_header_intact(const void *p);
+/* The same, reusing a mapping of the same length and layout that cache
+ * holds (zeroed as a fresh one, its guard pages in place) when there is one;
+ * and release into the cache (the oldest kept mappings unmapped to make
+ * room); and the cache emptied. */
+void *ta_cpu_alloc_cached(ta_cpu_cache *cache, size_t bytes, bool front, char *err, size_t errcap);
+void ta_cpu_release_cached(ta_cpu_cache *cache, void *p);
+void ta_cpu_cache_clear(ta_cpu_cache *cache);
 
 /* How specific a verdict kind is (verdict.c): lower is more specific. */
 int ta_verdict_kind_rank(ta_verdict_kind k);

@@ -27,7 +27,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,18 +63,15 @@ typedef struct op_job {
     /* the running child */
     pid_t pid;
     int fd;
-    char buf[8192];
-    size_t buflen;
+    struct child_io *io; /* what the running child's report needs */
     int64_t cur_case;
     double case_start;
     bool got_done, trapped, device_lost;
-    struct mailbox *box; /* the running child's, or NULL */
     /* A child of this operator reported a trapped write or a guard page hit:
      * the later children run on snapshots alone (no read-only pages), so a
      * kernel that writes an input in every case is restarted once, not in
      * every case; the write is reported already. */
     bool pages_off;
-    char cur_desc[600]; /* the current case's arguments */
     size_t capfindings;
 } op_job;
 
@@ -559,55 +555,74 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
  * when a slot frees. Every child still runs one operator only. A spare is
  * forked only when none is pending, so no other child holds the write end
  * of its control pipe: closing it ends a spare that is not needed. */
+/* What the parent keeps for one running (or spare) child: its mailbox, the
+ * report lines read so far, its current case's arguments. One per child
+ * that can be alive at once, not one per operator, so the parent writes to
+ * few pages while children share the others. */
+typedef struct child_io {
+    mailbox *box; /* NULL when no shared memory could be had */
+    char buf[8192];
+    size_t buflen;
+    char cur_desc[600]; /* the current case's arguments */
+    bool busy;
+} child_io;
+
 typedef struct spare_child {
     pid_t pid; /* 0: none pending */
     int ctl;   /* write end of its control pipe */
     int fd;    /* read end of its report pipe */
-    mailbox *box;
+    child_io *io;
 } spare_child;
 
-/* The parent's children: the pending spare, and the mailboxes (one for
- * each running child and one for the spare, in one shared mapping made
- * before the first fork; none when it cannot be made). */
+/* The parent's children: the pending spare, and the child_io of each
+ * running child and of the spare (their mailboxes in one shared mapping
+ * made before the first fork). */
 typedef struct children {
     spare_child spare;
+    child_io *io;
     mailbox *boxes;
-    bool *busy;
-    uint32_t nboxes;
+    uint32_t nio;
 } children;
 
 static bool children_init(children *ch, uint32_t jobs)
 {
-    *ch = (children){.nboxes = jobs + 1};
-    ch->busy = ta_calloc(ch->nboxes, sizeof *ch->busy);
-    if (!ch->busy) return false;
-    void *m = mmap(NULL, ch->nboxes * sizeof(mailbox), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                   -1, 0);
+    *ch = (children){.nio = jobs + 1};
+    ch->io = ta_calloc(ch->nio, sizeof *ch->io);
+    if (!ch->io) return false;
+    void *m = mmap(NULL, ch->nio * sizeof(mailbox), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     ch->boxes = m == MAP_FAILED ? NULL : m;
+    for (uint32_t i = 0; i < ch->nio; i++) ch->io[i].box = ch->boxes ? &ch->boxes[i] : NULL;
     return true;
 }
 
 static void children_free(children *ch)
 {
-    if (ch->boxes) munmap(ch->boxes, ch->nboxes * sizeof(mailbox));
-    free(ch->busy);
+    if (ch->boxes) munmap(ch->boxes, ch->nio * sizeof(mailbox));
+    free(ch->io);
 }
 
-static mailbox *box_take(children *ch)
+/* A free child_io, emptied (there is always one: at most jobs children run
+ * and one is spare). */
+static child_io *io_take(children *ch)
 {
-    for (uint32_t i = 0; ch->boxes && i < ch->nboxes; i++)
-        if (!ch->busy[i]) {
-            ch->busy[i] = true;
-            ch->boxes[i].len = 0;
-            ch->boxes[i].case_start = 0;
-            return &ch->boxes[i];
+    for (uint32_t i = 0; i < ch->nio; i++) {
+        child_io *io = &ch->io[i];
+        if (io->busy) continue;
+        io->busy = true;
+        io->buflen = 0;
+        io->cur_desc[0] = '\0';
+        if (io->box) {
+            io->box->len = 0;
+            io->box->case_start = 0;
         }
+        return io;
+    }
     return NULL;
 }
 
-static void box_give_back(children *ch, mailbox *b)
+static void io_give_back(child_io *io)
 {
-    if (b) ch->busy[b - ch->boxes] = false;
+    if (io) io->busy = false;
 }
 
 typedef struct assignment {
@@ -646,13 +661,20 @@ static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opt
         close(rep[1]);
         return false;
     }
-    mailbox *box = box_take(ch);
+    child_io *io = io_take(ch);
+    if (!io) {
+        close(rep[0]);
+        close(rep[1]);
+        close(ctl[0]);
+        close(ctl[1]);
+        return false;
+    }
     fflush(NULL);
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         close(rep[0]);
         close(ctl[1]);
-        g_box = box;
+        g_box = io->box;
         spare_main(jobs, n, o, ctl[0], rep[1], parent);
     }
     close(rep[1]);
@@ -660,11 +682,11 @@ static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opt
     if (pid < 0) {
         close(rep[0]);
         close(ctl[1]);
-        box_give_back(ch, box);
+        io_give_back(io);
         return false;
     }
     fcntl(rep[0], F_SETFL, O_NONBLOCK);
-    ch->spare = (spare_child){.pid = pid, .ctl = ctl[1], .fd = rep[0], .box = box};
+    ch->spare = (spare_child){.pid = pid, .ctl = ctl[1], .fd = rep[0], .io = io};
     return true;
 }
 
@@ -676,27 +698,9 @@ static void drop_spare(children *ch, pid_t *exiting, size_t *nexiting)
     if (!sp->pid) return;
     close(sp->ctl);
     close(sp->fd);
-    box_give_back(ch, sp->box);
+    io_give_back(sp->io);
     exiting[(*nexiting)++] = sp->pid;
     sp->pid = 0;
-}
-
-/* Keeps child pid off the CPU this process runs on, when it may run on
- * another: a child woken by this process is queued on the waker's CPU,
- * where it would wait for the fork of the next spare to end. Best effort. */
-static void away_from_here(pid_t pid)
-{
-#ifdef CPU_SET
-    cpu_set_t set;
-    int here = sched_getcpu();
-    if (here < 0 || sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(here, &set) ||
-        CPU_COUNT(&set) < 2)
-        return;
-    CPU_CLR(here, &set);
-    sched_setaffinity(pid, sizeof set, &set);
-#else
-    (void)pid;
-#endif
 }
 
 /* Runs j from its next case in the spare child (forked now if none is
@@ -706,15 +710,13 @@ static bool start_child(op_job *j, op_job *jobs, size_t n, const ta_verify_opts 
     spare_child *sp = &ch->spare;
     if (!sp->pid && !fork_spare(ch, jobs, n, o)) return false;
     assignment a = {(uint32_t)(j - jobs), j->next_case, j->pages_off};
-    away_from_here(sp->pid);
     ssize_t w;
     while ((w = send(sp->ctl, &a, sizeof a, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
     close(sp->ctl);
     j->pid = sp->pid;
     j->fd = sp->fd;
-    j->box = sp->box;
+    j->io = sp->io;
     sp->pid = 0;
-    j->buflen = 0;
     j->cur_case = -1;
     j->got_done = j->trapped = j->device_lost = false;
     j->case_start = now_s();
@@ -727,7 +729,7 @@ static bool start_child(op_job *j, op_job *jobs, size_t n, const ta_verify_opts 
 /* When the running case of j started, as far as the parent knows. */
 static double case_started(const op_job *j)
 {
-    double t = j->box ? j->box->case_start : 0;
+    double t = j->io && j->io->box ? j->io->box->case_start : 0;
     return t > j->case_start ? t : j->case_start;
 }
 
@@ -744,7 +746,7 @@ static void handle_line(op_job *j, char *line)
     switch (line[0]) {
     case 'S':
         j->cur_case = strtoll(line + 2, NULL, 10);
-        j->cur_desc[0] = '\0';
+        j->io->cur_desc[0] = '\0';
         j->case_start = now_s();
         j->res->cases++;
         break;
@@ -758,7 +760,7 @@ static void handle_line(op_job *j, char *line)
         j->res->exercised++;
         break;
     case 'L': j->device_lost = true; break;
-    case 'C': snprintf(j->cur_desc, sizeof j->cur_desc, "%.590s", line + 2); break;
+    case 'C': snprintf(j->io->cur_desc, sizeof j->io->cur_desc, "%.590s", line + 2); break;
     case 'D': j->got_done = true; break;
     case 'F': {
         ta_finding f = {0};
@@ -784,21 +786,22 @@ static void handle_line(op_job *j, char *line)
 static bool drain(op_job *j)
 {
     for (;;) {
-        ssize_t n = read(j->fd, j->buf + j->buflen, sizeof j->buf - 1 - j->buflen);
+        child_io *io = j->io;
+        ssize_t n = read(j->fd, io->buf + io->buflen, sizeof io->buf - 1 - io->buflen);
         if (n == 0) return true;
         if (n < 0) return errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK;
-        j->buflen += (size_t)n;
-        j->buf[j->buflen] = '\0';
-        char *start = j->buf, *nl;
-        while ((nl = memchr(start, '\n', j->buflen - (size_t)(start - j->buf)))) {
+        io->buflen += (size_t)n;
+        io->buf[io->buflen] = '\0';
+        char *start = io->buf, *nl;
+        while ((nl = memchr(start, '\n', io->buflen - (size_t)(start - io->buf)))) {
             *nl = '\0';
             handle_line(j, start);
             start = nl + 1;
         }
-        size_t rest = j->buflen - (size_t)(start - j->buf);
-        memmove(j->buf, start, rest);
-        j->buflen = rest;
-        if (j->buflen == sizeof j->buf - 1) j->buflen = 0; /* an overlong line: drop it */
+        size_t rest = io->buflen - (size_t)(start - io->buf);
+        memmove(io->buf, start, rest);
+        io->buflen = rest;
+        if (io->buflen == sizeof io->buf - 1) io->buflen = 0; /* an overlong line: drop it */
     }
 }
 
@@ -818,7 +821,7 @@ static const char *signame(int sig)
 /* The lines a dead child left in its mailbox. */
 static void read_box(op_job *j)
 {
-    mailbox *b = j->box;
+    mailbox *b = j->io->box;
     if (!b) return;
     size_t len = __atomic_load_n(&b->len, __ATOMIC_ACQUIRE);
     if (len > sizeof b->data) len = 0; /* a kernel scribbled over it */
@@ -831,7 +834,7 @@ static void read_box(op_job *j)
 
 /* The child's pipe closed (or it timed out and was killed): collect it,
  * and what it reported (through the pipe, then in its mailbox). */
-static void reap(op_job *j, const ta_verify_opts *o, bool timed_out, children *ch)
+static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
 {
     int status = 0;
     while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
@@ -840,8 +843,10 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out, children *c
     close(j->fd);
     j->fd = -1;
     if (!j->got_done) read_box(j); /* after a D it was sent through the pipe */
-    box_give_back(ch, j->box);
-    j->box = NULL;
+    char desc[sizeof j->io->cur_desc];
+    snprintf(desc, sizeof desc, "%s", j->io->cur_desc);
+    io_give_back(j->io);
+    j->io = NULL;
     if (j->got_done) {
         j->done = true;
         return;
@@ -851,17 +856,17 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out, children *c
     if (timed_out) {
         add_simple(j, TA_V_TIMEOUT, seed,
                    "case %lld did not finish within %.3g s; the kernel was killed [case: %s]",
-                   (long long)c, o->timeout, j->cur_desc);
+                   (long long)c, o->timeout, desc);
         j->done = true; /* a hang tends to repeat: the other cases are skipped */
         return;
     }
     if (!j->trapped && !j->device_lost) {
         if (WIFSIGNALED(status))
             add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
-                       signame(WTERMSIG(status)), (long long)c, j->cur_desc);
+                       signame(WTERMSIG(status)), (long long)c, desc);
         else
             add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld [case: %s]",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, j->cur_desc);
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, desc);
         if (++j->restarts > MAX_RESTARTS) {
             j->done = true;
             return;
@@ -875,14 +880,14 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out, children *c
  * to the next operator at once, while it exits (a process that mapped
  * libtorch takes milliseconds to tear down). Its pid waits in *exiting
  * until it can be collected. true when j was such a child. */
-static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting, children *ch)
+static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting)
 {
     if (!j->got_done) return false;
     drain(j);
     close(j->fd);
     j->fd = -1;
-    box_give_back(ch, j->box); /* emptied through the pipe with D */
-    j->box = NULL;
+    io_give_back(j->io); /* its mailbox was emptied through the pipe with D */
+    j->io = NULL;
     int status;
     if (waitpid(j->pid, &status, WNOHANG) == 0) exiting[(*nexiting)++] = j->pid;
     j->pid = 0;
@@ -1006,7 +1011,7 @@ static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
             bool timed_out = !eof && !j->got_done && now - case_started(j) > timeout;
             if (!eof && !timed_out && !j->got_done) continue;
             if (timed_out) kill(j->pid, SIGKILL);
-            if (!let_go(j, exiting, &nexiting, &ch)) reap(j, o, timed_out, &ch);
+            if (!let_go(j, exiting, &nexiting)) reap(j, o, timed_out);
             slots[s] = NULL;
             running--;
             if (!j->done && start_child(j, jobs, n, o, &ch)) {

@@ -3,7 +3,7 @@
  * declared aliases, input/output and output/output overlap, views, inplace
  * and out= returns, metadata changes, element offsets, and results for
  * operators without a kernel; and, in child processes, a report larger than
- * a child's mailbox. */
+ * a child's mailbox and a run of hundreds of operators on two jobs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,6 +107,11 @@ static ta_status first_only_out(ta_kernel_ctx *ctx, ta_stack *st)
     return ret(st, out);
 }
 
+static ta_status copy_kernel(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    return ret(st, copy_of(ctx, ta_stack_tensor(st, 0)));
+}
+
 /* A correct copy, that aborts the process on its 2,500th call in it. */
 static ta_status copy_dies_late(ta_kernel_ctx *ctx, ta_stack *st)
 {
@@ -181,6 +186,38 @@ static void test_child_report_overflows_mailbox(void **state)
      * (a synthesized case a copy refuses never calls the kernel). */
     assert_int_equal(res->exercised, 2999);
     assert_non_null(strstr(res->findings[0].message, "in case 2499 "));
+    ta_verify_report_destroy(r);
+    ta_registry_destroy(reg);
+}
+
+/* A run long enough for the parent to collapse its memory into huge pages
+ * before forking (256 operators or more), on two jobs: every operator's
+ * result is its own, every case counted once. */
+static void test_many_operators_in_children(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    ta_registry *reg = ta_registry_create();
+    static char names[N][32];
+    const char *ops[N];
+    for (int i = 0; i < N; i++) {
+        char schema[80];
+        snprintf(names[i], sizeof names[i], "mylib::c%d", i);
+        snprintf(schema, sizeof schema, "%s(Tensor self) -> Tensor", names[i]);
+        assert_int_equal(ta_register_op(reg, schema, TA_KEY_CPU, copy_kernel, NULL), TA_OK);
+        ops[i] = names[i];
+    }
+    ta_verify_opts o = {.seed = 1, .cases = 3, .jobs = 2};
+    ta_verify_report *r = NULL;
+    assert_int_equal(ta_verify(reg, ops, N, &o, &r, NULL), TA_OK);
+    assert_int_equal(r->nops, N);
+    assert_int_equal(r->total_cases, 3 * N);
+    for (int i = 0; i < N; i++) {
+        assert_string_equal(r->ops[i].op, names[i]);
+        assert_int_equal(r->ops[i].cases, 3);
+        assert_int_equal(r->ops[i].exercised, 3);
+        assert_int_equal(r->ops[i].verdict, TA_V_OK);
+    }
     ta_verify_report_destroy(r);
     ta_registry_destroy(reg);
 }
@@ -393,6 +430,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_child_report_overflows_mailbox),
+        cmocka_unit_test(test_many_operators_in_children),
         cmocka_unit_test(test_negative_zero_counts),
         cmocka_unit_test(test_declared_write_through_alias),
         cmocka_unit_test(test_overlap),

@@ -10,9 +10,12 @@ corpus, build/data/opinfo/samples.json) two ways, one after the other, and print
     before and after and checks aliasing against the schema's SchemaInfo. A case is one sample,
     building included;
   - `tensoralias verify FILE.yaml --kernels torch --samples SUBSET --cases 0` on the same
-    operators and samples (process isolation on, as by default), timed from start to exit.
+    operators and samples (process isolation on, as by default), timed from start to exit,
+    once for each --jobs given (1 without one); its start-up (the same command on the first
+    operator alone) is timed beside it, and the rate without it printed too.
 
     /usr/bin/python3 tools/torch/schemacheck_speed.py --ops 'aten::add*' --ops 'aten::mm*'
+    /usr/bin/python3 tools/torch/schemacheck_speed.py --per-op 10 --jobs 1 --jobs 2
 
 Needs torch 1.13.1 (Debian's python3-torch); the second half needs the libtorch bridge
 (`make` builds build/libtensoralias_torch.so where libtorch is installed) and says so when it
@@ -122,7 +125,9 @@ def run_schemacheck(subset):
 # ---- tensoralias verify --------------------------------------------------------------------
 
 def run_verify(subset, exe, yaml, jobs):
-    """(counts, seconds, findings) or (None, 0, reason)."""
+    """(counts, seconds, findings) or (None, 0, reason). Counts has the run's CPU time and,
+    as "start-up ms", the time of the same command on the first operator alone (loading
+    libtorch, the yaml and the samples; one child)."""
     if not os.path.exists(exe):
         return None, 0, "%s is not built" % exe
     with tempfile.TemporaryDirectory() as tmp:
@@ -138,9 +143,13 @@ def run_verify(subset, exe, yaml, jobs):
         seconds = time.perf_counter() - t0
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        first = cmd.index("--ops")
+        t0 = time.perf_counter()
+        subprocess.run(cmd[:first + 2], capture_output=True, text=True)
+        startup = time.perf_counter() - t0
     if p.returncode not in (0, 1):
         return None, 0, "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
-    counts = collections.Counter({"cpu ms": int(cpu * 1000)})
+    counts = collections.Counter({"cpu ms": int(cpu * 1000), "start-up ms": int(startup * 1000)})
     findings = collections.OrderedDict()
     for line in p.stdout.splitlines():
         r = json.loads(line)
@@ -165,14 +174,19 @@ def run_and_print_verify(args, subset, sc_counts, sc_seconds, sc_cpu, jobs):
     sc_rate = sc_counts["cases"] / sc_seconds if sc_seconds else 0
     print("tensoralias verify:  %7d cases, %7.2f s wall = %8.0f cases/s, %7.2f s CPU = %8.0f cases/CPU-s"
           % (vcounts["cases"], vseconds, v_rate, v_cpu, vcounts["cases"] / v_cpu if v_cpu else 0))
+    startup = vcounts["start-up ms"] / 1000.0
     print("    ran %d, --jobs %d, process isolation on, start-up included; error findings in %d "
           "operators" % (vcounts["ran"], jobs, len(vfind)))
+    if vseconds > startup:
+        print("    start-up (libtorch, the yaml, the samples: the command on one operator) %.2f s; "
+              "%.0f cases/s without it" % (startup, vcounts["cases"] / (vseconds - startup)))
     for name, msg in list(vfind.items())[:20]:
         print("    %s: %s" % (name, msg))
     if sc_rate and sc_cpu and v_cpu:
         print("ratio (--jobs %d): %.1fx SchemaCheckMode's cases per second (wall), %.1fx per CPU-second"
               % (jobs, v_rate / sc_rate, (vcounts["cases"] / v_cpu) / (sc_counts["cases"] / sc_cpu)))
     return {"cases": vcounts["cases"], "seconds": vseconds, "cases_per_s": v_rate, "cpu_seconds": v_cpu,
+            "startup_seconds": startup,
             "ran": vcounts["ran"], "jobs": jobs, "findings": dict(vfind)}
 
 
