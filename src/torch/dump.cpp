@@ -47,7 +47,21 @@ class Dump {
     {
         if (std::isnan(v)) o << "\"nan\"";
         else if (std::isinf(v)) o << (v > 0 ? "\"inf\"" : "\"-inf\"");
-        else o << c10::str(v);
+        else {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.17g", v); /* exact: the replay gets the same double */
+            o << buf;
+        }
+    }
+
+    void string(std::ostream &o, const std::string &v)
+    {
+        o << '"';
+        for (char c : v) {
+            if (c == '"' || c == '\\') o << '\\';
+            o << c;
+        }
+        o << '"';
     }
 
     void tensor(std::ostream &o, const at::Tensor &t)
@@ -82,7 +96,7 @@ class Dump {
         else if (v.isBool()) o << (v.toBool() ? "true" : "false");
         else if (v.isInt()) o << v.toInt();
         else if (v.isDouble()) number(o, v.toDouble());
-        else if (v.isString()) o << "\"" << v.toStringRef() << "\"";
+        else if (v.isString()) string(o, v.toStringRef());
         else if (v.isDevice()) o << "{\"device\": \"" << v.toDevice().str() << "\"}";
         else if (v.isList()) {
             o << "[";

@@ -61,7 +61,7 @@ def valgrind(path):
     """The first invalid read or write valgrind's memcheck sees in the replay, with its frame, or None."""
     logs = tempfile.mkdtemp()
     cmd = ["valgrind", "--log-file=" + os.path.join(logs, "vg.%p"), sys.executable,
-           os.path.join(HERE, "replay_case.py"), path, "--timeout", "900"]
+           os.path.join(HERE, "replay_case.py"), path, "--no-room", "--timeout", "900"]
     subprocess.run(cmd, capture_output=True, text=True)
     for name in sorted(os.listdir(logs)):
         with open(os.path.join(logs, name)) as fh:
@@ -71,9 +71,12 @@ def valgrind(path):
             m = re.match(r"(Invalid (read|write) of size \d+)", r.strip())
             # only the kernel's: a frame in libtorch, LAPACK or BLAS (not the interpreter's start-up)
             if m and re.search(r"libtorch|liblapack|libblas", r):
-                frames = re.findall(r"(?:at|by) 0x[0-9A-F]+: (\S+) \(in (\S+)\)", r)
+                stack, _, where = r.partition(" Address ")
+                frames = re.findall(r"(?:at|by) 0x[0-9A-F]+: (\S+) \(in (\S+)\)", stack)
                 named = [f for f, lib in frames if f != "???"]
-                return "%s in %s" % (m.group(1), " < ".join(named[:2]) if named else frames[0][1] if frames else "?")
+                inside = " < ".join(named[:2]) if named else os.path.basename(frames[0][1]) if frames else "?"
+                block = re.match(r"0x[0-9A-Fa-f]+ is (\d+ bytes (?:after|before|inside) a block of size \d+)", where)
+                return "%s in %s%s" % (m.group(1), inside, " (%s)" % block.group(1) if block else "")
     return None
 
 

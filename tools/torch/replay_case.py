@@ -10,7 +10,8 @@ engine. Record the case's call with the bridge (src/torch/dump.cpp):
 Each call of the file is rebuilt in torch 1.13.1 (the same storages byte for byte, shared where the
 engine's were, the same sizes, strides and offsets; storages are torch's own, so ATen may resize
 them; out= storages get 64 KB more of the marker byte, so that a resize of up to that much keeps
-the marker where the kernel does not write, as the engine's allocator does) and run through torch.ops in a child process, and one JSON line per call reports:
+the marker where the kernel does not write, as the engine's allocator does; --no-room: as
+recorded, so that ATen's resize allocates exactly what it needs, as under valgrind it must) and run through torch.ops in a child process, and one JSON line per call reports:
   outcome    "ok", "raised: MESSAGE", "signal N" (the child died) or "timeout"
   changed    per tensor argument: storage elements changed outside its view before and after the
              call ("outside"), and inside it ("inside")
@@ -79,7 +80,7 @@ def owned(data):
     return torch.frombuffer(bytearray(data), dtype=torch.uint8).clone()
 
 
-def build(call, guard, guard_outs=False):
+def build(call, guard, guard_outs=False, room=OUT_ROOM):
     """The call's arguments as torch values, and per tensor argument its (name, tensor)."""
     schema = overload(call["op"])._schema
     outs = {a.name for a in schema.arguments if a.is_out}
@@ -96,7 +97,7 @@ def build(call, guard, guard_outs=False):
         elif int(sid) in out_storages:
             # Room to grow: ATen's resize of out= then keeps the marker where
             # the kernel does not write, as the engine's allocator does.
-            base = owned(data + bytes([0xA5]) * OUT_ROOM)
+            base = owned(data + bytes([0xA5]) * room)
         else:
             base = owned(data)
         storages[int(sid)] = base
@@ -180,8 +181,8 @@ def geometry(t):
     return (tuple(t.shape), tuple(t.stride()), t.storage_offset(), t.storage().untyped().data_ptr())
 
 
-def observe(call, guard, guard_outs):
-    schema, args, kwargs, named, storages = build(call, guard, guard_outs)
+def observe(call, guard, guard_outs, room):
+    schema, args, kwargs, named, storages = build(call, guard, guard_outs, room)
     before = {n: (geometry(t), set(view_elems(t))) for n, t in named}
     snap = {sid: b.clone() for sid, b in storages.items()}
     res = {"op": call["op"]}
@@ -228,17 +229,17 @@ def observe(call, guard, guard_outs):
     return res
 
 
-def child(call, guard, guard_outs, q):
+def child(call, guard, guard_outs, room, q):
     torch.set_num_threads(1)
     import warnings
     warnings.simplefilter("ignore")
-    q.put(json.dumps(observe(call, guard, guard_outs)))
+    q.put(json.dumps(observe(call, guard, guard_outs, room)))
 
 
-def replay(call, guard, guard_outs, timeout):
+def replay(call, guard, guard_outs, room, timeout):
     ctx = mp.get_context("fork")
     q = ctx.Queue()
-    p = ctx.Process(target=child, args=(call, guard, guard_outs, q))
+    p = ctx.Process(target=child, args=(call, guard, guard_outs, room, q))
     p.start()
     p.join(timeout)
     if p.is_alive():
@@ -256,12 +257,14 @@ def main():
     ap.add_argument("--guard", choices=["after", "before"], help="inaccessible pages around input storages")
     ap.add_argument("--guard-outs", action="store_true",
                     help="with --guard: out= storages too (then ATen cannot resize them)")
+    ap.add_argument("--no-room", action="store_true",
+                    help="out= storages as recorded, so that a resize allocates exactly (for valgrind)")
     ap.add_argument("--timeout", type=float, default=20)
     o = ap.parse_args()
     with open(o.dump) as f:
         for line in f:
             if line.strip():
-                print(json.dumps(replay(json.loads(line), o.guard, o.guard_outs, o.timeout)))
+                print(json.dumps(replay(json.loads(line), o.guard, o.guard_outs, 0 if o.no_room else OUT_ROOM, o.timeout)))
     sys.stdout.flush()
 
 
