@@ -135,15 +135,22 @@ ta_status ta_registry_take_diags(ta_registry *r, ta_diags *into)
 /* A registration the rules refuse: an error diagnostic (rule
  * "registration", at the current origin); returns why, or TA_ERR_NOMEM
  * when the diagnostic could not be kept. */
+static ta_status vrefuse(ta_registry *r, ta_status why, const char *rule, const char *fmt,
+                         va_list ap)
+{
+    ta_loc at = {.file = r->origin};
+    ta_status st = ta_diag_vemit(r->diags, TA_SEV_ERROR, &at, rule, fmt, ap);
+    return st == TA_OK ? why : st;
+}
+
 static ta_status refuse(ta_registry *r, ta_status why, const char *fmt, ...) TA_PRINTF(3, 4);
 static ta_status refuse(ta_registry *r, ta_status why, const char *fmt, ...)
 {
-    ta_loc at = {.file = r->origin};
     va_list ap;
     va_start(ap, fmt);
-    ta_status st = ta_diag_vemit(r->diags, TA_SEV_ERROR, &at, "registration", fmt, ap);
+    ta_status st = vrefuse(r, why, "registration", fmt, ap);
     va_end(ap);
-    return st == TA_OK ? why : st;
+    return st;
 }
 
 /* A registration that is allowed but worth saying (a kernel replaced). */
@@ -369,12 +376,11 @@ bool ta_registry_has_kernel(const ta_registry_op *op)
 
 ta_status ta_registry_plugin_error(ta_registry *r, const char *fmt, ...)
 {
-    ta_loc at = {.file = r->origin};
     va_list ap;
     va_start(ap, fmt);
-    ta_status st = ta_diag_vemit(r->diags, TA_SEV_ERROR, &at, "plugin", fmt, ap);
+    ta_status st = vrefuse(r, TA_ERR_INVALID, "plugin", fmt, ap);
     va_end(ap);
-    return st == TA_OK ? TA_ERR_INVALID : st;
+    return st;
 }
 
 ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *diags)
