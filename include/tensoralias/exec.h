@@ -272,11 +272,21 @@ typedef struct ta_op_result {
     size_t nfindings;
 } ta_op_result;
 
+/* How a run used its child processes. */
+typedef struct ta_verify_stats {
+    uint32_t children;       /* child processes started */
+    uint32_t reruns;         /* operators run again alone after a batch child (see batch) */
+    uint32_t timeouts_rerun; /* of those, the ones whose batch child timed out in them */
+    uint32_t cut;            /* batch children that ended before their last operator, as
+                              * they could not put the process state back */
+} ta_verify_stats;
+
 typedef struct ta_verify_report {
     ta_op_result *ops;
     size_t nops;
     uint64_t total_cases;
     double seconds;
+    ta_verify_stats stats;
 } ta_verify_report;
 
 typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const char *op);
@@ -292,6 +302,13 @@ typedef struct ta_verify_opts {
     bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
+    /* Operators one child process runs one after another (0 or 1: one per
+     * child, operator isolation). In a batch the process state is put back
+     * between operators (ta_registry_on_process_reset), and an operator with
+     * a finding, or whose child crashed or timed out in it, runs again alone
+     * in a fresh child: that result is the one reported, so a run gives the
+     * results of operator isolation. */
+    uint32_t batch;
     /* Read-only pages on inputs that may not be written, naming the first
      * write (a write the kernel undoes before returning included). A run
      * of at most TA_VERIFY_TRAP_AUTO cases in all traps whatever this says,
