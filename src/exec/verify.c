@@ -621,6 +621,7 @@ typedef struct run_ctx {
     double timeout;
     children ch;
     runner *slots; /* o->jobs of them */
+    struct pollfd *pfd; /* one per slot */
     uint32_t nslots, running;
     uint32_t next;   /* the first job not handed out yet */
     uint32_t *queue; /* jobs to run alone, [qhead, qtail) */
@@ -1138,8 +1139,9 @@ static bool fill_slot(run_ctx *x, runner *r)
 /* Waits for the running children to report, end or overrun their case's
  * time; a child that is done or dead leaves its slot free, with what is
  * left of its work (runner.left). */
-static void poll_slots(run_ctx *x, struct pollfd *pfd)
+static void poll_slots(run_ctx *x)
 {
+    struct pollfd *pfd = x->pfd;
     double now = now_s(), wait = x->timeout;
     int np = 0;
     for (uint32_t s = 0; s < x->nslots; s++) {
@@ -1173,12 +1175,14 @@ static bool ctx_init(run_ctx *x, op_job *jobs, size_t n, const ta_verify_opts *o
     *x = (run_ctx){.jobs = jobs, .n = n, .o = o, .reg = reg, .stats = stats, .nslots = slots,
                    .batch = o->batch > 1 ? o->batch : 1, .timeout = o->timeout > 0 ? o->timeout : 10.0};
     x->slots = ta_calloc(slots, sizeof *x->slots);
+    x->pfd = ta_calloc(slots, sizeof *x->pfd);
     x->queue = ta_calloc(n + 1, sizeof *x->queue);
     /* Each child let go of settled a job, and a job is settled at most twice. */
     x->exiting = ta_calloc(2 * n + 2, sizeof *x->exiting);
     x->state = ta_calloc(1, sizeof *x->state);
-    if (x->slots && x->queue && x->exiting && x->state && children_init(&x->ch, slots)) return true;
+    if (x->slots && x->pfd && x->queue && x->exiting && x->state && children_init(&x->ch, slots)) return true;
     free(x->slots);
+    free(x->pfd);
     free(x->queue);
     free(x->exiting);
     free(x->state);
@@ -1189,31 +1193,32 @@ static void ctx_free(run_ctx *x)
 {
     children_free(&x->ch);
     free(x->slots);
+    free(x->pfd);
     free(x->queue);
     free(x->exiting);
     free(x->state);
 }
 
-static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
+/* Runs every job in children; false when out of memory before any ran. */
+static bool run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
                          ta_verify_stats *stats)
 {
     if (n >= HUGE_PAGES_FROM) huge_pages_for_fork();
     run_ctx x;
-    if (!ctx_init(&x, jobs, n, o, reg, stats)) return;
-    struct pollfd *pfd = ta_calloc(x.nslots, sizeof *pfd);
-    while (pfd && x.done < n) {
+    if (!ctx_init(&x, jobs, n, o, reg, stats)) return false;
+    while (x.done < n) {
         collect_exited(&x, false);
         for (uint32_t s = 0; s < x.nslots; s++)
             if (!x.slots[s].pid) fill_slot(&x, &x.slots[s]);
-        if (!x.running) continue;
+        if (!x.running) break; /* no work is left (every job is done) */
         /* The next child, forked while these run. */
         if (!x.ch.spare.pid && (x.next < n || x.qhead < x.qtail)) fork_spare(&x);
-        poll_slots(&x, pfd);
+        poll_slots(&x);
     }
     drop_spare(&x);
     collect_exited(&x, true);
-    free(pfd);
     ctx_free(&x);
+    return true;
 }
 
 /* ---- the entry point --------------------------------------------------- */
@@ -1293,19 +1298,18 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
     return true;
 }
 
-/* Runs every job: in children, or one after the other in this process. */
-static void run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o, const ta_registry *reg,
+/* Runs every job: in children, or one after the other in this process;
+ * false when out of memory before any ran. */
+static bool run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o, const ta_registry *reg,
                      ta_verify_stats *stats)
 {
-    if (!o->in_process) {
-        run_parallel(run, nrun, o, reg, stats);
-        return;
-    }
+    if (!o->in_process) return run_parallel(run, nrun, o, reg, stats);
     for (size_t i = 0; i < nrun; i++) {
         run_cases(&run[i], 0, o, -1, RUN_IN_PROCESS);
         finish_result(&run[i]);
         if (o->progress) o->progress(o->progress_ud, i + 1, nrun, run[i].name);
     }
+    return true;
 }
 
 ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
@@ -1334,13 +1338,17 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     size_t nrun = 0; /* jobs that need cases run, packed at the front */
     for (size_t i = 0; i < nops; i++)
         if (prepare_job(&jobs[nrun], &rep->ops[i], reg, ops[i], &o)) nrun++;
-    run_jobs(jobs, nrun, &o, reg, &rep->stats);
+    bool ran = run_jobs(jobs, nrun, &o, reg, &rep->stats);
     for (size_t i = 0; i < nrun; i++) {
         rep->total_cases += jobs[i].res->cases;
         ta_arena_destroy(jobs[i].arena);
     }
     free(jobs);
     rep->seconds = now_s() - t0;
+    if (!ran) {
+        ta_verify_report_destroy(rep);
+        return TA_ERR_NOMEM;
+    }
     *out = rep;
     return TA_OK;
 }
