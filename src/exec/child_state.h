@@ -16,6 +16,7 @@ typedef struct ta_child_state {
     fenv_t fenv; /* rounding, exception masks, x86's flush-to-zero */
     sigset_t mask;
     struct sigaction acts[TA_CHILD_SIGNALS];
+    int threads; /* the process's threads, -1 when unknown */
     /* The plugins' resets (ta_registry_on_process_reset). */
     int nresets;
     ta_process_reset_fn resets[TA_MAX_PROCESS_RESETS];

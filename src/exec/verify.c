@@ -1,12 +1,14 @@
-/* verify.c - running operators under verification, each in a child process.
+/* verify.c - running operators under verification, in child processes.
  *
- * The parent forks one child per operator (not per case: a child runs many
- * cases) and keeps up to `jobs` children at once. A child reports what it
+ * The parent gives each child one operator (operator isolation) or a batch
+ * of them, run one after another (not one per case: a child runs many
+ * cases), and keeps up to `jobs` children at once. A child reports what it
  * sees as lines, one per event, into its mailbox (memory it shares with the
  * parent, so reporting wakes nobody), and sends them through a pipe when
  * the mailbox is full and when it is done; the parent reads a mailbox
  * itself only after its child died or was killed, so whatever the child
  * reported before is kept either way. The lines:
+ *   O <job>                        an operator starts (every child, first)
  *   S <case>                       a case starts (its deadline starts now)
  *   C <arguments>                  its arguments, described, before the call
  *   F <kind>\t<arg>\t<seed>\t<msg> a finding
@@ -15,14 +17,16 @@
  *   L <case>                       the device faulted in the case (reported
  *                                  as a finding); exiting, since a CUDA
  *                                  context does not survive its fault
- *   D                              all cases done
+ *   D                              all the operator's cases done
  * A child that dies (signal, exit) before D has crashed in the last case it
  * started; one that stays in a case past the timeout is killed. Either way
  * the parent records the verdict, keeps everything received, and (after a
  * crash, a trapped write or a device fault) starts a new child at the next
  * case, so one bad case neither ends the run nor hides the others. Trapped
  * writes and device faults are reported by the child itself and do not
- * count as crashes (of which a child is restarted after MAX_RESTARTS only). */
+ * count as crashes (of which a child is restarted after MAX_RESTARTS only).
+ * In a batch, what happens to an operator with a finding, a crash or a
+ * timeout is decided by running it again alone (the parent's part, below). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

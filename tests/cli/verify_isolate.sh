@@ -18,6 +18,7 @@ run() { # name isolate jobs: the plugins' report in $tmp/name.json, stderr in $t
 run operator operator 1
 grep -q '"op":"state::b_needs_nearest","verdict":"ok"' "$tmp/operator.json" || fail "needs_nearest: ok alone"
 grep -q '"op":"state::f_needs_clean","verdict":"ok"' "$tmp/operator.json" || fail "needs_clean: ok alone"
+grep -q '"op":"state::h_one_thread","verdict":"ok"' "$tmp/operator.json" || fail "one_thread: ok alone"
 for iso in batch:2 batch:5 batch:64; do
     for j in 1 2; do
         run "$iso-$j" "$iso" "$j"
@@ -27,9 +28,10 @@ for iso in batch:2 batch:5 batch:64; do
 done
 # One batch of all: the operators with a finding (mylib::aborts, the first,
 # crashes) ran again alone, and only they; the hang timed out in the batch;
-# the library that could not put its state back ended a batch.
+# the library that could not put its state back and the thread left running
+# ended a batch each.
 bad=$(grep -cv '"verdict":"\(ok\|not-exercised\|no-kernel\)"' "$tmp/operator.json")
-grep -q "isolation: batch:64, [0-9]* child processes, $bad operators run again alone (1 timed out in a batch), [1-9][0-9]* batches ended early" \
+grep -q "isolation: batch:64, [0-9]* child processes, $bad operators run again alone (1 timed out in a batch), 2 batches ended early" \
     "$tmp/batch:64-1.err" || { cat "$tmp/batch:64-1.err"; fail "batch:64: $bad operators run again alone"; }
 grep -q '^{"op":"mylib::aborts","verdict":"crash"' "$tmp/operator.json" || fail "aborts: crash"
 
