@@ -302,13 +302,6 @@ typedef struct ta_verify_opts {
     bool samples_only;      /* no synthesized cases: only the samples' */
     double timeout;         /* seconds per case (0: 10) */
     uint32_t jobs;          /* operators run in parallel (0: 1) */
-    /* Operators one child process runs one after another (0 or 1: one per
-     * child, operator isolation). In a batch the process state is put back
-     * between operators (ta_registry_on_process_reset), and an operator with
-     * a finding, or whose child crashed or timed out in it, runs again alone
-     * in a fresh child: that result is the one reported, so a run gives the
-     * results of operator isolation. */
-    uint32_t batch;
     /* Read-only pages on inputs that may not be written, naming the first
      * write (a write the kernel undoes before returning included). A run
      * of at most TA_VERIFY_TRAP_AUTO cases in all traps whatever this says,
@@ -323,6 +316,13 @@ typedef struct ta_verify_opts {
     bool strict;            /* special-case-write findings are errors */
     ta_verify_progress_fn progress;
     void *progress_ud;
+    /* Operators one child process runs one after another (0 or 1: one per
+     * child, operator isolation). In a batch the process state is put back
+     * between operators (ta_registry_on_process_reset), and an operator with
+     * a finding, or whose child crashed or timed out in it, runs again alone
+     * in a fresh child: that result is the one reported, so a run gives the
+     * results of operator isolation. */
+    uint32_t batch;
 } ta_verify_opts;
 
 /* Verifies the named operators (each must be in the registry; one without
