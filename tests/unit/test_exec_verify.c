@@ -191,8 +191,9 @@ static void test_child_report_overflows_mailbox(void **state)
 }
 
 /* A run long enough for the parent to collapse its memory into huge pages
- * before forking (256 operators or more), on two jobs: every operator's
- * result is its own, every case counted once. */
+ * before forking (256 operators or more), on two jobs, one operator a
+ * child and in batches of 16: every operator's result is its own, every
+ * case counted once; batches fork a child per batch (and a spare). */
 static void test_many_operators_in_children(void **state)
 {
     (void)state;
@@ -207,18 +208,60 @@ static void test_many_operators_in_children(void **state)
         assert_int_equal(ta_register_op(reg, schema, TA_KEY_CPU, copy_kernel, NULL), TA_OK);
         ops[i] = names[i];
     }
-    ta_verify_opts o = {.seed = 1, .cases = 3, .jobs = 2};
-    ta_verify_report *r = NULL;
-    assert_int_equal(ta_verify(reg, ops, N, &o, &r, NULL), TA_OK);
-    assert_int_equal(r->nops, N);
-    assert_int_equal(r->total_cases, 3 * N);
-    for (int i = 0; i < N; i++) {
-        assert_string_equal(r->ops[i].op, names[i]);
-        assert_int_equal(r->ops[i].cases, 3);
-        assert_int_equal(r->ops[i].exercised, 3);
-        assert_int_equal(r->ops[i].verdict, TA_V_OK);
+    for (uint32_t batch = 0; batch <= 16; batch += 16) {
+        ta_verify_opts o = {.seed = 1, .cases = 3, .jobs = 2, .batch = batch};
+        ta_verify_report *r = NULL;
+        assert_int_equal(ta_verify(reg, ops, N, &o, &r, NULL), TA_OK);
+        assert_int_equal(r->nops, N);
+        assert_int_equal(r->total_cases, 3 * N);
+        for (int i = 0; i < N; i++) {
+            assert_string_equal(r->ops[i].op, names[i]);
+            assert_int_equal(r->ops[i].cases, 3);
+            assert_int_equal(r->ops[i].exercised, 3);
+            assert_int_equal(r->ops[i].verdict, TA_V_OK);
+        }
+        assert_int_equal(r->stats.reruns, 0);
+        if (batch) assert_true(r->stats.children <= (N + 15) / 16 + 1);
+        else assert_true(r->stats.children >= N);
+        ta_verify_report_destroy(r);
     }
-    ta_verify_report_destroy(r);
+    ta_registry_destroy(reg);
+}
+
+/* A batch whose middle operator's child dies after far more report lines
+ * than a mailbox holds: the same results as one operator a child (the
+ * crash in the same case, every case counted once), the crashing operator
+ * run again alone and only it, the operator after it not lost. */
+static void test_batch_crash_mid_batch(void **state)
+{
+    (void)state;
+    ta_registry *reg = ta_registry_create();
+    assert_int_equal(ta_register_op(reg, "mylib::a(Tensor self) -> Tensor", TA_KEY_CPU, copy_kernel, NULL), TA_OK);
+    assert_int_equal(ta_register_op(reg, "mylib::cp(Tensor self) -> Tensor", TA_KEY_CPU, copy_dies_late, NULL),
+                     TA_OK);
+    assert_int_equal(ta_register_op(reg, "mylib::z(Tensor self) -> Tensor", TA_KEY_CPU, copy_kernel, NULL), TA_OK);
+    const char *ops[3] = {"mylib::a", "mylib::cp", "mylib::z"};
+    ta_verify_report *r[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        ta_verify_opts o = {.seed = 1, .cases = 3000, .batch = k ? 8 : 1};
+        assert_int_equal(ta_verify(reg, ops, 3, &o, &r[k], NULL), TA_OK);
+    }
+    for (int i = 0; i < 3; i++) {
+        const ta_op_result *a = &r[0]->ops[i], *b = &r[1]->ops[i];
+        assert_int_equal(a->verdict, b->verdict);
+        assert_int_equal(a->cases, 3000);
+        assert_int_equal(b->cases, 3000);
+        assert_int_equal(a->exercised, b->exercised);
+        assert_int_equal(a->nfindings, b->nfindings);
+        for (size_t f = 0; f < a->nfindings; f++) assert_string_equal(a->findings[f].message, b->findings[f].message);
+    }
+    assert_int_equal(r[1]->ops[1].verdict, TA_V_CRASH);
+    assert_non_null(strstr(r[1]->ops[1].findings[0].message, "in case 2499 "));
+    assert_int_equal(r[1]->ops[2].verdict, TA_V_OK);
+    assert_int_equal(r[0]->stats.reruns, 0);
+    assert_int_equal(r[1]->stats.reruns, 1);
+    ta_verify_report_destroy(r[0]);
+    ta_verify_report_destroy(r[1]);
     ta_registry_destroy(reg);
 }
 
@@ -431,6 +474,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_child_report_overflows_mailbox),
         cmocka_unit_test(test_many_operators_in_children),
+        cmocka_unit_test(test_batch_crash_mid_batch),
         cmocka_unit_test(test_negative_zero_counts),
         cmocka_unit_test(test_declared_write_through_alias),
         cmocka_unit_test(test_overlap),
