@@ -108,10 +108,12 @@ extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st);
 
 /* Makes libtorch safe to fork into the engine's children and quiet:
  * one intra-op thread (no OpenMP team is ever started), warnings dropped;
- * and records the state a fresh child starts with. */
+ * its default generator seeded with a fixed seed. */
 void prepare_process();
+/* Records the state every child starts with; after registration. */
+void record_process();
 /* A ta_process_reset_fn: the generator and the thread-local state put back
- * as recorded; false when a global setting changed. */
+ * as recorded; false when a global setting changed (or none was recorded). */
 extern "C" bool reset_process(void *ud);
 
 } // namespace ta_torch

@@ -1,13 +1,19 @@
 /* process.cpp - libtorch's process-wide state, as the engine's children
  * need it.
  *
- * prepare_process, before the first fork: one intra-op thread (no OpenMP
- * team is ever started, so no thread pool is copied half-alive into a
- * child) and warnings dropped. It also records what a fresh child starts
- * with: the default CPU generator's state (operators given no generator,
- * dropout, bernoulli, randperm..., draw from it), the thread-local state
- * (grad mode, inference mode, the dispatch keys included and excluded) and
- * the global settings a kernel could change.
+ * prepare_process, before the bridge registers anything: one intra-op
+ * thread (no OpenMP team is ever started, so no thread pool is copied
+ * half-alive into a child) and warnings dropped; and the default CPU
+ * generator seeded with a fixed seed (libtorch seeds it at random, once
+ * per process), so operators given no generator (dropout, bernoulli,
+ * randperm...) draw the same numbers from run to run, as every child of a
+ * run does.
+ *
+ * record_process, after registration (an extension library loaded then may
+ * have changed it), records what every child starts with: the generator's
+ * state, the thread-local state (grad mode, inference mode, the dispatch
+ * keys included and excluded) and the global settings a kernel could
+ * change.
  *
  * reset_process, between two operators one child runs (verify
  * --isolate=batch): puts the generator and the thread-local state back as
@@ -83,7 +89,13 @@ void prepare_process()
 {
     at::set_num_threads(1);
     c10::Warning::set_warning_handler(&silent);
-    if (fresh) return;
+    at::Generator g = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(g.mutex());
+    g.set_current_seed(c10::default_rng_seed_val);
+}
+
+void record_process()
+{
     at::Generator g = at::detail::getDefaultCPUGenerator();
     at::Tensor state;
     {
