@@ -1007,7 +1007,7 @@ static uint32_t batch_died(run_ctx *x, runner *r, bool timed_out)
         run_alone_later(x, &x->jobs[k]);
         if (timed_out && x->stats) x->stats->timeouts_rerun++;
         next = k + 1;
-    } else if (x->stats) {
+    } else if (x->stats && !timed_out) {
         x->stats->cut++; /* it ended the batch itself: state it could not put back */
     }
     return next;
