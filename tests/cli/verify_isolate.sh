@@ -58,6 +58,6 @@ cmp -s "$tmp/t-operator.json" "$tmp/t-batch.json" ||
 grep -q '^{"op":"taext::fresh_generator","verdict":"ok","severity":"none","cases":12,"exercised":1,' \
     "$tmp/t-batch.json" || { grep fresh_generator "$tmp/t-batch.json"; fail "fresh_generator: one case"; }
 grep -q '^{"op":"taext::threads_one","verdict":"ok"' "$tmp/t-batch.json" || fail "threads_one: ok"
-grep -q 'batches ended early' "$tmp/t-batch.err" && ! grep -q ' 0 batches ended early' "$tmp/t-batch.err" ||
+grep -q ' [1-9][0-9]* batch\(es\)\{0,1\} ended early' "$tmp/t-batch.err" ||
     { cat "$tmp/t-batch.err"; fail "torch: sets_threads ends its batch"; }
 exit 0

@@ -579,10 +579,11 @@ static void write_isolation(const verify_cli *c, const ta_verify_report *rep)
     if (!c->verbose || !s->children) return;
     fprintf(stderr, "isolation: %s", c->opts.batch > 1 ? "batch" : "operator");
     if (c->opts.batch > 1) fprintf(stderr, ":%u", c->opts.batch);
-    fprintf(stderr, ", %u child processes", s->children);
+    fprintf(stderr, ", %u child process%s", s->children, s->children == 1 ? "" : "es");
     if (c->opts.batch > 1)
-        fprintf(stderr, ", %u operators run again alone (%u timed out in a batch), %u batches ended "
-                        "early (process state changed)", s->reruns, s->timeouts_rerun, s->cut);
+        fprintf(stderr, ", %u operator%s run again alone (%u timed out in a batch), %u batch%s ended "
+                        "early (process state changed)", s->reruns, s->reruns == 1 ? "" : "s",
+                s->timeouts_rerun, s->cut, s->cut == 1 ? "" : "es");
     fprintf(stderr, "\n");
 }
 
