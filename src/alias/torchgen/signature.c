@@ -246,7 +246,10 @@ bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
     }
     tg_buf_puts(&b, name);
     bool ok = !b.failed;
-    if (ok) s->full_name = tg_arena_str(a, b.p, b.len);
+    if (ok) {
+        s->full_name = tg_arena_str(a, b.p, b.len);
+        ok = s->full_name.len == b.len;
+    }
     tg_buf_free(&b);
     return ok && s->name.len == strlen(name) && s->overload.len == strlen(overload);
 }
