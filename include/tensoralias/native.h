@@ -87,6 +87,22 @@ typedef struct ta_native_keyval {
     ta_native_pos key_pos, val_pos;
 } ta_native_keyval;
 
+/* The keys few entries write (PyTorch 1.13.1's yaml: fewer than one entry in
+ * twenty), kept apart so that an entry that writes none of them costs one
+ * pointer for all of them. */
+typedef struct ta_native_extra {
+    ta_native_str structured_inherits; /* s == NULL when absent */
+    ta_native_str device_check;        /* "NoCheck"; absent means ExactSame */
+    ta_native_str python_module;
+    ta_native_str category_override;
+    ta_native_str *precomputed;        /* one per list item, as written */
+    uint32_t nprecomputed;
+    ta_native_str *cpp_no_default_args;
+    uint32_t ncpp_no_default_args;
+    ta_native_ufunc *ufunc_inner_loop;
+    uint32_t nufunc_inner_loop;
+} ta_native_extra;
+
 typedef struct ta_native_func {
     uint32_t index;        /* position in yaml order, from 0 */
     ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
@@ -109,20 +125,10 @@ typedef struct ta_native_func {
     uint32_t nautogen;
     ta_native_str *tags;   /* as written (a string is split at ", ") */
     uint32_t ntags;
-    ta_native_str *precomputed; /* one per list item, as written */
-    uint32_t nprecomputed;
-    ta_native_str *cpp_no_default_args;
-    uint32_t ncpp_no_default_args;
-    ta_native_ufunc *ufunc_inner_loop;
-    uint32_t nufunc_inner_loop;
 
     bool structured;
     ta_native_str structured_delegate; /* s == NULL when absent */
-    ta_native_str structured_inherits;
     bool device_guard;     /* true when absent */
-    ta_native_str device_check;      /* "NoCheck"; absent means ExactSame */
-    ta_native_str python_module;
-    ta_native_str category_override;
     bool manual_kernel_registration;
     bool manual_cpp_binding;
     bool use_const_ref_for_mutable_tensors;
@@ -135,6 +141,8 @@ typedef struct ta_native_func {
     bool has_composite_explicit_autograd_kernel;
     bool has_composite_explicit_autograd_non_functional_kernel;
     bool is_abstract; /* torchgen's is_abstract: needs a backend kernel */
+
+    const ta_native_extra *extra; /* never NULL (all absent: a shared empty one) */
 } ta_native_func;
 
 typedef struct ta_native_file ta_native_file;

@@ -24,7 +24,11 @@ typedef struct loader {
     size_t errors;
     ta_diags *tmp;          /* the parser's diagnostics, before re-homing */
     ta_type_pool *types;    /* the types the file's schemas share */
+    ta_native_extra extra;  /* the entry being read's rare keys, kept when written */
 } loader;
+
+/* The rare keys of every entry that writes none of them. */
+static const ta_native_extra no_extra;
 
 static void lreport(loader *L, ta_severity sev, const char *rule,
                     ta_native_pos pos, const char *hint, const char *fmt, ...)
@@ -273,18 +277,18 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
     }
 }
 
-static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
+static void read_ufunc(loader *L, ta_native_extra *x, const ynode *v)
 {
-    fn->ufunc_inner_loop = NULL;
-    fn->nufunc_inner_loop = 0;
+    x->ufunc_inner_loop = NULL;
+    x->nufunc_inner_loop = 0;
     if (is_str(v)) {
-        fn->ufunc_inner_loop = lalloc(L, sizeof *fn->ufunc_inner_loop);
-        if (!fn->ufunc_inner_loop) return;
-        fn->ufunc_inner_loop[0].key.s = "Generic";
-        fn->ufunc_inner_loop[0].key.len = 7;
-        fn->ufunc_inner_loop[0].key.pos = v->pos;
-        fn->ufunc_inner_loop[0].value = node_str(L, v);
-        fn->nufunc_inner_loop = 1;
+        x->ufunc_inner_loop = lalloc(L, sizeof *x->ufunc_inner_loop);
+        if (!x->ufunc_inner_loop) return;
+        x->ufunc_inner_loop[0].key.s = "Generic";
+        x->ufunc_inner_loop[0].key.len = 7;
+        x->ufunc_inner_loop[0].key.pos = v->pos;
+        x->ufunc_inner_loop[0].value = node_str(L, v);
+        x->nufunc_inner_loop = 1;
         return;
     }
     if (v->kind != YN_MAP) {
@@ -292,15 +296,15 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
         return;
     }
     check_duplicate_keys(L, "ufunc_inner_loop", v);
-    fn->ufunc_inner_loop = lalloc(L, v->n * sizeof *fn->ufunc_inner_loop);
-    if (!fn->ufunc_inner_loop) return;
+    x->ufunc_inner_loop = lalloc(L, v->n * sizeof *x->ufunc_inner_loop);
+    if (!x->ufunc_inner_loop) return;
     for (const ynode *k = v->first; k && k->next; k = k->next->next) {
         if (!is_str(k) || !is_str(k->next)) {
             wrong_type(L, "ufunc_inner_loop", is_str(k) ? k->next : k,
                        "a mapping of strings to strings", NULL);
             continue;
         }
-        ta_native_ufunc *u = &fn->ufunc_inner_loop[fn->nufunc_inner_loop++];
+        ta_native_ufunc *u = &x->ufunc_inner_loop[x->nufunc_inner_loop++];
         u->key = node_str(L, k);
         u->value = node_str(L, k->next);
     }
@@ -390,7 +394,7 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 static void derive(ta_native_func *fn)
 {
     bool cia = false, ciant = false, cea = false, ceanf = false;
-    size_t other = fn->nufunc_inner_loop ? 1 : 0; /* a ufunc adds CPU and CUDA */
+    size_t other = fn->extra->nufunc_inner_loop ? 1 : 0; /* a ufunc adds CPU and CUDA */
     for (uint32_t i = 0; i < fn->ndispatch; i++) {
         const char *k = fn->dispatch[i].key.s;
         if (!k) continue;
@@ -452,13 +456,13 @@ static void read_autogen(loader *L, ta_native_func *fn, const char *key, const y
     else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
 }
 
-static void read_device_check(loader *L, ta_native_func *fn, const char *key, const ynode *v)
+static void read_device_check(loader *L, ta_native_extra *x, const char *key, const ynode *v)
 {
-    get_opt_str(L, key, v, &fn->device_check);
-    if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
-        strcmp(fn->device_check.s, "ExactSame"))
+    get_opt_str(L, key, v, &x->device_check);
+    if (x->device_check.s && strcmp(x->device_check.s, "NoCheck") &&
+        strcmp(x->device_check.s, "ExactSame"))
         lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
-                "illegal device_check '%s'", fn->device_check.s);
+                "illegal device_check '%s'", x->device_check.s);
 }
 
 /* The value v of key `id` into fn; *func gets the func node (parsed once
@@ -466,6 +470,7 @@ static void read_device_check(loader *L, ta_native_func *fn, const char *key, co
 static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const char *key,
                        const ynode *v, const ynode **func)
 {
+    ta_native_extra *x = &L->extra;
     switch (id) {
     case TA_NK_FUNC:
         if (is_str(v)) *func = v;
@@ -476,26 +481,26 @@ static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const ch
     case TA_NK_AUTOGEN: read_autogen(L, fn, key, v); break;
     case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
     case TA_NK_STRUCTURED_DELEGATE: get_opt_str(L, key, v, &fn->structured_delegate); break;
-    case TA_NK_STRUCTURED_INHERITS: get_opt_str(L, key, v, &fn->structured_inherits); break;
+    case TA_NK_STRUCTURED_INHERITS: get_opt_str(L, key, v, &x->structured_inherits); break;
     case TA_NK_PRECOMPUTED:
-        fn->precomputed = NULL;
-        fn->nprecomputed = 0;
-        if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
+        x->precomputed = NULL;
+        x->nprecomputed = 0;
+        if (!is_null(v)) x->precomputed = get_str_seq(L, key, v, &x->nprecomputed);
         break;
     case TA_NK_TAGS: read_tags(L, fn, v); break;
     case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
-    case TA_NK_DEVICE_CHECK: read_device_check(L, fn, key, v); break;
-    case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &fn->python_module); break;
-    case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &fn->category_override); break;
+    case TA_NK_DEVICE_CHECK: read_device_check(L, x, key, v); break;
+    case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &x->python_module); break;
+    case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &x->category_override); break;
     case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
     case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
     case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
         get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
         break;
     case TA_NK_CPP_NO_DEFAULT_ARGS:
-        fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
+        x->cpp_no_default_args = get_str_seq(L, key, v, &x->ncpp_no_default_args);
         break;
-    case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
+    case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, x, v); break;
     case TA_NK_COUNT: break;
     }
 }
@@ -512,6 +517,21 @@ static void read_func(loader *L, ta_native_func *fn, const ynode *func)
         fn->func = node_str(L, func);
 }
 
+/* fn->extra: the rare keys read into L->extra, kept when one was written. */
+static void keep_extra(loader *L, ta_native_func *fn)
+{
+    const ta_native_extra *x = &L->extra;
+    fn->extra = &no_extra;
+    if (!x->structured_inherits.s && !x->device_check.s && !x->python_module.s &&
+        !x->category_override.s && !x->precomputed && !x->cpp_no_default_args &&
+        !x->ufunc_inner_loop)
+        return;
+    ta_native_extra *kept = lalloc(L, sizeof *kept);
+    if (!kept) return;
+    *kept = *x;
+    fn->extra = kept;
+}
+
 /* One "- func:" entry: every key, then the schema, then what torchgen
  * derives from the dispatch table. */
 static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
@@ -520,6 +540,8 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
     fn->pos.len = 1;
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
+    fn->extra = &no_extra;
+    memset(&L->extra, 0, sizeof L->extra);
     const ynode *func = NULL;
     ta_native_keyval *keys = m->n ? ta_arena_zalloc(L->f->arena, m->n * sizeof *keys) : NULL;
     if (m->n && !keys) {
@@ -537,6 +559,7 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
         read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
     if (func) read_func(L, fn, func);
+    keep_extra(L, fn);
     derive(fn);
 }
 

@@ -160,31 +160,31 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
                                         "a structured delegate may not dispatch to %s", backends[b])) == TA_OK)
                     st = ta_diag_hint(d, "the delegate's kernel serves this function; drop the key");
         }
-        if (st == TA_OK && fn->structured_inherits.s && strstr(fn->structured_inherits.s, "::")) {
-            ta_loc at = ta_native_loc(f, fn->structured_inherits.pos);
+        if (st == TA_OK && fn->extra->structured_inherits.s && strstr(fn->extra->structured_inherits.s, "::")) {
+            ta_loc at = ta_native_loc(f, fn->extra->structured_inherits.pos);
             st = ta_diag_error(d, &at, "entry-bad-value", "structured_inherits may not name a namespace");
         }
-        if (st == TA_OK && ta_native_key_pos(fn, TA_NK_PRECOMPUTED).line && fn->nprecomputed && !fn->structured)
+        if (st == TA_OK && ta_native_key_pos(fn, TA_NK_PRECOMPUTED).line && fn->extra->nprecomputed && !fn->structured)
             st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_PRECOMPUTED), "precomputed-not-structured",
                                  "precomputed is only allowed on a structured function",
                                  "add 'structured: True'");
-        if (st == TA_OK && fn->nufunc_inner_loop && !fn->structured)
+        if (st == TA_OK && fn->extra->nufunc_inner_loop && !fn->structured)
             st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_UFUNC_INNER_LOOP), "ufunc-not-structured",
                                  "ufunc_inner_loop is only allowed on a structured function",
                                  "add 'structured: True'");
         /* A ufunc's CPU and CUDA kernels come from its inner loops. */
         static const char *const ufunc_keys[] = {"CPU", "CUDA"};
         ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
-        for (int b = 0; b < 2 && st == TA_OK && fn->nufunc_inner_loop; b++)
+        for (int b = 0; b < 2 && st == TA_OK && fn->extra->nufunc_inner_loop; b++)
             if (dispatches_to(fn, ufunc_keys[b]) &&
                 (st = ta_diag_error(d, &at, "ufunc-with-backend",
                                     "a ufunc may not dispatch to %s explicitly", ufunc_keys[b])) == TA_OK)
                 st = ta_diag_hint(d, "the ufunc_inner_loop generates this kernel; drop the key");
-        if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
+        if (st == TA_OK && fn->extra->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
             at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_PYTHON_MODULE));
             st = ta_diag_error(d, &at, "python-module-method",
                                "a function in python_module '%s' cannot be a method",
-                               fn->python_module.s);
+                               fn->extra->python_module.s);
             if (st == TA_OK) st = ta_diag_hint(d, "drop 'method' from variants");
         }
     }
@@ -290,7 +290,7 @@ static ta_status structured_fields(const ta_native_file *f, const ta_native_func
         st = key_error(f, d, fn, TA_NK_DEVICE_GUARD, "structured-device-guard",
                        "drop 'device_guard: False'",
                        "structured kernels do not respect device_guard: False");
-    if (st == TA_OK && fn->structured_inherits.s && !fn->structured)
+    if (st == TA_OK && fn->extra->structured_inherits.s && !fn->structured)
         st = key_error(f, d, fn, TA_NK_STRUCTURED_INHERITS, "inherits-not-structured",
                        "add 'structured: True'", "structured_inherits requires structured: True");
     return st;
@@ -299,8 +299,8 @@ static ta_status structured_fields(const ta_native_file *f, const ta_native_func
 /* cpp_no_default_args names only arguments that have a default. */
 static ta_status no_default_args(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
 {
-    for (uint32_t k = 0; k < fn->ncpp_no_default_args; k++) {
-        const ta_native_str *a = &fn->cpp_no_default_args[k];
+    for (uint32_t k = 0; k < fn->extra->ncpp_no_default_args; k++) {
+        const ta_native_str *a = &fn->extra->cpp_no_default_args[k];
         bool ok = false;
         for (uint32_t i = 0; i < fn->schema->nargs && !ok; i++)
             ok = ta_str_eq(fn->schema->args[i].name, a->s) &&
@@ -357,7 +357,7 @@ static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
         if (st == TA_OK) st = structured_fields(f, fn, out, d);
         if (st == TA_OK) st = no_default_args(f, fn, d);
         if (st == TA_OK && !strncmp(fn->name, "_foreach", 8) &&
-            !(fn->device_check.s && !strcmp(fn->device_check.s, "NoCheck")))
+            !(fn->extra->device_check.s && !strcmp(fn->extra->device_check.s, "NoCheck")))
             st = key_error(f, d, fn, TA_NK_DEVICE_CHECK, "foreach-device-check",
                            "write 'device_check: NoCheck'",
                            "a _foreach function must not check devices (device_check: NoCheck)");
