@@ -81,7 +81,7 @@ static const char *arena_print(ta_arena *a, tg_buf *b)
     return r;
 }
 
-ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
+ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f, const ta_tg_function *like)
 {
     const ta_schema *s = f->schema;
     tg_buf b;
@@ -114,7 +114,12 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     f->is_view_op = ta_schema_is_view_op(s, f->ntags && tg_has_tag(f, "inplace_view"));
     /* only the signature's text is kept: print it without building it */
     tg_print_signature_of(&b, s, &sp, &op, 0);
-    if (!(f->signature = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
+    if (like && !b.failed && !strcmp(b.p ? b.p : "", like->signature)) {
+        f->signature = like->signature;
+        tg_buf_free(&b);
+    } else if (!(f->signature = arena_print(tg->arena, &b))) {
+        return TA_ERR_NOMEM;
+    }
     return TA_OK;
 }
 
@@ -168,7 +173,7 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, cons
     f->has_composite_explicit_autograd_kernel = e->has_composite_explicit_autograd_kernel;
     f->id = e->id;
     if (!ok) return TA_ERR_NOMEM;
-    ta_status st = tg_describe(tg, f);
+    ta_status st = tg_describe(tg, f, NULL);
     if (st != TA_OK) return st;
     st = tg_push(tg, f);
     if (st == TA_OK) tg->nyaml = tg->nfns;

@@ -114,10 +114,11 @@ ta_str tg_arena_str(ta_arena *a, const char *s, size_t n);
 /* Fills the name fields of a built schema: ns as given, name, overload. */
 bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
                         const char *overload);
-/* ta_schema_signature's arguments and returns, unnamed and without text:
- * the caller names it (tg_schema_set_name) and finishes it. */
+/* ta_schema_signature's arguments, with room for out_room more after them,
+ * and (when with_returns) its returns; unnamed and without text: the caller
+ * adds what it derives, names it (tg_schema_set_name) and finishes it. */
 ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
-                             ta_schema **out);
+                             uint32_t out_room, bool with_returns, ta_schema **out);
 /* Sets kwarg_marker and rets_parenthesized only (text stays NULL): for a
  * model whose func strings nobody reads (ta_torchgen.no_func). */
 void tg_schema_finish_shape(ta_schema *s);
@@ -159,8 +160,10 @@ typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
-/* Fills func, name, kind, is_view_op and signature from f->schema and tags. */
-ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f);
+/* Fills func, name, kind, is_view_op and signature from f->schema and tags;
+ * the signature is shared with `like` (a function's, or NULL) when the two
+ * are the same text, as a derived variant's and its base's are. */
+ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f, const ta_tg_function *like);
 bool tg_has_tag(const ta_tg_function *f, const char *tag);
 
 /* torchgen's pre_group_native_functions over functions [0, n): one entry per
