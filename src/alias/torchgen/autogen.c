@@ -83,7 +83,7 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
     if (!f->variants) return NULL;
     f->variants[f->nvariants++] = "function";
     f->has_composite_explicit_autograd_kernel = true;
-    if (tg_describe(tg, f, base) != TA_OK) return NULL;
+    if (tg_describe(tg, f) != TA_OK) return NULL;
     return f;
 }
 

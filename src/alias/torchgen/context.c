@@ -81,7 +81,7 @@ static const char *arena_print(ta_arena *a, tg_buf *b)
     return r;
 }
 
-ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f, const ta_tg_function *like)
+ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
 {
     const ta_schema *s = f->schema;
     tg_buf b;
@@ -114,8 +114,10 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f, const ta_tg_function *
     f->is_view_op = ta_schema_is_view_op(s, f->ntags && tg_has_tag(f, "inplace_view"));
     /* only the signature's text is kept: print it without building it */
     tg_print_signature_of(&b, s, &sp, &op, 0);
-    if (like && !b.failed && !strcmp(b.p ? b.p : "", like->signature)) {
-        f->signature = like->signature;
+    const ta_map_entry *same =
+        b.failed ? NULL : ta_map_find(&tg->sig_idx, b.p ? b.p : "", b.len);
+    if (same) {
+        f->signature = tg->fns[same->value.i]->signature;
         tg_buf_free(&b);
     } else if (!(f->signature = arena_print(tg->arena, &b))) {
         return TA_ERR_NOMEM;
@@ -133,11 +135,21 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
         uint64_t *h = ta_realloc(tg->sig_hash, cap * sizeof *h);
         if (!h) return TA_ERR_NOMEM;
         tg->sig_hash = h;
+        int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
+        if (!first) return TA_ERR_NOMEM;
+        tg->sig_first = first;
         tg->cap = cap;
     }
-    f->index = (uint32_t)tg->nfns;
-    tg->fns[tg->nfns] = f;
-    tg->sig_hash[tg->nfns++] = ta_map_hash_bytes(f->signature, strlen(f->signature));
+    size_t i = tg->nfns, slen = strlen(f->signature);
+    uint64_t hash = ta_map_hash_bytes(f->signature, slen);
+    ta_map_entry *same;
+    if (ta_map_add_h(&tg->sig_idx, f->signature, slen, hash, ta_map_int((int64_t)i), &same) != TA_OK)
+        return TA_ERR_NOMEM;
+    f->index = (uint32_t)i;
+    tg->fns[i] = f;
+    tg->sig_hash[i] = hash;
+    tg->sig_first[i] = (int32_t)same->value.i;
+    tg->nfns++;
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
     size_t len = strlen(f->name);
     return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
@@ -173,7 +185,7 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, cons
     f->has_composite_explicit_autograd_kernel = e->has_composite_explicit_autograd_kernel;
     f->id = e->id;
     if (!ok) return TA_ERR_NOMEM;
-    ta_status st = tg_describe(tg, f, NULL);
+    ta_status st = tg_describe(tg, f);
     if (st != TA_OK) return st;
     st = tg_push(tg, f);
     if (st == TA_OK) tg->nyaml = tg->nfns;

@@ -136,12 +136,12 @@ struct ta_torchgen {
     ta_map by_name;     /* "name.overload" -> function index */
     uint64_t *sig_hash; /* per function: ta_map_hash_bytes of its signature (cap entries) */
     /* Per function, the index of the first function with the same signature
-     * (its signature class), for [0, nclassed); sig_idx maps a signature to
-     * that first index. Grouping by signature happens three times (derive,
-     * kinds groups, view groups): they share this one index instead of
-     * hashing and comparing every signature each time. See tg_sig_classes. */
+     * (its signature class), set as the function is added (tg_push); sig_idx
+     * maps a signature to that first index, and the functions of one class
+     * share the first one's signature text. Grouping by signature happens
+     * three times (derive, kinds groups, view groups): they share this one
+     * index instead of hashing and comparing every signature each time. */
     int32_t *sig_first;
-    size_t nclassed, sig_first_cap;
     ta_map sig_idx;
     ta_tg_group *groups;
     size_t ngroups;
@@ -161,9 +161,8 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, cons
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags;
- * the signature is shared with `like` (a function's, or NULL) when the two
- * are the same text, as a derived variant's and its base's are. */
-ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f, const ta_tg_function *like);
+ * a signature some function added already has is that function's text. */
+ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f);
 bool tg_has_tag(const ta_tg_function *f, const char *tag);
 
 /* torchgen's pre_group_native_functions over functions [0, n): one entry per
@@ -171,10 +170,6 @@ bool tg_has_tag(const ta_tg_function *f, const char *tag);
  * kind (indexed by ta_schema_kind) or -1. A second function of a kind that
  * is already taken is left out (torchgen asserts) with a warning when diags
  * is not NULL. *out is malloc'd. */
-/* Extends the signature classes (ta_torchgen.sig_first) to functions
- * [0, n). */
-ta_status tg_sig_classes(ta_torchgen *tg, size_t n);
-
 typedef struct tg_pregroup {
     int32_t m[5];
 } tg_pregroup;

@@ -48,6 +48,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
     size_t cap = 0;
     /* torchgen derives about a fifth more */
     ta_status st = ta_map_reserve(&tg->by_name, n + n / 4);
+    if (st == TA_OK) st = ta_map_reserve(&tg->sig_idx, n + n / 4);
     for (size_t i = 0; i < n && st == TA_OK; i++) {
         const ta_native_func *fn = ta_native_get(nf, i);
         if (!fn->schema) continue; /* reported by the loader */
