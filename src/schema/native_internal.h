@@ -99,6 +99,9 @@ struct ta_native_file {
 
 /* native_names.c: the ta_native_key named k (a C string), or -1. */
 int ta_native_key_id(const char *k);
+/* native_names.c: the library's own spelling (a static string) of a
+ * dispatch key torchgen knows, key[0..len); NULL for any other key. */
+const char *ta_dispatch_key_name(const char *key, size_t len);
 /* native_names.c: "did you mean" helpers (NULL when nothing is close). */
 const char *ta_native_closest(const char *s, size_t len,
                               const char *const *names, size_t n);

@@ -256,7 +256,9 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
             wrong_type(L, "dispatch", val, "a kernel name for each key", NULL);
             continue;
         }
-        /* "CPU, CUDA: f" is one kernel for each key. */
+        /* "CPU, CUDA: f" is one kernel for each key; they share its text,
+         * and a key torchgen knows is the library's own spelling of it */
+        ta_native_str kernel = node_str(L, val);
         const char *end = k->text + k->len;
         for (const char *s = k->text;;) {
             const char *e = memchr(s, ',', (size_t)(end - s));
@@ -265,12 +267,13 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
             while (a < b && (*a == ' ' || *a == '\t')) a++;
             while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
             ta_native_dispatch *d = &fn->dispatch[fn->ndispatch++];
-            d->key.s = ta_arena_strndup(L->f->arena, a, (size_t)(b - a));
+            const char *known = ta_dispatch_key_name(a, (size_t)(b - a));
+            d->key.s = known ? known : ta_arena_strndup(L->f->arena, a, (size_t)(b - a));
             if (!d->key.s) L->st = TA_ERR_NOMEM;
             d->key.len = (uint32_t)(b - a);
             d->key.pos = sub_pos(k, (uint32_t)(a - k->text), d->key.len);
-            d->kernel = node_str(L, val);
-            d->known = ta_dispatch_key_known(a, (size_t)(b - a));
+            d->kernel = kernel;
+            d->known = known != NULL;
             if (e == end) break;
             s = e + 1;
         }

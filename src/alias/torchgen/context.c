@@ -26,7 +26,6 @@ void ta_torchgen_destroy(ta_torchgen *tg)
 {
     if (!tg) return;
     free(tg->fns);
-    free(tg->sig_hash);
     free(tg->sig_first);
     ta_map_clear(&tg->sig_idx);
     free(tg->groups);
@@ -132,22 +131,18 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
         ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->fns = p;
-        uint64_t *h = ta_realloc(tg->sig_hash, cap * sizeof *h);
-        if (!h) return TA_ERR_NOMEM;
-        tg->sig_hash = h;
         int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
         if (!first) return TA_ERR_NOMEM;
         tg->sig_first = first;
         tg->cap = cap;
     }
-    size_t i = tg->nfns, slen = strlen(f->signature);
-    uint64_t hash = ta_map_hash_bytes(f->signature, slen);
-    ta_map_entry *same;
-    if (ta_map_add_h(&tg->sig_idx, f->signature, slen, hash, ta_map_int((int64_t)i), &same) != TA_OK)
+    size_t i = tg->nfns;
+    ta_map_entry *same; /* the first function of this signature: i when it is new */
+    if (ta_map_add(&tg->sig_idx, f->signature, strlen(f->signature), ta_map_int((int64_t)i),
+                   &same) != TA_OK)
         return TA_ERR_NOMEM;
     f->index = (uint32_t)i;
     tg->fns[i] = f;
-    tg->sig_hash[i] = hash;
     tg->sig_first[i] = (int32_t)same->value.i;
     tg->nfns++;
     /* the first function of a name wins, as a later duplicate is an error elsewhere */

@@ -134,7 +134,6 @@ struct ta_torchgen {
     bool no_func;       /* yaml functions get no func string (see native.c) */
     bool derived_keep_view_copy; /* derived variants inherit view_copy (torch >= 2.0) */
     ta_map by_name;     /* "name.overload" -> function index */
-    uint64_t *sig_hash; /* per function: ta_map_hash_bytes of its signature (cap entries) */
     /* Per function, the index of the first function with the same signature
      * (its signature class), set as the function is added (tg_push); sig_idx
      * maps a signature to that first index, and the functions of one class
