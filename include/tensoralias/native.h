@@ -38,6 +38,8 @@ typedef struct ta_native_str {
     ta_native_pos pos;
 } ta_native_str;
 
+typedef struct ta_native_file ta_native_file;
+
 /* The keys an entry may have (every key PyTorch 1.13.1 and main use). */
 typedef enum ta_native_key {
     TA_NK_FUNC = 0,
@@ -81,10 +83,14 @@ typedef struct ta_native_ufunc {
     ta_native_str value;
 } ta_native_ufunc;
 
-/* Where a key of an entry was written, and where its value starts. */
+/* Where a key of an entry was written and where its value starts, as byte
+ * offsets into the file's text; their lines and columns are counted from the
+ * entry's position when asked (ta_native_key_pos, ta_native_val_pos). */
 typedef struct ta_native_keyval {
-    ta_native_key key;
-    ta_native_pos key_pos, val_pos;
+    uint32_t key_off, val_off;
+    uint32_t val_len;  /* the value's bytes when it is on one line, else 0 */
+    uint16_t key_len;  /* the key's bytes as written, quotes included */
+    uint8_t key;       /* a ta_native_key */
 } ta_native_keyval;
 
 /* The keys few entries write (PyTorch 1.13.1's yaml: fewer than one entry in
@@ -104,6 +110,7 @@ typedef struct ta_native_extra {
 } ta_native_extra;
 
 typedef struct ta_native_func {
+    const ta_native_file *file; /* the file it was read from */
     uint32_t index;        /* position in yaml order, from 0 */
     ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
     /* The keys torchgen knows, in the order written (a key written twice
@@ -145,8 +152,6 @@ typedef struct ta_native_func {
     const ta_native_extra *extra; /* never NULL (all absent: a shared empty one) */
 } ta_native_func;
 
-typedef struct ta_native_file ta_native_file;
-
 /* Loads native_functions.yaml from text[0..len). source names the file in
  * diagnostics (NULL: "<string>"). tags_text (NULL: no tags.yaml) is tags.yaml,
  * named tags_source. The file is returned in *out whenever it could be
@@ -165,6 +170,8 @@ TA_API ta_status ta_native_load_path(const char *path, const char *tags_path,
 
 TA_API void ta_native_destroy(ta_native_file *f);
 
+/* Whether fn's entry writes key k. */
+TA_API bool ta_native_has_key(const ta_native_func *fn, ta_native_key k);
 /* Where key k of fn was written and where its value starts; line 0 when fn
  * has no such key. */
 TA_API ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k);

@@ -67,6 +67,12 @@ ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
 
 const char *ta_yaml_type_name(const ynode *n); /* "a string", "a list" ... */
 
+/* The position of byte off of src, counted from `from`, the position of a
+ * byte at or before it: lines as libyaml counts them (a "\r\n" is one
+ * break; "\r", "\n", NEL, LS and PS are one each), the column in bytes
+ * since the last "\n" or "\r"; len as given. */
+ta_native_pos ta_yaml_pos_from(const ta_yaml_src *src, ta_native_pos from, uint32_t off,
+                               uint32_t len);
 /* Where pos is in src, with its source line (pointing into src->text) so
  * the renderer can draw a caret. */
 ta_loc ta_yaml_loc(const ta_yaml_src *src, ta_native_pos pos);

@@ -441,10 +441,10 @@ static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
                 "unknown key '%s'", k->text);
         return -1;
     }
-    uint32_t first = ta_native_key_pos(fn, (ta_native_key)id).line;
-    if (first) {
+    if (ta_native_has_key(fn, (ta_native_key)id)) {
         char hint[64];
-        snprintf(hint, sizeof hint, "first written on line %u", first);
+        snprintf(hint, sizeof hint, "first written on line %u",
+                 ta_native_key_pos(fn, (ta_native_key)id).line);
         lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
                 "'%s' is written twice; torchgen's yaml loader refuses duplicate keys", k->text);
     }
@@ -539,6 +539,7 @@ static void keep_extra(loader *L, ta_native_func *fn)
  * derives from the dispatch table. */
 static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
 {
+    fn->file = L->f;
     fn->pos = m->pos;
     fn->pos.len = 1;
     fn->variants = TA_VARIANT_FUNCTION;
@@ -557,7 +558,9 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
         if (id < 0) continue;
         uint32_t i = 0;
         while (i < fn->nkeys && keys[i].key != (ta_native_key)id) i++;
-        keys[i] = (ta_native_keyval){(ta_native_key)id, k->pos, k->next->pos};
+        keys[i] = (ta_native_keyval){k->pos.off, k->next->pos.off, k->next->pos.len,
+                                     (uint16_t)(k->pos.len > UINT16_MAX ? 0 : k->pos.len),
+                                     (uint8_t)id};
         if (i == fn->nkeys) fn->nkeys++;
         read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
@@ -620,7 +623,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     read_entry(L, fn, e);
     if (!fn->func.s) {
         /* Without func there is no function: report it and drop it. */
-        if (L->st == TA_OK && !ta_native_key_pos(fn, TA_NK_FUNC).line)
+        if (L->st == TA_OK && !ta_native_has_key(fn, TA_NK_FUNC))
             lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
                     "add 'func: name.overload(args) -> returns'",
                     "entry has no 'func' key");
@@ -816,16 +819,27 @@ static const ta_native_keyval *keyval(const ta_native_func *fn, ta_native_key k)
     return NULL;
 }
 
+bool ta_native_has_key(const ta_native_func *fn, ta_native_key k) { return keyval(fn, k) != NULL; }
+
+/* The position of byte off of fn's entry: counted from the entry's start,
+ * which every key and value of it follow (from the file's start otherwise). */
+static ta_native_pos entry_pos(const ta_native_func *fn, uint32_t off, uint32_t len)
+{
+    ta_native_pos from = fn->pos;
+    if (off < from.off) from = (ta_native_pos){1, 1, 0, 0};
+    return ta_yaml_pos_from(&fn->file->src, from, off, len);
+}
+
 ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k)
 {
     const ta_native_keyval *kv = keyval(fn, k);
-    return kv ? kv->key_pos : (ta_native_pos){0, 0, 0, 0};
+    return kv ? entry_pos(fn, kv->key_off, kv->key_len) : (ta_native_pos){0, 0, 0, 0};
 }
 
 ta_native_pos ta_native_val_pos(const ta_native_func *fn, ta_native_key k)
 {
     const ta_native_keyval *kv = keyval(fn, k);
-    return kv ? kv->val_pos : (ta_native_pos){0, 0, 0, 0};
+    return kv ? entry_pos(fn, kv->val_off, kv->val_len) : (ta_native_pos){0, 0, 0, 0};
 }
 
 void ta_native_destroy(ta_native_file *f)

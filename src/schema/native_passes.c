@@ -164,7 +164,7 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
             ta_loc at = ta_native_loc(f, fn->extra->structured_inherits.pos);
             st = ta_diag_error(d, &at, "entry-bad-value", "structured_inherits may not name a namespace");
         }
-        if (st == TA_OK && ta_native_key_pos(fn, TA_NK_PRECOMPUTED).line && fn->extra->nprecomputed && !fn->structured)
+        if (st == TA_OK && ta_native_has_key(fn, TA_NK_PRECOMPUTED) && fn->extra->nprecomputed && !fn->structured)
             st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_PRECOMPUTED), "precomputed-not-structured",
                                  "precomputed is only allowed on a structured function",
                                  "add 'structured: True'");

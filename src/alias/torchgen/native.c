@@ -112,7 +112,7 @@ static const ta_native_func *entry_at(const ta_native_file *f, uint32_t line)
 static ta_native_pos autogen_pos(const ta_native_func *fn, const char *msg)
 {
     static const char lead[] = "autogen names '";
-    ta_native_pos pos = ta_native_key_pos(fn, TA_NK_AUTOGEN).line ? ta_native_val_pos(fn, TA_NK_AUTOGEN) : fn->pos;
+    ta_native_pos pos = ta_native_has_key(fn, TA_NK_AUTOGEN) ? ta_native_val_pos(fn, TA_NK_AUTOGEN) : fn->pos;
     if (strncmp(msg, lead, sizeof lead - 1) != 0) return pos;
     const char *name = msg + sizeof lead - 1, *end = strchr(name, '\'');
     if (!end) return pos;
