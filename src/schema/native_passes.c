@@ -153,12 +153,14 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
                                          "structured_delegate '%s' is not structured", del->s)) == TA_OK)
                 st = ta_diag_hint(d, "add 'structured: True' to the delegate");
             static const char *const backends[] = {"CPU", "CUDA", "MPS"};
-            at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
-            for (int b = 0; b < 3 && st == TA_OK; b++)
-                if (dispatches_to(fn, backends[b]) &&
-                    (st = ta_diag_error(d, &at, "delegate-with-backend",
-                                        "a structured delegate may not dispatch to %s", backends[b])) == TA_OK)
+            for (int b = 0; b < 3 && st == TA_OK; b++) {
+                if (!dispatches_to(fn, backends[b])) continue;
+                at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
+                st = ta_diag_error(d, &at, "delegate-with-backend",
+                                   "a structured delegate may not dispatch to %s", backends[b]);
+                if (st == TA_OK)
                     st = ta_diag_hint(d, "the delegate's kernel serves this function; drop the key");
+            }
         }
         if (st == TA_OK && fn->extra->structured_inherits.s && strstr(fn->extra->structured_inherits.s, "::")) {
             ta_loc at = ta_native_loc(f, fn->extra->structured_inherits.pos);
@@ -174,14 +176,16 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
                                  "add 'structured: True'");
         /* A ufunc's CPU and CUDA kernels come from its inner loops. */
         static const char *const ufunc_keys[] = {"CPU", "CUDA"};
-        ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
-        for (int b = 0; b < 2 && st == TA_OK && fn->extra->nufunc_inner_loop; b++)
-            if (dispatches_to(fn, ufunc_keys[b]) &&
-                (st = ta_diag_error(d, &at, "ufunc-with-backend",
-                                    "a ufunc may not dispatch to %s explicitly", ufunc_keys[b])) == TA_OK)
+        for (int b = 0; b < 2 && st == TA_OK && fn->extra->nufunc_inner_loop; b++) {
+            if (!dispatches_to(fn, ufunc_keys[b])) continue;
+            ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
+            st = ta_diag_error(d, &at, "ufunc-with-backend",
+                               "a ufunc may not dispatch to %s explicitly", ufunc_keys[b]);
+            if (st == TA_OK)
                 st = ta_diag_hint(d, "the ufunc_inner_loop generates this kernel; drop the key");
+        }
         if (st == TA_OK && fn->extra->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
-            at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_PYTHON_MODULE));
+            ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_PYTHON_MODULE));
             st = ta_diag_error(d, &at, "python-module-method",
                                "a function in python_module '%s' cannot be a method",
                                fn->extra->python_module.s);
@@ -266,7 +270,7 @@ static ta_status key_error(const ta_native_file *f, ta_diags *d, const ta_native
                            ta_native_key key, const char *rule, const char *hint,
                            const char *message)
 {
-    return error_with_hint(f, d, ta_native_key_pos(fn, key).line ? ta_native_key_pos(fn, key) : fn->func.pos, rule,
+    return error_with_hint(f, d, ta_native_has_key(fn, key) ? ta_native_key_pos(fn, key) : fn->func.pos, rule,
                            message, hint);
 }
 

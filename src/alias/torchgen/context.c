@@ -113,8 +113,10 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     f->is_view_op = ta_schema_is_view_op(s, f->ntags && tg_has_tag(f, "inplace_view"));
     /* only the signature's text is kept: print it without building it */
     tg_print_signature_of(&b, s, &sp, &op, 0);
+    const char *sig = b.p ? b.p : "";
+    tg->described_hash = ta_map_hash_bytes(sig, b.len);
     const ta_map_entry *same =
-        b.failed ? NULL : ta_map_find(&tg->sig_idx, b.p ? b.p : "", b.len);
+        b.failed ? NULL : ta_map_find_h(&tg->sig_idx, sig, b.len, tg->described_hash);
     if (same) {
         f->signature = tg->fns[same->value.i]->signature;
         tg_buf_free(&b);
@@ -138,8 +140,8 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
     }
     size_t i = tg->nfns;
     ta_map_entry *same; /* the first function of this signature: i when it is new */
-    if (ta_map_add(&tg->sig_idx, f->signature, strlen(f->signature), ta_map_int((int64_t)i),
-                   &same) != TA_OK)
+    if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
+                     ta_map_int((int64_t)i), &same) != TA_OK)
         return TA_ERR_NOMEM;
     f->index = (uint32_t)i;
     tg->fns[i] = f;

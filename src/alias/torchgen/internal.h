@@ -142,6 +142,7 @@ struct ta_torchgen {
      * index instead of hashing and comparing every signature each time. */
     int32_t *sig_first;
     ta_map sig_idx;
+    uint64_t described_hash; /* of the signature tg_describe last gave, for tg_push */
     ta_tg_group *groups;
     size_t ngroups;
 };
