@@ -109,13 +109,15 @@ typedef struct ta_native_extra {
     uint32_t nufunc_inner_loop;
 } ta_native_extra;
 
+/* One entry. Its fields are laid out without padding between them (a yaml
+ * holds hundreds of thousands of entries): the flags come last. */
 typedef struct ta_native_func {
     const ta_native_file *file; /* the file it was read from */
-    uint32_t index;        /* position in yaml order, from 0 */
-    ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
     /* The keys torchgen knows, in the order written (a key written twice
      * once, at its last place): see ta_native_key_pos. */
     const ta_native_keyval *keys;
+    ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
+    uint32_t index;        /* position in yaml order, from 0 */
     uint32_t nkeys;
 
     ta_native_str func;    /* the raw schema text */
@@ -124,17 +126,17 @@ typedef struct ta_native_func {
     const char *ns;        /* "aten" unless the func names another */
     const char *full_name; /* "aten::abs.out": ns::name[.overload]; name is its tail */
 
-    unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
     ta_native_dispatch *dispatch; /* ordered as written */
-    uint32_t ndispatch;
-    bool has_dispatch;     /* a non-null dispatch table was written */
     ta_native_str *autogen; /* operator names, "abs.out" */
-    uint32_t nautogen;
     ta_native_str *tags;   /* as written (a string is split at ", ") */
-    uint32_t ntags;
+    uint32_t ndispatch, nautogen, ntags;
+    unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
 
-    bool structured;
     ta_native_str structured_delegate; /* s == NULL when absent */
+    const ta_native_extra *extra; /* never NULL (all absent: a shared empty one) */
+
+    bool has_dispatch;     /* a non-null dispatch table was written */
+    bool structured;
     bool device_guard;     /* true when absent */
     bool manual_kernel_registration;
     bool manual_cpp_binding;
@@ -148,8 +150,6 @@ typedef struct ta_native_func {
     bool has_composite_explicit_autograd_kernel;
     bool has_composite_explicit_autograd_non_functional_kernel;
     bool is_abstract; /* torchgen's is_abstract: needs a backend kernel */
-
-    const ta_native_extra *extra; /* never NULL (all absent: a shared empty one) */
 } ta_native_func;
 
 /* Loads native_functions.yaml from text[0..len). source names the file in
