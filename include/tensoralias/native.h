@@ -68,6 +68,9 @@ TA_API const char *ta_native_key_name(ta_native_key k);
 
 enum { TA_VARIANT_FUNCTION = 1u, TA_VARIANT_METHOD = 2u };
 
+/* device_check: ExactSame (also when the key is absent) or NoCheck. */
+enum { TA_DEVICE_CHECK_EXACT_SAME = 0, TA_DEVICE_CHECK_NO_CHECK = 1 };
+
 /* One dispatch key -> kernel pair. "CPU, CUDA: f" gives two entries, each
  * with its own key position and the same kernel. */
 typedef struct ta_native_dispatch {
@@ -93,12 +96,11 @@ typedef struct ta_native_keyval {
     uint8_t key;       /* a ta_native_key */
 } ta_native_keyval;
 
-/* The keys few entries write (PyTorch 1.13.1's yaml: fewer than one entry in
- * twenty), kept apart so that an entry that writes none of them costs one
- * pointer for all of them. */
+/* The keys most entries do not write (in PyTorch 1.13.1's yaml, python_module
+ * is the commonest, on a quarter of them), kept apart so that an entry that
+ * writes none of them costs one pointer for all of them. */
 typedef struct ta_native_extra {
     ta_native_str structured_inherits; /* s == NULL when absent */
-    ta_native_str device_check;        /* "NoCheck"; absent means ExactSame */
     ta_native_str python_module;
     ta_native_str category_override;
     ta_native_str *precomputed;        /* one per list item, as written */
@@ -138,6 +140,7 @@ typedef struct ta_native_func {
     bool has_dispatch;     /* a non-null dispatch table was written */
     bool structured;
     bool device_guard;     /* true when absent */
+    uint8_t device_check;  /* TA_DEVICE_CHECK_* */
     bool manual_kernel_registration;
     bool manual_cpp_binding;
     bool use_const_ref_for_mutable_tensors;

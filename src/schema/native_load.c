@@ -459,13 +459,19 @@ static void read_autogen(loader *L, ta_native_func *fn, const char *key, const y
     else if (v->len) fn->autogen = split_list(L, v, &fn->nautogen);
 }
 
-static void read_device_check(loader *L, ta_native_extra *x, const char *key, const ynode *v)
+static void read_device_check(loader *L, ta_native_func *fn, const char *key, const ynode *v)
 {
-    get_opt_str(L, key, v, &x->device_check);
-    if (x->device_check.s && strcmp(x->device_check.s, "NoCheck") &&
-        strcmp(x->device_check.s, "ExactSame"))
-        lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
-                "illegal device_check '%s'", x->device_check.s);
+    if (is_null(v)) {
+        fn->device_check = TA_DEVICE_CHECK_EXACT_SAME;
+    } else if (!is_str(v)) {
+        wrong_type(L, key, v, "a string", NULL);
+    } else {
+        bool no_check = !strcmp(v->text, "NoCheck");
+        fn->device_check = no_check ? TA_DEVICE_CHECK_NO_CHECK : TA_DEVICE_CHECK_EXACT_SAME;
+        if (!no_check && strcmp(v->text, "ExactSame"))
+            lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
+                    "illegal device_check '%s'", v->text);
+    }
 }
 
 /* The value v of key `id` into fn; *func gets the func node (parsed once
@@ -492,7 +498,7 @@ static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const ch
         break;
     case TA_NK_TAGS: read_tags(L, fn, v); break;
     case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
-    case TA_NK_DEVICE_CHECK: read_device_check(L, x, key, v); break;
+    case TA_NK_DEVICE_CHECK: read_device_check(L, fn, key, v); break;
     case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &x->python_module); break;
     case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &x->category_override); break;
     case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
@@ -525,7 +531,7 @@ static void keep_extra(loader *L, ta_native_func *fn)
 {
     const ta_native_extra *x = &L->extra;
     fn->extra = &no_extra;
-    if (!x->structured_inherits.s && !x->device_check.s && !x->python_module.s &&
+    if (!x->structured_inherits.s && !x->python_module.s &&
         !x->category_override.s && !x->precomputed && !x->cpp_no_default_args &&
         !x->ufunc_inner_loop)
         return;

@@ -361,7 +361,7 @@ static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
         if (st == TA_OK) st = structured_fields(f, fn, out, d);
         if (st == TA_OK) st = no_default_args(f, fn, d);
         if (st == TA_OK && !strncmp(fn->name, "_foreach", 8) &&
-            !(fn->extra->device_check.s && !strcmp(fn->extra->device_check.s, "NoCheck")))
+            fn->device_check != TA_DEVICE_CHECK_NO_CHECK)
             st = key_error(f, d, fn, TA_NK_DEVICE_CHECK, "foreach-device-check",
                            "write 'device_check: NoCheck'",
                            "a _foreach function must not check devices (device_check: NoCheck)");
