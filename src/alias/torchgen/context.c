@@ -30,6 +30,7 @@ void ta_torchgen_destroy(ta_torchgen *tg)
     ta_map_clear(&tg->sig_idx);
     free(tg->groups);
     ta_map_clear(&tg->by_name);
+    ta_arena_destroy(tg->scratch);
     ta_arena_destroy(tg->arena);
     free(tg);
 }

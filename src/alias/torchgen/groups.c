@@ -148,7 +148,7 @@ typedef struct view_filing {
     size_t ns;
 } view_filing;
 
-static bool is_copy_name(ta_str base)
+bool tg_is_view_copy_name(ta_str base)
 {
     return (base.len >= 5 && memcmp(base.ptr + base.len - 5, "_copy", 5) == 0) ||
            (base.len >= 8 && memcmp(base.ptr + base.len - 8, "_scatter", 8) == 0);
@@ -162,7 +162,7 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 {
     const ta_tg_function *f = tg->fns[i];
     *c = tg->sig_first[i];
-    if (!is_copy_name(op->base)) return TA_OK;
+    if (!tg_is_view_copy_name(op->base)) return TA_OK;
     tg_buf b;
     tg_buf_init(&b);
     tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
@@ -190,7 +190,13 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags *diags)
 {
     const ta_tg_function *f = tg->fns[i];
-    tg_opname op = tg_opname_parse(f->schema->name);
+    /* (a check model's out= variant has no schema: its name is the schema's
+     * up to the overload) */
+    const char *dot = f->schema ? NULL : strchr(f->name, '.');
+    ta_str name = f->schema ? f->schema->name
+                            : (ta_str){f->name, (uint32_t)(dot ? (size_t)(dot - f->name)
+                                                              : strlen(f->name))};
+    tg_opname op = tg_opname_parse(name);
     int32_t c;
     ta_status st = view_class(tg, vf, i, &op, &c);
     if (st != TA_OK) return st;

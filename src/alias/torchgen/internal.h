@@ -132,6 +132,10 @@ struct ta_torchgen {
     size_t nyaml;
     bool derived;
     bool no_func;       /* yaml functions get no func string (see native.c) */
+    /* A check model's (no_func) out= variants are described from a schema
+     * built here and dropped at once (their schema is NULL), unless their
+     * name is a view copy's, which view grouping reads again. */
+    ta_arena *scratch;
     bool derived_keep_view_copy; /* derived variants inherit view_copy (torch >= 2.0) */
     ta_map by_name;     /* "name.overload" -> function index */
     /* Per function, the index of the first function with the same signature
@@ -177,6 +181,10 @@ typedef struct tg_pregroup {
 ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
                             size_t *nout, ta_diags *diags);
 
+/* Whether an operator's base name is a view copy's ("x_copy", "x_scatter"),
+ * which view grouping files under the view's signature. */
+bool tg_is_view_copy_name(ta_str base);
+
 /* Appends a diagnostic located at the function's yaml entry (file and
  * line), then the fix-it hint when it is not NULL. d may be NULL. */
 ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
@@ -184,7 +192,8 @@ ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_fu
 
 /* What a model of a yaml is built for: everything (ta_torchgen_from_native),
  * or only the check pass's diagnostics: no func strings, no derived schema
- * text, and out= plans that keep only kind, base and callee.
+ * text, out= plans that keep only kind, base and callee, and derived out=
+ * variants without their schema (see ta_torchgen.scratch).
  * tests/unit/test_tg_check_model.c compares the two. */
 typedef enum tg_model { TG_FULL_MODEL, TG_CHECK_MODEL } tg_model;
 
