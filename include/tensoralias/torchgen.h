@@ -127,7 +127,7 @@ typedef struct ta_tg_function {
     const char *source;
     const char **tags;
     const char **autogen;
-    const char **variants;
+    const char *const *variants;
     const char *structured_delegate;
     const ta_autogen_plan *plan; /* derived functions only, else NULL */
     uint32_t index;            /* position in the context, torchgen's order */

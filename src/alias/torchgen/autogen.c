@@ -79,9 +79,9 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
     if (tg_has_tag(base, "nondeterministic_seeded")) f->tags[f->ntags++] = "nondeterministic_seeded";
     if (tg_has_tag(base, TG_TAG_PT2_COMPLIANT)) f->tags[f->ntags++] = TG_TAG_PT2_COMPLIANT;
     if (tg->derived_keep_view_copy && tg_has_tag(base, "view_copy")) f->tags[f->ntags++] = "view_copy";
-    f->variants = ta_arena_zalloc(tg->arena, sizeof *f->variants);
-    if (!f->variants) return NULL;
-    f->variants[f->nvariants++] = "function";
+    static const char *const function_only[] = {"function"};
+    f->variants = function_only;
+    f->nvariants = 1;
     f->has_composite_explicit_autograd_kernel = true;
     if (tg_describe(tg, f) != TA_OK) return NULL;
     return f;

@@ -169,7 +169,9 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, cons
     f->ntags = e->ntags;
     f->autogen = copy_list(tg->arena, e->autogen, e->nautogen, KEEP_ORDER, strings, &ok);
     f->nautogen = e->nautogen;
-    f->variants = copy_list(tg->arena, e->variants, e->nvariants, SORTED, strings, &ok);
+    f->variants = strings == TG_BORROW_STRINGS
+                      ? e->variants
+                      : copy_list(tg->arena, e->variants, e->nvariants, SORTED, strings, &ok);
     f->nvariants = e->nvariants;
     f->manual_cpp_binding = e->manual_cpp_binding;
     f->structured = e->structured;

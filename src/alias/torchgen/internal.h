@@ -155,7 +155,8 @@ struct ta_torchgen {
 
 /* How an entry's strings are kept: copied into the context, or borrowed
  * (ta_torchgen_add_native: the file outlives the context anyway, since its
- * schemas are never copied). */
+ * schemas are never copied); borrowed variants are a static array, sorted,
+ * kept as it is. */
 typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
 
 /* ta_torchgen_add, keeping the entry's strings as asked. `name`, when not

@@ -52,7 +52,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
     for (size_t i = 0; i < n && st == TA_OK; i++) {
         const ta_native_func *fn = ta_native_get(nf, i);
         if (!fn->schema) continue; /* reported by the loader */
-        size_t need = fn->ntags + 1 + fn->nautogen + 2;
+        size_t need = fn->ntags + 1 + fn->nautogen;
         if (need > cap) {
             const char **p = ta_realloc(buf, need * sizeof *p);
             if (!p) {
@@ -64,11 +64,13 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
         }
         const char **tags = buf;
         uint32_t ntags = with_implied_tags(pt2, fn, tags);
-        const char **autogen = buf + ntags, **variants = autogen + fn->nautogen;
+        const char **autogen = buf + ntags;
         for (uint32_t k = 0; k < fn->nautogen; k++) autogen[k] = fn->autogen[k].s;
-        uint32_t nv = 0;
-        if (fn->variants & TA_VARIANT_FUNCTION) variants[nv++] = "function";
-        if (fn->variants & TA_VARIANT_METHOD) variants[nv++] = "method";
+        /* torchgen's variants are a set, listed sorted (tg_add keeps these) */
+        static const char *const variant_sets[4][2] = {
+            {NULL, NULL}, {"function", NULL}, {"method", NULL}, {"function", "method"}};
+        unsigned vbits = fn->variants & (TA_VARIANT_FUNCTION | TA_VARIANT_METHOD);
+        uint32_t nv = (vbits & 1u) + (vbits >> 1 & 1u);
         ta_tg_entry e = {
             .schema = fn->schema,
             .source = ta_native_source(nf),
@@ -77,7 +79,7 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
             .ntags = ntags,
             .autogen = autogen,
             .nautogen = fn->nautogen,
-            .variants = variants,
+            .variants = nv ? variant_sets[vbits] : NULL,
             .nvariants = nv,
             .manual_cpp_binding = fn->manual_cpp_binding,
             .structured = fn->structured,
