@@ -145,8 +145,8 @@ typedef enum ta_default_kind {
 
 typedef struct ta_default {
     ta_default_kind kind;
-    ta_str text; /* as spelled, e.g. "1e-05", "[0, 1]", "'mean'" */
-    ta_span span;
+    ta_str text; /* as spelled, e.g. "1e-05", "[0, 1]", "'mean'"; in a parsed
+                  * schema a view of its text, whose offset is its position */
 } ta_default;
 
 typedef struct ta_arg {
