@@ -153,23 +153,35 @@ static ta_native_str *get_str_seq(loader *L, const char *key, const ynode *v,
     return out;
 }
 
+/* Whether part[0..len) as a C string (up to a NUL in it) is lit. */
+static bool part_is(const char *part, uint32_t len, const char *lit)
+{
+    size_t n = strlen(lit);
+    return strnlen(part, len) == n && !memcmp(part, lit, n);
+}
+
+/* The variants, a string split at ", " as split_list splits it, read in
+ * place: only their bits are kept. */
 static void read_variants(loader *L, ta_native_func *fn, const ynode *v)
 {
     if (!is_str(v)) {
         wrong_type(L, "variants", v, "a string", "write 'function', 'method' or 'function, method'");
         return;
     }
-    uint32_t n = 0;
-    ta_native_str *parts = split_list(L, v, &n);
-    if (!parts) return;
     fn->variants = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!strcmp(parts[i].s, "function")) fn->variants |= TA_VARIANT_FUNCTION;
-        else if (!strcmp(parts[i].s, "method")) fn->variants |= TA_VARIANT_METHOD;
+    const char *s = v->text, *end = v->text + v->len;
+    for (;;) {
+        const char *e = strstr(s, ", ");
+        if (!e || e > end) e = end;
+        uint32_t len = (uint32_t)(e - s);
+        if (part_is(s, len, "function")) fn->variants |= TA_VARIANT_FUNCTION;
+        else if (part_is(s, len, "method")) fn->variants |= TA_VARIANT_METHOD;
         else
-            lreport(L, TA_SEV_ERROR, "entry-bad-value", parts[i].pos,
+            lreport(L, TA_SEV_ERROR, "entry-bad-value", sub_pos(v, (uint32_t)(s - v->text), len),
                     "variants are 'function' and 'method', separated by ', '",
-                    "illegal variant '%s'", parts[i].s);
+                    "illegal variant '%.*s'", (int)strnlen(s, len), s);
+        if (e == end) break;
+        s = e + 2;
     }
 }
 
