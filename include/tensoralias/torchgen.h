@@ -112,10 +112,9 @@ typedef struct ta_tg_entry {
 typedef struct ta_autogen_plan ta_autogen_plan;
 
 /* A function of the family model: a yaml entry or a derived one. Tags and
- * variants are sorted (torchgen keeps them as sets). */
-/* Fields are ordered by size (pointers, then 32-bit fields, then flags):
- * a model holds one of these for every function of a yaml and every derived
- * one. */
+ * variants are sorted (torchgen keeps them as sets). Its fields are laid out
+ * without padding (pointers, then 32-bit fields, then flags): a model holds
+ * one for every function of a yaml and every derived one. */
 typedef struct ta_tg_function {
     const ta_schema *schema;   /* derived functions: a model built in the context's
                                 * arena; its text is torchgen's spelling and its spans
