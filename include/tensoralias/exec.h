@@ -272,11 +272,21 @@ typedef struct ta_op_result {
     size_t nfindings;
 } ta_op_result;
 
+/* How a run used its child processes. */
+typedef struct ta_verify_stats {
+    uint32_t children;       /* child processes started */
+    uint32_t reruns;         /* operators run again alone after a batch child (see batch) */
+    uint32_t timeouts_rerun; /* of those, the ones whose batch child timed out in them */
+    uint32_t cut;            /* batch children that ended before their last operator, as
+                              * they could not put the process state back */
+} ta_verify_stats;
+
 typedef struct ta_verify_report {
     ta_op_result *ops;
     size_t nops;
     uint64_t total_cases;
     double seconds;
+    ta_verify_stats stats;
 } ta_verify_report;
 
 typedef void (*ta_verify_progress_fn)(void *ud, size_t done, size_t total, const char *op);
@@ -306,6 +316,13 @@ typedef struct ta_verify_opts {
     bool strict;            /* special-case-write findings are errors */
     ta_verify_progress_fn progress;
     void *progress_ud;
+    /* Operators one child process runs one after another (0 or 1: one per
+     * child, operator isolation). In a batch the process state is put back
+     * between operators (ta_registry_on_process_reset), and an operator with
+     * a finding, or whose child crashed or timed out in it, runs again alone
+     * in a fresh child: that result is the one reported, so a run gives the
+     * results of operator isolation. */
+    uint32_t batch;
 } ta_verify_opts;
 
 /* Verifies the named operators (each must be in the registry; one without

@@ -62,7 +62,8 @@ extern "C" {
 #endif
 
 /* 2: the storage-level calls (ta_kernel_storage_*, ta_kernel_tensor_on,
- * ta_kernel_rebind) and plugin options (ta_registry_option). */
+ * ta_kernel_rebind) and plugin options (ta_registry_option); since, additions
+ * that leave old plugins working: ta_registry_on_process_reset. */
 #define TA_KERNEL_ABI_VERSION 2u
 #define TA_PLUGIN_ENTRY "tensoralias_register"
 
@@ -252,6 +253,18 @@ TA_API const char *ta_registry_option(const ta_registry *reg, const char *key);
  * differ from the one verified against (message: what differs). verify
  * reports it as a schema-mismatch finding of op. */
 TA_API ta_status ta_registry_schema_mismatch(ta_registry *reg, const char *op, const char *message);
+
+/* For tensoralias_register of a bridge to a framework with process-wide
+ * state its kernels can change (a random generator, thread counts, global
+ * flags). With `verify --isolate=batch` a child process runs several
+ * operators one after another; before each one but the first the engine
+ * calls fn(ud), which puts back what it can as a fresh child would have it
+ * (the generator's state) and returns false when it finds state changed
+ * that it cannot put back: the engine then gives the next operator a fresh
+ * child. At most TA_MAX_PROCESS_RESETS per registry. */
+#define TA_MAX_PROCESS_RESETS 8
+typedef bool (*ta_process_reset_fn)(void *ud);
+TA_API ta_status ta_registry_on_process_reset(ta_registry *reg, ta_process_reset_fn fn, void *ud);
 
 /* For tensoralias_register: records an error (rule "plugin", at the
  * library's path) that the host reports, and returns TA_ERR_INVALID. */

@@ -3,7 +3,8 @@
  * (ta_registry_set_option, ta_registry_option: "torch.library" -> the
  * extension library the libtorch bridge loads), and the operators whose
  * schema in the bridged framework differs from the one verified against
- * (ta_registry_schema_mismatch, reported by verify). */
+ * (ta_registry_schema_mismatch, reported by verify), and what a bridge puts
+ * back between the operators one child runs (ta_registry_on_process_reset). */
 #include <string.h>
 
 #include "exec/registry_internal.h"
@@ -41,4 +42,15 @@ const char *ta_registry_mismatch_(const ta_registry *reg, const char *op)
 {
     const ta_map_entry *e = ta_map_find_str(&ta_registry_ext_const_(reg)->mismatches, op);
     return e ? e->value.ptr : NULL;
+}
+
+ta_status ta_registry_on_process_reset(ta_registry *reg, ta_process_reset_fn fn, void *ud)
+{
+    if (!reg || !fn) return TA_ERR_INVALID;
+    ta_registry_ext *x = ta_registry_ext_(reg);
+    if (x->nresets == TA_MAX_PROCESS_RESETS)
+        return ta_registry_plugin_error(reg, "more than %d process resets registered", TA_MAX_PROCESS_RESETS);
+    x->resets[x->nresets].fn = fn;
+    x->resets[x->nresets++].ud = ud;
+    return TA_OK;
 }

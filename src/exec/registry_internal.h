@@ -26,6 +26,13 @@ typedef struct ta_registry_ext {
     /* plugin_options.c: op name -> what a bridge says differs between its
      * framework's schema and the one verified against (arena strings). */
     ta_map mismatches;
+    /* plugin_options.c: what a bridge puts back between the operators one
+     * child runs (ta_registry_on_process_reset), in registration order. */
+    struct {
+        ta_process_reset_fn fn;
+        void *ud;
+    } resets[TA_MAX_PROCESS_RESETS];
+    int nresets;
 } ta_registry_ext;
 
 ta_registry_ext *ta_registry_ext_(ta_registry *reg);

@@ -1,12 +1,14 @@
-/* verify.c - running operators under verification, each in a child process.
+/* verify.c - running operators under verification, in child processes.
  *
- * The parent forks one child per operator (not per case: a child runs many
- * cases) and keeps up to `jobs` children at once. A child reports what it
+ * The parent gives each child one operator (operator isolation) or a batch
+ * of them, run one after another (not one per case: a child runs many
+ * cases), and keeps up to `jobs` children at once. A child reports what it
  * sees as lines, one per event, into its mailbox (memory it shares with the
  * parent, so reporting wakes nobody), and sends them through a pipe when
  * the mailbox is full and when it is done; the parent reads a mailbox
  * itself only after its child died or was killed, so whatever the child
  * reported before is kept either way. The lines:
+ *   O <job>                        an operator starts (every child, first)
  *   S <case>                       a case starts (its deadline starts now)
  *   C <arguments>                  its arguments, described, before the call
  *   F <kind>\t<arg>\t<seed>\t<msg> a finding
@@ -15,14 +17,16 @@
  *   L <case>                       the device faulted in the case (reported
  *                                  as a finding); exiting, since a CUDA
  *                                  context does not survive its fault
- *   D                              all cases done
+ *   D                              all the operator's cases done
  * A child that dies (signal, exit) before D has crashed in the last case it
  * started; one that stays in a case past the timeout is killed. Either way
  * the parent records the verdict, keeps everything received, and (after a
  * crash, a trapped write or a device fault) starts a new child at the next
  * case, so one bad case neither ends the run nor hides the others. Trapped
  * writes and device faults are reported by the child itself and do not
- * count as crashes (of which a child is restarted after MAX_RESTARTS only). */
+ * count as crashes (of which a child is restarted after MAX_RESTARTS only).
+ * In a batch, what happens to an operator with a finding, a crash or a
+ * timeout is decided by running it again alone (the parent's part, below). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -41,6 +45,7 @@
 #include <unistd.h>
 
 #include "schema/alloc.h"
+#include "exec/child_state.h"
 #include "exec/observe.h"
 #include "exec/registry_internal.h"
 #include "exec/samples.h"
@@ -55,17 +60,14 @@ typedef struct op_job {
     ta_kernel_fn fn;
     void *ud;
     ta_op_result *res;
+    size_t nprep; /* findings the parent made before any case (schema-mismatch) */
     uint32_t total, next_case, nsamples;
     uint32_t first_sample; /* the sample case 0 runs (a --case-seed naming a sample) */
     int restarts;
     bool done;
     bool strict; /* special-case writes are errors */
-    /* the running child */
-    pid_t pid;
-    int fd;
-    struct child_io *io; /* what the running child's report needs */
+    /* what its child reported last */
     int64_t cur_case;
-    double case_start;
     bool got_done, trapped, device_lost;
     /* A child of this operator reported a trapped write or a guard page hit:
      * the later children run on snapshots alone (no read-only pages), so a
@@ -509,8 +511,10 @@ static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd, bool pages)
 }
 
 /* Runs cases [from, total) of j, reporting through fd (in a child) or into
- * j (in process). */
-static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
+ * j (in process). In a child, false when it must end: the device faulted
+ * (nothing more runs in this process) or the cases could not be set up;
+ * else it has reported D. */
+static bool run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
 {
     ta_exec *x = ta_exec_create(o->dev);
     child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
@@ -519,7 +523,7 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
                         : NULL;
     if (!ck) {
         ta_exec_destroy(x);
-        return;
+        return false;
     }
     if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd, !j->pages_off);
     bool go_on = true;
@@ -539,22 +543,34 @@ static void run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
                                      : record_case(j, oc, ta_observer_note(ck));
     }
     if (mode == RUN_IN_CHILD && go_on) put_line(fd, "D\n", 2);
-    if (mode == RUN_IN_CHILD) flush_box(fd, go_on);
     g_checker = NULL;
     g_exec = NULL;
     ta_observer_destroy(ck);
     ta_exec_destroy(x);
+    return go_on;
 }
 
 /* ---- the parent -------------------------------------------------------- */
 
-/* Children are forked one operator ahead: a spare child, forked while the
- * others run, waits on its control pipe until it is given its operator (a
- * job index and the case to start at, since those change after the fork),
- * so a process that has mapped libtorch (milliseconds to fork) is ready
- * when a slot frees. Every child still runs one operator only. A spare is
- * forked only when none is pending, so no other child holds the write end
- * of its control pipe: closing it ends a spare that is not needed. */
+/* Children are forked one ahead: a spare child, forked while the others
+ * run, waits on its control pipe until it is given its operators (a range
+ * of job indices and the case to start the first at, since those change
+ * after the fork), so a process that has mapped libtorch (milliseconds to
+ * fork) is ready when a slot frees. A spare is forked only when none is
+ * pending, so no other child holds the write end of its control pipe:
+ * closing it ends a spare that is not needed.
+ *
+ * Operator isolation (batch 1) gives each child one operator; a crash goes
+ * on with the same operator at its next case in a fresh child. Batch
+ * isolation gives a child up to `batch` operators, run one after another
+ * through the same code, the process state put back between them
+ * (child_state.c). An operator that ends in a batch child with a finding,
+ * or during which the child dies or times out, is not reported from there:
+ * it runs again alone, in operator isolation, and that result is the one
+ * reported; the rest of the batch goes on in a fresh child. So every
+ * finding is what operator isolation gives, and a batch child only ever
+ * reports operators clean (ok, or not exercised) on its own. */
+
 /* What the parent keeps for one running (or spare) child: its mailbox, the
  * report lines read so far, its current case's arguments. One per child
  * that can be alive at once, not one per operator, so the parent writes to
@@ -583,6 +599,42 @@ typedef struct children {
     mailbox *boxes;
     uint32_t nio;
 } children;
+
+/* A running child: it was given jobs [first, end) and reports on one at a
+ * time, announcing each (O); the jobs before `settled` have their results
+ * (or wait to run alone). */
+typedef struct runner {
+    pid_t pid; /* 0: the slot is free */
+    int fd;
+    child_io *io;
+    uint32_t first, end, settled;
+    int64_t cur;       /* the job it announced last, -1 before any */
+    bool alone;        /* operator isolation: a crash goes on with the same job */
+    bool left;         /* free slot: [first, end) is what its last child left to do */
+    double case_start; /* when its current case started, as far as the parent knows */
+} runner;
+
+/* One verify run in child processes. */
+typedef struct run_ctx {
+    op_job *jobs;
+    size_t n;
+    const ta_verify_opts *o;
+    ta_child_state *state; /* what a child puts back between operators */
+    const ta_registry *reg;
+    uint32_t batch; /* operators a child is given (1: operator isolation) */
+    double timeout;
+    children ch;
+    runner *slots; /* o->jobs of them */
+    struct pollfd *pfd; /* one per slot */
+    uint32_t nslots, running;
+    uint32_t next;   /* the first job not handed out yet */
+    uint32_t *queue; /* jobs to run alone, [qhead, qtail) */
+    size_t qhead, qtail;
+    size_t done;
+    pid_t *exiting; /* children let go of, not collected yet */
+    size_t nexiting;
+    ta_verify_stats *stats;
+} run_ctx;
 
 static bool children_init(children *ch, uint32_t jobs)
 {
@@ -626,13 +678,37 @@ static void io_give_back(child_io *io)
 }
 
 typedef struct assignment {
-    uint32_t job, from;
+    uint32_t job, count, from;
     uint8_t pages_off;
 } assignment;
 
-/* In a spare child: waits for its operator and runs it; exits. */
-static _Noreturn void spare_main(op_job *jobs, size_t n, const ta_verify_opts *o, int ctl, int out,
-                                 pid_t parent)
+/* In a child: runs the jobs given, [a->job, a->job + count), the first
+ * from case a->from, each announced (O) and ended (D) in the report, the
+ * process state put back before each but the first. It stops early when
+ * that state cannot be put back (the parent goes on at the next job in a
+ * fresh child), after a device fault and when a job could not be set up. */
+static void run_given(const run_ctx *x, const assignment *a, int out)
+{
+    uint32_t end = a->job + a->count;
+    bool all = true;
+    for (uint32_t k = a->job; k < end && all; k++) {
+        if (k > a->job && ta_child_state_restore(x->state)) {
+            all = false;
+            break;
+        }
+        op_job *j = &x->jobs[k];
+        j->pages_off = k == a->job && a->pages_off;
+        char line[32];
+        put_line(out, line, (size_t)snprintf(line, sizeof line, "O %u\n", k));
+        all = run_cases(j, k == a->job ? a->from : 0, x->o, out, RUN_IN_CHILD);
+    }
+    /* After the last D the parent reads no mailbox and may give it to
+     * another child: it is left as it is. */
+    flush_box(out, all);
+}
+
+/* In a spare child: waits for its jobs and runs them; exits. */
+static _Noreturn void spare_main(run_ctx *x, int ctl, int out, pid_t parent)
 {
     signal(SIGPIPE, SIG_DFL);
     /* A parent that dies leaves no spare waiting for ever. */
@@ -643,15 +719,14 @@ static _Noreturn void spare_main(op_job *jobs, size_t n, const ta_verify_opts *o
     assignment a;
     ssize_t got;
     while ((got = read(ctl, &a, sizeof a)) < 0 && errno == EINTR) {}
-    if (got != (ssize_t)sizeof a || a.job >= n) ta_child_exit(0); /* not needed */
+    if (got != (ssize_t)sizeof a || a.job >= x->n || a.count > x->n - a.job) ta_child_exit(0); /* not needed */
     close(ctl);
-    op_job *j = &jobs[a.job];
-    j->pages_off = a.pages_off != 0;
-    run_cases(j, a.from, o, out, RUN_IN_CHILD);
+    ta_child_state_save(x->state, x->reg);
+    run_given(x, &a, out);
     ta_child_exit(0);
 }
 
-static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opts *o)
+static bool fork_spare(run_ctx *x)
 {
     int rep[2], ctl[2];
     if (pipe(rep) != 0) return false;
@@ -661,7 +736,7 @@ static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opt
         close(rep[1]);
         return false;
     }
-    child_io *io = io_take(ch);
+    child_io *io = io_take(&x->ch);
     if (!io) {
         close(rep[0]);
         close(rep[1]);
@@ -675,7 +750,7 @@ static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opt
         close(rep[0]);
         close(ctl[1]);
         g_box = io->box;
-        spare_main(jobs, n, o, ctl[0], rep[1], parent);
+        spare_main(x, ctl[0], rep[1], parent);
     }
     close(rep[1]);
     close(ctl[0]);
@@ -686,51 +761,52 @@ static bool fork_spare(children *ch, op_job *jobs, size_t n, const ta_verify_opt
         return false;
     }
     fcntl(rep[0], F_SETFL, O_NONBLOCK);
-    ch->spare = (spare_child){.pid = pid, .ctl = ctl[1], .fd = rep[0], .io = io};
+    x->ch.spare = (spare_child){.pid = pid, .ctl = ctl[1], .fd = rep[0], .io = io};
+    if (x->stats) x->stats->children++;
     return true;
 }
 
 /* Ends a pending spare that is not needed (it exits when its control pipe
  * closes); its pid joins the exiting ones. */
-static void drop_spare(children *ch, pid_t *exiting, size_t *nexiting)
+static void drop_spare(run_ctx *x)
 {
-    spare_child *sp = &ch->spare;
+    spare_child *sp = &x->ch.spare;
     if (!sp->pid) return;
     close(sp->ctl);
     close(sp->fd);
     io_give_back(sp->io);
-    exiting[(*nexiting)++] = sp->pid;
+    x->exiting[x->nexiting++] = sp->pid;
     sp->pid = 0;
 }
 
-/* Runs j from its next case in the spare child (forked now if none is
- * pending); false when no child could be started. */
-static bool start_child(op_job *j, op_job *jobs, size_t n, const ta_verify_opts *o, children *ch)
+/* Jobs [first, end) in slot r, in the spare child (forked now if none is
+ * pending), alone or as a batch; false when no child could be started. */
+static bool start_runner(run_ctx *x, runner *r, uint32_t first, uint32_t end, bool alone)
 {
-    spare_child *sp = &ch->spare;
-    if (!sp->pid && !fork_spare(ch, jobs, n, o)) return false;
-    assignment a = {(uint32_t)(j - jobs), j->next_case, j->pages_off};
+    spare_child *sp = &x->ch.spare;
+    if (!sp->pid && !fork_spare(x)) return false;
+    op_job *j = &x->jobs[first];
+    assignment a = {first, end - first, alone ? j->next_case : 0, alone && j->pages_off};
     ssize_t w;
     while ((w = send(sp->ctl, &a, sizeof a, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
     close(sp->ctl);
-    j->pid = sp->pid;
-    j->fd = sp->fd;
-    j->io = sp->io;
+    *r = (runner){.pid = sp->pid, .fd = sp->fd, .io = sp->io, .first = first, .end = end,
+                  .settled = first, .cur = -1, .alone = alone, .case_start = now_s()};
     sp->pid = 0;
     j->cur_case = -1;
     j->got_done = j->trapped = j->device_lost = false;
-    j->case_start = now_s();
+    x->running++;
     /* A spare that died before reading its assignment is reaped as a crash
-     * before any case (and restarted) like any other. */
+     * before any case like any other. */
     (void)w;
     return true;
 }
 
-/* When the running case of j started, as far as the parent knows. */
-static double case_started(const op_job *j)
+/* When the running case of r started, as far as the parent knows. */
+static double case_started(const runner *r)
 {
-    double t = j->io && j->io->box ? j->io->box->case_start : 0;
-    return t > j->case_start ? t : j->case_start;
+    double t = r->io && r->io->box ? r->io->box->case_start : 0;
+    return t > r->case_start ? t : r->case_start;
 }
 
 static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
@@ -740,14 +816,85 @@ static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
     return seed_of_case(j, o, (uint32_t)c, &sample);
 }
 
-static void handle_line(op_job *j, char *line)
+/* j's result is final. */
+static void complete(run_ctx *x, op_job *j)
 {
+    j->done = true;
+    finish_result(j);
+    x->done++;
+    if (x->o->progress) x->o->progress(x->o->progress_ud, x->done, x->n, j->name);
+}
+
+/* What a batch child reported of j is dropped and j queued to run alone:
+ * its result starts again from what the parent knew before any case. */
+static void run_alone_later(run_ctx *x, op_job *j)
+{
+    ta_op_result *r = j->res;
+    r->nfindings = j->nprep;
+    r->cases = r->exercised = 0;
+    r->note[0] = '\0';
+    j->next_case = 0;
+    j->restarts = 0;
+    j->pages_off = false;
+    x->queue[x->qtail++] = (uint32_t)(j - x->jobs);
+    if (x->stats) x->stats->reruns++;
+}
+
+/* j's child reported D: its cases are done. */
+static void settle(run_ctx *x, runner *r, op_job *j)
+{
+    j->got_done = true;
+    r->settled = (uint32_t)(j - x->jobs) + 1;
+    if (r->alone || j->res->nfindings == j->nprep) complete(x, j);
+    else run_alone_later(x, j);
+}
+
+/* O: the child starts job k. A line repeated from its mailbox for a job
+ * settled already is ignored, as are the lines after it. */
+static void announce(run_ctx *x, runner *r, const char *arg)
+{
+    uint64_t k = strtoull(arg, NULL, 10);
+    if (k >= r->end) return;
+    r->cur = (int64_t)k;
+    if (k < r->settled) return;
+    op_job *j = &x->jobs[k];
+    j->cur_case = -1;
+    j->got_done = j->trapped = j->device_lost = false;
+    r->io->cur_desc[0] = '\0';
+}
+
+/* F: a finding, "kind\targument\tseed\tmessage". */
+static void parse_finding(op_job *j, char *line)
+{
+    ta_finding f = {0};
+    char *fields[4] = {line, NULL, NULL, NULL}, *tab;
+    for (int i = 1; i < 4; i++) {
+        if (!fields[i - 1] || !(tab = strchr(fields[i - 1], '\t'))) return;
+        *tab = '\0';
+        fields[i] = tab + 1;
+    }
+    if (!ta_verdict_kind_parse(fields[0], &f.kind)) return;
+    f.severity = ta_verdict_kind_severity(f.kind);
+    snprintf(f.argument, sizeof f.argument, "%s", fields[1]);
+    f.seed = strtoull(fields[2], NULL, 16);
+    snprintf(f.message, sizeof f.message, "%s", fields[3]);
+    add_finding(j, &f);
+}
+
+static void handle_line(run_ctx *x, runner *r, char *line)
+{
+    if (line[0] == 'O') {
+        announce(x, r, line + 2);
+        return;
+    }
+    if (r->cur < (int64_t)r->settled) return; /* nothing announced, or a settled job's line */
+    op_job *j = &x->jobs[r->cur];
     char *tab;
     switch (line[0]) {
     case 'S':
         j->cur_case = strtoll(line + 2, NULL, 10);
-        j->io->cur_desc[0] = '\0';
-        j->case_start = now_s();
+        r->io->cur_desc[0] = '\0';
+        r->case_start = now_s();
         j->res->cases++;
         break;
     case 'X': j->res->exercised++; break;
@@ -760,34 +907,19 @@ static void handle_line(op_job *j, char *line)
         j->res->exercised++;
         break;
     case 'L': j->device_lost = true; break;
-    case 'C': snprintf(j->io->cur_desc, sizeof j->io->cur_desc, "%.590s", line + 2); break;
-    case 'D': j->got_done = true; break;
-    case 'F': {
-        ta_finding f = {0};
-        char *fields[4] = {line + 2, NULL, NULL, NULL};
-        for (int i = 1; i < 4; i++) {
-            if (!fields[i - 1] || !(tab = strchr(fields[i - 1], '\t'))) break;
-            *tab = '\0';
-            fields[i] = tab + 1;
-        }
-        if (!fields[3] || !ta_verdict_kind_parse(fields[0], &f.kind)) break;
-        f.severity = ta_verdict_kind_severity(f.kind);
-        snprintf(f.argument, sizeof f.argument, "%s", fields[1]);
-        f.seed = strtoull(fields[2], NULL, 16);
-        snprintf(f.message, sizeof f.message, "%s", fields[3]);
-        add_finding(j, &f);
-        break;
-    }
+    case 'C': snprintf(r->io->cur_desc, sizeof r->io->cur_desc, "%.590s", line + 2); break;
+    case 'D': settle(x, r, j); break;
+    case 'F': parse_finding(j, line + 2); break;
     default: break;
     }
 }
 
 /* Reads what the child sent; true at end of file. */
-static bool drain(op_job *j)
+static bool drain(run_ctx *x, runner *r)
 {
     for (;;) {
-        child_io *io = j->io;
-        ssize_t n = read(j->fd, io->buf + io->buflen, sizeof io->buf - 1 - io->buflen);
+        child_io *io = r->io;
+        ssize_t n = read(r->fd, io->buf + io->buflen, sizeof io->buf - 1 - io->buflen);
         if (n == 0) return true;
         if (n < 0) return errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK;
         io->buflen += (size_t)n;
@@ -795,7 +927,7 @@ static bool drain(op_job *j)
         char *start = io->buf, *nl;
         while ((nl = memchr(start, '\n', io->buflen - (size_t)(start - io->buf)))) {
             *nl = '\0';
-            handle_line(j, start);
+            handle_line(x, r, start);
             start = nl + 1;
         }
         size_t rest = io->buflen - (size_t)(start - io->buf);
@@ -819,38 +951,24 @@ static const char *signame(int sig)
 }
 
 /* The lines a dead child left in its mailbox. */
-static void read_box(op_job *j)
+static void read_box(run_ctx *x, runner *r)
 {
-    mailbox *b = j->io->box;
+    mailbox *b = r->io->box;
     if (!b) return;
     size_t len = __atomic_load_n(&b->len, __ATOMIC_ACQUIRE);
     if (len > sizeof b->data) len = 0; /* a kernel scribbled over it */
     for (char *p = b->data, *end = b->data + len, *nl; p < end && (nl = memchr(p, '\n', (size_t)(end - p)));
          p = nl + 1) {
         *nl = '\0';
-        handle_line(j, p);
+        handle_line(x, r, p);
     }
 }
 
-/* The child's pipe closed (or it timed out and was killed): collect it,
- * and what it reported (through the pipe, then in its mailbox). */
-static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
+/* A child running j alone died (or was killed) in j's case c: the verdict,
+ * and where j goes on (j->done when it does not). */
+static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const char *desc)
 {
-    int status = 0;
-    while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR) {}
-    j->pid = 0;
-    drain(j);
-    close(j->fd);
-    j->fd = -1;
-    if (!j->got_done) read_box(j); /* after a D it was sent through the pipe */
-    char desc[sizeof j->io->cur_desc];
-    snprintf(desc, sizeof desc, "%s", j->io->cur_desc);
-    io_give_back(j->io);
-    j->io = NULL;
-    if (j->got_done) {
-        j->done = true;
-        return;
-    }
+    const ta_verify_opts *o = x->o;
     int64_t c = j->cur_case;
     uint64_t seed = seed_of(j, o, c);
     if (timed_out) {
@@ -876,37 +994,81 @@ static void reap(op_job *j, const ta_verify_opts *o, bool timed_out)
     if (j->next_case >= j->total) j->done = true;
 }
 
-/* A child that has reported all its cases (D) is done with: its slot goes
- * to the next operator at once, while it exits (a process that mapped
- * libtorch takes milliseconds to tear down). Its pid waits in *exiting
- * until it can be collected. true when j was such a child. */
-static bool let_go(op_job *j, pid_t *exiting, size_t *nexiting)
+/* A batch child died (or was killed) before it settled all its jobs: the
+ * job it was running runs alone later (nothing it reported counts), and
+ * the first job it did not reach is returned (r->end when none is left). */
+static uint32_t batch_died(run_ctx *x, runner *r, bool timed_out)
 {
-    if (!j->got_done) return false;
-    drain(j);
-    close(j->fd);
-    j->fd = -1;
-    io_give_back(j->io); /* its mailbox was emptied through the pipe with D */
-    j->io = NULL;
+    uint32_t next = r->settled;
+    if (r->cur >= (int64_t)r->settled || r->cur < 0) {
+        /* It died in the job it announced last, or before announcing any
+         * (then the first is run alone, which settles it either way). */
+        uint32_t k = r->cur < 0 ? r->first : (uint32_t)r->cur;
+        run_alone_later(x, &x->jobs[k]);
+        if (timed_out && x->stats) x->stats->timeouts_rerun++;
+        next = k + 1;
+    } else if (x->stats) {
+        x->stats->cut++; /* it ended the batch itself: state it could not put back */
+    }
+    return next;
+}
+
+/* The child's pipe closed (or it timed out and was killed): collect it,
+ * and what it reported (through the pipe, then in its mailbox). Returns
+ * the job to go on at in this slot (r->end: none), *alone telling how. */
+static uint32_t reap(run_ctx *x, runner *r, bool timed_out, bool *alone)
+{
+    int status = 0;
+    while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR) {}
+    r->pid = 0;
+    drain(x, r);
+    close(r->fd);
+    r->fd = -1;
+    if (r->settled < r->end) read_box(x, r); /* after the last D it was sent through the pipe */
+    char desc[sizeof r->io->cur_desc];
+    snprintf(desc, sizeof desc, "%s", r->io->cur_desc);
+    io_give_back(r->io);
+    r->io = NULL;
+    *alone = r->alone;
+    if (r->settled == r->end) return r->end;
+    if (!r->alone) return batch_died(x, r, timed_out);
+    op_job *j = &x->jobs[r->first];
+    alone_died(x, j, status, timed_out, desc);
+    if (!j->done) return r->first;
+    complete(x, j);
+    return r->end;
+}
+
+/* A child that has settled all its jobs is done with: its slot goes to
+ * the next job at once, while it exits (a process that mapped libtorch
+ * takes milliseconds to tear down). Its pid waits in x->exiting until it
+ * can be collected. true when r was such a child. */
+static bool let_go(run_ctx *x, runner *r)
+{
+    if (r->settled < r->end) return false;
+    drain(x, r);
+    close(r->fd);
+    r->fd = -1;
+    io_give_back(r->io); /* its mailbox was emptied through the pipe with D */
+    r->io = NULL;
     int status;
-    if (waitpid(j->pid, &status, WNOHANG) == 0) exiting[(*nexiting)++] = j->pid;
-    j->pid = 0;
-    j->done = true;
+    if (waitpid(r->pid, &status, WNOHANG) == 0) x->exiting[x->nexiting++] = r->pid;
+    r->pid = 0;
     return true;
 }
 
 /* Collects the children let go of that have exited (all of them when wait). */
-static void collect_exited(pid_t *exiting, size_t *nexiting, bool wait)
+static void collect_exited(run_ctx *x, bool wait)
 {
-    for (size_t i = 0; i < *nexiting;) {
+    for (size_t i = 0; i < x->nexiting;) {
         int status;
-        pid_t r;
-        while ((r = waitpid(exiting[i], &status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {}
-        if (r == 0) {
+        pid_t p;
+        while ((p = waitpid(x->exiting[i], &status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {}
+        if (p == 0) {
             i++;
             continue;
         }
-        exiting[i] = exiting[--*nexiting];
+        x->exiting[i] = x->exiting[--x->nexiting];
     }
 }
 
@@ -946,91 +1108,121 @@ static void huge_pages_for_fork(void)
 #endif
 }
 
-static void run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o)
+
+/* Gives free slot r its next work: what its last child left (the rest of
+ * its batch, or its job from the next case), else a job queued to run
+ * alone, else the next batch (in operator isolation, the next job). A job
+ * no child can be started for is a crash. false when there is no work. */
+static bool fill_slot(run_ctx *x, runner *r)
+{
+    for (;;) {
+        uint32_t first = r->first, end = r->end;
+        bool alone = r->alone;
+        if (r->left) {
+            r->left = false;
+        } else if (x->qhead < x->qtail) {
+            first = x->queue[x->qhead++];
+            end = first + 1;
+            alone = true;
+        } else if (x->next < x->n) {
+            first = x->next;
+            end = x->n - first < x->batch ? (uint32_t)x->n : first + x->batch;
+            alone = x->batch == 1;
+            x->next = end;
+        } else {
+            return false;
+        }
+        if (start_runner(x, r, first, end, alone)) return true;
+        op_job *j = &x->jobs[first];
+        add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
+        complete(x, j);
+        if (first + 1 < end) *r = (runner){.first = first + 1, .end = end, .left = true};
+    }
+}
+
+/* Waits for the running children to report, end or overrun their case's
+ * time; a child that is done or dead leaves its slot free, with what is
+ * left of its work (runner.left). */
+static void poll_slots(run_ctx *x)
+{
+    struct pollfd *pfd = x->pfd;
+    double now = now_s(), wait = x->timeout;
+    int np = 0;
+    for (uint32_t s = 0; s < x->nslots; s++) {
+        runner *r = &x->slots[s];
+        if (!r->pid) continue;
+        double left = case_started(r) + x->timeout - now;
+        if (left < wait) wait = left;
+        pfd[np++] = (struct pollfd){.fd = r->fd, .events = POLLIN};
+    }
+    poll(pfd, (nfds_t)np, wait <= 0 ? 0 : (int)(wait * 1000) + 1);
+    now = now_s();
+    for (uint32_t s = 0; s < x->nslots; s++) {
+        runner *r = &x->slots[s];
+        if (!r->pid) continue;
+        bool eof = drain(x, r), finished = r->settled == r->end;
+        bool timed_out = !eof && !finished && now - case_started(r) > x->timeout;
+        if (!eof && !timed_out && !finished) continue;
+        if (timed_out) kill(r->pid, SIGKILL);
+        x->running--;
+        if (let_go(x, r)) continue;
+        bool alone;
+        uint32_t next = reap(x, r, timed_out, &alone);
+        if (next < r->end) *r = (runner){.first = next, .end = r->end, .alone = alone, .left = true};
+    }
+}
+
+static bool ctx_init(run_ctx *x, op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
+                     ta_verify_stats *stats)
+{
+    uint32_t slots = o->jobs ? o->jobs : 1;
+    *x = (run_ctx){.jobs = jobs, .n = n, .o = o, .reg = reg, .stats = stats, .nslots = slots,
+                   .batch = o->batch > 1 ? o->batch : 1, .timeout = o->timeout > 0 ? o->timeout : 10.0};
+    x->slots = ta_calloc(slots, sizeof *x->slots);
+    x->pfd = ta_calloc(slots, sizeof *x->pfd);
+    x->queue = ta_calloc(n + 1, sizeof *x->queue);
+    /* Each child let go of settled a job, and a job is settled at most twice. */
+    x->exiting = ta_calloc(2 * n + 2, sizeof *x->exiting);
+    x->state = ta_calloc(1, sizeof *x->state);
+    if (x->slots && x->pfd && x->queue && x->exiting && x->state && children_init(&x->ch, slots)) return true;
+    free(x->slots);
+    free(x->pfd);
+    free(x->queue);
+    free(x->exiting);
+    free(x->state);
+    return false;
+}
+
+static void ctx_free(run_ctx *x)
+{
+    children_free(&x->ch);
+    free(x->slots);
+    free(x->pfd);
+    free(x->queue);
+    free(x->exiting);
+    free(x->state);
+}
+
+/* Runs every job in children; false when out of memory before any ran. */
+static bool run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
+                         ta_verify_stats *stats)
 {
     if (n >= HUGE_PAGES_FROM) huge_pages_for_fork();
-    size_t next = 0, done = 0, running = 0, nexiting = 0;
-    uint32_t maxj = o->jobs ? o->jobs : 1;
-    double timeout = o->timeout > 0 ? o->timeout : 10.0;
-    struct pollfd *pfd = ta_calloc(maxj, sizeof *pfd);
-    op_job **slots = ta_calloc(maxj, sizeof *slots);
-    pid_t *exiting = ta_calloc(n + 1, sizeof *exiting); /* the let go, and a spare */
-    if (!pfd || !slots || !exiting) {
-        free(pfd);
-        free(slots);
-        free(exiting);
-        return;
+    run_ctx x;
+    if (!ctx_init(&x, jobs, n, o, reg, stats)) return false;
+    while (x.done < n) {
+        collect_exited(&x, false);
+        for (uint32_t s = 0; s < x.nslots; s++)
+            if (!x.slots[s].pid) fill_slot(&x, &x.slots[s]);
+        if (!x.running) break; /* no work is left (every job is done) */
+        /* The next child, forked while these run. */
+        if (!x.ch.spare.pid && (x.next < n || x.qhead < x.qtail)) fork_spare(&x);
+        poll_slots(&x);
     }
-    children ch;
-    if (!children_init(&ch, maxj)) {
-        free(pfd);
-        free(slots);
-        free(exiting);
-        return;
-    }
-    while (done < n) {
-        collect_exited(exiting, &nexiting, false);
-        /* Fill the free slots with the next operators (a restarted child
-         * keeps its slot, below). */
-        for (uint32_t s = 0; s < maxj && next < n;) {
-            if (slots[s]) {
-                s++;
-                continue;
-            }
-            op_job *j = &jobs[next++];
-            if (!j->done && start_child(j, jobs, n, o, &ch)) {
-                slots[s] = j;
-                running++;
-                continue;
-            }
-            if (!j->done)
-                add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
-            j->done = true;
-            finish_result(j);
-            done++;
-            if (o->progress) o->progress(o->progress_ud, done, n, j->name);
-        }
-        if (!running) continue;
-        /* The next operator's child, forked while these run. */
-        if (!ch.spare.pid && next < n) fork_spare(&ch, jobs, n, o);
-        double now = now_s(), wait = timeout;
-        int np = 0;
-        for (uint32_t s = 0; s < maxj; s++) {
-            if (!slots[s]) continue;
-            double left = case_started(slots[s]) + timeout - now;
-            if (left < wait) wait = left;
-            pfd[np++] = (struct pollfd){.fd = slots[s]->fd, .events = POLLIN};
-        }
-        int ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
-        poll(pfd, (nfds_t)np, ms);
-        now = now_s();
-        for (uint32_t s = 0; s < maxj; s++) {
-            op_job *j = slots[s];
-            if (!j) continue;
-            bool eof = drain(j);
-            bool timed_out = !eof && !j->got_done && now - case_started(j) > timeout;
-            if (!eof && !timed_out && !j->got_done) continue;
-            if (timed_out) kill(j->pid, SIGKILL);
-            if (!let_go(j, exiting, &nexiting)) reap(j, o, timed_out);
-            slots[s] = NULL;
-            running--;
-            if (!j->done && start_child(j, jobs, n, o, &ch)) {
-                slots[s] = j;
-                running++;
-                continue;
-            }
-            j->done = true;
-            finish_result(j);
-            done++;
-            if (o->progress) o->progress(o->progress_ud, done, n, j->name);
-        }
-    }
-    drop_spare(&ch, exiting, &nexiting);
-    collect_exited(exiting, &nexiting, true);
-    children_free(&ch);
-    free(pfd);
-    free(slots);
-    free(exiting);
+    drop_spare(&x);
+    collect_exited(&x, true);
+    ctx_free(&x);
+    return true;
 }
 
 /* ---- the entry point --------------------------------------------------- */
@@ -1097,7 +1289,7 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
                         const ta_verify_opts *o)
 {
     snprintf(r->op, sizeof r->op, "%s", name);
-    *j = (op_job){.name = r->op, .res = r, .fd = -1, .strict = o->strict};
+    *j = (op_job){.name = r->op, .res = r, .strict = o->strict};
     const ta_registry_op *op = ta_registry_find(reg, name);
     if (!find_kernel(j, op, name, o) || !read_declaration(j, op, name)) {
         finish_result(j);
@@ -1105,22 +1297,23 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
     }
     const char *mismatch = ta_registry_mismatch_(reg, name);
     if (mismatch) add_simple(j, TA_V_SCHEMA_MISMATCH, 0, "%s", mismatch);
+    j->nprep = r->nfindings;
     plan_cases(j, o, ta_samples_count(o->samples, name));
     return true;
 }
 
-/* Runs every job: in children, or one after the other in this process. */
-static void run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o)
+/* Runs every job: in children, or one after the other in this process;
+ * false when out of memory before any ran. */
+static bool run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o, const ta_registry *reg,
+                     ta_verify_stats *stats)
 {
-    if (!o->in_process) {
-        run_parallel(run, nrun, o);
-        return;
-    }
+    if (!o->in_process) return run_parallel(run, nrun, o, reg, stats);
     for (size_t i = 0; i < nrun; i++) {
         run_cases(&run[i], 0, o, -1, RUN_IN_PROCESS);
         finish_result(&run[i]);
         if (o->progress) o->progress(o->progress_ud, i + 1, nrun, run[i].name);
     }
+    return true;
 }
 
 ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
@@ -1149,13 +1342,17 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
     size_t nrun = 0; /* jobs that need cases run, packed at the front */
     for (size_t i = 0; i < nops; i++)
         if (prepare_job(&jobs[nrun], &rep->ops[i], reg, ops[i], &o)) nrun++;
-    run_jobs(jobs, nrun, &o);
+    bool ran = run_jobs(jobs, nrun, &o, reg, &rep->stats);
     for (size_t i = 0; i < nrun; i++) {
         rep->total_cases += jobs[i].res->cases;
         ta_arena_destroy(jobs[i].arena);
     }
     free(jobs);
     rep->seconds = now_s() - t0;
+    if (!ran) {
+        ta_verify_report_destroy(rep);
+        return TA_ERR_NOMEM;
+    }
     *out = rep;
     return TA_OK;
 }

@@ -11,6 +11,8 @@
  *   dump.cpp       with TA_TORCH_DUMP=FILE, every call's arguments and
  *                  storages, for a replay in torch (tools/torch/replay_case.py)
  *   kernel.cpp     the one boxed kernel: convert, call, write back, report
+ *   process.cpp    libtorch's process-wide state: made safe to fork, and put
+ *                  back between the operators one child runs
  *   register.cpp   the plugin entry: which operators, and their schemas */
 #ifndef TA_TORCH_BRIDGE_H
 #define TA_TORCH_BRIDGE_H
@@ -102,9 +104,15 @@ void dump_call(const std::string &op, const torch::jit::Stack &stack);
 
 /* The boxed kernel of every operator the bridge registers (user data: an OpEntry). */
 extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st);
+/* ---- process.cpp ---- */
+
 /* Makes libtorch safe to fork into the engine's children and quiet:
- * one intra-op thread (no OpenMP team is ever started), warnings dropped. */
+ * one intra-op thread (no OpenMP team is ever started), warnings dropped;
+ * and records the state a fresh child starts with. */
 void prepare_process();
+/* A ta_process_reset_fn: the generator and the thread-local state put back
+ * as recorded; false when a global setting changed. */
+extern "C" bool reset_process(void *ud);
 
 } // namespace ta_torch
 

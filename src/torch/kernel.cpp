@@ -10,20 +10,12 @@
  * crash: the engine's child process dies and the engine reports it. */
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/LegacyTypeDispatch.h>
-#include <ATen/Parallel.h>
 #include <c10/util/Exception.h>
 
 #include "torch/bridge.h"
 
 namespace ta_torch {
 namespace {
-
-class SilentWarnings : public c10::WarningHandler {
-  public:
-    void process(const c10::SourceLocation &, const std::string &, const bool) override {}
-};
-
-SilentWarnings silent;
 
 /* Runs the call; "" on success, else ATen's message. */
 std::string call(const OpEntry &e, torch::jit::Stack &stack)
@@ -66,12 +58,6 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
 }
 
 } // namespace
-
-void prepare_process()
-{
-    at::set_num_threads(1);
-    c10::Warning::set_warning_handler(&silent);
-}
 
 extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st)
 {

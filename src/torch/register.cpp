@@ -14,7 +14,9 @@
  *     CPU kernel with the bridge's kernel, the others as schemas only; an
  *     operator the registry knows already (declared in the sources of
  *     --schemas-from) keeps that schema, compared as in the first mode.
- * Both first make the process safe to fork (kernel.cpp's prepare_process). */
+ * Both first make the process safe to fork (process.cpp's prepare_process)
+ * and have the engine put libtorch's state back between the operators one
+ * child runs (reset_process). */
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -172,6 +174,8 @@ extern "C" TA_API ta_status tensoralias_register(ta_registry *reg, uint32_t abi_
     if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
     try {
         ta_torch::prepare_process();
+        ta_status s = ta_registry_on_process_reset(reg, ta_torch::reset_process, nullptr);
+        if (s != TA_OK) return s;
         const char *lib = ta_registry_option(reg, "torch.library");
         return lib ? ta_torch::register_library(reg, lib) : ta_torch::register_aten(reg);
     } catch (const std::exception &e) {

@@ -6,13 +6,21 @@
 // Correct ones, one per annotation form, must verify clean; each buggy one
 // does one wrong thing to memory and must get that verdict; the inferred
 // ones (no annotations possible) write an input. Every kernel takes float
-// tensors of any shape.
+// tensors of any shape. And for --isolate=batch (tests/cli/verify_isolate.sh),
+// kernels that change libtorch's process state before kernels that look at
+// it (operators run in name order): draws / fresh_generator (the default
+// generator, which the bridge puts back between operators) and
+// sets_threads / threads_one (a global setting, which it cannot: the batch
+// ends there). A looking kernel rejects every case that does not find a
+// fresh child's state, so a leak turns its ok into not-exercised.
 #include <csignal>
 #include <cstdlib>
 #include <tuple>
 #include <vector>
 
 #include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
 #include <torch/library.h>
 
 namespace {
@@ -114,6 +122,36 @@ void inferred_into(at::Tensor out, at::Tensor x) { out.copy_(x); }
 
 at::Tensor inferred_clean(at::Tensor x) { return x.abs(); }
 
+// ---- process state (--isolate=batch) ----
+
+at::Tensor draws(const at::Tensor &x) { return at::rand_like(x); }
+
+// Its first case draws what the default generator draws first after its
+// seeding (libtorch seeds it at random, once per process: the engine's
+// children inherit the parent's); the later cases draw further (the
+// generator is not reset between cases).
+at::Tensor fresh_generator(const at::Tensor &x)
+{
+    at::Generator fresh = at::make_generator<at::CPUGeneratorImpl>(at::detail::getDefaultCPUGenerator().current_seed());
+    double want = at::rand({1}, fresh, at::kDouble).item<double>();
+    double got = at::rand({1}, at::kDouble).item<double>();
+    TORCH_CHECK(got == want, "taext::fresh_generator: not a fresh child's generator");
+    return x + 1;
+}
+
+at::Tensor sets_threads(const at::Tensor &x)
+{
+    at::set_num_threads(2);
+    return x + 1;
+}
+
+at::Tensor threads_one(const at::Tensor &x)
+{
+    TORCH_CHECK(at::get_num_threads() == 1, "taext::threads_one: libtorch runs ", at::get_num_threads(),
+                " threads");
+    return x + 1;
+}
+
 } // namespace
 
 TORCH_LIBRARY(taext, m)
@@ -137,6 +175,10 @@ TORCH_LIBRARY(taext, m)
     m.def("rejects(Tensor x) -> Tensor");
     m.def("named(Tensor x, Dimname d) -> Tensor");
     m.def("schema_only(Tensor x) -> Tensor");
+    m.def("draws(Tensor x) -> Tensor");
+    m.def("fresh_generator(Tensor x) -> Tensor");
+    m.def("sets_threads(Tensor x) -> Tensor");
+    m.def("threads_one(Tensor x) -> Tensor");
     m.def("inferred_writes", &inferred_writes);
     m.def("inferred_into", &inferred_into);
     m.def("inferred_clean", &inferred_clean);
@@ -161,5 +203,9 @@ TORCH_LIBRARY_IMPL(taext, CPU, m)
     m.impl("past_end", &past_end);
     m.impl("crashes", &crashes);
     m.impl("rejects", &rejects);
+    m.impl("draws", &draws);
+    m.impl("fresh_generator", &fresh_generator);
+    m.impl("sets_threads", &sets_threads);
+    m.impl("threads_one", &threads_one);
     m.impl("named", [](const at::Tensor &x, at::Dimname) { return x + 1; });
 }

@@ -22,6 +22,10 @@
 
 static const char *const CMD = "verify";
 
+/* Operators a batch child runs (--isolate batch): past some 16 the fork a
+ * batch saves is a small part of its time (tools/torch/schemacheck_speed.py). */
+enum { DEFAULT_BATCH = 32 };
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -52,6 +56,14 @@ static void usage(FILE *out)
             "  --cases N             synthesized cases per operator (default 40; 0: samples only)\n"
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
+            "  --isolate operator|batch[:N]\n"
+            "                        operator: each operator in a child process of its own;\n"
+            "                        batch: a child runs up to N operators (default %d) one\n"
+            "                        after another, the process state put back between them,\n"
+            "                        and every operator with a finding, a crash or a timeout\n"
+            "                        there runs again alone in a fresh child, whose result is\n"
+            "                        the one reported (default: batch with --kernels torch and\n"
+            "                        --torch-library, operator otherwise)\n"
             "  --trap-writes         read-only pages on inputs that may not be written\n"
             "  --strict              a write of an argument only torch's SchemaInfo counts as\n"
             "                        written in training mode (running_mean...) is an error\n"
@@ -60,11 +72,13 @@ static void usage(FILE *out)
             "  --format text|json|sarif|junit\n"
             "  --baseline FILE       a previous JSON report: its findings do not fail the run\n"
             "  -o FILE               write the report to FILE\n"
-            "  -v, --verbose         text: every operator's result, not only those with findings\n"
+            "  -v, --verbose         text: every operator's result, not only those with findings;\n"
+            "                        and how the run used child processes (standard error)\n"
             "\n"
             "Exit status: 0 no error finding outside the baseline, 1 error findings, 2 usage\n"
             "or I/O error: an input that cannot be read or holds nothing to verify (no native\n"
-            "function, no operator selected, no kernel for any), or a report not written.\n");
+            "function, no operator selected, no kernel for any), or a report not written.\n",
+            DEFAULT_BATCH);
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -77,6 +91,7 @@ typedef struct verify_cli {
     const char **globs; /* room for every argument: scripts pass one --ops per operator */
     int nkernels, nschemas, nglobs, nsources;
     bool no_default_kernels, no_default_samples, verbose;
+    bool isolate_given; /* --isolate: else the kernels choose */
     ta_compose_mode compose;
     ta_vformat fmt;
     ta_verify_opts opts;
@@ -141,6 +156,18 @@ static int parse_number(verify_cli *c, const char *a, const char *v)
     return TA_EXIT_CLEAN;
 }
 
+/* --isolate operator|batch[:N]. */
+static int parse_isolate(verify_cli *c, const char *v)
+{
+    uint64_t n = DEFAULT_BATCH;
+    c->isolate_given = true;
+    if (!strcmp(v, "operator")) n = 1;
+    else if (strncmp(v, "batch", 5) || (v[5] && (v[5] != ':' || !parse_u64(v + 6, &n) || !n || n > 100000)))
+        return ta_cli_usage_error(CMD, "--isolate is operator, batch or batch:N, not '%s'", v);
+    c->opts.batch = (uint32_t)n;
+    return TA_EXIT_CLEAN;
+}
+
 static int parse_format(verify_cli *c, const char *v)
 {
     if (!strcmp(v, "text")) c->fmt = TA_VFMT_TEXT;
@@ -164,6 +191,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
     else if (!strcmp(a, "--baseline")) c->baseline = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
     else if (!strcmp(a, "--format")) return parse_format(c, v);
+    else if (!strcmp(a, "--isolate")) return parse_isolate(c, v);
     else if (!strcmp(a, "--device")) {
         c->device = v;
         if (strcmp(v, "cpu") && strcmp(v, "cuda"))
@@ -177,7 +205,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
 static bool takes_value(const char *a)
 {
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
-                                             "--baseline", "-o", "--format", "--device", "--torch-library", "--schemas-from",
+                                             "--baseline", "-o", "--format", "--device", "--torch-library", "--schemas-from", "--isolate",
                                              "--seed", "--case-seed", "--cases", "--jobs",
                                              "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
@@ -203,7 +231,10 @@ static int parse_args(verify_cli *c, int argc, char **argv)
             return TA_EXIT_CLEAN;
         }
         if (parse_flag(c, a)) continue;
-        if (takes_value(a)) {
+        if (!strncmp(a, "--isolate=", 10)) {
+            int rc = parse_isolate(c, a + 10);
+            if (rc != TA_EXIT_CLEAN) return rc;
+        } else if (takes_value(a)) {
             if (i + 1 >= argc) return ta_cli_usage_error(CMD, "%s needs a value", a);
             int rc = parse_valued(c, a, argv[++i]);
             if (rc != TA_EXIT_CLEAN) return rc;
@@ -347,14 +378,21 @@ static int load_torch_bridge(verify_run *r)
     return ta_registry_load_plugin(r->reg, lib, r->diags) == TA_OK ? -1 : TA_EXIT_USAGE;
 }
 
+/* True when libtorch's kernels are verified (--kernels torch, --torch-library). */
+static bool uses_torch(const verify_cli *c)
+{
+    bool torch = c->torch_library != NULL;
+    for (int i = 0; i < c->nkernels; i++) torch = torch || !strcmp(c->kernels[i], "torch");
+    return torch;
+}
+
 /* The reference kernels (CPU, and the CUDA ones inside the device library),
  * then every --kernels library. ATen's own kernels (--kernels torch) come
  * without the reference kernels, which would only stand in for them. */
 static int load_kernels(verify_run *r, const verify_cli *c)
 {
     char path[PATH_MAX + 64];
-    bool torch = c->torch_library != NULL;
-    for (int i = 0; i < c->nkernels; i++) torch = torch || !strcmp(c->kernels[i], "torch");
+    bool torch = uses_torch(c);
     const char *ref = c->no_default_kernels || torch
                           ? NULL
                           : find_lib("libtensoralias_refkernels.so", path, sizeof path);
@@ -447,6 +485,9 @@ static int set_up(verify_run *r, verify_cli *c)
     if (render_diags(r->diags)) return TA_EXIT_USAGE;
     if (ta_registry_add_autogen_kernels(r->reg, c->compose, NULL) != TA_OK) return out_of_memory();
     if ((rc = load_samples(r, c)) >= 0) return rc;
+    /* A process that has mapped libtorch takes a millisecond and more to
+     * fork and to end, often more than an operator's cases: batches. */
+    if (!c->isolate_given) c->opts.batch = uses_torch(c) ? DEFAULT_BATCH : 1;
     if (c->baseline && !(r->baseline = ta_vbaseline_load(c->baseline, r->diags))) {
         size_t n = ta_diags_count(r->diags);
         fprintf(stderr, "tensoralias verify: %s\n", n ? ta_diags_get(r->diags, n - 1)->message : "out of memory");
@@ -531,6 +572,20 @@ static int write_report(verify_run *r, const verify_cli *c, const ta_verify_repo
     return -1;
 }
 
+/* -v: the child processes a run used, on standard error. */
+static void write_isolation(const verify_cli *c, const ta_verify_report *rep)
+{
+    const ta_verify_stats *s = &rep->stats;
+    if (!c->verbose || !s->children) return;
+    fprintf(stderr, "isolation: %s", c->opts.batch > 1 ? "batch" : "operator");
+    if (c->opts.batch > 1) fprintf(stderr, ":%u", c->opts.batch);
+    fprintf(stderr, ", %u child processes", s->children);
+    if (c->opts.batch > 1)
+        fprintf(stderr, ", %u operators run again alone (%u timed out in a batch), %u batches ended "
+                        "early (process state changed)", s->reruns, s->timeouts_rerun, s->cut);
+    fprintf(stderr, "\n");
+}
+
 /* Verifies the selected operators and writes the report. */
 static int run_and_report(verify_run *r, verify_cli *c)
 {
@@ -546,6 +601,7 @@ static int run_and_report(verify_run *r, verify_cli *c)
         render_diags(r->diags);
         out_of_memory();
     } else if ((rc = write_report(r, c, rep)) < 0) {
+        write_isolation(c, rep);
         rc = exit_status(rep, r->baseline);
         if (!ran_any(rep))
             rc = ta_cli_usage_error(CMD, "nothing was verified: none of the %zu selected "
