@@ -245,16 +245,13 @@ bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
         tg_buf_puts(&b, "::");
     }
     tg_buf_puts(&b, name);
-    size_t full_len = b.len;
     bool ok = !b.failed;
     if (ok) {
         s->full_name = tg_arena_str(a, b.p, b.len);
         ok = s->full_name.len == b.len;
     }
     tg_buf_free(&b);
-    /* a view that did not get its bytes is empty: out of memory */
-    return ok && s->full_name.len == full_len && s->name.len == strlen(name) &&
-           s->overload.len == strlen(overload);
+    return ok && s->name.len == strlen(name) && s->overload.len == strlen(overload);
 }
 
 void tg_schema_finish_shape(ta_schema *s)
