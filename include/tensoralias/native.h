@@ -38,6 +38,8 @@ typedef struct ta_native_str {
     ta_native_pos pos;
 } ta_native_str;
 
+typedef struct ta_native_file ta_native_file;
+
 /* The keys an entry may have (every key PyTorch 1.13.1 and main use). */
 typedef enum ta_native_key {
     TA_NK_FUNC = 0,
@@ -66,6 +68,9 @@ TA_API const char *ta_native_key_name(ta_native_key k);
 
 enum { TA_VARIANT_FUNCTION = 1u, TA_VARIANT_METHOD = 2u };
 
+/* device_check: ExactSame (also when the key is absent) or NoCheck. */
+enum { TA_DEVICE_CHECK_EXACT_SAME = 0, TA_DEVICE_CHECK_NO_CHECK = 1 };
+
 /* One dispatch key -> kernel pair. "CPU, CUDA: f" gives two entries, each
  * with its own key position and the same kernel. */
 typedef struct ta_native_dispatch {
@@ -81,18 +86,40 @@ typedef struct ta_native_ufunc {
     ta_native_str value;
 } ta_native_ufunc;
 
-/* Where a key of an entry was written, and where its value starts. */
+/* Where a key of an entry was written and where its value starts, as byte
+ * offsets into the file's text; their lines and columns are counted from the
+ * entry's position when asked (ta_native_key_pos, ta_native_val_pos). */
 typedef struct ta_native_keyval {
-    ta_native_key key;
-    ta_native_pos key_pos, val_pos;
+    uint32_t key_off, val_off;
+    uint32_t val_len;  /* the value's bytes when it is on one line, else 0 */
+    uint16_t key_len;  /* the key's bytes as written, quotes included */
+    uint8_t key;       /* a ta_native_key */
 } ta_native_keyval;
 
+/* The keys most entries do not write (in PyTorch 1.13.1's yaml, python_module
+ * is the commonest, on a quarter of them), kept apart so that an entry that
+ * writes none of them costs one pointer for all of them. */
+typedef struct ta_native_extra {
+    ta_native_str structured_inherits; /* s == NULL when absent */
+    ta_native_str python_module;
+    ta_native_str category_override;
+    ta_native_str *precomputed;        /* one per list item, as written */
+    uint32_t nprecomputed;
+    ta_native_str *cpp_no_default_args;
+    uint32_t ncpp_no_default_args;
+    ta_native_ufunc *ufunc_inner_loop;
+    uint32_t nufunc_inner_loop;
+} ta_native_extra;
+
+/* One entry. Its fields are laid out without padding between them (a yaml
+ * holds hundreds of thousands of entries): the flags come last. */
 typedef struct ta_native_func {
-    uint32_t index;        /* position in yaml order, from 0 */
-    ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
+    const ta_native_file *file; /* the file it was read from */
     /* The keys torchgen knows, in the order written (a key written twice
      * once, at its last place): see ta_native_key_pos. */
     const ta_native_keyval *keys;
+    ta_native_pos pos;     /* the entry: line of "- func:" as torchgen's __line__ */
+    uint32_t index;        /* position in yaml order, from 0 */
     uint32_t nkeys;
 
     ta_native_str func;    /* the raw schema text */
@@ -101,28 +128,19 @@ typedef struct ta_native_func {
     const char *ns;        /* "aten" unless the func names another */
     const char *full_name; /* "aten::abs.out": ns::name[.overload]; name is its tail */
 
-    unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
     ta_native_dispatch *dispatch; /* ordered as written */
-    uint32_t ndispatch;
-    bool has_dispatch;     /* a non-null dispatch table was written */
     ta_native_str *autogen; /* operator names, "abs.out" */
-    uint32_t nautogen;
     ta_native_str *tags;   /* as written (a string is split at ", ") */
-    uint32_t ntags;
-    ta_native_str *precomputed; /* one per list item, as written */
-    uint32_t nprecomputed;
-    ta_native_str *cpp_no_default_args;
-    uint32_t ncpp_no_default_args;
-    ta_native_ufunc *ufunc_inner_loop;
-    uint32_t nufunc_inner_loop;
+    uint32_t ndispatch, nautogen, ntags;
+    unsigned variants;     /* TA_VARIANT_* bits; "function" when absent */
 
-    bool structured;
     ta_native_str structured_delegate; /* s == NULL when absent */
-    ta_native_str structured_inherits;
+    const ta_native_extra *extra; /* never NULL (all absent: a shared empty one) */
+
+    bool has_dispatch;     /* a non-null dispatch table was written */
+    bool structured;
     bool device_guard;     /* true when absent */
-    ta_native_str device_check;      /* "NoCheck"; absent means ExactSame */
-    ta_native_str python_module;
-    ta_native_str category_override;
+    uint8_t device_check;  /* TA_DEVICE_CHECK_* */
     bool manual_kernel_registration;
     bool manual_cpp_binding;
     bool use_const_ref_for_mutable_tensors;
@@ -136,8 +154,6 @@ typedef struct ta_native_func {
     bool has_composite_explicit_autograd_non_functional_kernel;
     bool is_abstract; /* torchgen's is_abstract: needs a backend kernel */
 } ta_native_func;
-
-typedef struct ta_native_file ta_native_file;
 
 /* Loads native_functions.yaml from text[0..len). source names the file in
  * diagnostics (NULL: "<string>"). tags_text (NULL: no tags.yaml) is tags.yaml,
@@ -157,6 +173,8 @@ TA_API ta_status ta_native_load_path(const char *path, const char *tags_path,
 
 TA_API void ta_native_destroy(ta_native_file *f);
 
+/* Whether fn's entry writes key k. */
+TA_API bool ta_native_has_key(const ta_native_func *fn, ta_native_key k);
 /* Where key k of fn was written and where its value starts; line 0 when fn
  * has no such key. */
 TA_API ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k);

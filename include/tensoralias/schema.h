@@ -145,8 +145,8 @@ typedef enum ta_default_kind {
 
 typedef struct ta_default {
     ta_default_kind kind;
-    ta_str text; /* as spelled, e.g. "1e-05", "[0, 1]", "'mean'" */
-    ta_span span;
+    ta_str text; /* as spelled, e.g. "1e-05", "[0, 1]", "'mean'"; in a parsed
+                  * schema a view of its text, whose offset is its position */
 } ta_default;
 
 typedef struct ta_arg {
@@ -166,26 +166,28 @@ typedef struct ta_ret {
 
 /* ---- schemas ---------------------------------------------------------- */
 
+/* (Its fields are laid out without padding between them: a loaded yaml
+ * holds one schema per entry.) */
 typedef struct ta_schema {
     const char *text; /* arena copy of the source, NUL-terminated */
-    uint32_t text_len;
     ta_str ns;        /* "aten" in aten::add; empty when absent */
     ta_str name;      /* "add" (without namespace and overload) */
     ta_str overload;  /* "Tensor"; empty when absent */
     ta_str full_name; /* "aten::add" (namespace and name as spelled) */
     ta_arg *args;
-    uint32_t nargs;
     ta_ret *rets;
+    const char *source;      /* from ta_parse_opts, for diagnostics */
+    uint32_t text_len;
+    uint32_t nargs;
     uint32_t nrets;
-    bool rets_parenthesized; /* "-> (...)" rather than a single return */
-    bool vararg;             /* "..." among the arguments */
-    bool varret;             /* "..." as returns */
     int32_t kwarg_marker;    /* index of the first kwarg-only arg after "*", or -1 */
     ta_span name_span;       /* "aten::add.Tensor" */
     ta_span args_span;       /* "(...)" */
     ta_span rets_span;       /* after "->" */
-    const char *source;      /* from ta_parse_opts, for diagnostics */
     uint32_t base_line, base_col;
+    bool rets_parenthesized; /* "-> (...)" rather than a single return */
+    bool vararg;             /* "..." among the arguments */
+    bool varret;             /* "..." as returns */
 } ta_schema;
 
 /* Where the text sits in a larger file, so diagnostics point into it. */

@@ -112,9 +112,10 @@ typedef struct ta_tg_entry {
 typedef struct ta_autogen_plan ta_autogen_plan;
 
 /* A function of the family model: a yaml entry or a derived one. Tags and
- * variants are sorted (torchgen keeps them as sets). */
+ * variants are sorted (torchgen keeps them as sets). Its fields are laid out
+ * without padding (pointers, then 32-bit fields, then flags): a model holds
+ * one for every function of a yaml and every derived one. */
 typedef struct ta_tg_function {
-    uint32_t index;            /* position in the context, torchgen's order */
     const ta_schema *schema;   /* derived functions: a model built in the context's
                                 * arena; its text is torchgen's spelling and its spans
                                 * are zero, so print it with ta_schema_print_canonical
@@ -122,24 +123,25 @@ typedef struct ta_tg_function {
     const char *func;          /* torchgen's str(func) */
     const char *name;          /* "add.out", "__iand__.Scalar" */
     const char *signature;     /* torchgen's str(func.signature()) */
+    const char *source;
+    const char **tags;
+    const char **autogen;
+    const char *const *variants;
+    const char *structured_delegate;
+    const ta_autogen_plan *plan; /* derived functions only, else NULL */
+    uint32_t index;            /* position in the context, torchgen's order */
     ta_schema_kind kind;
+    uint32_t line;             /* derived: the base entry's line */
+    uint32_t ntags;
+    uint32_t nautogen;
+    uint32_t nvariants;
+    int32_t id;                /* ta_tg_entry.id; -1 for derived functions */
     bool is_view_op;
     bool generated;            /* derived by autogen (tag "generated") */
-    const char *source;
-    uint32_t line;             /* derived: the base entry's line */
-    const char **tags;
-    uint32_t ntags;
-    const char **autogen;
-    uint32_t nautogen;
-    const char **variants;
-    uint32_t nvariants;
     bool manual_cpp_binding;
     bool structured;
-    const char *structured_delegate;
     bool has_composite_implicit_autograd_kernel;
     bool has_composite_explicit_autograd_kernel;
-    const ta_autogen_plan *plan; /* derived functions only, else NULL */
-    int32_t id;                  /* ta_tg_entry.id; -1 for derived functions */
 } ta_tg_function;
 
 /* How to run a derived function by composing existing kernels; torchgen

@@ -61,11 +61,12 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
 {
     if (!fn->nautogen) return TA_OK;
     const ta_schema *s = fn->schema;
-    ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_AUTOGEN));
+    ta_loc at; /* the autogen key's, found only for a report */
     const ta_rule_info *r;
     /* torchgen skips the whole group (silently) in each of these cases */
     if (pure_view_op(s)) {
         r = ta_alias_rule_get("alias-autogen-view");
+        at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_AUTOGEN));
         return ta_rule_report(d, r, &at, "remove the autogen line",
                               "autogen on view operator '%s': torchgen generates no variants for "
                               "view operators",
@@ -73,6 +74,7 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
     }
     if (explicit_cia(fn)) {
         r = ta_alias_rule_get("alias-autogen-composite");
+        at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_AUTOGEN));
         return ta_rule_report(d, r, &at, "remove the autogen line, or give the operator a real kernel",
                               "autogen on CompositeImplicitAutograd operator '%s': it decomposes, "
                               "so no variants are generated",
@@ -80,6 +82,7 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
     }
     if (fn->manual_kernel_registration || fn->manual_cpp_binding) {
         r = ta_alias_rule_get("alias-autogen-manual");
+        at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_AUTOGEN));
         return ta_rule_report(d, r, &at, "remove the autogen line",
                               "autogen on '%s', which bypasses the dispatcher (%s)", fn->name,
                               fn->manual_kernel_registration ? "manual_kernel_registration"
@@ -89,6 +92,7 @@ static ta_status entry_rules(const ta_native_file *f, const ta_native_func *fn, 
         /* no dispatch table: implicitly composite. torchgen 1.13.1 ignores
          * the autogen line; later torchgen generates the variants */
         r = ta_alias_rule_get("alias-autogen-implicit-composite");
+        at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_AUTOGEN));
         return ta_rule_report(d, r, &at,
                               "give it a dispatch table (CompositeExplicitAutograd) if the "
                               "variants must exist under torchgen 1.13.1",

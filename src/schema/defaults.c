@@ -250,7 +250,7 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                              size_t cap, uint32_t *off, uint32_t *len,
                              const char **hint)
 {
-    checker c = {{d->text.ptr ? d->text.ptr : "", d->text.len, 0}, {0, 0, 0, 0}, d->span.off,
+    checker c = {{d->text.ptr ? d->text.ptr : "", d->text.len, 0}, {0, 0, 0, 0}, *off,
                  msg, cap, off, len, hint, false};
     const ta_type *inner = t->kind == TA_TYPE_OPTIONAL ? t->elems[0] : t;
     c.dtype = inner->kind == TA_TYPE_NAME && ta_str_eq(inner->name, "ScalarType");

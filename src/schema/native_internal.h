@@ -67,6 +67,12 @@ ta_status ta_yaml_read_ex(const ta_yaml_src *src, const ta_yaml_handler *h,
 
 const char *ta_yaml_type_name(const ynode *n); /* "a string", "a list" ... */
 
+/* The position of byte off of src, counted from `from`, the position of a
+ * byte at or before it: lines as libyaml counts them (a "\r\n" is one
+ * break; "\r", "\n", NEL, LS and PS are one each), the column in bytes
+ * since the last "\n" or "\r"; len as given. */
+ta_native_pos ta_yaml_pos_from(const ta_yaml_src *src, ta_native_pos from, uint32_t off,
+                               uint32_t len);
 /* Where pos is in src, with its source line (pointing into src->text) so
  * the renderer can draw a caret. */
 ta_loc ta_yaml_loc(const ta_yaml_src *src, ta_native_pos pos);
@@ -99,6 +105,9 @@ struct ta_native_file {
 
 /* native_names.c: the ta_native_key named k (a C string), or -1. */
 int ta_native_key_id(const char *k);
+/* native_names.c: the library's own spelling (a static string) of a
+ * dispatch key torchgen knows, key[0..len); NULL for any other key. */
+const char *ta_dispatch_key_name(const char *key, size_t len);
 /* native_names.c: "did you mean" helpers (NULL when nothing is close). */
 const char *ta_native_closest(const char *s, size_t len,
                               const char *const *names, size_t n);

@@ -24,7 +24,11 @@ typedef struct loader {
     size_t errors;
     ta_diags *tmp;          /* the parser's diagnostics, before re-homing */
     ta_type_pool *types;    /* the types the file's schemas share */
+    ta_native_extra extra;  /* the entry being read's rare keys, kept when written */
 } loader;
+
+/* The rare keys of every entry that writes none of them. */
+static const ta_native_extra no_extra;
 
 static void lreport(loader *L, ta_severity sev, const char *rule,
                     ta_native_pos pos, const char *hint, const char *fmt, ...)
@@ -149,23 +153,35 @@ static ta_native_str *get_str_seq(loader *L, const char *key, const ynode *v,
     return out;
 }
 
+/* Whether part[0..len) as a C string (up to a NUL in it) is lit. */
+static bool part_is(const char *part, uint32_t len, const char *lit)
+{
+    size_t n = strlen(lit);
+    return strnlen(part, len) == n && !memcmp(part, lit, n);
+}
+
+/* The variants, a string split at ", " as split_list splits it, read in
+ * place: only their bits are kept. */
 static void read_variants(loader *L, ta_native_func *fn, const ynode *v)
 {
     if (!is_str(v)) {
         wrong_type(L, "variants", v, "a string", "write 'function', 'method' or 'function, method'");
         return;
     }
-    uint32_t n = 0;
-    ta_native_str *parts = split_list(L, v, &n);
-    if (!parts) return;
     fn->variants = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (!strcmp(parts[i].s, "function")) fn->variants |= TA_VARIANT_FUNCTION;
-        else if (!strcmp(parts[i].s, "method")) fn->variants |= TA_VARIANT_METHOD;
+    const char *s = v->text, *end = v->text + v->len;
+    for (;;) {
+        const char *e = strstr(s, ", ");
+        if (!e || e > end) e = end;
+        uint32_t len = (uint32_t)(e - s);
+        if (part_is(s, len, "function")) fn->variants |= TA_VARIANT_FUNCTION;
+        else if (part_is(s, len, "method")) fn->variants |= TA_VARIANT_METHOD;
         else
-            lreport(L, TA_SEV_ERROR, "entry-bad-value", parts[i].pos,
+            lreport(L, TA_SEV_ERROR, "entry-bad-value", sub_pos(v, (uint32_t)(s - v->text), len),
                     "variants are 'function' and 'method', separated by ', '",
-                    "illegal variant '%s'", parts[i].s);
+                    "illegal variant '%.*s'", (int)strnlen(s, len), s);
+        if (e == end) break;
+        s = e + 2;
     }
 }
 
@@ -252,7 +268,9 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
             wrong_type(L, "dispatch", val, "a kernel name for each key", NULL);
             continue;
         }
-        /* "CPU, CUDA: f" is one kernel for each key. */
+        /* "CPU, CUDA: f" is one kernel for each key; they share its text,
+         * and a key torchgen knows is the library's own spelling of it */
+        ta_native_str kernel = node_str(L, val);
         const char *end = k->text + k->len;
         for (const char *s = k->text;;) {
             const char *e = memchr(s, ',', (size_t)(end - s));
@@ -261,30 +279,31 @@ static void read_dispatch(loader *L, ta_native_func *fn, const ynode *v)
             while (a < b && (*a == ' ' || *a == '\t')) a++;
             while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
             ta_native_dispatch *d = &fn->dispatch[fn->ndispatch++];
-            d->key.s = ta_arena_strndup(L->f->arena, a, (size_t)(b - a));
+            const char *known = ta_dispatch_key_name(a, (size_t)(b - a));
+            d->key.s = known ? known : ta_arena_strndup(L->f->arena, a, (size_t)(b - a));
             if (!d->key.s) L->st = TA_ERR_NOMEM;
             d->key.len = (uint32_t)(b - a);
             d->key.pos = sub_pos(k, (uint32_t)(a - k->text), d->key.len);
-            d->kernel = node_str(L, val);
-            d->known = ta_dispatch_key_known(a, (size_t)(b - a));
+            d->kernel = kernel;
+            d->known = known != NULL;
             if (e == end) break;
             s = e + 1;
         }
     }
 }
 
-static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
+static void read_ufunc(loader *L, ta_native_extra *x, const ynode *v)
 {
-    fn->ufunc_inner_loop = NULL;
-    fn->nufunc_inner_loop = 0;
+    x->ufunc_inner_loop = NULL;
+    x->nufunc_inner_loop = 0;
     if (is_str(v)) {
-        fn->ufunc_inner_loop = lalloc(L, sizeof *fn->ufunc_inner_loop);
-        if (!fn->ufunc_inner_loop) return;
-        fn->ufunc_inner_loop[0].key.s = "Generic";
-        fn->ufunc_inner_loop[0].key.len = 7;
-        fn->ufunc_inner_loop[0].key.pos = v->pos;
-        fn->ufunc_inner_loop[0].value = node_str(L, v);
-        fn->nufunc_inner_loop = 1;
+        x->ufunc_inner_loop = lalloc(L, sizeof *x->ufunc_inner_loop);
+        if (!x->ufunc_inner_loop) return;
+        x->ufunc_inner_loop[0].key.s = "Generic";
+        x->ufunc_inner_loop[0].key.len = 7;
+        x->ufunc_inner_loop[0].key.pos = v->pos;
+        x->ufunc_inner_loop[0].value = node_str(L, v);
+        x->nufunc_inner_loop = 1;
         return;
     }
     if (v->kind != YN_MAP) {
@@ -292,15 +311,15 @@ static void read_ufunc(loader *L, ta_native_func *fn, const ynode *v)
         return;
     }
     check_duplicate_keys(L, "ufunc_inner_loop", v);
-    fn->ufunc_inner_loop = lalloc(L, v->n * sizeof *fn->ufunc_inner_loop);
-    if (!fn->ufunc_inner_loop) return;
+    x->ufunc_inner_loop = lalloc(L, v->n * sizeof *x->ufunc_inner_loop);
+    if (!x->ufunc_inner_loop) return;
     for (const ynode *k = v->first; k && k->next; k = k->next->next) {
         if (!is_str(k) || !is_str(k->next)) {
             wrong_type(L, "ufunc_inner_loop", is_str(k) ? k->next : k,
                        "a mapping of strings to strings", NULL);
             continue;
         }
-        ta_native_ufunc *u = &fn->ufunc_inner_loop[fn->nufunc_inner_loop++];
+        ta_native_ufunc *u = &x->ufunc_inner_loop[x->nufunc_inner_loop++];
         u->key = node_str(L, k);
         u->value = node_str(L, k->next);
     }
@@ -390,7 +409,7 @@ static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 static void derive(ta_native_func *fn)
 {
     bool cia = false, ciant = false, cea = false, ceanf = false;
-    size_t other = fn->nufunc_inner_loop ? 1 : 0; /* a ufunc adds CPU and CUDA */
+    size_t other = fn->extra->nufunc_inner_loop ? 1 : 0; /* a ufunc adds CPU and CUDA */
     for (uint32_t i = 0; i < fn->ndispatch; i++) {
         const char *k = fn->dispatch[i].key.s;
         if (!k) continue;
@@ -434,10 +453,10 @@ static int entry_key(loader *L, const ta_native_func *fn, const ynode *k)
                 "unknown key '%s'", k->text);
         return -1;
     }
-    uint32_t first = ta_native_key_pos(fn, (ta_native_key)id).line;
-    if (first) {
+    if (ta_native_has_key(fn, (ta_native_key)id)) {
         char hint[64];
-        snprintf(hint, sizeof hint, "first written on line %u", first);
+        snprintf(hint, sizeof hint, "first written on line %u",
+                 ta_native_key_pos(fn, (ta_native_key)id).line);
         lreport(L, TA_SEV_ERROR, "entry-duplicate-key", k->pos, hint,
                 "'%s' is written twice; torchgen's yaml loader refuses duplicate keys", k->text);
     }
@@ -454,11 +473,17 @@ static void read_autogen(loader *L, ta_native_func *fn, const char *key, const y
 
 static void read_device_check(loader *L, ta_native_func *fn, const char *key, const ynode *v)
 {
-    get_opt_str(L, key, v, &fn->device_check);
-    if (fn->device_check.s && strcmp(fn->device_check.s, "NoCheck") &&
-        strcmp(fn->device_check.s, "ExactSame"))
-        lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
-                "illegal device_check '%s'", fn->device_check.s);
+    if (is_null(v)) {
+        fn->device_check = TA_DEVICE_CHECK_EXACT_SAME;
+    } else if (!is_str(v)) {
+        wrong_type(L, key, v, "a string", NULL);
+    } else {
+        bool no_check = !strcmp(v->text, "NoCheck");
+        fn->device_check = no_check ? TA_DEVICE_CHECK_NO_CHECK : TA_DEVICE_CHECK_EXACT_SAME;
+        if (!no_check && strcmp(v->text, "ExactSame"))
+            lreport(L, TA_SEV_ERROR, "entry-bad-value", v->pos, "write NoCheck or ExactSame",
+                    "illegal device_check '%s'", v->text);
+    }
 }
 
 /* The value v of key `id` into fn; *func gets the func node (parsed once
@@ -466,6 +491,7 @@ static void read_device_check(loader *L, ta_native_func *fn, const char *key, co
 static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const char *key,
                        const ynode *v, const ynode **func)
 {
+    ta_native_extra *x = &L->extra;
     switch (id) {
     case TA_NK_FUNC:
         if (is_str(v)) *func = v;
@@ -476,26 +502,26 @@ static void read_value(loader *L, ta_native_func *fn, ta_native_key id, const ch
     case TA_NK_AUTOGEN: read_autogen(L, fn, key, v); break;
     case TA_NK_STRUCTURED: get_bool(L, key, v, &fn->structured); break;
     case TA_NK_STRUCTURED_DELEGATE: get_opt_str(L, key, v, &fn->structured_delegate); break;
-    case TA_NK_STRUCTURED_INHERITS: get_opt_str(L, key, v, &fn->structured_inherits); break;
+    case TA_NK_STRUCTURED_INHERITS: get_opt_str(L, key, v, &x->structured_inherits); break;
     case TA_NK_PRECOMPUTED:
-        fn->precomputed = NULL;
-        fn->nprecomputed = 0;
-        if (!is_null(v)) fn->precomputed = get_str_seq(L, key, v, &fn->nprecomputed);
+        x->precomputed = NULL;
+        x->nprecomputed = 0;
+        if (!is_null(v)) x->precomputed = get_str_seq(L, key, v, &x->nprecomputed);
         break;
     case TA_NK_TAGS: read_tags(L, fn, v); break;
     case TA_NK_DEVICE_GUARD: get_bool(L, key, v, &fn->device_guard); break;
     case TA_NK_DEVICE_CHECK: read_device_check(L, fn, key, v); break;
-    case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &fn->python_module); break;
-    case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &fn->category_override); break;
+    case TA_NK_PYTHON_MODULE: get_opt_str(L, key, v, &x->python_module); break;
+    case TA_NK_CATEGORY_OVERRIDE: get_opt_str(L, key, v, &x->category_override); break;
     case TA_NK_MANUAL_KERNEL_REGISTRATION: get_bool(L, key, v, &fn->manual_kernel_registration); break;
     case TA_NK_MANUAL_CPP_BINDING: get_bool(L, key, v, &fn->manual_cpp_binding); break;
     case TA_NK_USE_CONST_REF_FOR_MUTABLE_TENSORS:
         get_bool(L, key, v, &fn->use_const_ref_for_mutable_tensors);
         break;
     case TA_NK_CPP_NO_DEFAULT_ARGS:
-        fn->cpp_no_default_args = get_str_seq(L, key, v, &fn->ncpp_no_default_args);
+        x->cpp_no_default_args = get_str_seq(L, key, v, &x->ncpp_no_default_args);
         break;
-    case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, fn, v); break;
+    case TA_NK_UFUNC_INNER_LOOP: read_ufunc(L, x, v); break;
     case TA_NK_COUNT: break;
     }
 }
@@ -512,14 +538,32 @@ static void read_func(loader *L, ta_native_func *fn, const ynode *func)
         fn->func = node_str(L, func);
 }
 
+/* fn->extra: the rare keys read into L->extra, kept when one was written. */
+static void keep_extra(loader *L, ta_native_func *fn)
+{
+    const ta_native_extra *x = &L->extra;
+    fn->extra = &no_extra;
+    if (!x->structured_inherits.s && !x->python_module.s &&
+        !x->category_override.s && !x->precomputed && !x->cpp_no_default_args &&
+        !x->ufunc_inner_loop)
+        return;
+    ta_native_extra *kept = lalloc(L, sizeof *kept);
+    if (!kept) return;
+    *kept = *x;
+    fn->extra = kept;
+}
+
 /* One "- func:" entry: every key, then the schema, then what torchgen
  * derives from the dispatch table. */
 static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
 {
+    fn->file = L->f;
     fn->pos = m->pos;
     fn->pos.len = 1;
     fn->variants = TA_VARIANT_FUNCTION;
     fn->device_guard = true;
+    fn->extra = &no_extra;
+    memset(&L->extra, 0, sizeof L->extra);
     const ynode *func = NULL;
     ta_native_keyval *keys = m->n ? ta_arena_zalloc(L->f->arena, m->n * sizeof *keys) : NULL;
     if (m->n && !keys) {
@@ -532,11 +576,14 @@ static void read_entry(loader *L, ta_native_func *fn, const ynode *m)
         if (id < 0) continue;
         uint32_t i = 0;
         while (i < fn->nkeys && keys[i].key != (ta_native_key)id) i++;
-        keys[i] = (ta_native_keyval){(ta_native_key)id, k->pos, k->next->pos};
+        keys[i] = (ta_native_keyval){k->pos.off, k->next->pos.off, k->next->pos.len,
+                                     (uint16_t)(k->pos.len > UINT16_MAX ? 0 : k->pos.len),
+                                     (uint8_t)id};
         if (i == fn->nkeys) fn->nkeys++;
         read_value(L, fn, (ta_native_key)id, k->text, k->next, &func);
     }
     if (func) read_func(L, fn, func);
+    keep_extra(L, fn);
     derive(fn);
 }
 
@@ -594,7 +641,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
     read_entry(L, fn, e);
     if (!fn->func.s) {
         /* Without func there is no function: report it and drop it. */
-        if (L->st == TA_OK && !ta_native_key_pos(fn, TA_NK_FUNC).line)
+        if (L->st == TA_OK && !ta_native_has_key(fn, TA_NK_FUNC))
             lreport(L, TA_SEV_ERROR, "entry-no-func", e->pos,
                     "add 'func: name.overload(args) -> returns'",
                     "entry has no 'func' key");
@@ -790,16 +837,27 @@ static const ta_native_keyval *keyval(const ta_native_func *fn, ta_native_key k)
     return NULL;
 }
 
+bool ta_native_has_key(const ta_native_func *fn, ta_native_key k) { return keyval(fn, k) != NULL; }
+
+/* The position of byte off of fn's entry: counted from the entry's start,
+ * which every key and value of it follow (from the file's start otherwise). */
+static ta_native_pos entry_pos(const ta_native_func *fn, uint32_t off, uint32_t len)
+{
+    ta_native_pos from = fn->pos;
+    if (off < from.off) from = (ta_native_pos){1, 1, 0, 0};
+    return ta_yaml_pos_from(&fn->file->src, from, off, len);
+}
+
 ta_native_pos ta_native_key_pos(const ta_native_func *fn, ta_native_key k)
 {
     const ta_native_keyval *kv = keyval(fn, k);
-    return kv ? kv->key_pos : (ta_native_pos){0, 0, 0, 0};
+    return kv ? entry_pos(fn, kv->key_off, kv->key_len) : (ta_native_pos){0, 0, 0, 0};
 }
 
 ta_native_pos ta_native_val_pos(const ta_native_func *fn, ta_native_key k)
 {
     const ta_native_keyval *kv = keyval(fn, k);
-    return kv ? kv->val_pos : (ta_native_pos){0, 0, 0, 0};
+    return kv ? entry_pos(fn, kv->val_off, kv->val_len) : (ta_native_pos){0, 0, 0, 0};
 }
 
 void ta_native_destroy(ta_native_file *f)

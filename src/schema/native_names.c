@@ -116,34 +116,41 @@ static int cmp_key(const char *key, size_t len, const char *name)
     return name[len] ? -1 : 0;
 }
 
-bool ta_dispatch_key_known(const char *key, size_t len)
+const char *ta_dispatch_key_name(const char *key, size_t len)
 {
     /* the keys most dispatch tables name, each one of the table's, without
      * the binary search (compares of a constant length, inlined) */
-#define IS_KEY(lit) (memcmp(key, lit, sizeof lit - 1) == 0)
+#define IS_KEY(lit) (memcmp(key, lit, sizeof lit - 1) == 0 ? lit : NULL)
+    const char *k = NULL;
     switch (len) {
-    case 3: if (IS_KEY("CPU") || IS_KEY("MPS")) return true; break;
-    case 4: if (IS_KEY("CUDA") || IS_KEY("Meta")) return true; break;
-    case 9: if (IS_KEY("SparseCPU")) return true; break;
-    case 10: if (IS_KEY("SparseCUDA")) return true; break;
-    case 12: if (IS_KEY("QuantizedCPU") || IS_KEY("SparseCsrCPU")) return true; break;
-    case 13: if (IS_KEY("SparseCsrCUDA")) return true; break;
+    case 3: k = IS_KEY("CPU"); if (!k) k = IS_KEY("MPS"); break;
+    case 4: k = IS_KEY("CUDA"); if (!k) k = IS_KEY("Meta"); break;
+    case 9: k = IS_KEY("SparseCPU"); break;
+    case 10: k = IS_KEY("SparseCUDA"); break;
+    case 12: k = IS_KEY("QuantizedCPU"); if (!k) k = IS_KEY("SparseCsrCPU"); break;
+    case 13: k = IS_KEY("SparseCsrCUDA"); break;
     case 25:
-        if (IS_KEY("CompositeExplicitAutograd") || IS_KEY("CompositeImplicitAutograd"))
-            return true;
+        k = IS_KEY("CompositeExplicitAutograd");
+        if (!k) k = IS_KEY("CompositeImplicitAutograd");
         break;
     default: break;
     }
 #undef IS_KEY
+    if (k) return k;
     size_t lo = 0, hi = NDISPATCH_KEYS;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         int c = cmp_key(key, len, dispatch_keys[mid]);
-        if (c == 0) return true;
+        if (c == 0) return dispatch_keys[mid];
         if (c < 0) hi = mid;
         else lo = mid + 1;
     }
-    return false;
+    return NULL;
+}
+
+bool ta_dispatch_key_known(const char *key, size_t len)
+{
+    return ta_dispatch_key_name(key, len) != NULL;
 }
 
 /* Edit distance with a cap, for "did you mean" hints. */

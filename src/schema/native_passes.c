@@ -153,38 +153,42 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
                                          "structured_delegate '%s' is not structured", del->s)) == TA_OK)
                 st = ta_diag_hint(d, "add 'structured: True' to the delegate");
             static const char *const backends[] = {"CPU", "CUDA", "MPS"};
-            at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
-            for (int b = 0; b < 3 && st == TA_OK; b++)
-                if (dispatches_to(fn, backends[b]) &&
-                    (st = ta_diag_error(d, &at, "delegate-with-backend",
-                                        "a structured delegate may not dispatch to %s", backends[b])) == TA_OK)
+            for (int b = 0; b < 3 && st == TA_OK; b++) {
+                if (!dispatches_to(fn, backends[b])) continue;
+                at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
+                st = ta_diag_error(d, &at, "delegate-with-backend",
+                                   "a structured delegate may not dispatch to %s", backends[b]);
+                if (st == TA_OK)
                     st = ta_diag_hint(d, "the delegate's kernel serves this function; drop the key");
+            }
         }
-        if (st == TA_OK && fn->structured_inherits.s && strstr(fn->structured_inherits.s, "::")) {
-            ta_loc at = ta_native_loc(f, fn->structured_inherits.pos);
+        if (st == TA_OK && fn->extra->structured_inherits.s && strstr(fn->extra->structured_inherits.s, "::")) {
+            ta_loc at = ta_native_loc(f, fn->extra->structured_inherits.pos);
             st = ta_diag_error(d, &at, "entry-bad-value", "structured_inherits may not name a namespace");
         }
-        if (st == TA_OK && ta_native_key_pos(fn, TA_NK_PRECOMPUTED).line && fn->nprecomputed && !fn->structured)
+        if (st == TA_OK && ta_native_has_key(fn, TA_NK_PRECOMPUTED) && fn->extra->nprecomputed && !fn->structured)
             st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_PRECOMPUTED), "precomputed-not-structured",
                                  "precomputed is only allowed on a structured function",
                                  "add 'structured: True'");
-        if (st == TA_OK && fn->nufunc_inner_loop && !fn->structured)
+        if (st == TA_OK && fn->extra->nufunc_inner_loop && !fn->structured)
             st = error_with_hint(f, d, ta_native_key_pos(fn, TA_NK_UFUNC_INNER_LOOP), "ufunc-not-structured",
                                  "ufunc_inner_loop is only allowed on a structured function",
                                  "add 'structured: True'");
         /* A ufunc's CPU and CUDA kernels come from its inner loops. */
         static const char *const ufunc_keys[] = {"CPU", "CUDA"};
-        ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
-        for (int b = 0; b < 2 && st == TA_OK && fn->nufunc_inner_loop; b++)
-            if (dispatches_to(fn, ufunc_keys[b]) &&
-                (st = ta_diag_error(d, &at, "ufunc-with-backend",
-                                    "a ufunc may not dispatch to %s explicitly", ufunc_keys[b])) == TA_OK)
+        for (int b = 0; b < 2 && st == TA_OK && fn->extra->nufunc_inner_loop; b++) {
+            if (!dispatches_to(fn, ufunc_keys[b])) continue;
+            ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
+            st = ta_diag_error(d, &at, "ufunc-with-backend",
+                               "a ufunc may not dispatch to %s explicitly", ufunc_keys[b]);
+            if (st == TA_OK)
                 st = ta_diag_hint(d, "the ufunc_inner_loop generates this kernel; drop the key");
-        if (st == TA_OK && fn->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
-            at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_PYTHON_MODULE));
+        }
+        if (st == TA_OK && fn->extra->python_module.s && (fn->variants & TA_VARIANT_METHOD)) {
+            ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_PYTHON_MODULE));
             st = ta_diag_error(d, &at, "python-module-method",
                                "a function in python_module '%s' cannot be a method",
-                               fn->python_module.s);
+                               fn->extra->python_module.s);
             if (st == TA_OK) st = ta_diag_hint(d, "drop 'method' from variants");
         }
     }
@@ -266,7 +270,7 @@ static ta_status key_error(const ta_native_file *f, ta_diags *d, const ta_native
                            ta_native_key key, const char *rule, const char *hint,
                            const char *message)
 {
-    return error_with_hint(f, d, ta_native_key_pos(fn, key).line ? ta_native_key_pos(fn, key) : fn->func.pos, rule,
+    return error_with_hint(f, d, ta_native_has_key(fn, key) ? ta_native_key_pos(fn, key) : fn->func.pos, rule,
                            message, hint);
 }
 
@@ -290,7 +294,7 @@ static ta_status structured_fields(const ta_native_file *f, const ta_native_func
         st = key_error(f, d, fn, TA_NK_DEVICE_GUARD, "structured-device-guard",
                        "drop 'device_guard: False'",
                        "structured kernels do not respect device_guard: False");
-    if (st == TA_OK && fn->structured_inherits.s && !fn->structured)
+    if (st == TA_OK && fn->extra->structured_inherits.s && !fn->structured)
         st = key_error(f, d, fn, TA_NK_STRUCTURED_INHERITS, "inherits-not-structured",
                        "add 'structured: True'", "structured_inherits requires structured: True");
     return st;
@@ -299,8 +303,8 @@ static ta_status structured_fields(const ta_native_file *f, const ta_native_func
 /* cpp_no_default_args names only arguments that have a default. */
 static ta_status no_default_args(const ta_native_file *f, const ta_native_func *fn, ta_diags *d)
 {
-    for (uint32_t k = 0; k < fn->ncpp_no_default_args; k++) {
-        const ta_native_str *a = &fn->cpp_no_default_args[k];
+    for (uint32_t k = 0; k < fn->extra->ncpp_no_default_args; k++) {
+        const ta_native_str *a = &fn->extra->cpp_no_default_args[k];
         bool ok = false;
         for (uint32_t i = 0; i < fn->schema->nargs && !ok; i++)
             ok = ta_str_eq(fn->schema->args[i].name, a->s) &&
@@ -357,7 +361,7 @@ static ta_status post_init_pass(const ta_native_file *f, ta_diags *d)
         if (st == TA_OK) st = structured_fields(f, fn, out, d);
         if (st == TA_OK) st = no_default_args(f, fn, d);
         if (st == TA_OK && !strncmp(fn->name, "_foreach", 8) &&
-            !(fn->device_check.s && !strcmp(fn->device_check.s, "NoCheck")))
+            fn->device_check != TA_DEVICE_CHECK_NO_CHECK)
             st = key_error(f, d, fn, TA_NK_DEVICE_CHECK, "foreach-device-check",
                            "write 'device_check: NoCheck'",
                            "a _foreach function must not check devices (device_check: NoCheck)");

@@ -63,6 +63,25 @@ static ta_native_pos off_pos(const ta_yaml_src *src, size_t off, uint32_t line)
     return p;
 }
 
+ta_native_pos ta_yaml_pos_from(const ta_yaml_src *src, ta_native_pos from, uint32_t off,
+                               uint32_t len)
+{
+    const unsigned char *t = (const unsigned char *)src->text;
+    size_t end = off < src->len ? off : src->len;
+    uint32_t line = from.line;
+    for (size_t i = from.off; i < end; i++) {
+        if (t[i] == '\n' || (t[i] == '\r' && (i + 1 >= src->len || t[i + 1] != '\n')))
+            line++;
+        else if (t[i] == 0xC2 && i + 1 < end && t[i + 1] == 0x85) /* NEL */
+            line++, i++;
+        else if (t[i] == 0xE2 && i + 2 < end && t[i + 1] == 0x80 && (t[i + 2] | 1) == 0xA9)
+            line++, i += 2; /* LS, PS */
+    }
+    ta_native_pos p = off_pos(src, end, line);
+    p.len = len;
+    return p;
+}
+
 static ta_native_pos mark_pos(reader *r, yaml_mark_t start, yaml_mark_t end)
 {
     size_t off = idx_to_off(r, start.index);

@@ -687,13 +687,17 @@ static bool parse_default(parser *p, ta_default *d)
     } else if (!parse_single_default(p, &d->kind)) {
         return false;
     }
-    d->span.off = start;
-    d->span.len = p->prev_end - start;
-    d->text = view(p, start, d->span.len);
+    d->text = view(p, start, p->prev_end - start);
     return true;
 }
 
 /* ---- arguments, returns, schema -------------------------------------- */
+
+/* Where a view of the schema text starts in it. */
+static uint32_t text_off(const parser *p, ta_str v)
+{
+    return v.ptr ? (uint32_t)(v.ptr - p->s) : 0;
+}
 
 static bool is_name_token(int kind) { return kind == TK_IDENT; }
 
@@ -713,7 +717,7 @@ static bool parse_arg(parser *p, ta_arg *arg, bool kwarg_only)
         next(p);
         if (!parse_default(p, &arg->def)) return false;
         char msg[200];
-        uint32_t off = arg->def.span.off, len = arg->def.span.len;
+        uint32_t off = text_off(p, arg->def.text), len = arg->def.text.len;
         if (!ta_schema_check_default(t, &arg->def, msg, sizeof msg, &off, &len, &p->hint)) {
             fail_at(p, off, len, "%s", msg);
             return false;
@@ -846,7 +850,7 @@ static bool parse_args(parser *p, ta_schema *s)
     if (s->vararg)
         for (uint32_t i = 0; i < s->nargs; i++)
             if (s->args[i].def.kind != TA_DEFAULT_NONE_GIVEN) {
-                fail_at(p, s->args[i].def.span.off, s->args[i].def.span.len,
+                fail_at(p, text_off(p, s->args[i].def.text), s->args[i].def.text.len,
                         "a schema with varargs ('...') cannot have default values");
                 return false;
             }

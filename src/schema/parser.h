@@ -20,7 +20,8 @@ void ta_schema_text_locate(const char *s, uint32_t n, uint32_t base_line,
 
 /* True when torch accepts default d for an argument of type t. Otherwise
  * writes a message to msg, narrows *off and *len (preset to the whole
- * default) to the offending part, and may set *hint to a fix-it. */
+ * default: where d's text is in its schema) to the offending part, and may
+ * set *hint to a fix-it. */
 bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                              size_t cap, uint32_t *off, uint32_t *len,
                              const char **hint);

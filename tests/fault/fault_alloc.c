@@ -47,6 +47,8 @@ static const char yaml[] =
     "- func: abs_(Tensor(a!) self) -> Tensor(a!)\n"
     "  dispatch:\n"
     "    CompositeExplicitAutograd: abs_\n"
+    "  python_module: special\n"
+    "  device_check: NoCheck\n"
     "  autogen: abs.out\n"
     "- func: custom::scale_(Tensor(a!) self, Scalar s=2) -> Tensor(a!)\n"
     "  dispatch:\n"

@@ -122,8 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 sink += strlen(fn->dispatch[k].key.s) + strlen(fn->dispatch[k].kernel.s);
             for (uint32_t k = 0; k < fn->ntags; k++) sink += strlen(fn->tags[k].s);
             for (uint32_t k = 0; k < fn->nautogen; k++) sink += strlen(fn->autogen[k].s);
-            for (uint32_t k = 0; k < fn->nufunc_inner_loop; k++)
-                sink += strlen(fn->ufunc_inner_loop[k].value.s);
+            for (uint32_t k = 0; k < fn->extra->nufunc_inner_loop; k++)
+                sink += strlen(fn->extra->ufunc_inner_loop[k].value.s);
         }
         (void)sink;
     }

@@ -279,8 +279,8 @@ static void fields(void **state)
     assert_string_equal(fn->dispatch[1].key.s, "SparseCUDA");
     assert_int_equal(fn->dispatch[1].key.pos.col, 16);
     assert_string_equal(fn->dispatch[1].kernel.s, "add_out_sparse");
-    assert_int_equal(fn->nufunc_inner_loop, 2);
-    assert_string_equal(fn->ufunc_inner_loop[1].key.s, "ScalarOnly");
+    assert_int_equal(fn->extra->nufunc_inner_loop, 2);
+    assert_string_equal(fn->extra->ufunc_inner_loop[1].key.s, "ScalarOnly");
     assert_false(fn->has_composite_implicit_autograd_kernel);
     assert_false(fn->has_composite_explicit_autograd_kernel);
     assert_true(fn->has_composite_explicit_autograd_non_functional_kernel);
@@ -310,7 +310,7 @@ static void duplicate_tables(void **state)
     assert_int_equal(fn->ndispatch, 3);
     assert_string_equal(fn->dispatch[0].key.s, "SparseCPU");
     assert_int_equal(fn->ntags, 1);
-    assert_int_equal(fn->nufunc_inner_loop, 1);
+    assert_int_equal(fn->extra->nufunc_inner_loop, 1);
     ta_native_destroy(f);
     ta_diags_destroy(d);
 }

@@ -1,6 +1,7 @@
 /* test_tg_check_model.c - the check-only family model (the one `check`
  * builds: no func strings, no derived schema text, out= plans reduced to
- * their head) is the full model as far as anything reads it:
+ * their head, derived out= variants without their schema) is the full model
+ * as far as anything reads it:
  *   - the same functions in the same order: name, kind, view flag,
  *     generated flag, signature, and for derived ones the plan's kind, base
  *     and callee (all the autogen checks read of a plan);

@@ -79,9 +79,9 @@ static ta_tg_function *new_generated(ta_torchgen *tg, const ta_tg_function *base
     if (tg_has_tag(base, "nondeterministic_seeded")) f->tags[f->ntags++] = "nondeterministic_seeded";
     if (tg_has_tag(base, TG_TAG_PT2_COMPLIANT)) f->tags[f->ntags++] = TG_TAG_PT2_COMPLIANT;
     if (tg->derived_keep_view_copy && tg_has_tag(base, "view_copy")) f->tags[f->ntags++] = "view_copy";
-    f->variants = ta_arena_zalloc(tg->arena, sizeof *f->variants);
-    if (!f->variants) return NULL;
-    f->variants[f->nvariants++] = "function";
+    static const char *const function_only[] = {"function"};
+    f->variants = function_only;
+    f->nvariants = 1;
     f->has_composite_explicit_autograd_kernel = true;
     if (tg_describe(tg, f) != TA_OK) return NULL;
     return f;
@@ -218,14 +218,23 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
     ta_schema *s;
     *made = false;
     if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
-    ta_status st = tg_derive_out(tg->arena, base->schema, base->kind, !tg->no_func, &s,
-                                 p->ret_origin, p->out_origin, &p->nouts);
+    /* its name's base is the base's, without inplace or functional suffix */
+    bool drop = tg->no_func && !tg_is_view_copy_name(tg_opname_parse(base->schema->name).base);
+    if (drop && !tg->scratch && !(tg->scratch = ta_arena_create())) return TA_ERR_NOMEM;
+    ta_status st = tg_derive_out(drop ? tg->scratch : tg->arena, base->schema, base->kind,
+                                 !tg->no_func, &s, p->ret_origin, p->out_origin, &p->nouts);
     if (st == TA_ERR_UNSUPPORTED) {
         *reason = "torchgen's out= derivation does not apply to its schema";
-        return TA_OK;
+    } else if (st == TA_OK && (st = add_member(tg, g, TA_KIND_OUT, base, s, p)) == TA_OK) {
+        *made = true;
+        /* only an out= plan is made without the schema (plan_member) */
+        if (drop && p->fn->kind != TA_KIND_OUT)
+            st = tg_derive_out(tg->arena, base->schema, base->kind, false, &s, p->ret_origin,
+                               p->out_origin, &p->nouts);
+        if (drop) p->fn->schema = p->fn->kind == TA_KIND_OUT ? NULL : s;
     }
-    if (st == TA_OK && (st = add_member(tg, g, TA_KIND_OUT, base, s, p)) == TA_OK) *made = true;
-    return st;
+    if (drop) ta_arena_reset(tg->scratch);
+    return st == TA_ERR_UNSUPPORTED ? TA_OK : st;
 }
 
 static ta_status derive_functional_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_function *base,

@@ -99,7 +99,7 @@ ta_status tg_derive_functional(ta_arena *a, const ta_schema *base, ta_schema_kin
                                ta_schema **out)
 {
     ta_schema *d;
-    ta_status st = tg_signature_build(a, base, TA_SIG_KEEP_RETURN_NAMES, &d);
+    ta_status st = tg_signature_build(a, base, TA_SIG_KEEP_RETURN_NAMES, 0, true, &d);
     if (st != TA_OK) return st;
     bool mutable_base = bk == TA_KIND_MUTABLE;
     if (!set_names(a, d, base, mutable_base, false) || !finish(a, d, text)) return TA_ERR_NOMEM;
@@ -164,10 +164,10 @@ static ta_status add_out_args(ta_arena *a, const ta_schema *base, ta_schema *d,
         o->is_out = true;
         if (!o->name.ptr || !o->type) return TA_ERR_NOMEM;
         out_origin[(*nouts)++] = i;
-        if (all_plain) {
+        if (all_plain) { /* returned as the out argument it is, type and all */
             ta_ret *nr = &d->rets[d->nrets];
             memset(nr, 0, sizeof *nr);
-            if (!(nr->type = tg_type_annotate(a, r->type, al))) return TA_ERR_NOMEM;
+            nr->type = o->type;
             ret_origin[d->nrets++] = i;
         }
     }
@@ -185,8 +185,9 @@ ta_status tg_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, b
     ta_status st;
     *nouts = 0;
     if (bk == TA_KIND_FUNCTIONAL) {
-        /* the signature's arguments: no annotations, no TensorOptions */
-        if ((st = tg_signature_build(a, base, 0, &d)) != TA_OK) return st;
+        /* the signature's arguments (no annotations, no TensorOptions) with
+         * room for the out arguments; add_out_args makes the returns */
+        if ((st = tg_signature_build(a, base, 0, base->nrets, false, &d)) != TA_OK) return st;
         /* Arguments.signature() keeps defaults as written: undo the
          * bernoulli.p default that FunctionSchema.signature() adds (the
          * only default it changes; every other is copied as written) */
@@ -195,10 +196,6 @@ ta_status tg_derive_out(ta_arena *a, const ta_schema *base, ta_schema_kind bk, b
                 if (TA_STR_IS(d->args[i].name, "p"))
                     for (uint32_t j = 0; j < base->nargs; j++)
                         if (TA_STR_IS(base->args[j].name, "p")) d->args[i].def = base->args[j].def;
-        ta_arg *args = ta_arena_zalloc(a, (d->nargs + base->nrets + 1) * sizeof *args);
-        if (!args) return TA_ERR_NOMEM;
-        if (d->nargs) memcpy(args, d->args, d->nargs * sizeof *args);
-        d->args = args;
         if ((st = add_out_args(a, base, d, ret_origin, out_origin, nouts)) != TA_OK) return st;
     } else if (bk == TA_KIND_MUTABLE) {
         if (!(d = ta_arena_zalloc(a, sizeof *d))) return TA_ERR_NOMEM;

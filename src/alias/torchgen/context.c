@@ -26,11 +26,11 @@ void ta_torchgen_destroy(ta_torchgen *tg)
 {
     if (!tg) return;
     free(tg->fns);
-    free(tg->sig_hash);
     free(tg->sig_first);
     ta_map_clear(&tg->sig_idx);
     free(tg->groups);
     ta_map_clear(&tg->by_name);
+    ta_arena_destroy(tg->scratch);
     ta_arena_destroy(tg->arena);
     free(tg);
 }
@@ -114,7 +114,16 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     f->is_view_op = ta_schema_is_view_op(s, f->ntags && tg_has_tag(f, "inplace_view"));
     /* only the signature's text is kept: print it without building it */
     tg_print_signature_of(&b, s, &sp, &op, 0);
-    if (!(f->signature = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
+    const char *sig = b.p ? b.p : "";
+    tg->described_hash = ta_map_hash_bytes(sig, b.len);
+    const ta_map_entry *same =
+        b.failed ? NULL : ta_map_find_h(&tg->sig_idx, sig, b.len, tg->described_hash);
+    if (same) {
+        f->signature = tg->fns[same->value.i]->signature;
+        tg_buf_free(&b);
+    } else if (!(f->signature = arena_print(tg->arena, &b))) {
+        return TA_ERR_NOMEM;
+    }
     return TA_OK;
 }
 
@@ -125,14 +134,20 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
         ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
         if (!p) return TA_ERR_NOMEM;
         tg->fns = p;
-        uint64_t *h = ta_realloc(tg->sig_hash, cap * sizeof *h);
-        if (!h) return TA_ERR_NOMEM;
-        tg->sig_hash = h;
+        int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
+        if (!first) return TA_ERR_NOMEM;
+        tg->sig_first = first;
         tg->cap = cap;
     }
-    f->index = (uint32_t)tg->nfns;
-    tg->fns[tg->nfns] = f;
-    tg->sig_hash[tg->nfns++] = ta_map_hash_bytes(f->signature, strlen(f->signature));
+    size_t i = tg->nfns;
+    ta_map_entry *same; /* the first function of this signature: i when it is new */
+    if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
+                     ta_map_int((int64_t)i), &same) != TA_OK)
+        return TA_ERR_NOMEM;
+    f->index = (uint32_t)i;
+    tg->fns[i] = f;
+    tg->sig_first[i] = (int32_t)same->value.i;
+    tg->nfns++;
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
     size_t len = strlen(f->name);
     return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
@@ -154,7 +169,9 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, cons
     f->ntags = e->ntags;
     f->autogen = copy_list(tg->arena, e->autogen, e->nautogen, KEEP_ORDER, strings, &ok);
     f->nautogen = e->nautogen;
-    f->variants = copy_list(tg->arena, e->variants, e->nvariants, SORTED, strings, &ok);
+    f->variants = strings == TG_BORROW_STRINGS
+                      ? e->variants
+                      : copy_list(tg->arena, e->variants, e->nvariants, SORTED, strings, &ok);
     f->nvariants = e->nvariants;
     f->manual_cpp_binding = e->manual_cpp_binding;
     f->structured = e->structured;

@@ -21,38 +21,12 @@ ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_fu
     return st == TA_OK && hint ? ta_diag_hint(d, "%s", hint) : st;
 }
 
-ta_status tg_sig_classes(ta_torchgen *tg, size_t n)
-{
-    if (n <= tg->nclassed) return TA_OK;
-    if (n > tg->sig_first_cap) {
-        size_t cap = n > tg->cap ? n : tg->cap; /* room for what the context holds */
-        int32_t *p = ta_realloc(tg->sig_first, cap * sizeof *p);
-        if (!p) return TA_ERR_NOMEM;
-        tg->sig_first = p;
-        tg->sig_first_cap = cap;
-    }
-    /* derived functions add about a fifth: reserve once */
-    if (ta_map_reserve(&tg->sig_idx, tg->sig_idx.n + (n - tg->nclassed) + n / 4) != TA_OK)
-        return TA_ERR_NOMEM;
-    for (size_t i = tg->nclassed; i < n; i++) {
-        const char *sig = tg->fns[i]->signature;
-        ta_map_entry *first;
-        if (ta_map_add_h(&tg->sig_idx, sig, strlen(sig), tg->sig_hash[i], ta_map_int((int64_t)i),
-                         &first) != TA_OK)
-            return TA_ERR_NOMEM;
-        tg->sig_first[i] = (int32_t)first->value.i;
-        tg->nclassed = i + 1;
-    }
-    return TA_OK;
-}
-
 ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
                             size_t *nout, ta_diags *diags)
 {
     *out = NULL;
     *nout = 0;
-    ta_status st = tg_sig_classes(tg, n);
-    if (st != TA_OK) return st;
+    ta_status st = TA_OK;
     tg_pregroup *pg = ta_malloc((n ? n : 1) * sizeof *pg);
     /* group of each class (indexed by the class's first function), -1 until
      * its first member is met: groups come in order of first appearance */
@@ -174,13 +148,13 @@ typedef struct view_filing {
     size_t ns;
 } view_filing;
 
-static bool is_copy_name(ta_str base)
+bool tg_is_view_copy_name(ta_str base)
 {
     return (base.len >= 5 && memcmp(base.ptr + base.len - 5, "_copy", 5) == 0) ||
            (base.len >= 8 && memcmp(base.ptr + base.len - 8, "_scatter", 8) == 0);
 }
 
-/* The view class of function i: its signature's class (tg_sig_classes),
+/* The view class of function i: its signature's class (ta_torchgen.sig_first),
  * unless its base name ends in "_copy" or "_scatter": then the class of the
  * signature with that stripped, one of its own when no function has it. */
 static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg_opname *op,
@@ -188,7 +162,7 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 {
     const ta_tg_function *f = tg->fns[i];
     *c = tg->sig_first[i];
-    if (!is_copy_name(op->base)) return TA_OK;
+    if (!tg_is_view_copy_name(op->base)) return TA_OK;
     tg_buf b;
     tg_buf_init(&b);
     tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
@@ -216,7 +190,13 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags *diags)
 {
     const ta_tg_function *f = tg->fns[i];
-    tg_opname op = tg_opname_parse(f->schema->name);
+    /* (a check model's out= variant has no schema: its name is the schema's
+     * up to the overload) */
+    const char *dot = f->schema ? NULL : strchr(f->name, '.');
+    ta_str name = f->schema ? f->schema->name
+                            : (ta_str){f->name, (uint32_t)(dot ? (size_t)(dot - f->name)
+                                                              : strlen(f->name))};
+    tg_opname op = tg_opname_parse(name);
     int32_t c;
     ta_status st = view_class(tg, vf, i, &op, &c);
     if (st != TA_OK) return st;
@@ -242,8 +222,7 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n, size_
                              ta_diags *diags)
 {
     size_t nf = tg->nfns;
-    ta_status st = tg_sig_classes(tg, nf);
-    if (st != TA_OK) return st;
+    ta_status st = TA_OK;
     view_filing vf = {.scratch = ta_arena_create(),
                       .gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *vf.gid),
                       .slots = ta_malloc((nf ? nf : 1) * sizeof *vf.slots)};

@@ -114,10 +114,11 @@ ta_str tg_arena_str(ta_arena *a, const char *s, size_t n);
 /* Fills the name fields of a built schema: ns as given, name, overload. */
 bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
                         const char *overload);
-/* ta_schema_signature's arguments and returns, unnamed and without text:
- * the caller names it (tg_schema_set_name) and finishes it. */
+/* ta_schema_signature's arguments, with room for out_room more after them,
+ * and (when with_returns) its returns; unnamed and without text: the caller
+ * adds what it derives, names it (tg_schema_set_name) and finishes it. */
 ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
-                             ta_schema **out);
+                             uint32_t out_room, bool with_returns, ta_schema **out);
 /* Sets kwarg_marker and rets_parenthesized only (text stays NULL): for a
  * model whose func strings nobody reads (ta_torchgen.no_func). */
 void tg_schema_finish_shape(ta_schema *s);
@@ -131,17 +132,21 @@ struct ta_torchgen {
     size_t nyaml;
     bool derived;
     bool no_func;       /* yaml functions get no func string (see native.c) */
+    /* A check model's (no_func) out= variants are described from a schema
+     * built here and dropped at once (their schema is NULL), unless their
+     * name is a view copy's, which view grouping reads again. */
+    ta_arena *scratch;
     bool derived_keep_view_copy; /* derived variants inherit view_copy (torch >= 2.0) */
     ta_map by_name;     /* "name.overload" -> function index */
-    uint64_t *sig_hash; /* per function: ta_map_hash_bytes of its signature (cap entries) */
     /* Per function, the index of the first function with the same signature
-     * (its signature class), for [0, nclassed); sig_idx maps a signature to
-     * that first index. Grouping by signature happens three times (derive,
-     * kinds groups, view groups): they share this one index instead of
-     * hashing and comparing every signature each time. See tg_sig_classes. */
+     * (its signature class), set as the function is added (tg_push); sig_idx
+     * maps a signature to that first index, and the functions of one class
+     * share the first one's signature text. Grouping by signature happens
+     * three times (derive, kinds groups, view groups): they share this one
+     * index instead of hashing and comparing every signature each time. */
     int32_t *sig_first;
-    size_t nclassed, sig_first_cap;
     ta_map sig_idx;
+    uint64_t described_hash; /* of the signature tg_describe last gave, for tg_push */
     ta_tg_group *groups;
     size_t ngroups;
 };
@@ -150,7 +155,8 @@ struct ta_torchgen {
 
 /* How an entry's strings are kept: copied into the context, or borrowed
  * (ta_torchgen_add_native: the file outlives the context anyway, since its
- * schemas are never copied). */
+ * schemas are never copied); borrowed variants are a static array, sorted,
+ * kept as it is. */
 typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
 
 /* ta_torchgen_add, keeping the entry's strings as asked. `name`, when not
@@ -159,7 +165,8 @@ typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
-/* Fills func, name, kind, is_view_op and signature from f->schema and tags. */
+/* Fills func, name, kind, is_view_op and signature from f->schema and tags;
+ * a signature some function added already has is that function's text. */
 ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f);
 bool tg_has_tag(const ta_tg_function *f, const char *tag);
 
@@ -168,16 +175,16 @@ bool tg_has_tag(const ta_tg_function *f, const char *tag);
  * kind (indexed by ta_schema_kind) or -1. A second function of a kind that
  * is already taken is left out (torchgen asserts) with a warning when diags
  * is not NULL. *out is malloc'd. */
-/* Extends the signature classes (ta_torchgen.sig_first) to functions
- * [0, n). */
-ta_status tg_sig_classes(ta_torchgen *tg, size_t n);
-
 typedef struct tg_pregroup {
     int32_t m[5];
 } tg_pregroup;
 
 ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
                             size_t *nout, ta_diags *diags);
+
+/* Whether an operator's base name is a view copy's ("x_copy", "x_scatter"),
+ * which view grouping files under the view's signature. */
+bool tg_is_view_copy_name(ta_str base);
 
 /* Appends a diagnostic located at the function's yaml entry (file and
  * line), then the fix-it hint when it is not NULL. d may be NULL. */
@@ -186,7 +193,8 @@ ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_fu
 
 /* What a model of a yaml is built for: everything (ta_torchgen_from_native),
  * or only the check pass's diagnostics: no func strings, no derived schema
- * text, and out= plans that keep only kind, base and callee.
+ * text, out= plans that keep only kind, base and callee, and derived out=
+ * variants without their schema (see ta_torchgen.scratch).
  * tests/unit/test_tg_check_model.c compares the two. */
 typedef enum tg_model { TG_FULL_MODEL, TG_CHECK_MODEL } tg_model;
 

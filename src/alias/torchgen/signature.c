@@ -325,10 +325,14 @@ static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
 }
 
 /* How much of the signature schema to build: all of it (named, its text
- * printed), or only its arguments and returns, for a caller that renames
- * it and finishes it itself (the derived variants), which saves naming and
- * printing it twice. */
-typedef enum sig_build { SIG_COMPLETE, SIG_PARTS_ONLY } sig_build;
+ * printed), or only its arguments (with room for out_room more) and, when
+ * asked, its returns, for a caller that completes it itself (the derived
+ * variants): nothing is built twice, or built to be dropped. */
+typedef struct sig_build {
+    bool complete;
+    bool returns;
+    uint32_t out_room;
+} sig_build;
 
 static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned flags,
                                  sig_build what, ta_schema **out);
@@ -336,13 +340,13 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
 ta_status ta_schema_signature(ta_arena *arena, const ta_schema *s,
                               unsigned flags, ta_schema **out)
 {
-    return build_signature(arena, s, flags, SIG_COMPLETE, out);
+    return build_signature(arena, s, flags, (sig_build){true, true, 0}, out);
 }
 
 ta_status tg_signature_build(ta_arena *arena, const ta_schema *s, unsigned flags,
-                             ta_schema **out)
+                             uint32_t out_room, bool with_returns, ta_schema **out)
 {
-    return build_signature(arena, s, flags, SIG_PARTS_ONLY, out);
+    return build_signature(arena, s, flags, (sig_build){false, with_returns, out_room}, out);
 }
 
 /* A written input signature() adds as a return: its annotation is written and
@@ -359,9 +363,9 @@ static bool extra_return(const ta_schema *s, uint32_t i)
 /* arguments: all but out and TensorOptions, annotations stripped (and the
  * defaults, with TA_SIG_STRIP_DEFAULT) */
 static ta_status signature_args(ta_arena *arena, const ta_schema *s, const tg_args *sp,
-                                unsigned flags, ta_schema *g)
+                                unsigned flags, uint32_t out_room, ta_schema *g)
 {
-    g->args = ta_arena_zalloc(arena, (s->nargs + 1) * sizeof *g->args);
+    g->args = ta_arena_zalloc(arena, ((size_t)s->nargs + 1 + out_room) * sizeof *g->args);
     if (!g->args) return TA_ERR_NOMEM;
     bool bernoulli_p = ta_str_eq(s->name, "bernoulli") && ta_str_eq(s->overload, "p");
     for (uint32_t i = 0; i < sp->first_out; i++) {
@@ -435,7 +439,7 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
     tg_args_split(s, &sp);
     ta_schema *g = ta_arena_zalloc(arena, sizeof *g);
     if (!g) return TA_ERR_NOMEM;
-    if (what == SIG_COMPLETE) {
+    if (what.complete) {
         tg_opname op = tg_opname_parse(s->name);
         tg_buf name;
         tg_buf_init(&name);
@@ -447,9 +451,9 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
     g->source = s->source;
     g->base_line = s->base_line;
     g->base_col = s->base_col;
-    ta_status st = signature_args(arena, s, &sp, flags, g);
-    if (st == TA_OK) st = signature_returns(arena, s, &sp, flags, g);
-    if (st == TA_OK && what == SIG_COMPLETE && !tg_schema_finish(arena, g)) st = TA_ERR_NOMEM;
+    ta_status st = signature_args(arena, s, &sp, flags, what.out_room, g);
+    if (st == TA_OK && what.returns) st = signature_returns(arena, s, &sp, flags, g);
+    if (st == TA_OK && what.complete && !tg_schema_finish(arena, g)) st = TA_ERR_NOMEM;
     if (st == TA_OK) *out = g;
     return st;
 }
