@@ -351,6 +351,32 @@ static ta_status host_views(ta_observer *ck, snap *sn, const unsigned char **bef
 
 /* ---- the checks -------------------------------------------------------- */
 
+/* t's geometry, and what else of its metadata differs between the slot's
+ * tensor before the call and after it, so the two descriptions never read
+ * the same: its dtype, and the storage it views (sid; 0: not the engine's).
+ * A storage's size is the one it has now. */
+static void describe_metadata(ta_observer *ck, const ta_case_slot *sl, const DLTensor *t,
+                              uint32_t sid, bool after, char *buf, size_t cap)
+{
+    describe_geometry(t, buf, cap);
+    size_t n = strlen(buf);
+    if (!ta_dtype_eq(sl->before.dtype, sl->t->dtype) && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, " %s", ta_dtype_name(t->dtype));
+    bool same = ta_exec_storage_of(ck->x, sl->t) == sl->storage;
+    if ((same && sl->before.data == sl->t->data) || n >= cap) return;
+    ta_storage_info si;
+    if (!sid || !ta_exec_storage_get(ck->x, sid, &si)) {
+        if (after) snprintf(buf + n, cap - n, " in memory the engine does not know");
+        return;
+    }
+    if (!after)
+        snprintf(buf + n, cap - n, " in a storage of %zu bytes", si.bytes);
+    else if (!same)
+        snprintf(buf + n, cap - n, " in another storage of %zu bytes", si.bytes);
+    else
+        snprintf(buf + n, cap - n, " in the same storage, moved (%zu bytes)", si.bytes);
+}
+
 static void check_metadata(ta_observer *ck)
 {
     for (int i = 0; i < ck->c.nslots; i++) {
@@ -359,9 +385,9 @@ static void check_metadata(ta_observer *ck)
         if (a->write) continue;
         if (same_geometry(&sl->before, sl->t) && ta_exec_storage_of(ck->x, sl->t) == sl->storage)
             continue;
-        char name[96], was[200], now[200];
-        describe_geometry(&sl->before, was, sizeof was);
-        describe_geometry(sl->t, now, sizeof now);
+        char name[96], was[300], now[300];
+        describe_metadata(ck, sl, &sl->before, sl->storage, false, was, sizeof was);
+        describe_metadata(ck, sl, sl->t, ta_exec_storage_of(ck->x, sl->t), true, now, sizeof now);
         emit(ck, TA_V_UNDECLARED_METADATA_MUTATION, slot_name(ck, sl, name, sizeof name),
              "argument '%s' is not declared written, but its metadata changed: %s -> %s", name, was,
              now);
