@@ -127,6 +127,17 @@ TA_API ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
 #endif
     ;
 
+/* The kernel left t, a tensor the engine handed out, with a geometry that
+ * reaches past the end of its storage (a bridge finds this after the real
+ * kernel returned, when it cannot rebind t): not a rejected case but an
+ * out-of-bounds finding on t's argument, with this message. Returns
+ * TA_ERR_KERNEL; the case's outputs are not checked. */
+TA_API ta_status ta_kernel_bad_geometry(ta_kernel_ctx *ctx, const DLTensor *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* The device the kernel runs on (kDLCPU or kDLCUDA). */
 TA_API DLDevice ta_kernel_device(const ta_kernel_ctx *ctx);
 

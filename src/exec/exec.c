@@ -263,6 +263,19 @@ ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
     return TA_ERR_KERNEL;
 }
 
+ta_status ta_kernel_bad_geometry(ta_kernel_ctx *ctx, const DLTensor *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    va_end(ap);
+    ctx->has_error = true;
+    ctx->bad_geometry = t;
+    return TA_ERR_KERNEL;
+}
+
+const DLTensor *ta_exec_bad_geometry(const ta_exec *x) { return x->ctx.bad_geometry; }
+
 DLDevice ta_kernel_device(const ta_kernel_ctx *ctx) { return (DLDevice){ctx->x->dev->type, 0}; }
 
 void *ta_kernel_user_data(const ta_kernel_ctx *ctx) { return ctx->user_data; }
@@ -361,6 +374,7 @@ ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *d
 {
     x->ctx.user_data = user_data;
     x->ctx.has_error = false;
+    x->ctx.bad_geometry = NULL;
     x->ctx.error[0] = '\0';
     ta_status s = fn(&x->ctx, x->stack);
     char err[512];

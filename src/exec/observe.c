@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "schema/alloc.h"
+#include "exec/exec_internal.h"
 #include "exec/observe.h"
 
 /* Outputs above this many elements are checked at TA_OUT_SAMPLES + 1 points. */
@@ -375,6 +376,16 @@ static void describe_metadata(ta_observer *ck, const ta_case_slot *sl, const DLT
         snprintf(buf + n, cap - n, " in another storage of %zu bytes", si.bytes);
     else
         snprintf(buf + n, cap - n, " in the same storage, moved (%zu bytes)", si.bytes);
+}
+
+/* The kernel left t past its storage's end (ta_kernel_bad_geometry): an
+ * out-of-bounds finding on the argument t is, whatever it may write. */
+static void report_bad_geometry(ta_observer *ck, const DLTensor *t, const char *why)
+{
+    char name[96] = "";
+    for (int i = 0; i < ck->c.nslots; i++)
+        if (ck->c.slots[i].t == t) slot_name(ck, &ck->c.slots[i], name, sizeof name);
+    emit(ck, TA_V_OUT_OF_BOUNDS, name, "%s", why);
 }
 
 static void check_metadata(ta_observer *ck)
@@ -916,6 +927,10 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
     }
     check_storage_writes(ck);
     check_before_starts(ck);
+    if (s != TA_OK && ta_exec_bad_geometry(x)) {
+        report_bad_geometry(ck, ta_exec_bad_geometry(x), why);
+        return TA_CASE_RAN;
+    }
     if (s != TA_OK) {
         if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
         return TA_CASE_REJECTED;

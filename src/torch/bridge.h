@@ -38,6 +38,13 @@ struct Unsupported : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/* ATen left an argument viewing bytes past its storage's end: a finding
+ * (ta_kernel_bad_geometry), not a rejected case. */
+struct BadGeometry : Unsupported {
+    BadGeometry(const DLTensor *tensor, const std::string &what) : Unsupported(what), t(tensor) {}
+    const DLTensor *t;
+};
+
 /* One registered operator: the dispatcher's handle to call. */
 struct OpEntry {
     c10::OperatorHandle op;
@@ -82,6 +89,7 @@ class CallState {
      * new geometry (in-place view ops, resize_) and new storage (a resize
      * that reallocated). */
     void sync_inputs();
+    [[noreturn]] void throw_bad_geometry(const at::Tensor &t, const DLTensor *d);
 
   private:
     at::Tensor tensor_in(DLTensor *t);

@@ -9,6 +9,7 @@
  * engine tensor over the engine storage its bytes live in (ATen allocated
  * it through the engine, or it is a view of an input). */
 #include <cstring>
+#include <sstream>
 
 #include <ATen/ATen.h>
 #include <c10/core/TensorImpl.h>
@@ -299,8 +300,28 @@ void CallState::sync_inputs()
             off += (uint64_t)((const char *)(data ? data : now.base) - (const char *)now.base);
             s = ta_kernel_rebind(ctx_, d, now.id, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
         }
-        if (s != TA_OK) throw Unsupported("tensoralias: ATen left an argument with a geometry its storage cannot hold");
+        if (s != TA_OK) throw_bad_geometry(t, d);
     }
+}
+
+/* t (the argument d) reaches past its storage's end, or could not be
+ * rebound for want of memory. */
+void CallState::throw_bad_geometry(const at::Tensor &t, const DLTensor *d)
+{
+    uint64_t item = (uint64_t)t.element_size(), lo = (uint64_t)t.storage_offset() * item, hi = lo;
+    bool empty = false;
+    for (int64_t i = 0; i < t.dim(); i++) {
+        if (t.size(i) == 0) empty = true;
+        if (t.stride(i) > 0) hi += (uint64_t)(t.size(i) - 1) * (uint64_t)t.stride(i) * item;
+    }
+    size_t have = t.storage().nbytes();
+    if (empty || hi + item <= have)
+        throw Unsupported("tensoralias: ATen left an argument the engine could not take back (out of memory)");
+    std::ostringstream m;
+    m << "the kernel left the argument viewing bytes [" << lo << ", " << hi + item << ") of a storage of "
+      << have << " bytes: sizes " << t.sizes() << " strides " << t.strides() << " storage offset "
+      << t.storage_offset();
+    throw BadGeometry(d, m.str());
 }
 
 } // namespace ta_torch

@@ -64,6 +64,8 @@ extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st)
     const auto *e = static_cast<const OpEntry *>(ta_kernel_user_data(ctx));
     try {
         return run(*e, ctx, st);
+    } catch (const BadGeometry &err) {
+        return ta_kernel_bad_geometry(ctx, err.t, "%s", err.what());
     } catch (const std::exception &err) {
         return ta_kernel_error(ctx, "%s", err.what());
     }

@@ -60,6 +60,20 @@ run "$tmp/set.json" aten::set_.source_Tensor_storage_offset
 grep -q 'in a storage of 64 bytes -> sizes \[4, 4\] strides \[4, 1\] offset 0 in another storage of 68 bytes' "$tmp/r.json" ||
     { cat "$tmp/r.json" "$tmp/err"; fail "set_: source's storage grown"; }
 
+# The same call when self already has the sizes and strides it is given:
+# ATen's resize_impl_cpu_ returns early and never grows the storage, so self
+# is left viewing bytes [4, 68) of source's 64-byte storage (torch 1.13.1
+# does the same: indexing it raises "setStorage: ... out of bounds"). A
+# finding on self, not a rejected case.
+cat >"$tmp/set_same.json" <<'JSON'
+{"aten::set_.source_Tensor_storage_offset": [
+  {"self": {"shape": [4, 4]}, "source": {"shape": [4, 4]}, "storage_offset": 1,
+   "size": [4, 4], "stride": [4, 1]}]}
+JSON
+run "$tmp/set_same.json" aten::set_.source_Tensor_storage_offset
+grep -q '"kind":"out-of-bounds","severity":"error","argument":"self","seed":"0x0","message":"the kernel left the argument viewing bytes \[4, 68) of a storage of 64 bytes: sizes \[4, 4\] strides \[4, 1\] storage offset 1' "$tmp/r.json" ||
+    { cat "$tmp/r.json" "$tmp/err"; fail "set_: self left past its storage's end"; }
+
 # TA_TORCH_DUMP: the call as torch gets it, each storage's bytes whole
 # (tools/torch/replay_case.py replays it in torch).
 cat >"$tmp/abs.json" <<'JSON'

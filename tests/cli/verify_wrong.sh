@@ -28,12 +28,14 @@ expect 'mylib::aborts' crash
 expect 'mylib::hang' timeout
 expect 'mylib::past_end' out-of-bounds
 grep 'mylib::past_end' "$tmp/r.json" | grep -q '"message":"write at byte 0 past the end' || fail "past_end: a write"
+grep 'mylib::left_past_end_' "$tmp/r.json" | grep -q '"kind":"out-of-bounds","severity":"error","argument":"self","seed":"0x[0-9a-f]*","message":"left_past_end: self now ends 4 bytes past its storage' ||
+    { grep 'mylib::left_past_end_' "$tmp/r.json"; fail "left_past_end_: a finding on self, not a rejected case"; }
 expect 'mylib::two_same' undeclared-output-alias
 expect 'mylib::no_return' kernel-error
 expect 'mylib::rejects' not-exercised
 expect 'mylib::no_kernel' no-kernel
-# Every operator has its result: 17 lines.
-[ "$(wc -l <"$tmp/r.json")" -eq 17 ] || fail "expected 17 results, got $(wc -l <"$tmp/r.json")"
+# Every operator has its result: 18 lines.
+[ "$(wc -l <"$tmp/r.json")" -eq 18 ] || fail "expected 18 results, got $(wc -l <"$tmp/r.json")"
 grep -q '"argument":"self"' "$tmp/r.json" || fail "findings name their argument"
 grep 'mylib::segfault' "$tmp/r.json" | grep -q 'SIGSEGV' || fail "the segfault names its signal"
 grep 'mylib::aborts' "$tmp/r.json" | grep -q 'SIGABRT' || fail "the abort names its signal"

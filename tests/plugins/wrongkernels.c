@@ -139,6 +139,15 @@ static ta_status past_end(ta_kernel_ctx *ctx, ta_stack *st)
     return ret1(st, y);
 }
 
+/* out-of-bounds: what a bridge reports when the framework's kernel left
+ * its argument viewing bytes past its storage's end (the engine would not
+ * restride it there, so the kernel says so itself). */
+static ta_status left_past_end(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    DLTensor *x = ta_stack_tensor(st, 0);
+    return ta_kernel_bad_geometry(ctx, x, "left_past_end: self now ends %d bytes past its storage", 4);
+}
+
 /* undeclared-output-alias: returns one new tensor twice. */
 static ta_status two_same(ta_kernel_ctx *ctx, ta_stack *st)
 {
@@ -185,6 +194,7 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"mylib::hang(Tensor self) -> Tensor", hang},
         {"mylib::aborts(Tensor self) -> Tensor", aborts},
         {"mylib::past_end(Tensor self) -> Tensor", past_end},
+        {"mylib::left_past_end_(Tensor(a!) self) -> Tensor(a!)", left_past_end},
         {"mylib::two_same(Tensor self) -> (Tensor, Tensor)", two_same},
         {"mylib::no_return(Tensor self) -> Tensor", no_return},
         {"mylib::rejects(Tensor self) -> Tensor", rejects},
