@@ -24,7 +24,11 @@ allocator serves them): they are confirmed when the plain replay dies of a signa
 --valgrind, when valgrind's memcheck sees an invalid read or write in the replay; otherwise they
 print "not checkable" and are judged by reading the kernel. One
 tab-separated line per finding: op, kind, argument, seed, "confirmed"/"NOT confirmed"/"not
-checkable", and what the replay saw. Needs torch (1.13.1); not run by the suite.
+checkable", and what the replay saw. With --tsv FILE (the project's judged record,
+tests/data/torch/aten-1.13.1-findings.tsv) it prints that file instead, brought up to this report:
+its comment lines, then one row per error finding, sorted by operator, kind and argument, with
+the judgement the file has for the same operator, kind, argument and seed (else "UNJUDGED"), the
+check as "in torch", and the finding's message. Needs torch (1.13.1); not run by the suite.
 """
 import argparse
 import json
@@ -121,6 +125,22 @@ def judge(f, path):
     return None, seen
 
 
+def read_judged(path):
+    """The comment lines of a judged tsv, and its judgements by (op, kind, argument, seed)."""
+    head, judged = [], {}
+    with open(path) as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            if line.startswith("#"):
+                head.append(line)
+            elif line:
+                f = line.split("\t")
+                if len(f) != 7:
+                    sys.exit("%s: a row of %d fields, not 7: %s" % (path, len(f), line[:80]))
+                judged[tuple(f[:4])] = f[4]
+    return head, judged
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("report")
@@ -129,7 +149,10 @@ def main():
     ap.add_argument("--ops", help="only findings of operators matching this regex")
     ap.add_argument("--valgrind", action="store_true",
                     help="check accesses past memory the kernel allocated under valgrind (a minute each)")
+    ap.add_argument("--tsv", help="print this judged tsv brought up to the report, judgements kept")
     o = ap.parse_args()
+    head, judged = read_judged(o.tsv) if o.tsv else ([], None)
+    out = []
     tmp = tempfile.mkdtemp()
     with open(o.report) as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
@@ -154,7 +177,16 @@ def main():
             else:
                 ok, seen = judge(f, path)
             verdict = "not checkable" if ok is None else "confirmed" if ok else "NOT confirmed"
-            print("\t".join([row["op"], f["kind"], f["argument"], f["seed"], verdict, str(seen)]), flush=True)
+            key = (row["op"], f["kind"], f["argument"], f["seed"])
+            if judged is None:
+                print("\t".join(list(key) + [verdict, str(seen)]), flush=True)
+            else:
+                out.append(list(key) + [judged.get(key, "UNJUDGED"), "%s: %s" % (verdict, seen),
+                                        f["message"].replace("\t", " ").replace("\n", " ")])
+    if judged is not None:
+        print("\n".join(head))
+        for r in sorted(out, key=lambda r: (r[0], r[1], r[2])):
+            print("\t".join(r))
 
 
 if __name__ == "__main__":
