@@ -16,6 +16,9 @@ run() { # samples-file op...: verify the ops on those samples alone, JSON in $tm
     "$TA" verify "$YAML" --kernels torch --no-default-samples --samples "$s" --cases 0 \
         --format json $ops >"$tmp/r.json" 2>"$tmp/err"
 }
+found() { # pattern what: the last run's report holds pattern (grep's basic regex), or fail
+    grep -q "$1" "$tmp/r.json" || { cat "$tmp/r.json" "$tmp/err"; fail "$2"; }
+}
 
 # to_mkldnn makes its result with ideep, which takes memory through c10's
 # raw_allocate and gives it back through whatever CPU allocator is current
@@ -43,8 +46,8 @@ cat >"$tmp/coo.json" <<'JSON'
    "out": {"shape": [], "dtype": "int32", "offset": 2, "storage_bytes": 20}}]}
 JSON
 run "$tmp/coo.json" aten::_convert_indices_from_coo_to_csr.out
-grep -q 'changed byte 4 of its storage (storage element 1), which is outside its view' "$tmp/r.json" ||
-    { cat "$tmp/r.json" "$tmp/err"; fail "coo_to_csr: the write before out's view"; }
+found 'changed byte 4 of its storage (storage element 1), which is outside its view' \
+    "coo_to_csr: the write before out's view"
 
 # set_.source_Tensor_storage_offset gives self source's storage and grows it
 # to fit the view it is given (offset 1 + 16 elements): source, declared
@@ -57,8 +60,8 @@ cat >"$tmp/set.json" <<'JSON'
    "size": [4, 4], "stride": [4, 1]}]}
 JSON
 run "$tmp/set.json" aten::set_.source_Tensor_storage_offset
-grep -q 'in a storage of 64 bytes -> sizes \[4, 4\] strides \[4, 1\] offset 0 in another storage of 68 bytes' "$tmp/r.json" ||
-    { cat "$tmp/r.json" "$tmp/err"; fail "set_: source's storage grown"; }
+found 'in a storage of 64 bytes -> sizes \[4, 4\] strides \[4, 1\] offset 0 in another storage of 68 bytes' \
+    "set_: source's storage grown"
 
 # The same call when self already has the sizes and strides it is given:
 # ATen's resize_impl_cpu_ returns early and never grows the storage, so self
@@ -71,8 +74,8 @@ cat >"$tmp/set_same.json" <<'JSON'
    "size": [4, 4], "stride": [4, 1]}]}
 JSON
 run "$tmp/set_same.json" aten::set_.source_Tensor_storage_offset
-grep -q '"kind":"out-of-bounds","severity":"error","argument":"self","seed":"0x0","message":"the kernel left the argument viewing bytes \[4, 68) of a storage of 64 bytes: sizes \[4, 4\] strides \[4, 1\] storage offset 1' "$tmp/r.json" ||
-    { cat "$tmp/r.json" "$tmp/err"; fail "set_: self left past its storage's end"; }
+found '"kind":"out-of-bounds","severity":"error","argument":"self","seed":"0x0","message":"the kernel left the argument viewing bytes \[4, 68) of a storage of 64 bytes: sizes \[4, 4\] strides \[4, 1\] storage offset 1' \
+    "set_: self left past its storage's end"
 
 # TA_TORCH_DUMP: the call as torch gets it, each storage's bytes whole
 # (tools/torch/replay_case.py replays it in torch).
