@@ -192,6 +192,9 @@ TA_API const ta_native_func *ta_native_get(const ta_native_file *f, size_t i);
 TA_API const ta_native_func *ta_native_find(const ta_native_file *f, const char *name);
 
 TA_API const char *ta_native_source(const ta_native_file *f);
+/* The yaml text the file was loaded from (NUL-terminated, *len bytes when
+ * len is not NULL); positions' byte offsets index it. Valid while f lives. */
+TA_API const char *ta_native_text(const ta_native_file *f, size_t *len);
 /* The arena that owns the file; others may allocate derived data in it. */
 TA_API ta_arena *ta_native_arena(const ta_native_file *f);
 

@@ -277,6 +277,28 @@ TA_API ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **
 TA_API ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags);
 TA_API extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_check_pass} */
 
+/* ---- the same check, fed one entry at a time (a streaming check) -------
+ *
+ * For a check that does not hold the whole loaded file: the stream keeps a
+ * compact summary of each entry it is given (referring to the yaml text by
+ * byte offsets, re-reading what it needs from that text at the end) and
+ * ta_tg_stream_finish reports exactly the diagnostics ta_torchgen_check_pass
+ * reports on the whole file, in the same order.
+ *
+ * f in each call is any view of the one yaml (the whole loaded file, or a
+ * part of it that shares its text, source name and tags.yaml): the stream
+ * uses only ta_native_text, ta_native_source, the tag set and ta_native_loc
+ * of it, never its entries. Entries are added in yaml order; an entry (and
+ * its schema, which may be NULL) need not outlive the call that adds it. The
+ * text must outlive the stream. */
+typedef struct ta_tg_stream ta_tg_stream;
+TA_API ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out);
+TA_API ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f,
+                                  const ta_native_func *fn);
+TA_API ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f,
+                                     ta_diags *diags);
+TA_API void ta_tg_stream_destroy(ta_tg_stream *s);
+
 /* Every rule the pass reports, for report catalogues (SARIF rules[]). */
 TA_API const ta_rule_info *ta_torchgen_rules(size_t *n);
 

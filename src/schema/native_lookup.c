@@ -68,6 +68,12 @@ const ta_native_func *ta_native_get(const ta_native_file *f, size_t i)
 
 const char *ta_native_source(const ta_native_file *f) { return f->src.source; }
 
+const char *ta_native_text(const ta_native_file *f, size_t *len)
+{
+    if (len) *len = f->src.len;
+    return f->src.text;
+}
+
 ta_arena *ta_native_arena(const ta_native_file *f) { return f->arena; }
 
 bool ta_native_has_tag_set(const ta_native_file *f) { return f->has_tags; }

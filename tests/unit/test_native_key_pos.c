@@ -92,6 +92,10 @@ static size_t compare(const char *name, const char *text, size_t len)
     ta_native_file *f = NULL;
     ta_native_load_buffer(text, len, name, NULL, 0, NULL, &f, d);
     size_t compared = 0, j = 0;
+    /* the file's text is the input's, byte for byte, so offsets index both */
+    size_t kept = 0;
+    if (f && (ta_native_text(f, &kept) == NULL || kept != len || memcmp(ta_native_text(f, NULL), text, len)))
+        if (bad++ < 8) fprintf(stderr, "%s: ta_native_text is not the input\n", name);
     for (size_t i = 0; f && i < ta_native_count(f); i++) {
         const ta_native_func *fn = ta_native_get(f, i);
         while (j < s.n && s.v[j].off != fn->pos.off) j++;
