@@ -270,7 +270,7 @@ static void test_dimnames(void **state)
         assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, ta_mix64(k), e.c), TA_OK);
         int nd = e.c->args[0].u.tensor->ndim;
         assert_true(nd >= 1 && nd <= 8);
-        const char *own = TA_DIM_NAMES + 8 - nd; /* self's names, in order */
+        const char *own = &TA_DIM_NAMES[8 - nd]; /* self's names, in order */
         assert_int_equal(e.c->args[1].tag, TA_VAL_DIMNAME);
         assert_int_equal(strlen(e.c->args[1].u.s), 1);
         assert_non_null(strchr(own, e.c->args[1].u.s[0]));
