@@ -67,8 +67,8 @@ extern "C" {
  * tags TA_VAL_SCALAR_LIST, TA_VAL_DIMNAME and TA_VAL_DIMNAME_LIST (new tags
  * after the old ones, new union members no larger than the old ones, so a
  * ta_value keeps its size and layout; a plugin built before them meets
- * them only in operators with Scalar[] or Dimname arguments, which were
- * never run before). */
+ * them only in Scalar[] and Dimname arguments, which were given None at
+ * most before). */
 #define TA_KERNEL_ABI_VERSION 2u
 #define TA_PLUGIN_ENTRY "tensoralias_register"
 
