@@ -86,7 +86,9 @@ cat >"$tmp/flatten.json" <<'JSON'
                                   "out_dim": "out"},
                                  {"self": {"shape": [2, 3]}, "start_dim": 0, "end_dim": 1, "out_dim": "out"}]}
 JSON
-run "$tmp/flatten.json" aten::flatten.named_out_dim
+TA_TORCH_DUMP="$tmp/named.jsonl" run "$tmp/flatten.json" aten::flatten.named_out_dim
+grep -q '"names": \["g", "h"\]}, -1, -2, "dimname::out"\]' "$tmp/named.jsonl" ||
+    { cat "$tmp/named.jsonl"; fail "dump: the names and the Dimname"; }
 found '"kind":"crash".*start_dim=-1, end_dim=-2, out_dim=.out.' "flatten.named_out_dim: the crash"
 found '"cases":2,"exercised":1,' "flatten.named_out_dim: the valid sample runs"
 
