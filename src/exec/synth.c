@@ -15,6 +15,10 @@
  * what the operator's names tie together (pooling and convolution sizes,
  * norm statistics, class targets, dtypes, pairs of optional arguments...):
  * synth_plan.c decides those per case and is asked at each argument.
+ * A Scalar[] has one scalar per tensor of the case's lists (foreach) or per
+ * dimension (gradient's spacing); a Dimname names a dimension of the main
+ * shape by kernel.h's TA_DIM_NAMES scheme, by which the tensors of a case
+ * with a Dimname are named (a framework with named tensors names them).
  * The same seed always gives the same case. */
 #include <math.h>
 #include <stdarg.h>
@@ -787,6 +791,25 @@ static ta_scalar draw_scalar(synth *y, const char *name)
     return v;
 }
 
+/* A Scalar as a value, and back. */
+static ta_value scalar_value(ta_scalar s)
+{
+    ta_value v = {.tag = TA_VAL_SCALAR, .scalar_kind = s.kind};
+    if (s.kind == TA_SCALAR_FLOAT) v.u.f = s.u.f;
+    else if (s.kind == TA_SCALAR_BOOL) v.u.b = s.u.b;
+    else v.u.i = s.u.i;
+    return v;
+}
+
+static ta_scalar scalar_of(const ta_value *v)
+{
+    ta_scalar s = {.kind = v->scalar_kind};
+    if (s.kind == TA_SCALAR_FLOAT) s.u.f = v->u.f;
+    else if (s.kind == TA_SCALAR_BOOL) s.u.b = v->u.b;
+    else s.u.i = v->u.i;
+    return s;
+}
+
 /* Scalar: its default, else a drawn one. */
 static ta_value synth_scalar(synth *y, const ta_decl_slot *d)
 {
@@ -799,11 +822,7 @@ static ta_value synth_scalar(synth *y, const ta_decl_slot *d)
         v.scalar_kind = TA_SCALAR_FLOAT;
         v.u.f = double_of(a->def.text);
     } else {
-        ta_scalar s = draw_scalar(y, d->name);
-        v.scalar_kind = s.kind;
-        if (s.kind == TA_SCALAR_FLOAT) v.u.f = s.u.f;
-        else if (s.kind == TA_SCALAR_BOOL) v.u.b = s.u.b;
-        else v.u.i = s.u.i;
+        v = scalar_value(draw_scalar(y, d->name));
     }
     return v;
 }
@@ -836,6 +855,8 @@ static ta_status synth_scalar_list(synth *y, const ta_decl_slot *d)
 }
 
 /* ---- named dimensions (TA_DIM_NAMES) ------------------------------------ */
+
+_Static_assert(sizeof TA_DIM_NAMES - 1 == TA_CASE_MAX_DIM, "a name for each dimension a case's tensors have");
 
 /* The name of dimension dim of the main shape, into buf[2]. */
 static const char *dim_name(const synth *y, int64_t dim, char *buf)
@@ -1043,10 +1064,7 @@ size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t ca
         case TA_VAL_BOOL_LIST: n = put(buf, cap, n, "[%zu bools]", v->u.bools.n); break;
         case TA_VAL_STRING: n = put(buf, cap, n, "'%s'", v->u.s); break;
         case TA_VAL_SCALAR: {
-            ta_scalar sc = {.kind = v->scalar_kind};
-            if (sc.kind == TA_SCALAR_FLOAT) sc.u.f = v->u.f;
-            else if (sc.kind == TA_SCALAR_BOOL) sc.u.b = v->u.b;
-            else sc.u.i = v->u.i;
+            ta_scalar sc = scalar_of(v);
             n = describe_scalar(&sc, buf, cap, n);
             break;
         }
