@@ -42,6 +42,8 @@ typedef ta_status (*ta_synth_override)(void *ud, int arg, ta_exec *x, const ta_d
                                        ta_case *c);
 ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
                              ta_case *c, ta_synth_override over, void *ud);
+/* The case as a record (case.c). */
+
 /* Pushes v on x's stack and records it as the case's next argument. */
 ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v);
 
