@@ -25,6 +25,9 @@ struct ta_tg_stream {
     bool pt2;                /* tags.yaml declares pt2_compliant_tag */
     entry_at *at;            /* every entry added, in yaml order */
     size_t nat, cap;
+    const char *source;      /* the yaml's name, kept */
+    const char **buf;        /* an entry's tags and autogen names, reused */
+    size_t buf_cap;
     ta_diags *scratch;       /* the parser's (a parsed schema parses again) */
 };
 
@@ -47,6 +50,11 @@ ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out)
     s->tg->no_func = true; /* the check model (native.c's TG_CHECK_MODEL) */
     s->tg->derived_keep_view_copy = declares(f, "core");
     s->pt2 = declares(f, TG_TAG_PT2_COMPLIANT);
+    const char *src = ta_native_source(f);
+    if (!(s->source = ta_arena_strndup(s->tg->arena, src, strlen(src)))) {
+        ta_tg_stream_destroy(s);
+        return TA_ERR_NOMEM;
+    }
     *out = s;
     return TA_OK;
 }
@@ -57,6 +65,7 @@ void ta_tg_stream_destroy(ta_tg_stream *s)
     ta_torchgen_destroy(s->tg);
     ta_diags_destroy(s->scratch);
     free(s->at);
+    free(s->buf);
     free(s);
 }
 
@@ -103,30 +112,56 @@ static bool is_aten(const ta_native_func *fn)
     return !sep || (paren && paren < sep);
 }
 
+/* Room for n strings in s->buf. */
+static const char **strings(ta_tg_stream *s, size_t n)
+{
+    if (n > s->buf_cap) {
+        const char **v = ta_realloc(s->buf, n * sizeof *v);
+        if (!v) return NULL;
+        s->buf = v;
+        s->buf_cap = n;
+    }
+    return s->buf;
+}
+
+/* fn's tags (copied), and pt2_compliant_tag as native.c implies it. */
+static uint32_t kept_tags(ta_tg_stream *s, const ta_native_func *fn, const char **tags, bool *ok)
+{
+    uint32_t n = 0;
+    bool has_pt2 = false;
+    for (uint32_t k = 0; k < fn->ntags; k++) {
+        if (!(tags[n++] = ta_arena_strndup(s->tg->arena, fn->tags[k].s, strlen(fn->tags[k].s))))
+            *ok = false;
+        has_pt2 |= s->pt2 && !strcmp(fn->tags[k].s, TG_TAG_PT2_COMPLIANT);
+    }
+    if (s->pt2 && !has_pt2 && is_aten(fn)) tags[n++] = TG_TAG_PT2_COMPLIANT;
+    return n;
+}
+
 ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f, const ta_native_func *fn)
 {
+    (void)f;
     ta_status st = note_entry(s, fn);
     if (st != TA_OK || !fn->schema) return st;
     ta_schema *schema = NULL;
     if ((st = copy_schema(s, fn, &schema)) != TA_OK) return st;
-    const char **tags = ta_malloc((fn->ntags + 1 + fn->nautogen + 1) * sizeof *tags);
+    const char **tags = strings(s, fn->ntags + 1 + fn->nautogen + 1);
     if (!tags) return TA_ERR_NOMEM;
-    uint32_t ntags = 0;
-    bool has_pt2 = false;
-    for (uint32_t k = 0; k < fn->ntags; k++) {
-        tags[ntags++] = fn->tags[k].s;
-        has_pt2 |= s->pt2 && !strcmp(fn->tags[k].s, TG_TAG_PT2_COMPLIANT);
-    }
-    if (s->pt2 && !has_pt2 && is_aten(fn)) tags[ntags++] = TG_TAG_PT2_COMPLIANT;
+    bool ok = true;
+    uint32_t ntags = kept_tags(s, fn, tags, &ok);
     const char **autogen = tags + ntags;
-    for (uint32_t k = 0; k < fn->nautogen; k++) autogen[k] = fn->autogen[k].s;
+    const entry_at *at = &s->at[s->nat - 1]; /* its autogen names are kept there */
+    for (uint32_t k = 0; k < fn->nautogen; k++) autogen[k] = at->names[k].s;
+    const char *del = fn->structured_delegate.s;
+    if (del && !(del = ta_arena_strndup(s->tg->arena, del, strlen(del)))) ok = false;
+    if (!ok) return TA_ERR_NOMEM;
     static const char *const variant_sets[4][2] = {
         {NULL, NULL}, {"function", NULL}, {"method", NULL}, {"function", "method"}};
     unsigned vbits = fn->variants & (TA_VARIANT_FUNCTION | TA_VARIANT_METHOD);
     uint32_t nv = (vbits & 1u) + (vbits >> 1 & 1u);
     ta_tg_entry e = {
         .schema = schema,
-        .source = ta_native_source(f),
+        .source = s->source,
         .line = fn->pos.line,
         .tags = tags,
         .ntags = ntags,
@@ -136,14 +171,13 @@ ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f, const ta_na
         .nvariants = nv,
         .manual_cpp_binding = fn->manual_cpp_binding,
         .structured = fn->structured,
-        .structured_delegate = fn->structured_delegate.s,
+        .structured_delegate = del,
         .has_composite_implicit_autograd_kernel = fn->has_composite_implicit_autograd_kernel,
         .has_composite_explicit_autograd_kernel = fn->has_composite_explicit_autograd_kernel,
         .id = (int32_t)fn->index,
     };
-    st = tg_add(s->tg, &e, TG_COPY_STRINGS, NULL);
-    free(tags);
-    return st;
+    /* its strings are the model's own copies (variants: the static sets) */
+    return tg_add(s->tg, &e, TG_BORROW_STRINGS, NULL);
 }
 
 /* The entry written on line (native.c's entry_at, over the kept entries). */
