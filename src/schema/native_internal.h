@@ -88,8 +88,8 @@ typedef struct ta_native_stream ta_native_stream;
 
 struct ta_native_file {
     ta_arena *arena;       /* the entries (of a window: reset for each) */
-    ta_arena *fixed;       /* what lives as long as the file: source names,
-                            * tags (arena itself, but a window's own) */
+    ta_arena *fixed;       /* what lives as long as the file (source names,
+                            * tags): arena itself, but a window's own */
     ta_native_stream *stream; /* a window of a streaming check, or NULL */
     uint32_t base;         /* a window's first entry's yaml index (else 0) */
     ta_yaml_src src;       /* text is an arena copy, or one of kept */
@@ -169,8 +169,8 @@ ta_status ta_native_stream_index(ta_native_stream *s, ta_native_file *w, uint32_
 /* Runs the stages over w's entries, then empties w for the next window. */
 ta_status ta_native_stream_flush(ta_native_stream *s, ta_native_file *w, ta_diags *diags);
 /* The stream's answer for a delegate lookup (ta_native_delegate_target). */
-ta_status ta_native_stream_delegate(ta_native_stream *s, const ta_native_file *w,
-                                    const ta_native_func *fn, const ta_native_str *del,
-                                    bool *found, bool *structured, bool *later);
+ta_status ta_native_stream_delegate(ta_native_stream *s, const ta_native_func *fn,
+                                    const ta_native_str *del, bool *found, bool *structured,
+                                    bool *later);
 
 #endif

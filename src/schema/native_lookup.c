@@ -13,8 +13,7 @@ ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
     return ta_map_reserve(&f->index, n);
 }
 
-/* Notes entry i as a duplicate of a name first defined on line first. */
-static ta_status add_dup(ta_native_file *f, uint32_t i, uint32_t first)
+ta_status ta_native_note_dup(ta_native_file *f, uint32_t i, uint32_t first_line)
 {
     if (f->ndups == f->dups_cap) {
         uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
@@ -24,7 +23,7 @@ static ta_status add_dup(ta_native_file *f, uint32_t i, uint32_t first)
         f->dups_cap = cap;
     }
     f->dups[2 * f->ndups] = i;
-    f->dups[2 * f->ndups + 1] = first;
+    f->dups[2 * f->ndups + 1] = first_line;
     f->ndups++;
     return TA_OK;
 }
@@ -38,19 +37,14 @@ ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
         return TA_ERR_NOMEM;
     if (e->value.i == i) return TA_OK;
     /* A duplicate keeps the first; the overload check reports it. */
-    return add_dup(f, i, f->funcs[e->value.i].pos.line);
-}
-
-ta_status ta_native_note_dup(ta_native_file *f, uint32_t i, uint32_t first_line)
-{
-    return add_dup(f, i, first_line);
+    return ta_native_note_dup(f, i, f->funcs[e->value.i].pos.line);
 }
 
 ta_status ta_native_delegate_target(const ta_native_file *f, const ta_native_func *fn,
                                     const ta_native_str *del, bool *found, bool *structured,
                                     bool *later)
 {
-    if (f->stream) return ta_native_stream_delegate(f->stream, f, fn, del, found, structured, later);
+    if (f->stream) return ta_native_stream_delegate(f->stream, fn, del, found, structured, later);
     const ta_native_func *to = ta_native_find_in(f, fn->ns, strlen(fn->ns), del->s, del->len);
     *found = to != NULL;
     *structured = to && to->structured;

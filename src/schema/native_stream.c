@@ -127,11 +127,10 @@ static ta_status remember(ta_native_stream *s, const char *key, size_t len,
     return TA_OK;
 }
 
-ta_status ta_native_stream_delegate(ta_native_stream *s, const ta_native_file *w,
-                                    const ta_native_func *fn, const ta_native_str *del,
-                                    bool *found, bool *structured, bool *later)
+ta_status ta_native_stream_delegate(ta_native_stream *s, const ta_native_func *fn,
+                                    const ta_native_str *del, bool *found, bool *structured,
+                                    bool *later)
 {
-    (void)w;
     char buf[256];
     size_t len;
     char *big = NULL;
