@@ -163,6 +163,28 @@ ta_status ta_native_stream_flush(ta_native_stream *s, ta_native_file *w, ta_diag
     return st;
 }
 
+/* What the stages' ends do not read, freed before they run (their peak is
+ * the stream's): the name index, its keys and the delegates named early,
+ * the window's entries, their array and their arena (w keeps its text, its
+ * tags and its fixed arena, which then serves as its arena too). */
+static void release(ta_native_stream *s, ta_native_file *w)
+{
+    ta_map_clear(&s->index);
+    ta_arena_destroy(s->keys);
+    s->keys = NULL;
+    free(s->later);
+    s->later = NULL;
+    s->nlater = s->later_cap = 0;
+    free(w->funcs);
+    w->funcs = NULL;
+    w->funcs_cap = 0;
+    if (w->arena != w->fixed) {
+        ta_map_clear(&w->index);
+        ta_arena_destroy(w->arena);
+        w->arena = w->fixed;
+    }
+}
+
 /* After the reading: the last window, the delegates named early, then the
  * stages' ends. */
 static ta_status stream_end(ta_native_stream *s, ta_native_file *w, ta_diags *diags)
@@ -175,6 +197,7 @@ static ta_status stream_end(ta_native_stream *s, ta_native_file *w, ta_diags *di
         lookup(s, r->key, r->len, &found, &structured);
         st = ta_native_delegate_report(w, diags, r->pos, r->key + r->name_off, found, structured);
     }
+    release(s, w);
     for (size_t i = 0; i < s->nstages && st == TA_OK; i++) {
         if (!s->stages[i].finish) continue;
         st = s->stages[i].finish(s->stages[i].ctx, w, diags);
