@@ -3,7 +3,9 @@
  * them: every key, its type, its default, and the derived composite-kernel
  * flags. Problems that make an entry unreadable are reported here (shape,
  * unknown keys, wrong types, illegal values, schema syntax); cross-entry and
- * policy rules are rule passes (native_passes.c). Also reads tags.yaml. */
+ * policy rules are rule passes (native_passes.c). Also reads tags.yaml.
+ * The same loader fills the window of a streaming check (native_stream.c),
+ * handing it over each time it is full. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
