@@ -4,7 +4,7 @@
  * file, line and column as reports sort them (ta_report_shown: emission
  * order breaks ties); with a window that holds the whole file, in the same
  * order as emitted. Inputs: both corpora with and without their tags.yaml,
- * every broken-yaml file, the native fuzz corpus, and yamls whose windows
+ * every broken-yaml file, the native and autogen fuzz corpora, and yamls whose windows
  * split signature groups, duplicate names and delegate pairs (delegates
  * before and after their targets), checked with every small window size. */
 #include <dirent.h>
@@ -200,7 +200,8 @@ static void test_broken_and_fuzz(void **state)
     size_t tlen = 0;
     char *tags = read_tags("pytorch-1.13.1", &tlen);
     size_t n = compare_dir("tests/data/broken-yaml", tags, tlen) +
-               compare_dir("tests/fuzz/corpus/fuzz_native", tags, tlen);
+               compare_dir("tests/fuzz/corpus/fuzz_native", tags, tlen) +
+               compare_dir("tests/fuzz/corpus/fuzz_autogen", tags, tlen);
     free(tags);
     assert_true(n > 30);
     assert_int_equal(bad, 0);
