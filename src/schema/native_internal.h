@@ -160,9 +160,9 @@ ta_status ta_native_load_window_path(const char *path, const char *tags_path,
                                      ta_diags *diags);
 /* Entries per window. */
 uint32_t ta_native_stream_window(const ta_native_stream *s);
-/* Room in the name index for the entries of a text of len bytes (a guess:
+/* Room in the name index for the entries of text[0..len) (a guess:
  * growing the table later would hold the old one and the new at once). */
-ta_status ta_native_stream_reserve(ta_native_stream *s, size_t len);
+ta_status ta_native_stream_reserve(ta_native_stream *s, const char *text, size_t len);
 /* Indexes w's entry i (its name, its line, its structured flag) for the
  * whole stream, noting a duplicate name in w->dups. */
 ta_status ta_native_stream_index(ta_native_stream *s, ta_native_file *w, uint32_t i);

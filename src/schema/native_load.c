@@ -616,7 +616,7 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
     size_t bytes = guess * sizeof *f->funcs;
     f->funcs = ta_malloc_pages(&bytes); /* each is cleared when read */
-    ta_status st = f->stream ? ta_native_stream_reserve(f->stream, f->src.len)
+    ta_status st = f->stream ? ta_native_stream_reserve(f->stream, f->src.text, f->src.len)
                              : ta_native_index_reserve(f, guess);
     if (!f->funcs || st != TA_OK) return L->st = TA_ERR_NOMEM;
     f->funcs_cap = (uint32_t)(bytes / sizeof *f->funcs);

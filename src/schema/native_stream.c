@@ -69,12 +69,29 @@ static const char *keep_key(ta_native_stream *s, const ta_native_file *w,
     return ta_arena_strndup(s->keys, key, len);
 }
 
-ta_status ta_native_stream_reserve(ta_native_stream *s, size_t len)
+/* Lines of text[0..len) that start with "- ": about the entries of a yaml
+ * written as PyTorch's are. */
+static size_t entry_lines(const char *text, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = text, *end = text + len; p < end;) {
+        n += end - p >= 2 && p[0] == '-' && p[1] == ' ';
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) break;
+        p = nl + 1;
+    }
+    return n;
+}
+
+ta_status ta_native_stream_reserve(ta_native_stream *s, const char *text, size_t len)
 {
     /* PyTorch's entries take over 200 bytes each (226 on average in
      * 1.13.1's yaml): one a 256 bytes is about every entry, and a yaml of
-     * a few huge entries wastes at most a fifth of its size on the table */
-    return ta_map_reserve(&s->index, len / 256);
+     * a few huge entries wastes at most a fifth of its size on the table.
+     * A large file's entries are counted instead (a few milliseconds next
+     * to seconds of checking): sized once, the table never holds an old
+     * copy and a new one at once, whatever the entries' size. */
+    return ta_map_reserve(&s->index, len > ((size_t)8 << 20) ? entry_lines(text, len) : len / 256);
 }
 
 ta_status ta_native_stream_index(ta_native_stream *s, ta_native_file *w, uint32_t i)
