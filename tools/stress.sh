@@ -7,6 +7,9 @@
 #   aliased    3,000 arguments in one alias set               parse --json (cap, then all pairs)
 #   big        a 200 MB native_functions.yaml (copies of 1.13.1's, renamed),
 #              past the 64 MiB input limit, and its first 60 MB             check
+#              (and, when the benchmarks are built, bench_check_memory on the
+#              60 MB: the whole-file check beside the streaming one, and the
+#              stream's own parts without torchgen's)
 #   zero       /dev/zero, endless                              check
 #   strides    16 sample tensors with strides of 4,000,000    verify --samples
 # usage: tools/stress.sh [SIZE_MB]   (BUILD=dir picks the build; SIZE_MB is
@@ -74,3 +77,7 @@ run "big: $(($(size "$tmp/big60.yaml") >> 20)) MB check" "$(size "$tmp/big60.yam
 run "zero: check /dev/zero" 0 "$TA" check /dev/zero
 run "zero: check - < /dev/zero" 0 sh -c "'$TA' check - < /dev/zero"
 run "strides: verify --samples" 0 "$TA" verify --no-default-samples --samples "$tmp/strides.json" --ops 'aten::cat' --cases 0
+if [ -x "$BUILD/bench/bench_check_memory" ]; then
+    echo
+    "$BUILD/bench/bench_check_memory" "$tmp/big60.yaml"
+fi

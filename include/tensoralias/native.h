@@ -245,6 +245,54 @@ TA_API ta_status ta_native_check_with(const ta_native_file *f,
 /* ta_native_check_with(the built-in passes). */
 TA_API ta_status ta_native_check(const ta_native_file *f, ta_diags *diags);
 
+/* ---- a streaming check -------------------------------------------------
+ *
+ * A check that never holds the whole loaded file. The yaml is read in
+ * windows of entries; the stages see each window as a ta_native_file of its
+ * own, then it is dropped. A window is a view: it shares the file's text,
+ * source name and tag set; ta_native_count and ta_native_get give its
+ * entries (their index is still their place in the whole yaml), and
+ * ta_native_find on it finds nothing. The built-in passes run on a window
+ * as on a whole file: the stream keeps a compact index of every name read
+ * (the line of its first entry and whether that is structured) for the
+ * overload and structured_delegate checks, and reports a delegate named
+ * before its target at the end. The diagnostics are the loader's and the
+ * stages' as a whole-file load and the same passes give them: the same
+ * ones, and at any one line and column in the same order (a report sorted
+ * by position, as `tensoralias check` prints, is the same). */
+typedef struct ta_native_stage {
+    const char *name;
+    void *ctx;
+    /* Each window, in yaml order; its entries live until it returns.
+     * TA_ERR_PARSE is taken as TA_OK (errors found); any other status
+     * ends the check. */
+    ta_status (*window)(void *ctx, const ta_native_file *w, ta_diags *diags);
+    /* Once, after the last window (w then holds no entries); may be NULL. */
+    ta_status (*finish)(void *ctx, const ta_native_file *w, ta_diags *diags);
+} ta_native_stage;
+
+/* The built-in passes (ta_native_builtin_passes) as one stage. */
+TA_API ta_native_stage ta_native_builtin_stage(void);
+
+/* Entries a window holds when the caller does not say (0). */
+enum { TA_NATIVE_WINDOW_DEFAULT = 4096 };
+
+/* Reads path (and tags_path, which may be NULL) as ta_native_load_path
+ * does and runs stages[0..n) over it, window entries at a time (0: the
+ * default). *count (when not NULL) gets how many entries were read.
+ * Returns TA_ERR_IO, TA_ERR_INVALID or TA_ERR_NOMEM as the loader does, or
+ * the status a stage failed with; else TA_ERR_PARSE when an error-level
+ * diagnostic was added, else TA_OK. */
+TA_API ta_status ta_native_check_stream_path(const char *path, const char *tags_path,
+                                             const ta_native_stage *stages, size_t n,
+                                             size_t window, size_t *count, ta_diags *diags);
+/* The same over text as ta_native_load_buffer reads it. */
+TA_API ta_status ta_native_check_stream_buffer(const char *text, size_t len, const char *source,
+                                               const char *tags_text, size_t tags_len,
+                                               const char *tags_source,
+                                               const ta_native_stage *stages, size_t n,
+                                               size_t window, size_t *count, ta_diags *diags);
+
 #ifdef __cplusplus
 }
 #endif

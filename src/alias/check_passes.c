@@ -1,4 +1,5 @@
-/* check_passes.c - the pass list of `tensoralias check` (tensoralias/check.h). */
+/* check_passes.c - the passes of `tensoralias check` (tensoralias/check.h):
+ * as one list over a loaded file, and as the stages of a streaming check. */
 #include <string.h>
 
 #include "tensoralias/check.h"
@@ -24,4 +25,65 @@ ta_status ta_check_all(const ta_native_file *f, ta_diags *diags)
     size_t n = ta_check_passes(passes, TA_CHECK_MAX_PASSES);
     if (n > TA_CHECK_MAX_PASSES) return TA_ERR_INVALID;
     return ta_native_check_with(f, passes, n, diags);
+}
+
+/* ---- the stages ----------------------------------------------------- */
+
+static ta_status alias_window(void *ctx, const ta_native_file *w, ta_diags *diags)
+{
+    (void)ctx;
+    size_t n;
+    const ta_native_pass *p = ta_alias_native_passes(&n);
+    return ta_native_check_with(w, p, n, diags);
+}
+
+/* torchgen's derivation: every entry added while its window lives, the
+ * stream made on first use. */
+static ta_status tg_window(void *ctx, const ta_native_file *w, ta_diags *diags)
+{
+    (void)diags;
+    ta_tg_stream **tg = ctx;
+    ta_status st = *tg ? TA_OK : ta_tg_stream_create(w, tg);
+    for (size_t i = 0; i < ta_native_count(w) && st == TA_OK; i++)
+        st = ta_tg_stream_add(*tg, w, ta_native_get(w, i));
+    return st;
+}
+
+static ta_status tg_finish(void *ctx, const ta_native_file *w, ta_diags *diags)
+{
+    ta_tg_stream **tg = ctx;
+    ta_status st = *tg ? TA_OK : ta_tg_stream_create(w, tg);
+    return st == TA_OK ? ta_tg_stream_finish(*tg, w, diags) : st;
+}
+
+/* The stages, over tg (which the caller destroys). */
+static void check_stages(ta_native_stage out[3], ta_tg_stream **tg)
+{
+    out[0] = ta_native_builtin_stage();
+    out[1] = (ta_native_stage){"alias", NULL, alias_window, NULL};
+    out[2] = (ta_native_stage){ta_torchgen_pass.name, tg, tg_window, tg_finish};
+}
+
+ta_status ta_check_stream_path(const char *path, const char *tags_path, size_t window,
+                               size_t *count, ta_diags *diags)
+{
+    ta_tg_stream *tg = NULL;
+    ta_native_stage stages[3];
+    check_stages(stages, &tg);
+    ta_status st = ta_native_check_stream_path(path, tags_path, stages, 3, window, count, diags);
+    ta_tg_stream_destroy(tg);
+    return st;
+}
+
+ta_status ta_check_stream_buffer(const char *text, size_t len, const char *source,
+                                 const char *tags_text, size_t tags_len, const char *tags_source,
+                                 size_t window, size_t *count, ta_diags *diags)
+{
+    ta_tg_stream *tg = NULL;
+    ta_native_stage stages[3];
+    check_stages(stages, &tg);
+    ta_status st = ta_native_check_stream_buffer(text, len, source, tags_text, tags_len,
+                                                 tags_source, stages, 3, window, count, diags);
+    ta_tg_stream_destroy(tg);
+    return st;
 }

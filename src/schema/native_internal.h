@@ -84,8 +84,14 @@ ta_status ta_yaml_vreport(const ta_yaml_src *src, ta_diags *diags, ta_severity s
 
 /* ---- the loaded file --------------------------------------------------- */
 
+typedef struct ta_native_stream ta_native_stream;
+
 struct ta_native_file {
-    ta_arena *arena;
+    ta_arena *arena;       /* the entries (of a window: reset for each) */
+    ta_arena *fixed;       /* what lives as long as the file (source names,
+                            * tags): arena itself, but a window's own */
+    ta_native_stream *stream; /* a window of a streaming check, or NULL */
+    uint32_t base;         /* a window's first entry's yaml index (else 0) */
     ta_yaml_src src;       /* text is an arena copy, or one of kept */
     ta_yaml_src tags_src;
     char *kept[2];         /* texts the file owns (ta_native_load_path's) */
@@ -95,10 +101,12 @@ struct ta_native_file {
     bool has_tags;
     const char **tags;     /* from tags.yaml */
     uint32_t ntags, tags_cap;
-    ta_map index;          /* full_name ("ns::name.overload") -> first entry */
+    ta_map index;          /* full_name ("ns::name.overload") -> first entry
+                            * (a window's stays empty: see the stream's) */
     /* The entries whose name an earlier entry has, in yaml order, as pairs
-     * (entry, first entry of that name), found while indexing: the
-     * overload check reads them instead of looking every name up again. */
+     * (entry, line of the first entry of that name), found while indexing:
+     * the overload check reads them instead of looking every name up
+     * again. A window's first entry may be in an earlier window. */
     uint32_t *dups;
     uint32_t ndups, dups_cap; /* pairs */
 };
@@ -117,8 +125,52 @@ const char *ta_native_closest_dispatch_key(const char *s, size_t len);
 /* native_lookup.c: the name index, filled as entries are read. */
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n);
 ta_status ta_native_index_add(ta_native_file *f, uint32_t i);
+/* Notes f's entry i as the later of two of one name, the first on line
+ * first_line (for the overload check). */
+ta_status ta_native_note_dup(ta_native_file *f, uint32_t i, uint32_t first_line);
 /* By namespace and name; ns NULL (nslen 0): name is the full name. */
 const ta_native_func *ta_native_find_in(const ta_native_file *f, const char *ns,
                                         size_t nslen, const char *name, size_t len);
+
+/* What fn's structured_delegate (del, without a namespace) names: *found
+ * and *structured (the first function of that name's flag). In a window of
+ * a streaming check a name not read yet is recorded and *later set: the
+ * stream reports it at the end (ta_native_delegate_report). */
+ta_status ta_native_delegate_target(const ta_native_file *f, const ta_native_func *fn,
+                                    const ta_native_str *del, bool *found, bool *structured,
+                                    bool *later);
+
+/* native_passes.c: the delegate-unknown or delegate-not-structured error
+ * (if any) for a structured_delegate `name` written at pos. */
+ta_status ta_native_delegate_report(const ta_native_file *f, ta_diags *d, ta_native_pos pos,
+                                    const char *name, bool found, bool structured);
+
+/* ---- the streaming check (native_stream.c) ----------------------------- */
+
+/* native_load.c: ta_native_load_buffer and ta_native_load_path into a
+ * window view of stream: the entries are handed to ta_native_stream_flush
+ * every window's worth, and the last ones are left in *out (the view) for
+ * the caller to flush. */
+ta_status ta_native_load_window_buffer(const char *text, size_t len, const char *source,
+                                       const char *tags_text, size_t tags_len,
+                                       const char *tags_source, ta_native_stream *stream,
+                                       ta_native_file **out, ta_diags *diags);
+ta_status ta_native_load_window_path(const char *path, const char *tags_path,
+                                     ta_native_stream *stream, ta_native_file **out,
+                                     ta_diags *diags);
+/* Entries per window. */
+uint32_t ta_native_stream_window(const ta_native_stream *s);
+/* Room in the name index for the entries of text[0..len) (a guess:
+ * growing the table later would hold the old one and the new at once). */
+ta_status ta_native_stream_reserve(ta_native_stream *s, const char *text, size_t len);
+/* Indexes w's entry i (its name, its line, its structured flag) for the
+ * whole stream, noting a duplicate name in w->dups. */
+ta_status ta_native_stream_index(ta_native_stream *s, ta_native_file *w, uint32_t i);
+/* Runs the stages over w's entries, then empties w for the next window. */
+ta_status ta_native_stream_flush(ta_native_stream *s, ta_native_file *w, ta_diags *diags);
+/* The stream's answer for a delegate lookup (ta_native_delegate_target). */
+ta_status ta_native_stream_delegate(ta_native_stream *s, const ta_native_func *fn,
+                                    const ta_native_str *del, bool *found, bool *structured,
+                                    bool *later);
 
 #endif

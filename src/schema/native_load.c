@@ -3,7 +3,9 @@
  * them: every key, its type, its default, and the derived composite-kernel
  * flags. Problems that make an entry unreadable are reported here (shape,
  * unknown keys, wrong types, illegal values, schema syntax); cross-entry and
- * policy rules are rule passes (native_passes.c). Also reads tags.yaml. */
+ * policy rules are rule passes (native_passes.c). Also reads tags.yaml.
+ * The same loader fills the window of a streaming check (native_stream.c),
+ * handing it over each time it is full. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -609,12 +611,14 @@ static ta_status funcs_begin(void *ctx, const ynode *seq)
      * kernel gives it huge pages) pages of the array never written are
      * never touched. (Counting the "\n- " lines
      * instead was a tenth of a millisecond.) More entries just grow it. */
-    size_t guess = 16 + f->src.len / 128;
+    size_t guess = f->stream ? ta_native_stream_window(f->stream) : 16 + f->src.len / 128;
     if (guess > (size_t)1 << 15) guess = (size_t)1 << 15; /* a huge file grows instead */
     if (guess > UINT32_MAX / 2) guess = UINT32_MAX / 2;
     size_t bytes = guess * sizeof *f->funcs;
     f->funcs = ta_malloc_pages(&bytes); /* each is cleared when read */
-    if (!f->funcs || ta_native_index_reserve(f, guess) != TA_OK) return L->st = TA_ERR_NOMEM;
+    ta_status st = f->stream ? ta_native_stream_reserve(f->stream, f->src.text, f->src.len)
+                             : ta_native_index_reserve(f, guess);
+    if (!f->funcs || st != TA_OK) return L->st = TA_ERR_NOMEM;
     f->funcs_cap = (uint32_t)(bytes / sizeof *f->funcs);
     return TA_OK;
 }
@@ -629,7 +633,7 @@ static ta_status funcs_item(void *ctx, const ynode *e)
                 "an entry must be a mapping, not %s", ta_yaml_type_name(e));
         return L->st;
     }
-    if (f->nfuncs == f->funcs_cap) {
+    if (f->nfuncs == f->funcs_cap) { /* (a window is flushed before it is full) */
         uint32_t cap = f->funcs_cap * 2;
         ta_native_func *v = ta_realloc(f->funcs, cap * sizeof *v);
         if (!v) return L->st = TA_ERR_NOMEM;
@@ -648,8 +652,16 @@ static ta_status funcs_item(void *ctx, const ynode *e)
         return L->st;
     }
     if (L->st != TA_OK) return L->st; /* out of memory: the entry is incomplete */
-    fn->index = f->nfuncs++;
-    if (ta_native_index_add(f, fn->index) != TA_OK) L->st = TA_ERR_NOMEM;
+    uint32_t i = f->nfuncs++;
+    fn->index = f->base + i;
+    if (ta_native_index_add(f, i) != TA_OK) L->st = TA_ERR_NOMEM;
+    if (L->st == TA_OK && f->stream && f->nfuncs == ta_native_stream_window(f->stream)) {
+        /* a window's worth: checked and dropped, with the types its
+         * schemas share (they live in its arena) */
+        L->st = ta_native_stream_flush(f->stream, f, L->diags);
+        ta_type_pool_destroy(L->types);
+        L->types = NULL;
+    }
     return L->st;
 }
 
@@ -697,13 +709,13 @@ static ta_status tags_item(void *ctx, const ynode *e)
                 tag->text);
     if (f->ntags == f->tags_cap) {
         uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
-        const char **v = ta_arena_zalloc(f->arena, cap * sizeof *v);
+        const char **v = ta_arena_zalloc(f->fixed, cap * sizeof *v);
         if (!v) return L->st = TA_ERR_NOMEM;
         if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
         f->tags = v;
         f->tags_cap = cap;
     }
-    f->tags[f->ntags] = ta_arena_strndup(f->arena, tag->text, tag->len);
+    f->tags[f->ntags] = ta_arena_strndup(f->fixed, tag->text, tag->len);
     if (!f->tags[f->ntags++]) L->st = TA_ERR_NOMEM;
     return L->st;
 }
@@ -754,22 +766,41 @@ static bool set_src(ta_native_file *f, ta_yaml_src *src, const char *text, size_
                     const char *source, char *kept)
 {
     if (kept) f->kept[f->nkept++] = kept;
-    src->text = kept ? kept : copy_text(f->arena, text, len);
+    src->text = kept ? kept : copy_text(f->fixed, text, len);
     src->len = text ? len : 0;
-    src->source = ta_arena_strndup(f->arena, source, strlen(source));
+    src->source = ta_arena_strndup(f->fixed, source, strlen(source));
     return src->text && src->source;
 }
 
-/* ta_native_load_buffer, keeping text and tags_text when they are given as
- * kept_text and kept_tags (malloc'd; freed with the file, or here on failure). */
-static ta_status load(const char *text, size_t len, const char *source, const char *tags_text,
-                      size_t tags_len, const char *tags_source, char *kept_text, char *kept_tags,
-                      ta_native_file **out, ta_diags *diags)
+/* A file to load into: a whole one, or (stream not NULL) a window view
+ * whose entries have an arena of their own. */
+static ta_native_file *file_create(ta_native_stream *stream)
 {
-    *out = NULL;
     ta_native_file *f = ta_calloc(1, sizeof *f);
     if (!f || !(f->arena = ta_arena_create())) {
         free(f);
+        return NULL;
+    }
+    f->fixed = f->arena;
+    f->stream = stream;
+    if (stream && !(f->fixed = ta_arena_create())) {
+        ta_arena_destroy(f->arena);
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* ta_native_load_buffer, keeping text and tags_text when they are given as
+ * kept_text and kept_tags (malloc'd; freed with the file, or here on
+ * failure); into a window of stream when it is not NULL. */
+static ta_status load(const char *text, size_t len, const char *source, const char *tags_text,
+                      size_t tags_len, const char *tags_source, char *kept_text, char *kept_tags,
+                      ta_native_stream *stream, ta_native_file **out, ta_diags *diags)
+{
+    *out = NULL;
+    ta_native_file *f = file_create(stream);
+    if (!f) {
         free(kept_text);
         free(kept_tags);
         return TA_ERR_NOMEM;
@@ -777,8 +808,13 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     loader L = {.f = f, .diags = diags};
     ta_status st = TA_OK;
     /* entries, schemas, their strings and the name index take about 5
-     * times the text */
-    ta_arena_expect(f->arena, (kept_text ? 0 : len) + len * 6);
+     * times the text (a window's entries about 2 KB each) */
+    if (stream) {
+        ta_arena_expect(f->fixed, kept_text ? 0 : len);
+        ta_arena_expect(f->arena, (size_t)ta_native_stream_window(stream) * 2048);
+    } else {
+        ta_arena_expect(f->arena, (kept_text ? 0 : len) + len * 6);
+    }
     ta_map_init_in(&f->index, NULL, f->arena);
     if (!set_src(f, &f->src, text, len, source ? source : "<string>", kept_text)) st = TA_ERR_NOMEM;
     if (tags_text) {
@@ -802,19 +838,21 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     return L.errors ? TA_ERR_PARSE : TA_OK;
 }
 
-ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
-                                const char *tags_text, size_t tags_len,
-                                const char *tags_source, ta_native_file **out,
-                                ta_diags *diags)
+/* ta_native_load_buffer into a window of stream, or a whole file (NULL). */
+static ta_status load_buffer(const char *text, size_t len, const char *source,
+                             const char *tags_text, size_t tags_len, const char *tags_source,
+                             ta_native_stream *stream, ta_native_file **out, ta_diags *diags)
 {
     *out = NULL;
     if (too_large(source, len, diags) || too_large(tags_source, tags_len, diags))
         return TA_ERR_INVALID;
-    return load(text, len, source, tags_text, tags_len, tags_source, NULL, NULL, out, diags);
+    return load(text, len, source, tags_text, tags_len, tags_source, NULL, NULL, stream, out,
+                diags);
 }
 
-ta_status ta_native_load_path(const char *path, const char *tags_path,
-                              ta_native_file **out, ta_diags *diags)
+/* ta_native_load_path into a window of stream, or a whole file (NULL). */
+static ta_status load_path(const char *path, const char *tags_path, ta_native_stream *stream,
+                           ta_native_file **out, ta_diags *diags)
 {
     *out = NULL;
     char *text = NULL, *tags = NULL;
@@ -827,7 +865,36 @@ ta_status ta_native_load_path(const char *path, const char *tags_path,
         return st;
     }
     /* The file keeps the texts it read rather than a copy of them. */
-    return load(text, len, path, tags, tags_len, tags_path, text, tags, out, diags);
+    return load(text, len, path, tags, tags_len, tags_path, text, tags, stream, out, diags);
+}
+
+ta_status ta_native_load_buffer(const char *text, size_t len, const char *source,
+                                const char *tags_text, size_t tags_len,
+                                const char *tags_source, ta_native_file **out,
+                                ta_diags *diags)
+{
+    return load_buffer(text, len, source, tags_text, tags_len, tags_source, NULL, out, diags);
+}
+
+ta_status ta_native_load_path(const char *path, const char *tags_path,
+                              ta_native_file **out, ta_diags *diags)
+{
+    return load_path(path, tags_path, NULL, out, diags);
+}
+
+ta_status ta_native_load_window_buffer(const char *text, size_t len, const char *source,
+                                       const char *tags_text, size_t tags_len,
+                                       const char *tags_source, ta_native_stream *stream,
+                                       ta_native_file **out, ta_diags *diags)
+{
+    return load_buffer(text, len, source, tags_text, tags_len, tags_source, stream, out, diags);
+}
+
+ta_status ta_native_load_window_path(const char *path, const char *tags_path,
+                                     ta_native_stream *stream, ta_native_file **out,
+                                     ta_diags *diags)
+{
+    return load_path(path, tags_path, stream, out, diags);
 }
 
 static const ta_native_keyval *keyval(const ta_native_func *fn, ta_native_key k)
@@ -867,6 +934,7 @@ void ta_native_destroy(ta_native_file *f)
     ta_map_clear(&f->index);
     free(f->dups);
     for (int i = 0; i < f->nkept; i++) free(f->kept[i]);
+    if (f->fixed != f->arena) ta_arena_destroy(f->fixed);
     ta_arena_destroy(f->arena);
     free(f);
 }

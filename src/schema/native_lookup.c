@@ -13,14 +13,8 @@ ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
     return ta_map_reserve(&f->index, n);
 }
 
-ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
+ta_status ta_native_note_dup(ta_native_file *f, uint32_t i, uint32_t first_line)
 {
-    const ta_native_func *fn = &f->funcs[i];
-    ta_map_entry *e;
-    if (ta_map_add(&f->index, fn->full_name, strlen(fn->full_name), ta_map_int(i), &e) != TA_OK)
-        return TA_ERR_NOMEM;
-    if (e->value.i == i) return TA_OK;
-    /* A duplicate keeps the first; the overload check reports it. */
     if (f->ndups == f->dups_cap) {
         uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
         uint32_t *d = ta_realloc(f->dups, 2 * (size_t)cap * sizeof *d);
@@ -29,8 +23,32 @@ ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
         f->dups_cap = cap;
     }
     f->dups[2 * f->ndups] = i;
-    f->dups[2 * f->ndups + 1] = (uint32_t)e->value.i;
+    f->dups[2 * f->ndups + 1] = first_line;
     f->ndups++;
+    return TA_OK;
+}
+
+ta_status ta_native_index_add(ta_native_file *f, uint32_t i)
+{
+    if (f->stream) return ta_native_stream_index(f->stream, f, i);
+    const ta_native_func *fn = &f->funcs[i];
+    ta_map_entry *e;
+    if (ta_map_add(&f->index, fn->full_name, strlen(fn->full_name), ta_map_int(i), &e) != TA_OK)
+        return TA_ERR_NOMEM;
+    if (e->value.i == i) return TA_OK;
+    /* A duplicate keeps the first; the overload check reports it. */
+    return ta_native_note_dup(f, i, f->funcs[e->value.i].pos.line);
+}
+
+ta_status ta_native_delegate_target(const ta_native_file *f, const ta_native_func *fn,
+                                    const ta_native_str *del, bool *found, bool *structured,
+                                    bool *later)
+{
+    if (f->stream) return ta_native_stream_delegate(f->stream, fn, del, found, structured, later);
+    const ta_native_func *to = ta_native_find_in(f, fn->ns, strlen(fn->ns), del->s, del->len);
+    *found = to != NULL;
+    *structured = to && to->structured;
+    *later = false;
     return TA_OK;
 }
 

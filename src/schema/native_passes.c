@@ -111,7 +111,6 @@ static ta_status overload_pass(const ta_native_file *f, ta_diags *d)
     /* the index noted every entry whose name an earlier one has, in order */
     for (uint32_t k = 0; k < f->ndups && st == TA_OK; k++) {
         const ta_native_func *fn = &f->funcs[f->dups[2 * k]];
-        const ta_native_func *first = &f->funcs[f->dups[2 * k + 1]];
         bool empty = !strchr(fn->name, '.');
         ta_loc at = ta_native_loc(f, fn->func.pos);
         st = empty ? ta_diag_error(d, &at, "overload-empty-twice",
@@ -120,7 +119,7 @@ static ta_status overload_pass(const ta_native_file *f, ta_diags *d)
                    : ta_diag_error(d, &at, "overload-duplicate", "'%s' is defined twice", fn->name);
         if (st == TA_OK)
             st = ta_diag_hint(d, "the first is on line %u; give this one another overload name",
-                              first->pos.line);
+                              f->dups[2 * k + 1]);
     }
     return st;
 }
@@ -130,6 +129,19 @@ static bool dispatches_to(const ta_native_func *fn, const char *key)
     for (uint32_t k = 0; k < fn->ndispatch; k++)
         if (!strcmp(fn->dispatch[k].key.s, key)) return true;
     return false;
+}
+
+ta_status ta_native_delegate_report(const ta_native_file *f, ta_diags *d, ta_native_pos pos,
+                                    const char *name, bool found, bool structured)
+{
+    if (found && structured) return TA_OK;
+    ta_loc at = ta_native_loc(f, pos);
+    if (!found)
+        return ta_diag_error(d, &at, "delegate-unknown",
+                             "structured_delegate '%s' names no function of this file", name);
+    ta_status st = ta_diag_error(d, &at, "delegate-not-structured",
+                                 "structured_delegate '%s' is not structured", name);
+    return st == TA_OK ? ta_diag_hint(d, "add 'structured: True' to the delegate") : st;
 }
 
 static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
@@ -143,19 +155,14 @@ static ta_status structured_pass(const ta_native_file *f, ta_diags *d)
                                  "structured_delegate may not name a namespace",
                                  "drop the namespace: the delegate is in the same one");
         } else if (del->s) {
-            const ta_native_func *to = ta_native_find_in(f, fn->ns, strlen(fn->ns), del->s, del->len);
-            ta_loc at = ta_native_loc(f, del->pos);
-            if (!to)
-                st = ta_diag_error(d, &at, "delegate-unknown",
-                                   "structured_delegate '%s' names no function of this file", del->s);
-            else if (!to->structured &&
-                     (st = ta_diag_error(d, &at, "delegate-not-structured",
-                                         "structured_delegate '%s' is not structured", del->s)) == TA_OK)
-                st = ta_diag_hint(d, "add 'structured: True' to the delegate");
+            bool found, structured, later;
+            st = ta_native_delegate_target(f, fn, del, &found, &structured, &later);
+            if (st == TA_OK && !later)
+                st = ta_native_delegate_report(f, d, del->pos, del->s, found, structured);
             static const char *const backends[] = {"CPU", "CUDA", "MPS"};
             for (int b = 0; b < 3 && st == TA_OK; b++) {
                 if (!dispatches_to(fn, backends[b])) continue;
-                at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
+                ta_loc at = ta_native_loc(f, ta_native_key_pos(fn, TA_NK_DISPATCH));
                 st = ta_diag_error(d, &at, "delegate-with-backend",
                                    "a structured delegate may not dispatch to %s", backends[b]);
                 if (st == TA_OK)
@@ -409,4 +416,16 @@ ta_status ta_native_check(const ta_native_file *f, ta_diags *diags)
     size_t n;
     const ta_native_pass *p = ta_native_builtin_passes(&n);
     return ta_native_check_with(f, p, n, diags);
+}
+
+static ta_status builtin_window(void *ctx, const ta_native_file *w, ta_diags *diags)
+{
+    (void)ctx;
+    return ta_native_check(w, diags);
+}
+
+ta_native_stage ta_native_builtin_stage(void)
+{
+    ta_native_stage s = {"builtin", NULL, builtin_window, NULL};
+    return s;
 }

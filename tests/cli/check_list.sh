@@ -36,6 +36,26 @@ grep -q '^0 errors, 1 warning in ' "$tmp/err" || bad "warning-only summary"
 # What torchgen asserts against is an error: a key written twice, two overloads
 # of one kind in one signature group.
 expect_rc 1 "check duplicate key" "$TA" check "$BROKEN/entry-duplicate-key.yaml"
+# A yaml longer than check's window of 4,096 entries: a delegate named before
+# its target (structured, then not) and one naming nothing, and a name written
+# again past the first window, reported as a whole-file check reports them.
+{
+    printf -- '- func: late(Tensor self) -> Tensor\n  structured_delegate: late.out\n'
+    printf -- '- func: lost(Tensor self) -> Tensor\n  structured_delegate: nowhere.out\n'
+    printf -- '- func: flat(Tensor self) -> Tensor\n  structured_delegate: flat.out\n'
+    awk 'BEGIN { for (i = 0; i < 4100; i++) printf "- func: op_%d(Tensor self) -> Tensor\n  dispatch:\n    CPU: op_%d\n", i, i }'
+    printf -- '- func: late.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n'
+    printf -- '  dispatch:\n    CPU: late_out\n'
+    printf -- '- func: flat.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: flat_out\n'
+    printf -- '- func: op_0(Tensor self) -> Tensor\n  dispatch:\n    CPU: op_0b\n'
+} >"$tmp/windows.yaml"
+expect_rc 1 "check past one window" "$TA" check --format json "$tmp/windows.yaml"
+[ "$(grep -c '"rule":"delegate-unknown"' "$tmp/out")" = 1 ] || bad "past one window: one unknown delegate"
+grep -q '"line":4,"col":24,.*"rule":"delegate-unknown"' "$tmp/out" || bad "past one window: the unknown delegate's place"
+grep -q '"line":6,"col":24,.*"rule":"delegate-not-structured"' "$tmp/out" || bad "past one window: a delegate not structured"
+grep -q '"line":12314,"col":9,.*"rule":"overload-empty-twice".*first is on line 7;' "$tmp/out" ||
+    bad "past one window: the name written again, with its first line"
+[ "$(wc -l <"$tmp/out")" -eq 5 ] || bad "past one window: 5 findings (the group-duplicate pair too)"
 printf -- '- func: foo.a(Tensor self) -> Tensor\n- func: foo.b(Tensor self) -> Tensor\n' >"$tmp/dupkind.yaml"
 expect_rc 1 "check same kind twice in a group" "$TA" check "$tmp/dupkind.yaml"
 grep -q "dupkind.yaml:2:3: error: 'foo.b' has the same signature and kind (functional) as 'foo.a'; torchgen stops at an assertion \[group-duplicate-kind\]" \

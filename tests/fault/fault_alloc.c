@@ -9,7 +9,7 @@
  * queries, graph and rules, extracting schemas from C++ and Python
  * sources, loading a small
  * native_functions.yaml with tags, a full `check` of it (every pass,
- * torchgen's derivation included), and a verification set-up (schema
+ * torchgen's derivation included) loaded and streamed, and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
  * selection), a whole graph (operators and classes from text, the IR
  * read, its alias analysis, queries, a move, printing, building), and a
@@ -166,6 +166,32 @@ static ta_status load_yaml(void)
     ta_native_file *f = NULL;
     ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
     ta_native_destroy(f);
+    ta_diags_destroy(d);
+    return st;
+}
+
+/* The streaming check, two entries a window: every window, the name index,
+ * a delegate decided at the end, torchgen's stream. */
+static const char stream_yaml[] =
+    "- func: sq(Tensor self) -> Tensor\n"
+    "  structured_delegate: sq.out\n"
+    "- func: sq_(Tensor(a!) self) -> Tensor(a!)\n"
+    "  structured_delegate: sq.out\n"
+    "- func: sq.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+    "  structured: True\n"
+    "  dispatch:\n"
+    "    CPU: sq_out\n";
+
+static ta_status check_yaml_stream(void)
+{
+    char text[sizeof yaml + sizeof stream_yaml];
+    snprintf(text, sizeof text, "%s%s", yaml, stream_yaml);
+    ta_diags *d = ta_diags_create();
+    size_t count = 0;
+    ta_status st = d ? ta_check_stream_buffer(text, strlen(text), "t.yaml", tags, sizeof tags - 1,
+                                              "tags.yaml", 2, &count, d)
+                     : TA_ERR_NOMEM;
+    st = st == TA_ERR_PARSE ? TA_OK : st == TA_OK ? WRONG : st; /* it has errors */
     ta_diags_destroy(d);
     return st;
 }
@@ -492,6 +518,7 @@ int main(int argc, char **argv)
     bad += fail_each("extract from sources", extract_sources);
     bad += fail_each("yaml load", load_yaml);
     bad += fail_each("check of a small yaml", check_yaml);
+    bad += fail_each("streaming check of a small yaml", check_yaml_stream);
     bad += fail_each("verification set-up", set_up_verification);
     bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
     bad += fail_each("samples load and build", load_samples);

@@ -2,7 +2,10 @@
  * any bytes are loaded (with a small tags.yaml), checked, looked up by name,
  * and every field is read. Nothing may crash, leak or read out of bounds.
  * The yaml reader's token path must also hand over exactly what its event
- * path does (every node field, every call, every diagnostic). */
+ * path does (every node field, every call, every diagnostic), and the
+ * streaming check of the built-in passes, in windows of one and of two
+ * entries, must report what the whole-file load and check do (sorted by
+ * position, as reports are). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +94,59 @@ static void read_trace(const uint8_t *data, size_t size, bool events, trace *t)
     free(text);
 }
 
+/* The diagnostics' order in a report: line, column, then as emitted (one
+ * file here). */
+static const ta_diags *sort_of;
+static int by_position(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const ta_diag *x = ta_diags_get(sort_of, i), *y = ta_diags_get(sort_of, j);
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    if (x->col != y->col) return x->col < y->col ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+static size_t *sorted(const ta_diags *d)
+{
+    size_t n = ta_diags_count(d);
+    size_t *v = malloc((n + 1) * sizeof *v);
+    if (!v) abort();
+    for (size_t i = 0; i < n; i++) v[i] = i;
+    sort_of = d;
+    qsort(v, n, sizeof *v, by_position);
+    return v;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The streaming check against whole (the load's and ta_native_check's). */
+static void check_stream(const uint8_t *data, size_t size, const ta_diags *whole, size_t count,
+                         size_t window)
+{
+    ta_diags *d = ta_diags_create();
+    ta_native_stage stage = ta_native_builtin_stage();
+    size_t n = 0;
+    ta_status st = ta_native_check_stream_buffer((const char *)data, size, "fuzz.yaml", tags,
+                                                 sizeof tags - 1, "tags.yaml", &stage, 1, window,
+                                                 &n, d);
+    if (st == TA_ERR_NOMEM) abort();
+    if (n != count || ta_diags_count(d) != ta_diags_count(whole)) abort();
+    size_t *a = sorted(whole), *b = sorted(d);
+    for (size_t i = 0; i < ta_diags_count(d); i++) {
+        const ta_diag *x = ta_diags_get(whole, a[i]), *y = ta_diags_get(d, b[i]);
+        if (x->severity != y->severity || x->line != y->line || x->col != y->col ||
+            x->length != y->length || !same(x->rule, y->rule) || !same(x->message, y->message) ||
+            !same(x->source_line, y->source_line) || !same(x->hint, y->hint))
+            abort();
+    }
+    free(a);
+    free(b);
+    ta_diags_destroy(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     trace a = {0}, b = {0};
@@ -132,6 +188,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* Positions stay inside the input. */
         if (g->line > size + 1) abort();
         if (g->source_line && strlen(g->source_line) > size) abort();
+    }
+    if (f) {
+        check_stream(data, size, d, ta_native_count(f), 1);
+        check_stream(data, size, d, ta_native_count(f), 2);
     }
     ta_native_destroy(f);
     ta_diags_destroy(d);

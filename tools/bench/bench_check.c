@@ -6,7 +6,9 @@
  * processes on a shared machine count less): the bare scan; the load (yaml,
  * typed entries, every schema parsed, tags.yaml); and the full check, the
  * load plus every pass of ta_check_all (the very list the command runs,
- * src/alias/check_passes.c), with a diagnostics list as the command has. Each
+ * src/alias/check_passes.c), with a diagnostics list as the command has;
+ * and the streamed check, what the command runs (ta_check_stream_buffer:
+ * the same passes a window of entries at a time, read from the text). Each
  * pass is also timed where it runs (right after a load, data cold) and
  * again at once (warm). Then the command itself, as a process: wall time
  * of `tensoralias check --tags T FILE >/dev/null` (start-up, reading the
@@ -68,7 +70,7 @@ static void bench(const char *build, const char *corpus, int rounds, int command
     ta_native_pass passes[TA_CHECK_MAX_PASSES];
     size_t npasses = ta_check_passes(passes, TA_CHECK_MAX_PASSES);
     if (npasses > TA_CHECK_MAX_PASSES) npasses = TA_CHECK_MAX_PASSES;
-    double best_scan = 1e9, best_load = 1e9, best_full = 1e9, best_pass[TA_CHECK_MAX_PASSES],
+    double best_scan = 1e9, best_load = 1e9, best_full = 1e9, best_stream = 1e9, best_pass[TA_CHECK_MAX_PASSES],
            best_seq[TA_CHECK_MAX_PASSES];
     for (size_t k = 0; k < npasses; k++) best_pass[k] = best_seq[k] = 1e9;
     size_t events = 0, entries = 0, ndiags = 0;
@@ -90,6 +92,13 @@ static void bench(const char *build, const char *corpus, int rounds, int command
         entries = ta_native_count(f);
         ndiags = ta_diags_count(d);
         ta_native_destroy(f);
+        ta_diags_destroy(d);
+        d = ta_diags_create();
+        size_t streamed = 0;
+        double t4 = bench_cpu_now();
+        ta_check_stream_buffer(text, len, path, tags, tlen, tpath, 0, &streamed, d);
+        double t5 = bench_cpu_now();
+        if (t5 - t4 < best_stream) best_stream = t5 - t4;
         ta_diags_destroy(d);
     }
     /* Then the passes one by one: each timed where it runs, right after a
@@ -123,6 +132,8 @@ static void bench(const char *build, const char *corpus, int rounds, int command
            best_load / best_scan);
     printf("  full check (load + passes)  %7.3f ms  %.2fx the scan\n", best_full * 1e3,
            best_full / best_scan);
+    printf("  streamed check (the command) %6.3f ms  %.2fx the scan\n", best_stream * 1e3,
+           best_stream / best_scan);
     printf("    pass (after the load; again, warm)\n");
     for (size_t k = 0; k < npasses; k++)
         printf("    %-26s %7.3f ms  %7.3f ms\n", passes[k].name, best_seq[k] * 1e3,

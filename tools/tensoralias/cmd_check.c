@@ -1,6 +1,6 @@
-/* cmd_check.c - "tensoralias check": loads native_functions.yaml (and its
- * tags.yaml), runs every rule pass, and reports the findings as text, JSON
- * lines or SARIF. C++ and Python sources, directories and --schemas lists
+/* cmd_check.c - "tensoralias check": reads native_functions.yaml (and its
+ * tags.yaml), runs every rule pass over it as it is read, a window of
+ * entries at a time, and reports the findings as text, JSON lines or SARIF. C++ and Python sources, directories and --schemas lists
  * are checked with the custom-operator rules instead (check_sources.c).
  * Exit 0 when there is no error (warnings allowed), 1 when there is, 2 on a
  * usage or I/O problem. */
@@ -25,7 +25,9 @@ static void usage(FILE *out)
             "\n"
             "Loads native_functions.yaml as torchgen does and reports every problem:\n"
             "yaml syntax, entry shape, unknown keys, value types, schema syntax, tags,\n"
-            "dispatch keys, duplicate overloads, composite keys and more.\n"
+            "dispatch keys, duplicate overloads, composite keys and more. The file is\n"
+            "checked as it is read, 4096 entries at a time, with the findings of a\n"
+            "check of the whole file loaded at once.\n"
             "Without FILE, SRC or --schemas, checks the PyTorch main native_functions.yaml\n"
             "bundled with tensoralias.\n"
             "\n"
@@ -184,36 +186,35 @@ static int check_custom(const check_args *c, ta_diags *all)
     return rc;
 }
 
-/* One native_functions.yaml: loaded, every pass run, reported. A file that
- * cannot be read is an I/O error (exit 2) that does not stop the others:
- * its diagnostic is in the report too. */
+/* One native_functions.yaml: every pass run over it as it is read
+ * (tensoralias/check.h), reported. A file that cannot be read is an I/O
+ * error (exit 2) that does not stop the others: its diagnostic is in the
+ * report too. */
 static int check_yaml(const check_args *c, const char *file, ta_diags *all)
 {
     ta_diags *d = ta_diags_create();
-    ta_native_file *f = NULL;
     const char *name = file;
+    size_t count = 0;
     if (!d) return TA_EXIT_USAGE;
-    ta_status st = ta_cli_load_native(file, c->tags, &f, d, &name);
+    ta_status st = ta_cli_check_native(file, c->tags, &count, d, &name);
     int rc = TA_EXIT_CLEAN;
-    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID || !f) {
+    if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID) {
         ta_report_text(d, stderr);
         if (st != TA_ERR_IO) fprintf(stderr, "tensoralias check: %s: %s\n", name ? name : "", ta_status_str(st));
         if (c->format != TA_REPORT_TEXT && ta_diags_move(all, d) != TA_OK) st = TA_ERR_NOMEM;
         ta_diags_destroy(d);
         return TA_EXIT_USAGE;
     }
-    st = ta_check_all(f, d); /* the passes: src/alias/check_passes.c */
     if (st != TA_OK && st != TA_ERR_PARSE) {
         fprintf(stderr, "tensoralias check: %s\n", ta_status_str(st));
         rc = TA_EXIT_USAGE;
     }
     int r = report_part(c, d, name, all);
     if (rc == TA_EXIT_CLEAN) rc = r;
-    if (rc == TA_EXIT_CLEAN && !ta_native_count(f)) {
+    if (rc == TA_EXIT_CLEAN && !count) {
         fprintf(stderr, "tensoralias check: %s: no native functions in it; nothing was checked\n", name);
         rc = TA_EXIT_USAGE;
     }
-    ta_native_destroy(f);
     ta_diags_destroy(d);
     return rc;
 }
