@@ -148,6 +148,11 @@ typedef struct view_filing {
     size_t ns;
 } view_filing;
 
+void tg_print_view_key(tg_buf *b, const ta_schema *s)
+{
+    tg_print_signature(b, s, TA_SIG_STRIP_VIEW_COPY_NAME);
+}
+
 bool tg_is_view_copy_name(ta_str base)
 {
     return (base.len >= 5 && memcmp(base.ptr + base.len - 5, "_copy", 5) == 0) ||
@@ -163,11 +168,15 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
     const ta_tg_function *f = tg->fns[i];
     *c = tg->sig_first[i];
     if (!tg_is_view_copy_name(op->base)) return TA_OK;
-    tg_buf b;
-    tg_buf_init(&b);
-    tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
-    const char *key = b.failed ? NULL : ta_arena_strndup(vf->scratch, b.p ? b.p : "", b.len);
-    tg_buf_free(&b);
+    const char *key = f->schema ? NULL : tg_fn_view_key(tg, f);
+    if (!key && !f->schema) return TA_ERR_INVALID; /* a stream model records every one */
+    if (!key) {
+        tg_buf b;
+        tg_buf_init(&b);
+        tg_print_view_key(&b, f->schema);
+        key = b.failed ? NULL : ta_arena_strndup(vf->scratch, b.p ? b.p : "", b.len);
+        tg_buf_free(&b);
+    }
     if (!key) return TA_ERR_NOMEM;
     size_t klen = strlen(key), nf = tg->nfns;
     uint64_t h = ta_map_hash_bytes(key, klen);
@@ -190,13 +199,8 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags *diags)
 {
     const ta_tg_function *f = tg->fns[i];
-    /* (a check model's out= variant has no schema: its name is the schema's
-     * up to the overload) */
-    const char *dot = f->schema ? NULL : strchr(f->name, '.');
-    ta_str name = f->schema ? f->schema->name
-                            : (ta_str){f->name, (uint32_t)(dot ? (size_t)(dot - f->name)
-                                                              : strlen(f->name))};
-    tg_opname op = tg_opname_parse(name);
+    /* (a check model's out= variant has no schema) */
+    tg_opname op = tg_opname_parse(tg_fn_opname(f));
     int32_t c;
     ta_status st = view_class(tg, vf, i, &op, &c);
     if (st != TA_OK) return st;
