@@ -251,6 +251,13 @@ static ta_status add_member(ta_torchgen *tg, tg_pregroup *g, ta_schema_kind as,
     return st;
 }
 
+/* Where a derived schema is built: a stream model drops it with its group
+ * (unload_group), so it goes where the base was loaded. */
+static ta_arena *derived_arena(const ta_torchgen *tg)
+{
+    return tg->load ? tg->load_arena : tg->arena;
+}
+
 /* The out= variant of base; *made false (with a reason) when torchgen's
  * derivation does not apply to its schema. */
 static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_function *base,
@@ -262,7 +269,7 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
     /* its name's base is the base's, without inplace or functional suffix */
     bool drop = tg->no_func && !tg_is_view_copy_name(tg_opname_parse(base->schema->name).base);
     if (drop && !tg->scratch && !(tg->scratch = ta_arena_create())) return TA_ERR_NOMEM;
-    ta_status st = tg_derive_out(drop ? tg->scratch : tg->arena, base->schema, base->kind,
+    ta_status st = tg_derive_out(drop ? tg->scratch : derived_arena(tg), base->schema, base->kind,
                                  !tg->no_func, &s, p->ret_origin, p->out_origin, &p->nouts);
     if (st == TA_ERR_UNSUPPORTED) {
         *reason = "torchgen's out= derivation does not apply to its schema";
@@ -270,7 +277,7 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
         *made = true;
         /* only an out= plan is made without the schema (plan_member) */
         if (drop && p->fn->kind != TA_KIND_OUT)
-            st = tg_derive_out(tg->arena, base->schema, base->kind, false, &s, p->ret_origin,
+            st = tg_derive_out(derived_arena(tg), base->schema, base->kind, false, &s, p->ret_origin,
                                p->out_origin, &p->nouts);
         if (drop) p->fn->schema = p->fn->kind == TA_KIND_OUT ? NULL : s;
     }
@@ -282,7 +289,8 @@ static ta_status derive_functional_member(ta_torchgen *tg, tg_pregroup *g, ta_tg
                                           pending *p)
 {
     ta_schema *s;
-    ta_status st = tg_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
+    ta_status st =
+        tg_derive_functional(derived_arena(tg), base->schema, base->kind, !tg->no_func, &s);
     p->nouts = 0;
     return st == TA_OK ? add_member(tg, g, TA_KIND_FUNCTIONAL, base, s, p) : st;
 }

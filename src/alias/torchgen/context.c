@@ -155,18 +155,23 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     return TA_OK;
 }
 
+ta_status tg_reserve(ta_torchgen *tg, size_t cap)
+{
+    if (cap <= tg->cap) return TA_OK;
+    ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
+    if (!p) return TA_ERR_NOMEM;
+    tg->fns = p;
+    int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
+    if (!first) return TA_ERR_NOMEM;
+    tg->sig_first = first;
+    tg->cap = cap;
+    return TA_OK;
+}
+
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
 {
-    if (tg->nfns == tg->cap) {
-        size_t cap = tg->cap ? tg->cap * 2 : 1024;
-        ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
-        if (!p) return TA_ERR_NOMEM;
-        tg->fns = p;
-        int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
-        if (!first) return TA_ERR_NOMEM;
-        tg->sig_first = first;
-        tg->cap = cap;
-    }
+    if (tg->nfns == tg->cap && tg_reserve(tg, tg->cap ? tg->cap * 2 : 1024) != TA_OK)
+        return TA_ERR_NOMEM;
     size_t i = tg->nfns;
     ta_map_entry *same; /* the first function of this signature: i when it is new */
     if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
@@ -178,6 +183,7 @@ ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
     tg->nfns++;
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
     size_t len = strlen(f->name);
+    if (tg->name_filter && !ta_map_find(tg->name_filter, f->name, len)) return TA_OK;
     return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
 }
 

@@ -161,6 +161,9 @@ struct ta_torchgen {
     void *load_ctx;
     ta_arena *load_arena;
     ta_map view_keys;
+    /* When not NULL, by_name holds only the names this map holds (a stream
+     * model's: the names autogen lists give, all that is looked up). */
+    const ta_map *name_filter;
 };
 
 enum { TG_BIT_TENSOR_LIKE_RETURN = 1u << 0 };
@@ -190,6 +193,8 @@ typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
  * NULL, is the schema's "name.overload" already spelled (and kept, so
  * borrowed too). */
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name);
+/* Room for cap functions in all. */
+ta_status tg_reserve(ta_torchgen *tg, size_t cap);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags;

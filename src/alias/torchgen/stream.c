@@ -69,7 +69,8 @@ struct ta_tg_stream {
     const char *text;
     size_t text_len;
     const char *source;
-    ta_map sigs;       /* interned strings (keys in the arena) */
+    ta_map sigs;       /* signature -> its first function (index in fns) */
+    ta_map keys;       /* view keys no function has as its signature */
     tgs_vec pos;       /* ta_native_pos per entry */
     tgs_vec fns;       /* tgs_fn */
     tgs_vec autogen;   /* tgs_autogen, in entry order */
@@ -82,7 +83,8 @@ struct ta_tg_stream {
 static void *vec_push(tgs_vec *v, size_t sz)
 {
     if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 256;
+        /* a quarter more once large: at most a fifth of it unused */
+        size_t cap = v->cap < 4096 ? (v->cap ? v->cap * 2 : 256) : v->cap + v->cap / 4;
         void *p = ta_realloc(v->p, cap * sz);
         if (!p) return NULL;
         v->p = p;
@@ -106,6 +108,7 @@ ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out)
     if (!src) s->source = NULL;
     s->text = ta_native_text(f, &s->text_len);
     ta_map_init(&s->sigs, NULL);
+    ta_map_init(&s->keys, NULL);
     *out = s;
     return TA_OK;
 }
@@ -114,6 +117,7 @@ void ta_tg_stream_destroy(ta_tg_stream *s)
 {
     if (!s) return;
     ta_map_clear(&s->sigs);
+    ta_map_clear(&s->keys);
     free(s->pos.p);
     free(s->fns.p);
     free(s->autogen.p);
@@ -123,16 +127,18 @@ void ta_tg_stream_destroy(ta_tg_stream *s)
     free(s);
 }
 
-/* The one copy of a string (a signature or view key); NULL on OOM. */
-static const char *intern(ta_tg_stream *s, const tg_buf *b)
+/* The one copy of the string b holds: the key of sigs, else of keys, where
+ * it is added to m when new (with value v); NULL on OOM. */
+static const char *intern(ta_tg_stream *s, const tg_buf *b, ta_map *m, int64_t v)
 {
     if (b->failed) return NULL;
     const char *p = b->p ? b->p : "";
     uint64_t h = ta_map_hash_bytes(p, b->len);
     const ta_map_entry *e = ta_map_find_h(&s->sigs, p, b->len, h);
+    if (!e && m == &s->keys) e = ta_map_find_h(&s->keys, p, b->len, h);
     if (e) return (const char *)e->key;
     const char *k = ta_arena_strndup(s->arena, p, b->len);
-    if (!k || ta_map_add_h(&s->sigs, k, b->len, h, ta_map_int(0), NULL) != TA_OK) return NULL;
+    if (!k || ta_map_add_h(m, k, b->len, h, ta_map_int(v), NULL) != TA_OK) return NULL;
     return k;
 }
 
@@ -190,7 +196,7 @@ static ta_status keep_view_key(ta_tg_stream *s, const ta_schema *sc)
     ta_status st = TA_ERR_NOMEM;
     if (v) {
         v->fn = (uint32_t)(s->fns.n - 1);
-        st = (v->key = intern(s, &b)) ? TA_OK : TA_ERR_NOMEM;
+        st = (v->key = intern(s, &b, &s->keys, 0)) ? TA_OK : TA_ERR_NOMEM;
     }
     tg_buf_free(&b);
     return st;
@@ -208,7 +214,7 @@ static ta_status keep_function(ta_tg_stream *s, const ta_native_func *fn, uint32
     ta_schema_kind kind;
     bool view;
     tg_describe_schema(sc, has_tag(fn, "inplace_view"), &kind, &view, &b);
-    r->signature = intern(s, &b);
+    r->signature = intern(s, &b, &s->sigs, (int64_t)(s->fns.n - 1));
     tg_buf_free(&b);
     r->name = ta_arena_strndup(s->arena, fn->name, strlen(fn->name));
     if (!r->signature || !r->name) return TA_ERR_NOMEM;
@@ -295,16 +301,36 @@ static ta_tg_function *model_fn(const ta_tg_stream *s, ta_torchgen *tg, const tg
     return f;
 }
 
-/* The check model of the yaml's functions, in yaml order. */
-static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits)
+/* Every name an autogen list gives: all that derivation looks up by name
+ * (ta_torchgen.name_filter). */
+static ta_status autogen_names(const ta_tg_stream *s, ta_map *names)
+{
+    const tgs_autogen *a = s->autogen.p;
+    ta_status st = TA_OK;
+    for (size_t i = 0; i < s->autogen.n && st == TA_OK; i++)
+        for (uint32_t k = 0; k < a[i].n && st == TA_OK; k++)
+            st = ta_map_add(names, a[i].names[k].s, a[i].names[k].len, ta_map_int(0), NULL);
+    return st;
+}
+
+/* The check model of the yaml's functions, in yaml order. Its signature
+ * index is the stream's (moved: finish runs once). */
+static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta_map *names)
 {
     size_t n = s->fns.n;
     tg->no_func = true;
     tg->yaml_bits = bits;
     tg->load = load_schema;
     tg->load_ctx = s;
-    ta_status st = ta_map_reserve(&tg->by_name, n + n / 4);
-    if (st == TA_OK) st = ta_map_reserve(&tg->sig_idx, n * 2 / 3);
+    ta_map_clear(&tg->sig_idx);
+    tg->sig_idx = s->sigs;
+    ta_map_init(&s->sigs, NULL);
+    /* the functions, and a fifth more derived (as ta_torchgen_add_native) */
+    ta_arena_expect(tg->arena, n * sizeof(ta_tg_function));
+    ta_status st = tg_reserve(tg, n + n / 4 + 1);
+    if (st == TA_OK) st = autogen_names(s, names);
+    tg->name_filter = names;
+    if (st == TA_OK) st = ta_map_reserve(&tg->by_name, names->n);
     const tgs_fn *rs = s->fns.p;
     for (size_t i = 0; i < n && st == TA_OK; i++) {
         ta_tg_function *f = model_fn(s, tg, &rs[i]);
@@ -344,14 +370,17 @@ ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f, ta_diags
     ta_torchgen *tg = ta_torchgen_create();
     ta_diags *mine = ta_diags_create();
     uint8_t *bits = ta_malloc(s->fns.n ? s->fns.n : 1);
+    ta_map names;
+    ta_map_init(&names, NULL);
     ta_status st = tg && mine && bits ? TA_OK : TA_ERR_NOMEM;
-    if (st == TA_OK) st = build_model(s, tg, bits);
+    if (st == TA_OK) st = build_model(s, tg, bits, &names);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);
     tg_entries es = {s->pos.n, s, stream_line, stream_where};
     /* notes (autogen entries torchgen accepts and skips) are no finding */
     if (st == TA_OK) st = tg_reposition(f, &es, mine, false, diags);
     ta_torchgen_destroy(tg);
+    ta_map_clear(&names);
     ta_diags_destroy(mine);
     free(bits);
     return st;
@@ -360,7 +389,8 @@ ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f, ta_diags
 size_t tg_stream_bytes(const ta_tg_stream *s)
 {
     if (!s) return 0;
-    return sizeof *s + ta_arena_bytes(s->arena) + s->sigs.cap * sizeof(ta_map_entry) +
+    return sizeof *s + ta_arena_bytes(s->arena) +
+           (s->sigs.cap + s->keys.cap) * sizeof(ta_map_entry) +
            s->pos.cap * sizeof(ta_native_pos) + s->fns.cap * sizeof(tgs_fn) +
            s->autogen.cap * sizeof(tgs_autogen) + s->views.cap * sizeof(tgs_view) +
            s->copies.cap * sizeof(const char *);
