@@ -4,7 +4,7 @@
  * message, hint) in the same order. Inputs: both bundled corpora with their
  * tags.yaml, as they are and with their autogen: lists damaged (so that
  * autogen errors occur by the hundred); every broken yaml of tests/data;
- * the native fuzz corpus; and tests/data/torchgen-stream, written to hit
+ * the native and autogen fuzz corpora; and tests/data/torchgen-stream, written to hit
  * every rule of the pass (each file's "# expect:" line lists them), also
  * under a late torchgen's tags.yaml.
  *
@@ -226,6 +226,11 @@ static void test_fuzz_corpus(void **state)
     fprintf(stderr, "fuzz_native corpus: %zu files, %zu diagnostics compared; %d mismatches\n",
             nfiles, n, bad);
     assert_true(nfiles > 10);
+    assert_int_equal(bad, 0);
+    size_t nag, m = compare_dir("tests/fuzz/corpus/fuzz_autogen", "", &nag);
+    fprintf(stderr, "fuzz_autogen corpus: %zu files, %zu diagnostics compared; %d mismatches\n",
+            nag, m, bad);
+    assert_true(nag >= 5 && m > 0);
     assert_int_equal(bad, 0);
 }
 
