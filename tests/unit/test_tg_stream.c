@@ -289,6 +289,14 @@ static void test_synthetic_late(void **state)
     check_synthetic("late.yaml");
 }
 
+/* Two entries on one line (a flow sequence): each diagnostic goes to the
+ * entry the pass's search by line finds, the same one in both. */
+static void test_synthetic_flow(void **state)
+{
+    (void)state;
+    check_synthetic("flow.yaml");
+}
+
 /* An entry whose schema did not parse is no function: its autogen list
  * derives nothing and reports nothing; the entries around it still do. */
 static void test_unparsed_entry_skipped(void **state)
@@ -310,7 +318,8 @@ static void test_unparsed_entry_skipped(void **state)
     ta_diags *d = ta_diags_create();
     ta_tg_stream *s = NULL;
     assert_int_equal(ta_tg_stream_create(f, &s), TA_OK);
-    for (size_t i = 0; i < 2; i++) assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
+    for (size_t i = 0; i < 2; i++)
+        assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
     assert_int_equal(ta_tg_stream_finish(s, f, d), TA_OK);
     /* finish runs once */
     assert_int_equal(ta_tg_stream_finish(s, f, d), TA_ERR_INVALID);
@@ -330,7 +339,7 @@ int main(void)
         cmocka_unit_test(test_corpus_1_13_1),   cmocka_unit_test(test_corpus_main),
         cmocka_unit_test(test_broken_yamls),    cmocka_unit_test(test_fuzz_corpus),
         cmocka_unit_test(test_synthetic_rules), cmocka_unit_test(test_synthetic_late),
-        cmocka_unit_test(test_unparsed_entry_skipped),
+        cmocka_unit_test(test_synthetic_flow),  cmocka_unit_test(test_unparsed_entry_skipped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,11 +79,7 @@ static ta_status unload_group(ta_torchgen *tg, const tg_pregroup *g, size_t from
     for (size_t i = from; i < tg->nfns && st == TA_OK; i++) {
         ta_tg_function *f = tg->fns[i];
         if (f->schema && tg_is_view_copy_name(tg_opname_parse(f->schema->name).base)) {
-            tg_buf b;
-            tg_buf_init(&b);
-            tg_print_view_key(&b, f->schema);
-            const char *key = b.failed ? NULL : ta_arena_strndup(tg->arena, b.p ? b.p : "", b.len);
-            tg_buf_free(&b);
+            const char *key = tg_view_key_dup(tg->arena, f->schema);
             st = key ? tg_set_view_key(tg, f, key) : TA_ERR_NOMEM;
         }
         f->schema = NULL;
@@ -277,8 +273,8 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
         *made = true;
         /* only an out= plan is made without the schema (plan_member) */
         if (drop && p->fn->kind != TA_KIND_OUT)
-            st = tg_derive_out(derived_arena(tg), base->schema, base->kind, false, &s, p->ret_origin,
-                               p->out_origin, &p->nouts);
+            st = tg_derive_out(derived_arena(tg), base->schema, base->kind, false, &s,
+                               p->ret_origin, p->out_origin, &p->nouts);
         if (drop) p->fn->schema = p->fn->kind == TA_KIND_OUT ? NULL : s;
     }
     if (drop) ta_arena_reset(tg->scratch);

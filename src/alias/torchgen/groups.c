@@ -153,6 +153,16 @@ void tg_print_view_key(tg_buf *b, const ta_schema *s)
     tg_print_signature(b, s, TA_SIG_STRIP_VIEW_COPY_NAME);
 }
 
+const char *tg_view_key_dup(ta_arena *a, const ta_schema *s)
+{
+    tg_buf b;
+    tg_buf_init(&b);
+    tg_print_view_key(&b, s);
+    const char *key = b.failed ? NULL : ta_arena_strndup(a, b.p ? b.p : "", b.len);
+    tg_buf_free(&b);
+    return key;
+}
+
 bool tg_is_view_copy_name(ta_str base)
 {
     return (base.len >= 5 && memcmp(base.ptr + base.len - 5, "_copy", 5) == 0) ||
@@ -170,14 +180,7 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
     if (!tg_is_view_copy_name(op->base)) return TA_OK;
     const char *key = f->schema ? NULL : tg_fn_view_key(tg, f);
     if (!key && !f->schema) return TA_ERR_INVALID; /* a stream model records every one */
-    if (!key) {
-        tg_buf b;
-        tg_buf_init(&b);
-        tg_print_view_key(&b, f->schema);
-        key = b.failed ? NULL : ta_arena_strndup(vf->scratch, b.p ? b.p : "", b.len);
-        tg_buf_free(&b);
-    }
-    if (!key) return TA_ERR_NOMEM;
+    if (!key && !(key = tg_view_key_dup(vf->scratch, f->schema))) return TA_ERR_NOMEM;
     size_t klen = strlen(key), nf = tg->nfns;
     uint64_t h = ta_map_hash_bytes(key, klen);
     const ta_map_entry *known = ta_map_find_h(&tg->sig_idx, key, klen, h);

@@ -178,8 +178,10 @@ const char *tg_fn_view_key(const ta_torchgen *tg, const ta_tg_function *f);
 /* Records the view grouping key of function f, held without its schema
  * from now on (key is kept: it must outlive tg). */
 ta_status tg_set_view_key(ta_torchgen *tg, const ta_tg_function *f, const char *key);
-/* Prints into b the view grouping key of a view copy's schema s. */
+/* Prints into b the view grouping key of a view copy's schema s; the
+ * same as a copy in a (NULL on OOM). */
 void tg_print_view_key(tg_buf *b, const ta_schema *s);
+const char *tg_view_key_dup(ta_arena *a, const ta_schema *s);
 
 #define TG_TAG_PT2_COMPLIANT "pt2_compliant_tag"
 

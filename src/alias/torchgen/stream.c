@@ -238,7 +238,8 @@ ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f, const ta_na
     *p = fn->pos;
     ta_status st = TA_OK;
     if (ta_native_has_key(fn, TA_NK_AUTOGEN) || fn->nautogen) st = keep_autogen(s, fn, entry);
-    if (st == TA_OK && fn->schema) st = keep_function(s, fn, entry); /* else reported by the loader */
+    /* an entry whose schema did not parse is no function (the loader reported it) */
+    if (st == TA_OK && fn->schema) st = keep_function(s, fn, entry);
     return st;
 }
 
