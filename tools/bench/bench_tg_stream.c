@@ -127,10 +127,10 @@ static void bench(const char *path, const char *tags, int rounds)
     double per = b.entries ? (double)b.kept / (double)b.entries : 0;
     printf("  stream keeps       %10zu bytes  %6.1f B/entry (text excluded: %.1f B/entry)\n",
            b.kept, per, b.entries ? (double)len / (double)b.entries : 0);
-    printf("  stream adds        %8.3f s\n", b.add);
-    printf("  stream finish      %8.3f s   peak +%.1f MB (adds and finish)\n", b.finish,
+    printf("  stream adds        %9.2f ms\n", b.add * 1e3);
+    printf("  stream finish      %9.2f ms   peak +%.1f MB (adds and finish)\n", b.finish * 1e3,
            stream_peak);
-    printf("  check pass         %8.3f s   peak +%.1f MB\n", b.pass, pass_peak);
+    printf("  check pass         %9.2f ms   peak +%.1f MB\n", b.pass * 1e3, pass_peak);
     printf("  finish / pass      %8.2fx   (adds + finish) / pass %.2fx\n",
            b.pass > 0 ? b.finish / b.pass : 0, b.pass > 0 ? (b.add + b.finish) / b.pass : 0);
     printf("  diagnostics        stream %zu, pass %zu%s\n", b.nstream, b.npass,

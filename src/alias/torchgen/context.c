@@ -168,23 +168,31 @@ ta_status tg_reserve(ta_torchgen *tg, size_t cap)
     return TA_OK;
 }
 
-ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
+ta_status tg_push_in(ta_torchgen *tg, ta_tg_function *f, int32_t first)
 {
     if (tg->nfns == tg->cap && tg_reserve(tg, tg->cap ? tg->cap * 2 : 1024) != TA_OK)
         return TA_ERR_NOMEM;
     size_t i = tg->nfns;
-    ta_map_entry *same; /* the first function of this signature: i when it is new */
-    if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
-                     ta_map_int((int64_t)i), &same) != TA_OK)
-        return TA_ERR_NOMEM;
     f->index = (uint32_t)i;
     tg->fns[i] = f;
-    tg->sig_first[i] = (int32_t)same->value.i;
+    tg->sig_first[i] = first;
     tg->nfns++;
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
     size_t len = strlen(f->name);
     if (tg->name_filter && !ta_map_find(tg->name_filter, f->name, len)) return TA_OK;
     return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
+}
+
+ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
+{
+    /* room first: a signature in the index always has its function */
+    if (tg->nfns == tg->cap && tg_reserve(tg, tg->cap ? tg->cap * 2 : 1024) != TA_OK)
+        return TA_ERR_NOMEM;
+    ta_map_entry *same; /* the first function of this signature: the new one when it is new */
+    if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
+                     ta_map_int((int64_t)tg->nfns), &same) != TA_OK)
+        return TA_ERR_NOMEM;
+    return tg_push_in(tg, f, (int32_t)same->value.i);
 }
 
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name)

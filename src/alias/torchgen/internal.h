@@ -199,6 +199,10 @@ ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, cons
 ta_status tg_reserve(ta_torchgen *tg, size_t cap);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
+/* The same for a function whose signature class is known: first is the
+ * index of the first function with its signature (its own index when it is
+ * the first), and sig_idx holds that signature already. */
+ta_status tg_push_in(ta_torchgen *tg, ta_tg_function *f, int32_t first);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags;
  * a signature some function added already has is that function's text. */
 ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f);

@@ -42,8 +42,12 @@ typedef struct tgs_fn {
     const char *signature; /* interned */
     uint32_t func_off, func_len;
     uint32_t entry;        /* its index among all entries */
+    uint32_t first;        /* the first function with its signature (in fns) */
+    uint32_t autogen;      /* its autogen: key (in autogen), or NO_AUTOGEN */
     uint8_t kind, bits;
 } tgs_fn;
+
+#define NO_AUTOGEN UINT32_MAX
 
 /* An entry's autogen: key, for entries that write one. */
 typedef struct tgs_autogen {
@@ -130,17 +134,21 @@ void ta_tg_stream_destroy(ta_tg_stream *s)
 }
 
 /* The one copy of the string b holds: the key of sigs, else of keys, where
- * it is added to m when new (with value v); NULL on OOM. */
-static const char *intern(ta_tg_stream *s, const tg_buf *b, ta_map *m, int64_t v)
+ * it is added to m when new (with value *v); *v is then the value it has.
+ * NULL on OOM. */
+static const char *intern(ta_tg_stream *s, const tg_buf *b, ta_map *m, int64_t *v)
 {
     if (b->failed) return NULL;
     const char *p = b->p ? b->p : "";
     uint64_t h = ta_map_hash_bytes(p, b->len);
     const ta_map_entry *e = ta_map_find_h(&s->sigs, p, b->len, h);
     if (!e && m == &s->keys) e = ta_map_find_h(&s->keys, p, b->len, h);
-    if (e) return (const char *)e->key;
+    if (e) {
+        *v = e->value.i;
+        return (const char *)e->key;
+    }
     const char *k = ta_arena_strndup(s->arena, p, b->len);
-    if (!k || ta_map_add_h(m, k, b->len, h, ta_map_int(v), NULL) != TA_OK) return NULL;
+    if (!k || ta_map_add_h(m, k, b->len, h, ta_map_int(*v), NULL) != TA_OK) return NULL;
     return k;
 }
 
@@ -198,25 +206,30 @@ static ta_status keep_view_key(ta_tg_stream *s, const ta_schema *sc)
     ta_status st = TA_ERR_NOMEM;
     if (v) {
         v->fn = (uint32_t)(s->fns.n - 1);
-        st = (v->key = intern(s, &b, &s->keys, 0)) ? TA_OK : TA_ERR_NOMEM;
+        int64_t unused = 0;
+        st = (v->key = intern(s, &b, &s->keys, &unused)) ? TA_OK : TA_ERR_NOMEM;
     }
     tg_buf_free(&b);
     return st;
 }
 
-static ta_status keep_function(ta_tg_stream *s, const ta_native_func *fn, uint32_t entry)
+static ta_status keep_function(ta_tg_stream *s, const ta_native_func *fn, uint32_t entry,
+                               uint32_t autogen)
 {
     const ta_schema *sc = fn->schema;
     tgs_fn *r = vec_push(&s->fns, sizeof *r);
     if (!r) return TA_ERR_NOMEM;
     memset(r, 0, sizeof *r);
     r->entry = entry;
+    r->autogen = autogen;
     tg_buf b;
     tg_buf_init(&b);
     ta_schema_kind kind;
     bool view;
     tg_describe_schema(sc, has_tag(fn, "inplace_view"), &kind, &view, &b);
-    r->signature = intern(s, &b, &s->sigs, (int64_t)(s->fns.n - 1));
+    int64_t first = (int64_t)(s->fns.n - 1);
+    r->signature = intern(s, &b, &s->sigs, &first);
+    r->first = (uint32_t)first;
     tg_buf_free(&b);
     r->name = ta_arena_strndup(s->arena, fn->name, strlen(fn->name));
     if (!r->signature || !r->name) return TA_ERR_NOMEM;
@@ -239,9 +252,13 @@ ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f, const ta_na
     if (!p) return TA_ERR_NOMEM;
     *p = fn->pos;
     ta_status st = TA_OK;
-    if (ta_native_has_key(fn, TA_NK_AUTOGEN) || fn->nautogen) st = keep_autogen(s, fn, entry);
+    uint32_t ag = NO_AUTOGEN;
+    if (ta_native_has_key(fn, TA_NK_AUTOGEN) || fn->nautogen) {
+        ag = (uint32_t)s->autogen.n;
+        st = keep_autogen(s, fn, entry);
+    }
     /* an entry whose schema did not parse is no function (the loader reported it) */
-    if (st == TA_OK && fn->schema) st = keep_function(s, fn, entry);
+    if (st == TA_OK && fn->schema) st = keep_function(s, fn, entry, ag);
     return st;
 }
 
@@ -288,7 +305,8 @@ static ta_tg_function *model_fn(const ta_tg_stream *s, ta_torchgen *tg, const tg
     /* of its tags, derivation reads only `core` (inplace_view is in is_view_op) */
     f->tags = r->bits & BIT_CORE ? core_tag : NULL;
     f->ntags = r->bits & BIT_CORE ? 1 : 0;
-    const tgs_autogen *a = autogen_of(s, r->entry);
+    const tgs_autogen *ags = s->autogen.p;
+    const tgs_autogen *a = r->autogen == NO_AUTOGEN ? NULL : &ags[r->autogen];
     if (a && a->n) {
         const char **names = ta_arena_zalloc(tg->arena, a->n * sizeof *names);
         if (!names) return NULL;
@@ -339,8 +357,7 @@ static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta
         ta_tg_function *f = model_fn(s, tg, &rs[i]);
         if (!f) return TA_ERR_NOMEM;
         bits[i] = rs[i].bits & BIT_TENSOR_RET ? TG_BIT_TENSOR_LIKE_RETURN : 0;
-        tg->described_hash = ta_map_hash_bytes(f->signature, strlen(f->signature));
-        st = tg_push(tg, f);
+        st = tg_push_in(tg, f, (int32_t)rs[i].first); /* sig_idx holds its signature */
     }
     const tgs_view *vs = s->views.p;
     for (size_t i = 0; i < s->views.n && st == TA_OK; i++)
