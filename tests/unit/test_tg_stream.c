@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "alias/torchgen/internal.h"
 #include "support/autogen_damage.h"
 #include "support/diags.h"
 #include "support/testdata.h"
@@ -146,12 +147,29 @@ static size_t compare_text(const char *yaml, size_t len, const char *name, const
     return n;
 }
 
+/* What a stream keeps of f, per entry (tools/bench/bench_tg_stream measures
+ * it at scale). */
+static double kept_per_entry(const ta_native_file *f)
+{
+    ta_tg_stream *s = NULL;
+    assert_int_equal(ta_tg_stream_create(f, &s), TA_OK);
+    for (size_t i = 0; i < ta_native_count(f); i++)
+        assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
+    double per = (double)tg_stream_bytes(s) / (double)ta_native_count(f);
+    ta_tg_stream_destroy(s);
+    return per;
+}
+
 static void check_corpus(const char *version)
 {
     bad = 0;
     ta_native_file *f = NULL;
     assert_int_equal(ta_test_load_corpus(version, &f, NULL), TA_OK);
     size_t clean = compare_file(f);
+    /* compact: a fraction of the ~1,700 bytes an entry the loaded file holds */
+    double per = kept_per_entry(f);
+    fprintf(stderr, "%s: the stream keeps %.0f bytes an entry\n", version, per);
+    assert_true(per < 320);
     ta_native_destroy(f);
 
     char rel[256], tpath[256];
