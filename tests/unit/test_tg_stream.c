@@ -339,8 +339,12 @@ static void test_unparsed_entry_skipped(void **state)
     for (size_t i = 0; i < 2; i++)
         assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
     assert_int_equal(ta_tg_stream_finish(s, f, d), TA_OK);
-    /* finish runs once */
+    /* finish runs once, and nothing is added after it */
     assert_int_equal(ta_tg_stream_finish(s, f, d), TA_ERR_INVALID);
+    assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, 1)), TA_ERR_INVALID);
+    ta_tg_stream *none = s;
+    assert_int_equal(ta_tg_stream_create(NULL, &none), TA_ERR_INVALID);
+    assert_null(none);
     ta_tg_stream_destroy(s);
     for (size_t i = 0; i < ta_diags_count(d); i++) {
         assert_null(strstr(ta_diags_get(d, i)->message, "broken"));

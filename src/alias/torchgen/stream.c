@@ -101,7 +101,9 @@ static void *vec_push(tgs_vec *v, size_t sz)
 
 ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out)
 {
+    if (!out) return TA_ERR_INVALID;
     *out = NULL;
+    if (!f) return TA_ERR_INVALID;
     ta_tg_stream *s = ta_calloc(1, sizeof *s);
     if (!s) return TA_ERR_NOMEM;
     s->arena = ta_arena_create();
@@ -385,7 +387,7 @@ static void stream_where(const void *ctx, size_t i, tg_entry_where *out)
 
 ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f, ta_diags *diags)
 {
-    if (!s || s->finished) return TA_ERR_INVALID;
+    if (!s || !f || s->finished) return TA_ERR_INVALID;
     s->finished = true;
     ta_torchgen *tg = ta_torchgen_create();
     ta_diags *mine = ta_diags_create();
