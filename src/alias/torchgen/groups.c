@@ -117,7 +117,7 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
             if (st != TA_OK) break;
             continue;
         }
-        if (m[TA_KIND_OUT] < 0) continue;
+        if (m[TA_KIND_OUT] < 0 || tg->no_groups) continue;
         ta_tg_group *g = new_group(gs, n, cap);
         if (!g) {
             free(pg);
@@ -237,7 +237,7 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n, size_
     if (!vf.slots || !vf.gid || !vf.scratch) st = TA_ERR_NOMEM;
     for (size_t i = 0; st == TA_OK && i < 2 * nf; i++) vf.gid[i] = -1;
     for (size_t i = 0; st == TA_OK && i < nf; i++) st = file_view(tg, &vf, i, diags);
-    for (size_t i = 0; st == TA_OK && i < vf.ns; i++) {
+    for (size_t i = 0; st == TA_OK && !tg->no_groups && i < vf.ns; i++) {
         if (vf.slots[i][SLOT_VIEW] < 0) continue;
         ta_tg_group *g = new_group(gs, n, cap);
         if (!g) {

@@ -164,6 +164,9 @@ struct ta_torchgen {
     /* When not NULL, by_name holds only the names this map holds (a stream
      * model's: the names autogen lists give, all that is looked up). */
     const ta_map *name_filter;
+    /* Grouping reports what torchgen would assert on but keeps no groups
+     * (a stream model, which is read only for its diagnostics). */
+    bool no_groups;
 };
 
 enum { TG_BIT_TENSOR_LIKE_RETURN = 1u << 0 };

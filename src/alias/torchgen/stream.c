@@ -342,6 +342,7 @@ static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta
 {
     size_t n = s->fns.n;
     tg->no_func = true;
+    tg->no_groups = true;
     tg->yaml_bits = bits;
     tg->load = load_schema;
     tg->load_ctx = s;
