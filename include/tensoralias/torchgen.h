@@ -296,7 +296,7 @@ TA_API extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_
  * ta_tg_stream_finish runs once (TA_ERR_INVALID after); adding after it is
  * TA_ERR_INVALID too. What the stream keeps is about 210 bytes an entry of
  * a 1.13.1-like yaml; finish then builds the check model from it (about
- * 270 bytes an entry more while it runs), parsing again from the text only
+ * 230 bytes an entry more while it runs), parsing again from the text only
  * the schemas of the groups torchgen derives for (tools/bench/
  * bench_tg_stream). */
 typedef struct ta_tg_stream ta_tg_stream;
