@@ -63,7 +63,12 @@ extern "C" {
 
 /* 2: the storage-level calls (ta_kernel_storage_*, ta_kernel_tensor_on,
  * ta_kernel_rebind) and plugin options (ta_registry_option); since, additions
- * that leave old plugins working: ta_registry_on_process_reset. */
+ * that leave old plugins working: ta_registry_on_process_reset; the value
+ * tags TA_VAL_SCALAR_LIST, TA_VAL_DIMNAME and TA_VAL_DIMNAME_LIST (new tags
+ * after the old ones, new union members no larger than the old ones, so a
+ * ta_value keeps its size and layout; a plugin built before them meets
+ * them only in Scalar[] and Dimname arguments, which were given None at
+ * most before). */
 #define TA_KERNEL_ABI_VERSION 2u
 #define TA_PLUGIN_ENTRY "tensoralias_register"
 
@@ -80,10 +85,32 @@ typedef enum ta_value_tag {
     TA_VAL_BOOL,        /* bool */
     TA_VAL_BOOL_LIST,   /* bool[N] */
     TA_VAL_STRING,      /* str, and enum-like defaults spelled as names */
-    TA_VAL_SCALAR       /* Scalar: see scalar_kind */
+    TA_VAL_SCALAR,      /* Scalar: see scalar_kind */
+    TA_VAL_SCALAR_LIST, /* Scalar[]: u.scalars */
+    TA_VAL_DIMNAME,     /* Dimname: u.s, the name of a dimension (see TA_DIM_NAMES) */
+    TA_VAL_DIMNAME_LIST /* Dimname[], Dimname[N]: u.names */
 } ta_value_tag;
 
 typedef enum ta_scalar_kind { TA_SCALAR_INT, TA_SCALAR_FLOAT, TA_SCALAR_BOOL } ta_scalar_kind;
+
+/* One item of a Scalar[]. */
+typedef struct ta_scalar {
+    ta_scalar_kind kind;
+    union {
+        int64_t i;
+        double f;
+        bool b;
+    } u;
+} ta_scalar;
+
+/* Named dimensions. A case whose arguments include a Dimname value names
+ * its tensor arguments' dimensions (out= ones excepted) by position from
+ * the last: dimension i of an n-dimensional tensor (n <= 8) is named by
+ * the letter TA_DIM_NAMES[8 - n + i], so a matrix's dimensions are "g" and
+ * "h", and tensors that broadcast agree on their names. A framework with
+ * named tensors (the libtorch bridge) names them so; a kernel that does not
+ * know names reads a Dimname as the dimension its letter stands for. */
+#define TA_DIM_NAMES "abcdefgh"
 
 typedef struct ta_value {
     ta_value_tag tag;
@@ -98,6 +125,8 @@ typedef struct ta_value {
         struct { const double *items; size_t n; } floats;
         struct { const bool *items; size_t n; } bools;
         const char *s;
+        struct { const ta_scalar *items; size_t n; } scalars;
+        struct { const char *const *items; size_t n; } names;
     } u;
 } ta_value;
 

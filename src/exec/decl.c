@@ -50,7 +50,7 @@ static ta_decl_type name_type(const ta_type *t)
         {"ScalarType", TA_DT_SCALAR_TYPE}, {"Layout", TA_DT_LAYOUT},
         {"MemoryFormat", TA_DT_MEMORY_FORMAT}, {"Device", TA_DT_DEVICE},
         {"Generator", TA_DT_GENERATOR}, {"str", TA_DT_STRING},
-        {"c10::string_view", TA_DT_STRING},
+        {"c10::string_view", TA_DT_STRING}, {"Dimname", TA_DT_DIMNAME},
     };
     for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
         if (ta_str_eq(t->name, tab[i].name)) return tab[i].type;
@@ -83,6 +83,8 @@ static void fill_slot(ta_decl_slot *d, ta_str name, const ta_type *t, set_names 
         case TA_DT_INT: d->type = TA_DT_INT_LIST; break;
         case TA_DT_FLOAT: d->type = TA_DT_FLOAT_LIST; break;
         case TA_DT_BOOL: d->type = TA_DT_BOOL_LIST; break;
+        case TA_DT_SCALAR: d->type = TA_DT_SCALAR_LIST; break;
+        case TA_DT_DIMNAME: d->type = TA_DT_DIMNAME_LIST; break;
         default: d->type = TA_DT_OTHER; break;
         }
         return;

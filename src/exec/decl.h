@@ -32,7 +32,10 @@ typedef enum ta_decl_type {
     TA_DT_DEVICE,
     TA_DT_GENERATOR,
     TA_DT_STRING,
-    TA_DT_OTHER         /* Dimname, Storage, Stream, t, ...: not synthesized */
+    TA_DT_SCALAR_LIST,  /* Scalar[] */
+    TA_DT_DIMNAME,      /* Dimname */
+    TA_DT_DIMNAME_LIST, /* Dimname[], Dimname[N] */
+    TA_DT_OTHER         /* Storage, Stream, t, ...: not synthesized */
 } ta_decl_type;
 
 typedef struct ta_decl_slot {

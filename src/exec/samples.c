@@ -17,8 +17,11 @@
  *   "-0.0"), range [lo, hi] and seed (how values are generated: see
  *   samples_build.c).
  * A tensor list is an array of tensor objects (null items for Tensor?[]);
- * other lists are arrays of numbers or booleans; Scalar and float take
- * numbers, booleans or "nan"/"inf"/"-inf"; ScalarType a dtype name or its
+ * other lists are arrays of numbers or booleans (a Scalar[]'s items each
+ * of its own kind); Scalar and float take numbers, booleans or
+ * "nan"/"inf"/"-inf"; Dimname a string (Dimname[] an array of them: the
+ * names of TA_DIM_NAMES in kernel.h, by which the case's tensors are
+ * named); ScalarType a dtype name or its
  * c10 number; Layout and MemoryFormat c10 numbers; str and Device strings;
  * null is None.
  *

@@ -374,6 +374,55 @@ static ta_status scalar_arg(builder *b, ta_exec *x, const ta_decl_slot *a, json_
     return ta_case_push(c, x, val);
 }
 
+/* Scalar[]: an array of numbers and booleans, each item of its own kind. */
+static ta_status scalar_list_arg(builder *b, ta_exec *x, const ta_decl_slot *a, json_t *v, ta_case *c)
+{
+    ta_scalar items[TA_SAMPLE_MAX_INTS];
+    size_t n = json_array_size(v);
+    if (!json_is_array(v) || n > TA_SAMPLE_MAX_INTS)
+        return unfit(b, "argument '%s' is a list; the sample gives %s", a->name, kind_of(v));
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(v, i);
+        if (json_is_integer(e)) {
+            items[i].kind = TA_SCALAR_INT;
+            items[i].u.i = json_integer_value(e);
+        } else if (json_is_boolean(e)) {
+            items[i].kind = TA_SCALAR_BOOL;
+            items[i].u.b = json_is_true(e);
+        } else if (number(e, &items[i].u.f)) {
+            items[i].kind = TA_SCALAR_FLOAT;
+        } else {
+            return unfit(b, "argument '%s': a list item is %s", a->name, kind_of(e));
+        }
+    }
+    ta_value val = {.tag = TA_VAL_SCALAR_LIST};
+    val.u.scalars.items = items;
+    val.u.scalars.n = n;
+    return ta_case_push(c, x, val);
+}
+
+/* Dimname: a string; Dimname[]: an array of strings. */
+static ta_status dimname_arg(builder *b, ta_exec *x, const ta_decl_slot *a, json_t *v, ta_case *c)
+{
+    const char *items[TA_SAMPLE_MAX_INTS];
+    ta_value val = {.tag = TA_VAL_DIMNAME};
+    if (a->type == TA_DT_DIMNAME) {
+        if (!json_is_string(v)) return unfit(b, "argument '%s' is a Dimname; the sample gives %s", a->name, kind_of(v));
+        val.u.s = json_string_value(v);
+        return ta_case_push(c, x, val);
+    }
+    size_t n = json_array_size(v);
+    if (!json_is_array(v) || n > TA_SAMPLE_MAX_INTS)
+        return unfit(b, "argument '%s' is a list; the sample gives %s", a->name, kind_of(v));
+    for (size_t i = 0; i < n; i++)
+        if (!(items[i] = json_string_value(json_array_get(v, i))))
+            return unfit(b, "argument '%s': a list item is %s", a->name, kind_of(json_array_get(v, i)));
+    val.tag = TA_VAL_DIMNAME_LIST;
+    val.u.names.items = items;
+    val.u.names.n = n;
+    return ta_case_push(c, x, val);
+}
+
 static ta_status scalar_type_arg(builder *b, ta_exec *x, const ta_decl_slot *a, json_t *v, ta_case *c)
 {
     ta_value val = {.tag = TA_VAL_INT};
@@ -431,6 +480,9 @@ static ta_status override(void *ud, int argi, ta_exec *x, const ta_decl *d, ta_c
     case TA_DT_FLOAT_LIST:
     case TA_DT_BOOL_LIST: return list_arg(b, x, a, v, c);
     case TA_DT_SCALAR: return scalar_arg(b, x, a, v, c);
+    case TA_DT_SCALAR_LIST: return scalar_list_arg(b, x, a, v, c);
+    case TA_DT_DIMNAME:
+    case TA_DT_DIMNAME_LIST: return dimname_arg(b, x, a, v, c);
     case TA_DT_SCALAR_TYPE: return scalar_type_arg(b, x, a, v, c);
     default: return plain_arg(b, x, a, v, c);
     }

@@ -13,6 +13,9 @@
 #include "tensoralias/kernel.h"
 #include "tensoralias/schema.h"
 
+/* The ABI: values added since ABI 2 fit the union of the first ones. */
+_Static_assert(sizeof(ta_value) == 8 + 2 * sizeof(void *), "ta_value changed size: a kernel ABI break");
+
 struct ta_stack {
     ta_value *v;
     size_t n, cap;
@@ -96,6 +99,17 @@ static void *copy_items(ta_stack *st, const void *items, size_t bytes)
     return p;
 }
 
+/* A Dimname[]'s names: the array and each name copied. */
+static const char *const *copy_names(ta_stack *st, const char *const *names, size_t n)
+{
+    const char **out = copy_items(st, names, n * sizeof *names);
+    for (size_t i = 0; out && i < n; i++) {
+        const char *s = names[i] ? names[i] : "";
+        if (!(out[i] = copy_items(st, s, strlen(s) + 1))) return NULL;
+    }
+    return out;
+}
+
 ta_status ta_stack_push(ta_stack *st, ta_value v)
 {
     if (!st) return TA_ERR_INVALID;
@@ -123,7 +137,15 @@ ta_status ta_stack_push(ta_stack *st, ta_value v)
         if (!(v.u.bools.items = copy_items(st, v.u.bools.items, v.u.bools.n * sizeof(bool))))
             return TA_ERR_NOMEM;
         break;
+    case TA_VAL_SCALAR_LIST:
+        if (!(v.u.scalars.items = copy_items(st, v.u.scalars.items, v.u.scalars.n * sizeof(ta_scalar))))
+            return TA_ERR_NOMEM;
+        break;
+    case TA_VAL_DIMNAME_LIST:
+        if (!(v.u.names.items = copy_names(st, v.u.names.items, v.u.names.n))) return TA_ERR_NOMEM;
+        break;
     case TA_VAL_STRING:
+    case TA_VAL_DIMNAME:
         if (!(v.u.s = copy_items(st, v.u.s ? v.u.s : "", strlen(v.u.s ? v.u.s : "") + 1)))
             return TA_ERR_NOMEM;
         break;

@@ -15,6 +15,10 @@
  * what the operator's names tie together (pooling and convolution sizes,
  * norm statistics, class targets, dtypes, pairs of optional arguments...):
  * synth_plan.c decides those per case and is asked at each argument.
+ * A Scalar[] has one scalar per tensor of the case's lists (foreach) or per
+ * dimension (gradient's spacing); a Dimname names a dimension of the main
+ * shape by kernel.h's TA_DIM_NAMES scheme, by which the tensors of a case
+ * with a Dimname are named (a framework with named tensors names them).
  * The same seed always gives the same case. */
 #include <math.h>
 #include <stdarg.h>
@@ -767,8 +771,46 @@ static ta_value synth_bool(synth *y, const ta_decl_slot *d)
     return v;
 }
 
-/* Scalar: its default, else a small value of the case's dtype's kind (a
- * divisor of an integer division not 0). */
+/* A small Scalar of the case's dtype's kind (a divisor of an integer
+ * division not 0). */
+static ta_scalar draw_scalar(synth *y, const char *name)
+{
+    ta_scalar v;
+    if (y->dtype.code == kDLFloat) {
+        v.kind = TA_SCALAR_FLOAT;
+        v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
+    } else if (y->dtype.code == TA_DL_BOOL) {
+        v.kind = TA_SCALAR_BOOL;
+        v.u.b = chance(&y->r, 50);
+    } else {
+        v.kind = TA_SCALAR_INT;
+        v.u.i = below(&y->r, 7) - 3;
+    }
+    bool divisor = !strcmp(name, "other") || !strcmp(name, "divisor");
+    if (y->plan->names->nonzero_divisor && divisor && v.kind == TA_SCALAR_INT && v.u.i == 0) v.u.i = 1;
+    return v;
+}
+
+/* A Scalar as a value, and back. */
+static ta_value scalar_value(ta_scalar s)
+{
+    ta_value v = {.tag = TA_VAL_SCALAR, .scalar_kind = s.kind};
+    if (s.kind == TA_SCALAR_FLOAT) v.u.f = s.u.f;
+    else if (s.kind == TA_SCALAR_BOOL) v.u.b = s.u.b;
+    else v.u.i = s.u.i;
+    return v;
+}
+
+static ta_scalar scalar_of(const ta_value *v)
+{
+    ta_scalar s = {.kind = v->scalar_kind};
+    if (s.kind == TA_SCALAR_FLOAT) s.u.f = v->u.f;
+    else if (s.kind == TA_SCALAR_BOOL) s.u.b = v->u.b;
+    else s.u.i = v->u.i;
+    return s;
+}
+
+/* Scalar: its default, else a drawn one. */
 static ta_value synth_scalar(synth *y, const ta_decl_slot *d)
 {
     const ta_arg *a = d->arg;
@@ -779,19 +821,86 @@ static ta_value synth_scalar(synth *y, const ta_decl_slot *d)
     } else if (a->def.kind == TA_DEFAULT_FLOAT) {
         v.scalar_kind = TA_SCALAR_FLOAT;
         v.u.f = double_of(a->def.text);
-    } else if (y->dtype.code == kDLFloat) {
-        v.scalar_kind = TA_SCALAR_FLOAT;
-        v.u.f = (double)(below(&y->r, 9) - 4) / 2.0;
-    } else if (y->dtype.code == TA_DL_BOOL) {
-        v.scalar_kind = TA_SCALAR_BOOL;
-        v.u.b = chance(&y->r, 50);
     } else {
-        v.scalar_kind = TA_SCALAR_INT;
-        v.u.i = below(&y->r, 7) - 3;
+        v = scalar_value(draw_scalar(y, d->name));
     }
-    bool divisor = !strcmp(d->name, "other") || !strcmp(d->name, "divisor");
-    if (y->plan->names->nonzero_divisor && divisor && v.scalar_kind == TA_SCALAR_INT && v.u.i == 0) v.u.i = 1;
     return v;
+}
+
+/* Whether the operator has an argument of type t (named n, when n is not NULL). */
+static bool has_arg(const synth *y, ta_decl_type t, const char *n)
+{
+    for (int i = 0; i < y->d->nargs; i++)
+        if (y->d->args[i].type == t && (!n || !strcmp(y->d->args[i].name, n))) return true;
+    return false;
+}
+
+/* Scalar[]: drawn scalars (integers never 0: the foreach divisions), one
+ * per item of the case's tensor lists (foreach's scalars), else one per
+ * dimension of the main shape (gradient's spacing), or one for the one
+ * dimension a dim list names. */
+static ta_status synth_scalar_list(synth *y, const ta_decl_slot *d)
+{
+    ta_scalar items[TA_CASE_MAX_DIM];
+    int n = has_arg(y, TA_DT_TENSOR_LIST, NULL) ? y->plan->list_len
+            : has_arg(y, TA_DT_INT_LIST, "dim") ? 1 : y->ndim;
+    for (int i = 0; i < n; i++) {
+        items[i] = draw_scalar(y, d->name);
+        if (items[i].kind == TA_SCALAR_INT && !items[i].u.i) items[i].u.i = 1;
+    }
+    ta_value v = {.tag = TA_VAL_SCALAR_LIST};
+    v.u.scalars.items = items;
+    v.u.scalars.n = (size_t)n;
+    return push(y, v);
+}
+
+/* ---- named dimensions (TA_DIM_NAMES) ------------------------------------ */
+
+_Static_assert(sizeof TA_DIM_NAMES - 1 == TA_CASE_MAX_DIM, "a name for each dimension a case's tensors have");
+
+/* The name of dimension dim of the main shape, into buf[2]. */
+static const char *dim_name(const synth *y, int64_t dim, char *buf)
+{
+    buf[0] = TA_DIM_NAMES[TA_CASE_MAX_DIM - y->ndim + dim];
+    buf[1] = '\0';
+    return buf;
+}
+
+/* Dimname: a dimension of self (the main shape), which later int
+ * arguments (select's index) fit; a new dimension's name (flatten's
+ * out_dim, diagonal's outdim) is one no tensor has. */
+static ta_status synth_dimname(synth *y, const ta_decl_slot *d)
+{
+    char buf[2];
+    ta_value v = {.tag = TA_VAL_DIMNAME};
+    if (!strcmp(d->name, "out_dim") || !strcmp(d->name, "outdim") || !y->ndim) {
+        v.u.s = "out";
+    } else {
+        y->last_dim = below(&y->r, y->ndim);
+        v.u.s = dim_name(y, y->last_dim, buf);
+    }
+    return push(y, v);
+}
+
+/* Dimname[] (unsized): every dimension of the main shape in order for a whole
+ * tensor's names (refine_names, align_to, rename, the factories' names,
+ * flatten's dims), else N (1 when unsized) drawn dimensions of self. */
+static ta_status synth_dimname_list(synth *y, const ta_decl_slot *d)
+{
+    char buf[TA_CASE_MAX_DIM][2];
+    const char *items[TA_CASE_MAX_DIM];
+    static const char *const whole[] = {"names", "order", "dims", NULL};
+    bool all = d->fixed_size <= 0 && name_is(d->name, whole);
+    int n = all ? y->ndim : d->fixed_size > 0 && d->fixed_size <= y->ndim ? d->fixed_size : 1;
+    for (int i = 0; i < n && y->ndim; i++) {
+        int64_t dim = all ? i : below(&y->r, y->ndim);
+        items[i] = dim_name(y, dim, buf[i]);
+        y->last_dim = dim;
+    }
+    ta_value v = {.tag = TA_VAL_DIMNAME_LIST};
+    v.u.names.items = items;
+    v.u.names.n = y->ndim ? (size_t)n : 0;
+    return push(y, v);
 }
 
 /* str: its default without the quotes, "sum" for a reduce, else "". The
@@ -867,6 +976,9 @@ static ta_status synth_arg(synth *y, int argi)
         device.u.s = y->x->dev->type == kDLCUDA ? "cuda" : "cpu";
         return push(y, device);
     case TA_DT_STRING: return synth_string(y, d, a);
+    case TA_DT_SCALAR_LIST: return synth_scalar_list(y, d);
+    case TA_DT_DIMNAME: return synth_dimname(y, d);
+    case TA_DT_DIMNAME_LIST: return synth_dimname_list(y, d);
     case TA_DT_GENERATOR:
     case TA_DT_OTHER: break;
     }
@@ -902,6 +1014,13 @@ static size_t describe_tensor(const DLTensor *t, char *buf, size_t cap, size_t n
     }
     if (t->byte_offset) n = put(buf, cap, n, " offset %llu", (unsigned long long)(t->byte_offset / ta_dtype_size(t->dtype)));
     return n;
+}
+
+static size_t describe_scalar(const ta_scalar *s, char *buf, size_t cap, size_t n)
+{
+    if (s->kind == TA_SCALAR_FLOAT) return put(buf, cap, n, "%g", s->u.f);
+    if (s->kind == TA_SCALAR_BOOL) return put(buf, cap, n, "%s", s->u.b ? "True" : "False");
+    return put(buf, cap, n, "%lld", (long long)s->u.i);
 }
 
 size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t cap)
@@ -944,10 +1063,22 @@ size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t ca
         case TA_VAL_BOOL: n = put(buf, cap, n, "%s", v->u.b ? "True" : "False"); break;
         case TA_VAL_BOOL_LIST: n = put(buf, cap, n, "[%zu bools]", v->u.bools.n); break;
         case TA_VAL_STRING: n = put(buf, cap, n, "'%s'", v->u.s); break;
-        case TA_VAL_SCALAR:
-            if (v->scalar_kind == TA_SCALAR_FLOAT) n = put(buf, cap, n, "%g", v->u.f);
-            else if (v->scalar_kind == TA_SCALAR_BOOL) n = put(buf, cap, n, "%s", v->u.b ? "True" : "False");
-            else n = put(buf, cap, n, "%lld", (long long)v->u.i);
+        case TA_VAL_SCALAR: {
+            ta_scalar sc = scalar_of(v);
+            n = describe_scalar(&sc, buf, cap, n);
+            break;
+        }
+        case TA_VAL_SCALAR_LIST:
+            n = put(buf, cap, n, "[");
+            for (size_t k = 0; k < v->u.scalars.n; k++)
+                n = describe_scalar(&v->u.scalars.items[k], buf, cap, put(buf, cap, n, "%s", k ? ", " : ""));
+            n = put(buf, cap, n, "]");
+            break;
+        case TA_VAL_DIMNAME: n = put(buf, cap, n, "'%s'", v->u.s); break;
+        case TA_VAL_DIMNAME_LIST:
+            n = put(buf, cap, n, "[");
+            for (size_t k = 0; k < v->u.names.n; k++) n = put(buf, cap, n, "%s'%s'", k ? ", " : "", v->u.names.items[k]);
+            n = put(buf, cap, n, "]");
             break;
         }
     }

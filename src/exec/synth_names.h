@@ -24,6 +24,7 @@ typedef struct ta_synth_names {
     ta_dtype_need dtypes;
     ta_plan_norm norm;
     bool takes_dim;       /* a dimension argument the kernel needs */
+    bool named;           /* a Dimname argument: the case's tensors have named dimensions */
     bool size_may_infer;  /* a size list may say -1 (view, reshape, expand) */
     bool nonzero_divisor; /* div, remainder, fmod...: other/divisor hold no 0 */
     /* kron, diagflat, outer, linalg_ decompositions...: a result that grows

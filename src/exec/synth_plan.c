@@ -220,6 +220,8 @@ void ta_synth_names_read(const ta_schema *s, const ta_decl *d, ta_synth_names *o
     out->dtypes = wants_integers(n) ? TA_NEED_INTEGRAL : wants_floats(n) ? TA_NEED_FLOATING : TA_NEED_ANY;
     out->norm = norm_of(n);
     out->takes_dim = takes_dim(d);
+    for (int i = 0; i < d->nargs; i++)
+        if (d->args[i].type == TA_DT_DIMNAME || d->args[i].type == TA_DT_DIMNAME_LIST) out->named = true;
     out->size_may_infer = has_part(n, infer);
     out->nonzero_divisor = in_list(n, divisions);
     out->no_huge = has_part(n, explosive);
@@ -245,6 +247,7 @@ void ta_synth_plan_make(ta_synth_plan *p, const ta_decl *d, uint64_t seed)
     p->min_ndim = d->names.takes_dim && draw(&r, 5) != 0 ? 1 : 0;
     if (d->names.norm == TA_NORM_CHANNELS) p->min_ndim = 2;
     if (d->names.norm == TA_NORM_LAST) p->min_ndim = 1;
+    if (d->names.named && !p->min_ndim) p->min_ndim = 1; /* a Dimname names a dimension */
     p->list_len = 2 + (int)draw(&r, 2);
     p->count = draw(&r, 5);
     if (d->names.classes) {

@@ -80,7 +80,8 @@ c10::Allocator *engine_allocator();
  * one storage share one c10::Storage as they would in PyTorch. */
 class CallState {
   public:
-    explicit CallState(ta_kernel_ctx *ctx) : ctx_(ctx) {}
+    /* st: the call's arguments; a Dimname among them makes the input tensors named. */
+    CallState(ta_kernel_ctx *ctx, const ta_stack *st) : ctx_(ctx), named_(names_dims(st)) {}
     /* v as the IValue the schema argument wants. Throws Unsupported. */
     c10::IValue value_in(const ta_value &v, const c10::Argument &arg);
     /* Pushes one result on st. Throws Unsupported. */
@@ -96,8 +97,12 @@ class CallState {
     DLTensor *tensor_out(const at::Tensor &t);
     c10::Storage storage_for(const ta_kernel_storage &s);
     c10::IValue list_in(const ta_value &v, const c10::TypePtr &elem);
+    static bool names_dims(const ta_stack *st);
+    static void name_dims(at::Tensor &t);
 
     ta_kernel_ctx *ctx_;
+    bool named_;          /* the call's input tensors have named dimensions */
+    bool naming_ = false; /* the argument being built is one of them */
     std::unordered_map<uint32_t, c10::Storage> storages_;
     std::vector<std::pair<at::Tensor, DLTensor *>> inputs_;
 };

@@ -7,11 +7,17 @@
  * one c10::Storage, as views do in PyTorch. A result goes back as the input
  * tensor it is (same TensorImpl: in-place and out= returns), or as a new
  * engine tensor over the engine storage its bytes live in (ATen allocated
- * it through the engine, or it is a view of an input). */
+ * it through the engine, or it is a view of an input).
+ * A call with a Dimname argument (a string in libtorch's schema) names its
+ * input tensors' dimensions as kernel.h's TA_DIM_NAMES says; out= arguments
+ * stay unnamed, as a fresh out= tensor in PyTorch is. Names are metadata
+ * outside the bytes and geometry the engine observes: results keep the
+ * names ATen gives them, and the engine never sees them. */
 #include <cstring>
 #include <sstream>
 
 #include <ATen/ATen.h>
+#include <ATen/core/NamedTensor.h>
 #include <c10/core/TensorImpl.h>
 
 #include "torch/bridge.h"
@@ -118,7 +124,34 @@ bool is_int_like(c10::TypeKind k)
            k == c10::TypeKind::MemoryFormatType;
 }
 
+/* A Dimname value: the name as at::Dimname spells it in an IValue. */
+std::string dimname_of(const char *name)
+{
+    return at::Dimname::fromSymbol(c10::Symbol::dimname(name ? name : "")).symbol().toQualString();
+}
+
 } // namespace
+
+bool CallState::names_dims(const ta_stack *st)
+{
+    for (size_t i = 0; i < ta_stack_size(st); i++) {
+        const ta_value *v = ta_stack_at(const_cast<ta_stack *>(st), i);
+        if (v->tag == TA_VAL_DIMNAME || v->tag == TA_VAL_DIMNAME_LIST) return true;
+    }
+    return false;
+}
+
+/* Names t's dimensions as kernel.h's TA_DIM_NAMES scheme does. */
+void CallState::name_dims(at::Tensor &t)
+{
+    static const char letters[] = TA_DIM_NAMES;
+    const int64_t most = (int64_t)sizeof letters - 1;
+    if (t.dim() > most) return;
+    std::vector<at::Dimname> names;
+    for (int64_t i = 0; i < t.dim(); i++)
+        names.push_back(at::Dimname::fromSymbol(c10::Symbol::dimname(std::string(1, letters[most - t.dim() + i]))));
+    at::internal_set_names_inplace(t, names);
+}
 
 c10::Storage CallState::storage_for(const ta_kernel_storage &s)
 {
@@ -147,6 +180,7 @@ at::Tensor CallState::tensor_in(DLTensor *t)
     impl->set_sizes_and_strides(c10::IntArrayRef(t->shape, t->ndim), strides,
                                 (int64_t)(t->byte_offset / es));
     at::Tensor out(std::move(impl));
+    if (naming_) name_dims(out);
     inputs_.emplace_back(out, t);
     return out;
 }
@@ -174,6 +208,20 @@ c10::IValue CallState::list_in(const ta_value &v, const c10::TypePtr &elem)
         if (v.tag != TA_VAL_INT_LIST) throw Unsupported("tensoralias: expected an int list");
         return c10::List<int64_t>(std::vector<int64_t>(v.u.ints.items, v.u.ints.items + v.u.ints.n));
     }
+    if (e->kind() == c10::TypeKind::NumberType && v.tag == TA_VAL_SCALAR_LIST) {
+        c10::List<at::Scalar> l;
+        for (size_t i = 0; i < v.u.scalars.n; i++) {
+            const ta_scalar &sc = v.u.scalars.items[i];
+            l.push_back(sc.kind == TA_SCALAR_FLOAT ? at::Scalar(sc.u.f)
+                        : sc.kind == TA_SCALAR_BOOL ? at::Scalar(sc.u.b) : at::Scalar(sc.u.i));
+        }
+        return l;
+    }
+    if (e->kind() == c10::TypeKind::StringType && v.tag == TA_VAL_DIMNAME_LIST) {
+        c10::List<std::string> l;
+        for (size_t i = 0; i < v.u.names.n; i++) l.push_back(dimname_of(v.u.names.items[i]));
+        return l;
+    }
     if (e->kind() == c10::TypeKind::FloatType && v.tag == TA_VAL_FLOAT_LIST)
         return c10::List<double>(std::vector<double>(v.u.floats.items, v.u.floats.items + v.u.floats.n));
     if (e->kind() == c10::TypeKind::BoolType && v.tag == TA_VAL_BOOL_LIST) {
@@ -190,6 +238,7 @@ c10::IValue CallState::value_in(const ta_value &v, const c10::Argument &arg)
     if (v.tag == TA_VAL_NONE) return c10::IValue();
     const c10::TypePtr &t = unwrap(type);
     c10::TypeKind k = t->kind();
+    naming_ = named_ && !arg.is_out();
     if (k == c10::TypeKind::TensorType) {
         if (v.tag != TA_VAL_TENSOR || !v.u.tensor) throw Unsupported("tensoralias: expected a tensor");
         return tensor_in(v.u.tensor);
@@ -200,6 +249,7 @@ c10::IValue CallState::value_in(const ta_value &v, const c10::Argument &arg)
     if (k == c10::TypeKind::BoolType) return c10::IValue(int_of(v) != 0);
     if (k == c10::TypeKind::NumberType) return scalar_of(v);
     if (k == c10::TypeKind::StringType && v.tag == TA_VAL_STRING) return c10::IValue(std::string(v.u.s));
+    if (k == c10::TypeKind::StringType && v.tag == TA_VAL_DIMNAME) return c10::IValue(dimname_of(v.u.s));
     if (k == c10::TypeKind::DeviceObjType && v.tag == TA_VAL_STRING) return c10::IValue(c10::Device(v.u.s));
     throw Unsupported("tensoralias: the libtorch bridge cannot build argument '" + arg.name() + "' of type " +
                       type->annotation_str());

@@ -4,8 +4,9 @@
  * With TA_TORCH_DUMP=FILE in the environment, each call appends one JSON
  * line to FILE before ATen runs: {"op": NAME, "args": [...], "storages":
  * {ID: HEX}}. A tensor is {"dtype", "shape", "strides", "offset" (in
- * elements), "storage" (an ID; tensors of one storage share it)}, a storage
- * its whole bytes in hex; None is null; a non-finite float a string ("nan",
+ * elements), "storage" (an ID; tensors of one storage share it), and
+ * "names" when its dimensions are named}, a storage its whole bytes in hex;
+ * a Dimname the string an IValue holds ("dimname::h"); None is null; a non-finite float a string ("nan",
  * "inf", "-inf"); a Device {"device": "cpu"}. Without the variable nothing
  * is written. The judgement of a finding is then a replay away from what
  * torch does with the same bytes, outside the engine. */
@@ -85,8 +86,16 @@ class Dump {
             hex_.emplace(id, hex);
         }
         o << "{\"dtype\": \"" << c10::toString(t.scalar_type()) << "\", \"shape\": " << t.sizes()
-          << ", \"strides\": " << t.strides() << ", \"offset\": " << t.storage_offset() << ", \"storage\": " << id
-          << "}";
+          << ", \"strides\": " << t.strides() << ", \"offset\": " << t.storage_offset() << ", \"storage\": " << id;
+        if (t.has_names()) {
+            o << ", \"names\": [";
+            for (size_t i = 0; i < t.names().size(); i++) {
+                o << (i ? ", " : "");
+                string(o, t.names()[i].symbol().toUnqualString());
+            }
+            o << "]";
+        }
+        o << "}";
     }
 
     void value(std::ostream &o, const c10::IValue &v)

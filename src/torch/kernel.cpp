@@ -43,7 +43,7 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
      * gone: memory taken with raw_allocate (ideep's, for mkldnn tensors) is
      * given back through whatever allocator is current when it dies. */
     AllocatorScope scope(ctx);
-    CallState cs(ctx);
+    CallState cs(ctx, st);
     torch::jit::Stack stack;
     stack.reserve(args.size());
     for (size_t i = 0; i < args.size(); i++) stack.push_back(cs.value_in(*ta_stack_at(st, i), args[i]));

@@ -96,6 +96,19 @@ run peek.json --ops 'mylib::peek' --cases 20001 --trap-writes
 grep -q '"seed":"0x[0-9a-f]*00","message":"trapped write' "$tmp/peek.json" ||
     { cat "$tmp/peek.json"; fail "peek: caught in case 0 with --trap-writes"; }
 
+# Scalar[]: synthesized, one scalar per tensor of the list, and shown in
+# the finding's case.
+expect all.json 'mylib::shift_each' undeclared-mutation
+grep '"op":"mylib::shift_each"' "$tmp/all.json" | grep -q 'scalars=\[-\{0,1\}[0-9.]*, -\{0,1\}[0-9.]*' ||
+    fail "shift_each: the case shows the scalars"
+seed=$(grep '"op":"mylib::shift_each"' "$tmp/all.json" | sed 's/^[^[]*"findings":\[{[^}]*"seed":"\(0x[0-9a-f]*\)".*/\1/')
+scalars=$(grep '"op":"mylib::shift_each"' "$tmp/all.json" | sed 's/^[^[]*"findings":\[{[^}]*\(scalars=\[[^]]*\]\).*/\1/')
+case $scalars in "scalars=["*"]") ;; *) fail "shift_each: no scalars in the finding";; esac
+run replay_list.json --ops 'mylib::shift_each' --case-seed "$seed"
+grep -qF "$scalars" "$tmp/replay_list.json" || { cat "$tmp/replay_list.json"; fail "shift_each: the seed replays its scalars ($scalars)"; }
+expect all.json 'mylib::shift_each_good_' ok
+grep '"op":"mylib::shift_each_good_"' "$tmp/all.json" | grep -q '"exercised":0,' && fail "shift_each_good_: exercised"
+
 # Only the correct kernels: a clean run.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*_good*' --ops 'mylib::to_view' \
     >"$tmp/good.txt" 2>&1 || { cat "$tmp/good.txt"; fail "correct kernels must pass"; }

@@ -27,6 +27,22 @@ for trap in "" --trap-writes; do
     grep -q '"exercised":0,' "$tmp/r.json" && { grep '"exercised":0,' "$tmp/r.json"; fail "not exercised"; }
 done
 
+# Scalar[] (foreach's scalar lists, gradient's spacing) and Dimname
+# arguments (the tensors' dimensions named): clean and exercised.
+OPS=""
+for o in _foreach_add_.ScalarList _foreach_mul.ScalarList _foreach_addcmul_.ScalarList \
+         _foreach_div.ScalarList_out gradient.scalarrayint sum.dim_DimnameList cumsum.dimname \
+         transpose.Dimname select.Dimname rename_ refine_names align_to cat.names zeros.names \
+         logsumexp.names_out unbind.Dimname; do
+    OPS="$OPS --ops aten::$o"
+done
+# shellcheck disable=SC2086
+"$TA" verify "$YAML" --kernels torch $OPS --cases 20 --jobs 2 --format json >"$tmp/n.json" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || { grep -v '"verdict":"ok"' "$tmp/n.json"; cat "$tmp/err"; fail "Scalar[], Dimname: exit $rc"; }
+[ "$(grep -c '"verdict":"ok"' "$tmp/n.json")" -eq 16 ] || fail "Scalar[], Dimname: 16 operators ok"
+grep -q '"exercised":0,' "$tmp/n.json" && { grep '"exercised":0,' "$tmp/n.json"; fail "not exercised"; }
+
 # The same kernels against schemas that misdeclare them.
 cat >"$tmp/wrong.yaml" <<'YAML'
 - func: abs_(Tensor self) -> Tensor
@@ -36,6 +52,10 @@ cat >"$tmp/wrong.yaml" <<'YAML'
 - func: abs.out(Tensor self, *, Tensor out) -> Tensor
   variants: function
 - func: unsqueeze_(Tensor self, int dim) -> Tensor
+  variants: function
+- func: _foreach_add_.ScalarList(Tensor[] self, Scalar[] scalars) -> ()
+  variants: function
+- func: transpose.Dimname(Tensor self, Dimname dim0, Dimname dim1) -> Tensor
   variants: function
 YAML
 "$TA" verify "$tmp/wrong.yaml" --kernels torch --no-default-samples --cases 20 --format json \
@@ -51,6 +71,10 @@ has 'aten::abs_' undeclared-mutation
 has 'aten::transpose.int' undeclared-alias
 has 'aten::abs.out' undeclared-mutation
 has 'aten::unsqueeze_' undeclared-metadata-mutation
+has 'aten::_foreach_add_.ScalarList' undeclared-mutation
+has 'aten::transpose.Dimname' undeclared-alias
+grep '"aten::_foreach_add_.ScalarList"' "$tmp/w.json" | grep -q 'scalars=\[' || fail "the case shows the scalars"
+grep '"aten::transpose.Dimname"' "$tmp/w.json" | grep -q "dim0='[a-h]', dim1='[a-h]'" || fail "the case shows the names"
 grep '"aten::transpose.int"' "$tmp/w.json" | grep -q "libtorch's schema annotates argument 'self' otherwise" ||
     fail "schema-mismatch names the argument"
 

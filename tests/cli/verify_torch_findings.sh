@@ -77,6 +77,21 @@ run "$tmp/set_same.json" aten::set_.source_Tensor_storage_offset
 found '"kind":"out-of-bounds","severity":"error","argument":"self","seed":"0x0","message":"the kernel left the argument viewing bytes \[4, 68) of a storage of 64 bytes: sizes \[4, 4\] strides \[4, 1\] storage offset 1' \
     "set_: self left past its storage's end"
 
+# flatten with an out_dim erases self's names [start_dim, end_dim + 1)
+# before it wraps or checks the dims: negative ones corrupt the heap (torch
+# 1.13.1 dies of SIGSEGV too). The Dimname comes from the sample, and self's
+# dimensions are named by the bridge.
+cat >"$tmp/flatten.json" <<'JSON'
+{"aten::flatten.named_out_dim": [{"self": {"shape": [2, 3], "dtype": "int64"}, "start_dim": -1, "end_dim": -2,
+                                  "out_dim": "out"},
+                                 {"self": {"shape": [2, 3]}, "start_dim": 0, "end_dim": 1, "out_dim": "out"}]}
+JSON
+TA_TORCH_DUMP="$tmp/named.jsonl" run "$tmp/flatten.json" aten::flatten.named_out_dim
+grep -q '"names": \["g", "h"\]}, -1, -2, "dimname::out"\]' "$tmp/named.jsonl" ||
+    { cat "$tmp/named.jsonl"; fail "dump: the names and the Dimname"; }
+found '"kind":"crash".*start_dim=-1, end_dim=-2, out_dim=.out.' "flatten.named_out_dim: the crash"
+found '"cases":2,"exercised":1,' "flatten.named_out_dim: the valid sample runs"
+
 # TA_TORCH_DUMP: the call as torch gets it, each storage's bytes whole
 # (tools/torch/replay_case.py replays it in torch).
 cat >"$tmp/abs.json" <<'JSON'

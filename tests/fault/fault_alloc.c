@@ -348,12 +348,14 @@ static ta_status analyse_graph(void)
 static ta_status load_samples(void)
 {
     static const char schema[] = "mylib::f(Tensor self, Tensor? other, Tensor[] list, int[] size, Scalar alpha, "
-                                 "float[] scales, *, Tensor(a!) out) -> Tensor(a!)";
+                                 "float[] scales, Scalar[] scalars, Dimname dim, Dimname[] names, *, "
+                                 "Tensor(a!) out) -> Tensor(a!)";
     static const char text[] =
         "{\"mylib::f\": [{\"self\": {\"shape\": [2, 3], \"storage\": 0, \"range\": [0, 9]},\n"
         "                \"other\": {\"shape\": [3, 2], \"strides\": [1, 3], \"storage\": 0},\n"
         "                \"list\": [{\"shape\": [2], \"dtype\": \"int64\", \"values\": [1, 0]}, {\"shape\": []}],\n"
-        "                \"size\": [2, -1], \"alpha\": \"nan\", \"scales\": [0.5], \"out\": {\"shape\": [0]}},\n"
+        "                \"size\": [2, -1], \"alpha\": \"nan\", \"scales\": [0.5], \"scalars\": [1, 0.5],\n"
+        "                \"dim\": \"h\", \"names\": [\"g\", \"h\"], \"out\": {\"shape\": [0]}},\n"
         "               {\"self\": {\"shape\": [4], \"dtype\": \"float16\", \"colour\": 1}}],\n"
         " \"mylib::g\": []}";
     ta_arena *a = ta_arena_create();

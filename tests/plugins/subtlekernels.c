@@ -384,6 +384,30 @@ static ta_status peek(ta_kernel_ctx *ctx, ta_stack *st) { return peek_into(ctx, 
 /* Correct: mylib::peek_good(Tensor self) -> Tensor. */
 static ta_status peek_good(ta_kernel_ctx *ctx, ta_stack *st) { return peek_into(ctx, st, false); }
 
+/* ---- Scalar[]: values the kernel reads from a list of scalars ---------- */
+
+/* Adds scalars[i] to every element of self[i] (float32/float64 tensors;
+ * one scalar of any kind per tensor, else a rejected case). */
+static ta_status shift_each(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const ta_value *l = ta_stack_at(st, 0), *sc = ta_stack_at(st, 1);
+    if (!l || l->tag != TA_VAL_TENSOR_LIST || !sc || sc->tag != TA_VAL_SCALAR_LIST)
+        return ta_kernel_error(ctx, "shift: expected a tensor list and a scalar list");
+    if (sc->u.scalars.n != l->u.tensors.n) return ta_kernel_error(ctx, "shift: one scalar per tensor");
+    for (size_t k = 0; k < l->u.tensors.n; k++)
+        if (!is_float(l->u.tensors.items[k])) return ta_kernel_error(ctx, "shift: float tensors only");
+    for (size_t k = 0; k < l->u.tensors.n; k++) {
+        const ta_scalar *s = &sc->u.scalars.items[k];
+        double by = s->kind == TA_SCALAR_FLOAT ? s->u.f : s->kind == TA_SCALAR_INT ? (double)s->u.i : s->u.b;
+        const DLTensor *x = l->u.tensors.items[k];
+        for (int64_t i = 0; i < ta_numel(x); i++) put(x, i, get(x, i) + by);
+    }
+    ta_stack_clear(st);
+    return TA_OK;
+}
+/* Wrong: mylib::shift_each(Tensor[] self, Scalar[] scalars) -> () writes self. */
+/* Correct: mylib::shift_each_good_(Tensor(a!)[] self, Scalar[] scalars) -> (). */
+
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version);
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
 {
@@ -420,6 +444,8 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"mylib::loss_good(Tensor self, int reduction=1) -> Tensor", loss_good},
         {"mylib::peek(Tensor self) -> Tensor", peek},
         {"mylib::peek_good(Tensor self) -> Tensor", peek_good},
+        {"mylib::shift_each(Tensor[] self, Scalar[] scalars) -> ()", shift_each},
+        {"mylib::shift_each_good_(Tensor(a!)[] self, Scalar[] scalars) -> ()", shift_each},
     };
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
         ta_status s = ta_register_op(reg, ops[i].schema, TA_KEY_CPU, ops[i].fn, NULL);

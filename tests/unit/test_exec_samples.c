@@ -289,6 +289,37 @@ static void test_every_kind_of_argument(void **state)
     env_close(&e);
 }
 
+/* Scalar[] items keep their own kinds; Dimname and Dimname[] take names. */
+static void test_scalar_lists_and_dimnames(void **state)
+{
+    (void)state;
+    env e;
+    const char *text = "{\"mylib::g\": [{\"self\": {\"shape\": [2, 3]}, \"spacing\": [2, 0.5, true, \"-inf\"], "
+                       "\"dim\": \"h\", \"names\": [\"g\", \"h\"]}, {\"dim\": 1}, {\"spacing\": [\"x\"]}]}";
+    env_open(&e, "mylib::g(Tensor self, Scalar[] spacing, Dimname dim, Dimname[] names) -> Tensor", text);
+    assert_int_equal(build(&e, "mylib::g", 0), TA_OK);
+    const ta_value *a = e.c->args;
+    assert_int_equal(a[1].tag, TA_VAL_SCALAR_LIST);
+    assert_int_equal(a[1].u.scalars.n, 4);
+    const ta_scalar *sc = a[1].u.scalars.items;
+    assert_true(sc[0].kind == TA_SCALAR_INT && sc[0].u.i == 2);
+    assert_true(sc[1].kind == TA_SCALAR_FLOAT && sc[1].u.f == 0.5);
+    assert_true(sc[2].kind == TA_SCALAR_BOOL && sc[2].u.b);
+    assert_true(sc[3].kind == TA_SCALAR_FLOAT && isinf(sc[3].u.f) && sc[3].u.f < 0);
+    assert_int_equal(a[2].tag, TA_VAL_DIMNAME);
+    assert_string_equal(a[2].u.s, "h");
+    assert_int_equal(a[3].tag, TA_VAL_DIMNAME_LIST);
+    assert_int_equal(a[3].u.names.n, 2);
+    assert_string_equal(a[3].u.names.items[0], "g");
+    assert_string_equal(a[3].u.names.items[1], "h");
+    /* A Dimname is a string, a Scalar[]'s item a number or a boolean. */
+    assert_int_equal(build(&e, "mylib::g", 1), TA_ERR_INVALID);
+    assert_non_null(strstr(e.c->note, "argument 'dim' is a Dimname"));
+    assert_int_equal(build(&e, "mylib::g", 2), TA_ERR_INVALID);
+    assert_non_null(strstr(e.c->note, "argument 'spacing': a list item is a string"));
+    env_close(&e);
+}
+
 static void test_left_out_arguments_are_synthesized(void **state)
 {
     (void)state;
@@ -483,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_load_and_count),
         cmocka_unit_test(test_every_kind_of_argument),
+        cmocka_unit_test(test_scalar_lists_and_dimnames),
         cmocka_unit_test(test_left_out_arguments_are_synthesized),
         cmocka_unit_test(test_out_follows_the_inputs_dtype),
         cmocka_unit_test(test_samples_that_do_not_fit),

@@ -223,6 +223,71 @@ static void test_large_and_special_cases(void **state)
     env_close(&e);
 }
 
+/* Scalar[]: one scalar per tensor of the case's lists (foreach), else per
+ * dimension of self (gradient's spacing); each of the kind of the case's
+ * dtype, integers never 0; shown in the case's description. */
+static void test_scalar_lists(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "mylib::f_(Tensor(a!)[] self, Scalar[] scalars) -> ()");
+    for (uint64_t k = 0; k < 200; k++) {
+        ta_exec_reset(e.x);
+        assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, ta_mix64(k), e.c), TA_OK);
+        const ta_value *l = &e.c->args[0], *sc = &e.c->args[1];
+        assert_int_equal(sc->tag, TA_VAL_SCALAR_LIST);
+        assert_int_equal(sc->u.scalars.n, l->u.tensors.n);
+        DLDataType dt = l->u.tensors.items[0]->dtype;
+        ta_scalar_kind want = dt.code == kDLFloat ? TA_SCALAR_FLOAT : dt.code == TA_DL_BOOL ? TA_SCALAR_BOOL : TA_SCALAR_INT;
+        for (size_t i = 0; i < sc->u.scalars.n; i++) {
+            assert_int_equal(sc->u.scalars.items[i].kind, want);
+            if (want == TA_SCALAR_INT) assert_true(sc->u.scalars.items[i].u.i != 0);
+        }
+        char buf[512];
+        ta_case_describe(e.c, e.decl, buf, sizeof buf);
+        assert_non_null(strstr(buf, ", scalars=["));
+    }
+    env_close(&e);
+    env_open(&e, "mylib::g(Tensor self, *, Scalar[] spacing) -> Tensor[]");
+    for (uint64_t k = 0; k < 50; k++) {
+        ta_exec_reset(e.x);
+        assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, ta_mix64(k), e.c), TA_OK);
+        assert_int_equal(e.c->args[1].u.scalars.n, (size_t)e.c->args[0].u.tensor->ndim);
+    }
+    env_close(&e);
+}
+
+/* Dimname and Dimname[]: names of self's dimensions (TA_DIM_NAMES, from
+ * the last), all of them in order for a whole tensor's names, a new one
+ * for an out_dim; self has a dimension to name. */
+static void test_dimnames(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "mylib::h(Tensor self, Dimname dim, Dimname[1] dims, Dimname[] names, Dimname out_dim) -> Tensor");
+    for (uint64_t k = 0; k < 200; k++) {
+        ta_exec_reset(e.x);
+        assert_int_equal(ta_synth_case(e.x, e.schema, e.decl, ta_mix64(k), e.c), TA_OK);
+        int nd = e.c->args[0].u.tensor->ndim;
+        assert_true(nd >= 1 && nd <= 8);
+        const char *own = &TA_DIM_NAMES[8 - nd]; /* self's names, in order */
+        assert_int_equal(e.c->args[1].tag, TA_VAL_DIMNAME);
+        assert_int_equal(strlen(e.c->args[1].u.s), 1);
+        assert_non_null(strchr(own, e.c->args[1].u.s[0]));
+        assert_int_equal(e.c->args[2].tag, TA_VAL_DIMNAME_LIST);
+        assert_int_equal(e.c->args[2].u.names.n, 1);
+        assert_non_null(strchr(own, e.c->args[2].u.names.items[0][0]));
+        assert_int_equal(e.c->args[3].u.names.n, (size_t)nd);
+        for (int i = 0; i < nd; i++) assert_int_equal(e.c->args[3].u.names.items[i][0], own[i]);
+        assert_string_equal(e.c->args[4].u.s, "out");
+        char buf[512];
+        ta_case_describe(e.c, e.decl, buf, sizeof buf);
+        assert_non_null(strstr(buf, ", dim='"));
+        assert_non_null(strstr(buf, ", names=['"));
+    }
+    env_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +295,8 @@ int main(void)
         cmocka_unit_test(test_other_ops_keep_one_shape),
         cmocka_unit_test(test_covering_rows),
         cmocka_unit_test(test_large_and_special_cases),
+        cmocka_unit_test(test_scalar_lists),
+        cmocka_unit_test(test_dimnames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,6 +109,20 @@ static json_t *value_json(const ta_case *c, const ta_value *v, ta_exec *x)
         return v->scalar_kind == TA_SCALAR_INT    ? json_integer(v->u.i)
                : v->scalar_kind == TA_SCALAR_BOOL ? json_boolean(v->u.b)
                                                   : json_real(v->u.f);
+    case TA_VAL_SCALAR_LIST:
+        a = json_array();
+        for (size_t k = 0; k < v->u.scalars.n; k++) {
+            const ta_scalar *s = &v->u.scalars.items[k];
+            json_array_append_new(a, s->kind == TA_SCALAR_INT    ? json_integer(s->u.i)
+                                     : s->kind == TA_SCALAR_BOOL ? json_boolean(s->u.b)
+                                                                 : json_real(s->u.f));
+        }
+        return a;
+    case TA_VAL_DIMNAME: return json_string(v->u.s);
+    case TA_VAL_DIMNAME_LIST:
+        a = json_array();
+        for (size_t k = 0; k < v->u.names.n; k++) json_array_append_new(a, json_string(v->u.names.items[k]));
+        return a;
     }
     return json_null();
 }

@@ -11,7 +11,8 @@ Each call of the file is rebuilt in torch 1.13.1 (the same storages byte for byt
 engine's were, the same sizes, strides and offsets; storages are torch's own, so ATen may resize
 them; out= storages get 64 KB more of the marker byte, so that a resize of up to that much keeps
 the marker where the kernel does not write, as the engine's allocator does; --no-room: as
-recorded, so that ATen's resize allocates exactly what it needs, as under valgrind it must) and run through torch.ops in a child process, and one JSON line per call reports:
+recorded, so that ATen's resize allocates exactly what it needs, as under valgrind it must) and run through torch.ops in a child process (a call with named tensors through the Python API,
+as torch.ops refuses them), and one JSON line per call reports:
   outcome    "ok", "raised: MESSAGE", "signal N" (the child died) or "timeout"
   changed    per tensor argument: storage elements changed outside its view before and after the
              call ("outside"), and inside it ("inside")
@@ -107,6 +108,8 @@ def build(call, guard, guard_outs=False, room=OUT_ROOM):
         dt = DTYPES[t["dtype"]]
         x = torch.empty(0, dtype=dt).set_(storages[t["storage"]].storage().untyped(), t["offset"],
                                           t["shape"], t["strides"])
+        if "names" in t:
+            x.rename_(*t["names"])
         named.append((name, x))
         return x
 
@@ -151,7 +154,22 @@ def value(a, v, tensor):
 def special(v):
     if isinstance(v, str) and v in ("nan", "inf", "-inf"):
         return float(v)
+    if isinstance(v, str) and v.startswith("dimname::"):
+        return v[len("dimname::"):]  # a Dimname, as the Python API takes it
     return v
+
+
+def named_call(call):
+    """Whether the call has tensors with named dimensions."""
+    return any("names" in t for v in call["args"] for t in tensors_in(v))
+
+
+def python_api(name):
+    """The Python function of aten::NAME.OVERLOAD (torch.NAME, else the Tensor method), which picks
+    the overload from the arguments' types: torch.ops refuses named tensors (TorchScript's calling
+    path has no names), the Python API takes them and Dimnames as strings."""
+    base = name.split("::")[1].partition(".")[0]
+    return getattr(torch, base, None) or getattr(torch.Tensor, base)
 
 
 def overload(name):
@@ -187,7 +205,8 @@ def observe(call, guard, guard_outs, room):
     snap = {sid: b.clone() for sid, b in storages.items()}
     res = {"op": call["op"]}
     try:
-        out = overload(call["op"])(*args, **kwargs)
+        fn = python_api(call["op"]) if named_call(call) else overload(call["op"])
+        out = fn(*args, **kwargs)
         res["outcome"] = "ok"
     except Exception as e:  # what ATen raises
         res["outcome"] = "raised: " + str(e).split("\n")[0][:300]
