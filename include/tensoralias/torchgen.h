@@ -290,7 +290,15 @@ TA_API extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_
  * uses only ta_native_text, ta_native_source, the tag set and ta_native_loc
  * of it, never its entries. Entries are added in yaml order; an entry (and
  * its schema, which may be NULL) need not outlive the call that adds it. The
- * text must outlive the stream. */
+ * text must outlive the stream. Every entry of the yaml is added, those
+ * whose schema did not parse included (they derive nothing, but diagnostics
+ * are placed by searching all entries by line, as the pass does).
+ * ta_tg_stream_finish runs once (TA_ERR_INVALID after); adding after it is
+ * TA_ERR_INVALID too. What the stream keeps is about 210 bytes an entry of
+ * a 1.13.1-like yaml; finish then builds the check model from it (about
+ * 230 bytes an entry more while it runs), parsing again from the text only
+ * the schemas of the groups torchgen derives for (tools/bench/
+ * bench_tg_stream). */
 typedef struct ta_tg_stream ta_tg_stream;
 TA_API ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out);
 TA_API ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f,

@@ -9,7 +9,8 @@
  * queries, graph and rules, extracting schemas from C++ and Python
  * sources, loading a small
  * native_functions.yaml with tags, a full `check` of it (every pass,
- * torchgen's derivation included) loaded and streamed, and a verification set-up (schema
+ * torchgen's derivation included) loaded and streamed, the streaming torchgen check
+ * of it, and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
  * selection), a whole graph (operators and classes from text, the IR
  * read, its alias analysis, queries, a move, printing, building), and a
@@ -33,6 +34,7 @@
 #include "tensoralias/functionalize.h"
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
+#include "tensoralias/torchgen.h"
 
 /* A scenario's verdict on itself: TA_OK, TA_ERR_NOMEM, or this when it
  * got something it should not have (a half-made output, a wrong status). */
@@ -207,6 +209,27 @@ static ta_status check_yaml(void)
     }
     ta_native_destroy(f);
     ta_diags_destroy(d);
+    return st;
+}
+
+/* The streaming torchgen check: it must report what the pass reports. */
+static ta_status stream_torchgen(void)
+{
+    ta_diags *d = ta_diags_create(), *want = ta_diags_create();
+    ta_native_file *f = NULL;
+    ta_tg_stream *s = NULL;
+    ta_status st = d && want ? load(&f, d) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_torchgen_check_pass(f, want);
+    if (st == TA_OK) st = ta_tg_stream_create(f, &s);
+    for (size_t i = 0; st == TA_OK && i < ta_native_count(f); i++)
+        st = ta_tg_stream_add(s, f, ta_native_get(f, i));
+    ta_diags_clear(d);
+    if (st == TA_OK) st = ta_tg_stream_finish(s, f, d);
+    if (st == TA_OK && (ta_diags_count(d) != ta_diags_count(want) || !ta_diags_count(d))) st = WRONG;
+    ta_tg_stream_destroy(s);
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+    ta_diags_destroy(want);
     return st;
 }
 
@@ -519,6 +542,7 @@ int main(int argc, char **argv)
     bad += fail_each("yaml load", load_yaml);
     bad += fail_each("check of a small yaml", check_yaml);
     bad += fail_each("streaming check of a small yaml", check_yaml_stream);
+    bad += fail_each("streaming torchgen check of a small yaml", stream_torchgen);
     bad += fail_each("verification set-up", set_up_verification);
     bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
     bad += fail_each("samples load and build", load_samples);

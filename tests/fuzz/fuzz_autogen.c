@@ -3,7 +3,9 @@
  * (kind, view, signature), autogen variants are derived with their plans,
  * and the groups formed. Every derived function must print and, when its
  * text parses, parse back to the same kind; its plan's indices must stay
- * inside the schemas. */
+ * inside the schemas. The streaming check (ta_tg_stream_*) must report what
+ * the check pass reports, diagnostic for diagnostic. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,35 @@ static void check_plan(const ta_torchgen *tg, const ta_tg_function *f)
                                                       : f->schema->nargs;
         if (r->index >= lim) abort();
     }
+}
+
+static bool same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The stream's diagnostics against the pass's. */
+static void check_stream(const ta_native_file *f)
+{
+    ta_diags *want = ta_diags_create(), *got = ta_diags_create();
+    ta_tg_stream *s = NULL;
+    if (!want || !got || ta_torchgen_check_pass(f, want) != TA_OK ||
+        ta_tg_stream_create(f, &s) != TA_OK)
+        abort();
+    for (size_t i = 0; i < ta_native_count(f); i++)
+        if (ta_tg_stream_add(s, f, ta_native_get(f, i)) != TA_OK) abort();
+    if (ta_tg_stream_finish(s, f, got) != TA_OK) abort();
+    if (ta_diags_count(want) != ta_diags_count(got)) abort();
+    for (size_t i = 0; i < ta_diags_count(want); i++) {
+        const ta_diag *a = ta_diags_get(want, i), *b = ta_diags_get(got, i);
+        if (a->severity != b->severity || a->line != b->line || a->col != b->col ||
+            a->length != b->length || !same(a->rule, b->rule) || !same(a->message, b->message) ||
+            !same(a->hint, b->hint) || !same(a->source_line, b->source_line))
+            abort();
+    }
+    ta_tg_stream_destroy(s);
+    ta_diags_destroy(want);
+    ta_diags_destroy(got);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -68,6 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         ta_torchgen_destroy(tg);
         ta_native_check_with(f, &ta_torchgen_pass, 1, d);
+        check_stream(f);
         ta_native_destroy(f);
     }
     ta_diags_destroy(d);

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "alias/torchgen/internal.h"
+#include "support/autogen_damage.h"
 #include "support/testdata.h"
 #include "tensoralias/native.h"
 #include "tensoralias/torchgen.h"
@@ -118,38 +119,6 @@ static size_t compare(const char *yaml, size_t len, const char *name)
     return findings;
 }
 
-/* Every third autogen: line dropped, every third (from the second) given a
- * wrong first name, the rest kept. */
-static char *damage(const char *text, size_t len, size_t *outlen)
-{
-    char *out = malloc(len * 2 + 1);
-    assert_non_null(out);
-    size_t o = 0, k = 0;
-    for (size_t i = 0; i < len;) {
-        const char *nl = memchr(text + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - text) + 1 : len;
-        bool ag = end - i > 11 && memcmp(text + i, "  autogen: ", 11) == 0;
-        if (ag && k % 3 == 0) {
-            /* dropped */
-        } else if (ag && k % 3 == 1) {
-            memcpy(out + o, text + i, 11);
-            o += 11;
-            memcpy(out + o, "wrong_", 6);
-            o += 6;
-            memcpy(out + o, text + i + 11, end - i - 11);
-            o += end - i - 11;
-        } else {
-            memcpy(out + o, text + i, end - i);
-            o += end - i;
-        }
-        k += ag;
-        i = end;
-    }
-    out[o] = '\0';
-    *outlen = o;
-    return out;
-}
-
 static void check_corpus(const char *corpus)
 {
     char rel[256];
@@ -160,7 +129,8 @@ static void check_corpus(const char *corpus)
     bad = 0;
     compare(text, len, rel);
     size_t dlen;
-    char *dmg = damage(text, len, &dlen);
+    char *dmg = ta_test_damage_autogen(text, len, &dlen);
+    assert_non_null(dmg);
     size_t findings = compare(dmg, dlen, rel);
     fprintf(stderr, "%s: damaged autogen lists give %zu findings; %d mismatches\n", corpus,
             findings, bad);

@@ -53,6 +53,43 @@ static const char *const functional_no_out[] = {
     "_nested_get_ragged_idx", NULL};
 static const char *const inplace_not_grouped[] = {"polygamma_", NULL};
 
+bool tg_fn_tensor_like_return(const ta_torchgen *tg, const ta_tg_function *f)
+{
+    if (f->schema) return tg_has_tensor_like_return(f->schema);
+    return tg->yaml_bits && f->index < tg->nyaml &&
+           (tg->yaml_bits[f->index] & TG_BIT_TENSOR_LIKE_RETURN);
+}
+
+/* A stream model's base schema, loaded for its group's derivation (and
+ * dropped by unload_group). */
+static ta_status load_base(ta_torchgen *tg, ta_tg_function *base)
+{
+    if (base->schema) return TA_OK;
+    if (!tg->load) return TA_ERR_INVALID;
+    if (!tg->load_arena && !(tg->load_arena = ta_arena_create())) return TA_ERR_NOMEM;
+    return tg->load(tg->load_ctx, base, tg->load_arena, &base->schema);
+}
+
+/* After a stream model's group is derived: the functions derived from [from,
+ * tg->nfns) keep the view grouping key of a view copy and drop their schema
+ * (which may share the base's), and the base drops its own. */
+static ta_status unload_group(ta_torchgen *tg, const tg_pregroup *g, size_t from)
+{
+    ta_status st = TA_OK;
+    for (size_t i = from; i < tg->nfns && st == TA_OK; i++) {
+        ta_tg_function *f = tg->fns[i];
+        if (f->schema && tg_is_view_copy_name(tg_opname_parse(f->schema->name).base)) {
+            const char *key = tg_view_key_dup(tg->arena, f->schema);
+            st = key ? tg_set_view_key(tg, f, key) : TA_ERR_NOMEM;
+        }
+        f->schema = NULL;
+    }
+    for (int k = 0; k < 5; k++)
+        if (g->m[k] >= 0 && (size_t)g->m[k] < tg->nyaml) tg->fns[g->m[k]]->schema = NULL;
+    if (tg->load_arena) ta_arena_reset(tg->load_arena);
+    return st;
+}
+
 static bool listed(const char *const *list, const char *name)
 {
     for (; *list; list++)
@@ -101,7 +138,7 @@ static const char *skip_reason(const ta_torchgen *tg, const tg_pregroup *g, int 
         const ta_tg_function *f = tg->fns[g->m[k]];
         all_manual &= f->manual_cpp_binding;
         /* set_ is tagged inplace_view but derived like an inplace op */
-        any_view |= f->is_view_op && !ta_str_eq(f->schema->name, "set_");
+        any_view |= f->is_view_op && !ta_str_eq(tg_fn_opname(f), "set_");
         all_cia &= f->has_composite_implicit_autograd_kernel;
     }
     if (all_manual) return "\x01its functions have manual C++ bindings (manual_cpp_binding)";
@@ -116,7 +153,7 @@ static const char *skip_reason(const ta_torchgen *tg, const tg_pregroup *g, int 
         return "torchgen lists it among the inplace ops it cannot group";
     /* "_" or "_functional": a derived variant would have no name */
     for (int k = 0; k < 5; k++)
-        if (g->m[k] >= 0 && tg_opname_parse(tg->fns[g->m[k]]->schema->name).base.len == 0)
+        if (g->m[k] >= 0 && tg_opname_parse(tg_fn_opname(tg->fns[g->m[k]])).base.len == 0)
             return "its operator name is empty once its suffix is removed";
     return NULL;
 }
@@ -174,10 +211,10 @@ static ta_status report_lone_out(const ta_torchgen *tg, const tg_pregroup *g, me
  * return is needed) and one of the base's autogen names asks for it. A base
  * that cannot have one, when variants are asked for, is an error torchgen
  * stops at unless it lists the operator as exempt. */
-static ta_status wants_out(const ta_tg_function *base, members ms, const char **reason,
-                           ta_diags *diags, bool *gets_out)
+static ta_status wants_out(const ta_torchgen *tg, const ta_tg_function *base, members ms,
+                           const char **reason, ta_diags *diags, bool *gets_out)
 {
-    bool base_valid = base->kind == TA_KIND_INPLACE || tg_has_tensor_like_return(base->schema);
+    bool base_valid = base->kind == TA_KIND_INPLACE || tg_fn_tensor_like_return(tg, base);
     bool needs_out = false;
     for (uint32_t i = 0; i < base->nautogen; i++)
         if (strstr(base->autogen[i], "out")) needs_out = true;
@@ -210,6 +247,13 @@ static ta_status add_member(ta_torchgen *tg, tg_pregroup *g, ta_schema_kind as,
     return st;
 }
 
+/* Where a derived schema is built: a stream model drops it with its group
+ * (unload_group), so it goes where the base was loaded. */
+static ta_arena *derived_arena(const ta_torchgen *tg)
+{
+    return tg->load ? tg->load_arena : tg->arena;
+}
+
 /* The out= variant of base; *made false (with a reason) when torchgen's
  * derivation does not apply to its schema. */
 static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_function *base,
@@ -221,7 +265,7 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
     /* its name's base is the base's, without inplace or functional suffix */
     bool drop = tg->no_func && !tg_is_view_copy_name(tg_opname_parse(base->schema->name).base);
     if (drop && !tg->scratch && !(tg->scratch = ta_arena_create())) return TA_ERR_NOMEM;
-    ta_status st = tg_derive_out(drop ? tg->scratch : tg->arena, base->schema, base->kind,
+    ta_status st = tg_derive_out(drop ? tg->scratch : derived_arena(tg), base->schema, base->kind,
                                  !tg->no_func, &s, p->ret_origin, p->out_origin, &p->nouts);
     if (st == TA_ERR_UNSUPPORTED) {
         *reason = "torchgen's out= derivation does not apply to its schema";
@@ -229,8 +273,8 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
         *made = true;
         /* only an out= plan is made without the schema (plan_member) */
         if (drop && p->fn->kind != TA_KIND_OUT)
-            st = tg_derive_out(tg->arena, base->schema, base->kind, false, &s, p->ret_origin,
-                               p->out_origin, &p->nouts);
+            st = tg_derive_out(derived_arena(tg), base->schema, base->kind, false, &s,
+                               p->ret_origin, p->out_origin, &p->nouts);
         if (drop) p->fn->schema = p->fn->kind == TA_KIND_OUT ? NULL : s;
     }
     if (drop) ta_arena_reset(tg->scratch);
@@ -241,7 +285,8 @@ static ta_status derive_functional_member(ta_torchgen *tg, tg_pregroup *g, ta_tg
                                           pending *p)
 {
     ta_schema *s;
-    ta_status st = tg_derive_functional(tg->arena, base->schema, base->kind, !tg->no_func, &s);
+    ta_status st =
+        tg_derive_functional(derived_arena(tg), base->schema, base->kind, !tg->no_func, &s);
     p->nouts = 0;
     return st == TA_OK ? add_member(tg, g, TA_KIND_FUNCTIONAL, base, s, p) : st;
 }
@@ -295,9 +340,10 @@ static ta_status derive_group(ta_torchgen *tg, tg_pregroup *g, const char **reas
     if ((*reason = skip_reason(tg, g, ms.n))) return report_lone_out(tg, g, ms, *reason, diags);
     ta_tg_function *base = group_base(tg, g, ms);
     bool gets_out;
-    ta_status st = wants_out(base, ms, reason, diags, &gets_out);
+    ta_status st = wants_out(tg, base, ms, reason, diags, &gets_out);
     pending p[2];
     int np = 0;
+    if (st == TA_OK && (gets_out || (!ms.f && ms.o))) st = load_base(tg, base);
     if (st == TA_OK && gets_out) {
         bool made;
         st = derive_out_member(tg, g, base, &p[np], reason, &made);
@@ -425,8 +471,11 @@ ta_status ta_torchgen_derive(ta_torchgen *tg, ta_diags *diags)
         free(pg);
         return TA_ERR_NOMEM;
     }
-    for (size_t i = 0; i < np && st == TA_OK; i++)
+    for (size_t i = 0; i < np && st == TA_OK; i++) {
+        size_t from = tg->nfns;
         st = derive_group(tg, &pg[i], &reasons[i], diags);
+        if (st == TA_OK && tg->load) st = unload_group(tg, &pg[i], from);
+    }
     for (size_t i = 0; i < np && st == TA_OK; i++) st = check_names(tg, &pg[i], reasons[i], diags);
     free(reasons);
     free(pg);

@@ -19,6 +19,7 @@ ta_torchgen *ta_torchgen_create(void)
     /* sized once for the yaml's functions and those derived */
     ta_map_init_in(&tg->by_name, NULL, tg->arena);
     ta_map_init_in(&tg->sig_idx, NULL, tg->arena);
+    ta_map_init(&tg->view_keys, NULL);
     return tg;
 }
 
@@ -31,6 +32,8 @@ void ta_torchgen_destroy(ta_torchgen *tg)
     free(tg->groups);
     ta_map_clear(&tg->by_name);
     ta_arena_destroy(tg->scratch);
+    ta_map_clear(&tg->view_keys);
+    ta_arena_destroy(tg->load_arena);
     ta_arena_destroy(tg->arena);
     free(tg);
 }
@@ -81,6 +84,37 @@ static const char *arena_print(ta_arena *a, tg_buf *b)
     return r;
 }
 
+void tg_describe_schema(const ta_schema *s, bool tagged_inplace_view, ta_schema_kind *kind,
+                        bool *is_view_op, tg_buf *sig)
+{
+    tg_args sp;
+    tg_args_split(s, &sp);
+    tg_opname op = tg_opname_parse(s->name);
+    *kind = tg_kind_of(s, &sp, &op);
+    *is_view_op = ta_schema_is_view_op(s, tagged_inplace_view);
+    /* only the signature's text is kept: print it without building it */
+    tg_print_signature_of(sig, s, &sp, &op, 0);
+}
+
+ta_str tg_fn_opname(const ta_tg_function *f)
+{
+    if (f->schema) return f->schema->name;
+    const char *dot = strchr(f->name, '.');
+    return (ta_str){f->name, (uint32_t)(dot ? (size_t)(dot - f->name) : strlen(f->name))};
+}
+
+const char *tg_fn_view_key(const ta_torchgen *tg, const ta_tg_function *f)
+{
+    const ta_map_entry *e = ta_map_find(&tg->view_keys, &f->index, sizeof f->index);
+    return e ? e->value.ptr : NULL;
+}
+
+ta_status tg_set_view_key(ta_torchgen *tg, const ta_tg_function *f, const char *key)
+{
+    /* the map borrows its key: the function's own index field */
+    return ta_map_add(&tg->view_keys, &f->index, sizeof f->index, ta_map_ptr((void *)key), NULL);
+}
+
 ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
 {
     const ta_schema *s = f->schema;
@@ -107,13 +141,7 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
         tg_print_name(&b, s);
         if (!(f->name = arena_print(tg->arena, &b))) return TA_ERR_NOMEM;
     }
-    tg_args sp;
-    tg_args_split(s, &sp);
-    tg_opname op = tg_opname_parse(s->name);
-    f->kind = tg_kind_of(s, &sp, &op);
-    f->is_view_op = ta_schema_is_view_op(s, f->ntags && tg_has_tag(f, "inplace_view"));
-    /* only the signature's text is kept: print it without building it */
-    tg_print_signature_of(&b, s, &sp, &op, 0);
+    tg_describe_schema(s, f->ntags && tg_has_tag(f, "inplace_view"), &f->kind, &f->is_view_op, &b);
     const char *sig = b.p ? b.p : "";
     tg->described_hash = ta_map_hash_bytes(sig, b.len);
     const ta_map_entry *same =
@@ -127,30 +155,44 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
     return TA_OK;
 }
 
-ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
+ta_status tg_reserve(ta_torchgen *tg, size_t cap)
 {
-    if (tg->nfns == tg->cap) {
-        size_t cap = tg->cap ? tg->cap * 2 : 1024;
-        ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
-        if (!p) return TA_ERR_NOMEM;
-        tg->fns = p;
-        int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
-        if (!first) return TA_ERR_NOMEM;
-        tg->sig_first = first;
-        tg->cap = cap;
-    }
-    size_t i = tg->nfns;
-    ta_map_entry *same; /* the first function of this signature: i when it is new */
-    if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
-                     ta_map_int((int64_t)i), &same) != TA_OK)
+    if (cap <= tg->cap) return TA_OK;
+    ta_tg_function **p = ta_realloc(tg->fns, cap * sizeof *p);
+    if (!p) return TA_ERR_NOMEM;
+    tg->fns = p;
+    int32_t *first = ta_realloc(tg->sig_first, cap * sizeof *first);
+    if (!first) return TA_ERR_NOMEM;
+    tg->sig_first = first;
+    tg->cap = cap;
+    return TA_OK;
+}
+
+ta_status tg_push_in(ta_torchgen *tg, ta_tg_function *f, int32_t first)
+{
+    if (tg->nfns == tg->cap && tg_reserve(tg, tg->cap ? tg->cap * 2 : 1024) != TA_OK)
         return TA_ERR_NOMEM;
+    size_t i = tg->nfns;
     f->index = (uint32_t)i;
     tg->fns[i] = f;
-    tg->sig_first[i] = (int32_t)same->value.i;
+    tg->sig_first[i] = first;
     tg->nfns++;
     /* the first function of a name wins, as a later duplicate is an error elsewhere */
     size_t len = strlen(f->name);
+    if (tg->name_filter && !ta_map_find(tg->name_filter, f->name, len)) return TA_OK;
     return ta_map_add(&tg->by_name, f->name, len, ta_map_int(f->index), NULL);
+}
+
+ta_status tg_push(ta_torchgen *tg, ta_tg_function *f)
+{
+    /* room first: a signature in the index always has its function */
+    if (tg->nfns == tg->cap && tg_reserve(tg, tg->cap ? tg->cap * 2 : 1024) != TA_OK)
+        return TA_ERR_NOMEM;
+    ta_map_entry *same; /* the first function of this signature: the new one when it is new */
+    if (ta_map_add_h(&tg->sig_idx, f->signature, strlen(f->signature), tg->described_hash,
+                     ta_map_int((int64_t)tg->nfns), &same) != TA_OK)
+        return TA_ERR_NOMEM;
+    return tg_push_in(tg, f, (int32_t)same->value.i);
 }
 
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name)

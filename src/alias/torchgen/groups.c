@@ -117,7 +117,7 @@ static ta_status kinds_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n,
             if (st != TA_OK) break;
             continue;
         }
-        if (m[TA_KIND_OUT] < 0) continue;
+        if (m[TA_KIND_OUT] < 0 || tg->no_groups) continue;
         ta_tg_group *g = new_group(gs, n, cap);
         if (!g) {
             free(pg);
@@ -148,6 +148,21 @@ typedef struct view_filing {
     size_t ns;
 } view_filing;
 
+void tg_print_view_key(tg_buf *b, const ta_schema *s)
+{
+    tg_print_signature(b, s, TA_SIG_STRIP_VIEW_COPY_NAME);
+}
+
+const char *tg_view_key_dup(ta_arena *a, const ta_schema *s)
+{
+    tg_buf b;
+    tg_buf_init(&b);
+    tg_print_view_key(&b, s);
+    const char *key = b.failed ? NULL : ta_arena_strndup(a, b.p ? b.p : "", b.len);
+    tg_buf_free(&b);
+    return key;
+}
+
 bool tg_is_view_copy_name(ta_str base)
 {
     return (base.len >= 5 && memcmp(base.ptr + base.len - 5, "_copy", 5) == 0) ||
@@ -163,12 +178,9 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
     const ta_tg_function *f = tg->fns[i];
     *c = tg->sig_first[i];
     if (!tg_is_view_copy_name(op->base)) return TA_OK;
-    tg_buf b;
-    tg_buf_init(&b);
-    tg_print_signature(&b, f->schema, TA_SIG_STRIP_VIEW_COPY_NAME);
-    const char *key = b.failed ? NULL : ta_arena_strndup(vf->scratch, b.p ? b.p : "", b.len);
-    tg_buf_free(&b);
-    if (!key) return TA_ERR_NOMEM;
+    const char *key = f->schema ? NULL : tg_fn_view_key(tg, f);
+    if (!key && !f->schema) return TA_ERR_INVALID; /* a stream model records every one */
+    if (!key && !(key = tg_view_key_dup(vf->scratch, f->schema))) return TA_ERR_NOMEM;
     size_t klen = strlen(key), nf = tg->nfns;
     uint64_t h = ta_map_hash_bytes(key, klen);
     const ta_map_entry *known = ta_map_find_h(&tg->sig_idx, key, klen, h);
@@ -190,13 +202,8 @@ static ta_status view_class(ta_torchgen *tg, view_filing *vf, size_t i, const tg
 static ta_status file_view(ta_torchgen *tg, view_filing *vf, size_t i, ta_diags *diags)
 {
     const ta_tg_function *f = tg->fns[i];
-    /* (a check model's out= variant has no schema: its name is the schema's
-     * up to the overload) */
-    const char *dot = f->schema ? NULL : strchr(f->name, '.');
-    ta_str name = f->schema ? f->schema->name
-                            : (ta_str){f->name, (uint32_t)(dot ? (size_t)(dot - f->name)
-                                                              : strlen(f->name))};
-    tg_opname op = tg_opname_parse(name);
+    /* (a check model's out= variant has no schema) */
+    tg_opname op = tg_opname_parse(tg_fn_opname(f));
     int32_t c;
     ta_status st = view_class(tg, vf, i, &op, &c);
     if (st != TA_OK) return st;
@@ -230,7 +237,7 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n, size_
     if (!vf.slots || !vf.gid || !vf.scratch) st = TA_ERR_NOMEM;
     for (size_t i = 0; st == TA_OK && i < 2 * nf; i++) vf.gid[i] = -1;
     for (size_t i = 0; st == TA_OK && i < nf; i++) st = file_view(tg, &vf, i, diags);
-    for (size_t i = 0; st == TA_OK && i < vf.ns; i++) {
+    for (size_t i = 0; st == TA_OK && !tg->no_groups && i < vf.ns; i++) {
         if (vf.slots[i][SLOT_VIEW] < 0) continue;
         ta_tg_group *g = new_group(gs, n, cap);
         if (!g) {

@@ -149,7 +149,42 @@ struct ta_torchgen {
     uint64_t described_hash; /* of the signature tg_describe last gave, for tg_push */
     ta_tg_group *groups;
     size_t ngroups;
+    /* A stream model (stream.c) holds its yaml functions without a schema
+     * (NULL); derivation asks `load` for a base's schema (into load_arena,
+     * reset after the group, whose derived functions then drop theirs too).
+     * What is read of a schema outside a derivation comes from here:
+     * yaml_bits per yaml function (TG_BIT_*), and view_keys, per function
+     * index (uint32_t bytes) of a schema-less view copy ("x_copy"), its
+     * signature as TA_SIG_STRIP_VIEW_COPY_NAME prints it. */
+    const uint8_t *yaml_bits;
+    ta_status (*load)(void *ctx, const ta_tg_function *f, ta_arena *a, const ta_schema **out);
+    void *load_ctx;
+    ta_arena *load_arena;
+    ta_map view_keys;
+    /* When not NULL, by_name holds only the names this map holds (a stream
+     * model's: the names autogen lists give, all that is looked up). */
+    const ta_map *name_filter;
+    /* Grouping reports what torchgen would assert on but keeps no groups
+     * (a stream model, which is read only for its diagnostics). */
+    bool no_groups;
 };
+
+enum { TG_BIT_TENSOR_LIKE_RETURN = 1u << 0 };
+
+/* f's operator name: the schema's, or (a function held without its schema)
+ * its name up to the overload. */
+ta_str tg_fn_opname(const ta_tg_function *f);
+/* Whether f returns something tensor-like (tg_has_tensor_like_return). */
+bool tg_fn_tensor_like_return(const ta_torchgen *tg, const ta_tg_function *f);
+/* The view grouping key of a schema-less view copy (tg->view_keys), or NULL. */
+const char *tg_fn_view_key(const ta_torchgen *tg, const ta_tg_function *f);
+/* Records the view grouping key of function f, held without its schema
+ * from now on (key is kept: it must outlive tg). */
+ta_status tg_set_view_key(ta_torchgen *tg, const ta_tg_function *f, const char *key);
+/* Prints into b the view grouping key of a view copy's schema s; the
+ * same as a copy in a (NULL on OOM). */
+void tg_print_view_key(tg_buf *b, const ta_schema *s);
+const char *tg_view_key_dup(ta_arena *a, const ta_schema *s);
 
 #define TG_TAG_PT2_COMPLIANT "pt2_compliant_tag"
 
@@ -163,11 +198,22 @@ typedef enum tg_strings { TG_COPY_STRINGS, TG_BORROW_STRINGS } tg_strings;
  * NULL, is the schema's "name.overload" already spelled (and kept, so
  * borrowed too). */
 ta_status tg_add(ta_torchgen *tg, const ta_tg_entry *e, tg_strings strings, const char *name);
+/* Room for cap functions in all. */
+ta_status tg_reserve(ta_torchgen *tg, size_t cap);
 /* Appends a function record already filled in; computes nothing. */
 ta_status tg_push(ta_torchgen *tg, ta_tg_function *f);
+/* The same for a function whose signature class is known: first is the
+ * index of the first function with its signature (its own index when it is
+ * the first), and sig_idx holds that signature already. */
+ta_status tg_push_in(ta_torchgen *tg, ta_tg_function *f, int32_t first);
 /* Fills func, name, kind, is_view_op and signature from f->schema and tags;
  * a signature some function added already has is that function's text. */
 ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f);
+/* What tg_describe computes of a schema: its kind, whether it is a view op
+ * (tagged_inplace_view: its function has that tag) and, printed into sig,
+ * its signature. */
+void tg_describe_schema(const ta_schema *s, bool tagged_inplace_view, ta_schema_kind *kind,
+                        bool *is_view_op, tg_buf *sig);
 bool tg_has_tag(const ta_tg_function *f, const char *tag);
 
 /* torchgen's pre_group_native_functions over functions [0, n): one entry per
@@ -199,5 +245,32 @@ ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_fu
 typedef enum tg_model { TG_FULL_MODEL, TG_CHECK_MODEL } tg_model;
 
 ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags, tg_model what);
+
+/* Where the diagnostics of one yaml entry go: the entry, its autogen: value
+ * (when has_autogen_key) and its autogen names. */
+typedef struct tg_entry_where {
+    ta_native_pos pos, autogen_val;
+    const ta_native_str *autogen;
+    uint32_t nautogen;
+    bool has_autogen_key;
+} tg_entry_where;
+
+/* A yaml's entries as repositioning sees them: n, in yaml order; the line
+ * of entry i and where it puts its diagnostics. */
+typedef struct tg_entries {
+    size_t n;
+    const void *ctx;
+    uint32_t (*line)(const void *ctx, size_t i);
+    void (*where)(const void *ctx, size_t i, tg_entry_where *out);
+} tg_entries;
+
+/* Moves a derivation's diagnostics (each at its function's line) to diags,
+ * each at the entry of that line in f's yaml text (autogen-* rules at the
+ * autogen name, else at the autogen: value); notes only when with_notes. */
+/* What a ta_tg_stream holds (arena and tables), for benchmarks. */
+size_t tg_stream_bytes(const ta_tg_stream *s);
+
+ta_status tg_reposition(const ta_native_file *f, const tg_entries *es, const ta_diags *mine,
+                        bool with_notes, ta_diags *diags);
 
 #endif

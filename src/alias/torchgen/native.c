@@ -98,53 +98,72 @@ ta_status ta_torchgen_add_native(ta_torchgen *tg, const ta_native_file *nf)
     return st;
 }
 
-/* The entry a diagnostic of the derivation points at (by its line). */
-static const ta_native_func *entry_at(const ta_native_file *f, uint32_t line)
+/* The entry of a diagnostic's line (a binary search: entries are in line
+ * order), or -1. */
+static ptrdiff_t entry_at(const tg_entries *es, uint32_t line)
 {
-    size_t lo = 0, hi = ta_native_count(f);
+    size_t lo = 0, hi = es->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const ta_native_func *fn = ta_native_get(f, mid);
-        if (fn->pos.line == line) return fn;
-        if (fn->pos.line < line) lo = mid + 1;
+        uint32_t l = es->line(es->ctx, mid);
+        if (l == line) return (ptrdiff_t)mid;
+        if (l < line) lo = mid + 1;
         else hi = mid;
     }
-    return NULL;
+    return -1;
 }
 
 /* For "autogen names 'X' ...", the position of X in the entry's list. */
-static ta_native_pos autogen_pos(const ta_native_func *fn, const char *msg)
+static ta_native_pos autogen_pos(const tg_entry_where *w, const char *msg)
 {
     static const char lead[] = "autogen names '";
-    ta_native_pos pos = ta_native_has_key(fn, TA_NK_AUTOGEN) ? ta_native_val_pos(fn, TA_NK_AUTOGEN) : fn->pos;
+    ta_native_pos pos = w->has_autogen_key ? w->autogen_val : w->pos;
     if (strncmp(msg, lead, sizeof lead - 1) != 0) return pos;
     const char *name = msg + sizeof lead - 1, *end = strchr(name, '\'');
     if (!end) return pos;
-    for (uint32_t k = 0; k < fn->nautogen; k++)
-        if (fn->autogen[k].len == (uint32_t)(end - name) &&
-            memcmp(fn->autogen[k].s, name, fn->autogen[k].len) == 0)
-            return fn->autogen[k].pos;
+    for (uint32_t k = 0; k < w->nautogen; k++)
+        if (w->autogen[k].len == (uint32_t)(end - name) &&
+            memcmp(w->autogen[k].s, name, w->autogen[k].len) == 0)
+            return w->autogen[k].pos;
     return pos;
 }
 
-/* Moves the derivation's diagnostics to diags, positioned in the yaml. */
-static ta_status reposition(const ta_native_file *f, const ta_diags *mine, ta_diags *diags)
+ta_status tg_reposition(const ta_native_file *f, const tg_entries *es, const ta_diags *mine,
+                        bool with_notes, ta_diags *diags)
 {
     ta_status st = TA_OK;
     for (size_t i = 0; st == TA_OK && i < ta_diags_count(mine); i++) {
         const ta_diag *g = ta_diags_get(mine, i);
-        const ta_native_func *fn = entry_at(f, g->line);
-        if (!fn) {
+        if (!with_notes && g->severity == TA_SEV_NOTE) continue;
+        ptrdiff_t e = entry_at(es, g->line);
+        if (e < 0) {
             st = ta_diags_append(diags, g);
             continue;
         }
-        ta_native_pos pos = strncmp(g->rule, "autogen-", 8) == 0 ? autogen_pos(fn, g->message)
-                                                                 : fn->pos;
+        tg_entry_where w;
+        es->where(es->ctx, (size_t)e, &w);
+        ta_native_pos pos = strncmp(g->rule, "autogen-", 8) == 0 ? autogen_pos(&w, g->message)
+                                                                 : w.pos;
         ta_loc at = ta_native_loc(f, pos);
         st = ta_diag_emit(diags, g->severity, &at, g->rule, "%s", g->message);
         if (st == TA_OK && g->hint) st = ta_diag_hint(diags, "%s", g->hint);
     }
     return st;
+}
+
+static uint32_t native_line(const void *ctx, size_t i)
+{
+    return ta_native_get(ctx, i)->pos.line;
+}
+
+static void native_where(const void *ctx, size_t i, tg_entry_where *out)
+{
+    const ta_native_func *fn = ta_native_get(ctx, i);
+    out->pos = fn->pos;
+    out->has_autogen_key = ta_native_has_key(fn, TA_NK_AUTOGEN);
+    out->autogen_val = out->has_autogen_key ? ta_native_val_pos(fn, TA_NK_AUTOGEN) : fn->pos;
+    out->autogen = fn->autogen;
+    out->nautogen = fn->nautogen;
 }
 
 /* ta_torchgen_from_native; a model built only for its diagnostics (the
@@ -164,7 +183,8 @@ ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *d
     if (st == TA_OK) st = ta_torchgen_add_native(tg, f);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);
-    if (st == TA_OK && diags) st = reposition(f, mine, diags);
+    tg_entries es = {ta_native_count(f), f, native_line, native_where};
+    if (st == TA_OK && diags) st = tg_reposition(f, &es, mine, true, diags);
     ta_diags_destroy(mine);
     if (st != TA_OK) {
         ta_torchgen_destroy(tg);
