@@ -49,6 +49,14 @@ typedef struct tgs_fn {
 
 #define NO_AUTOGEN UINT32_MAX
 
+/* Where a function's func text is, once finish has freed the summaries:
+ * off indexes the text, or copies when copied. */
+typedef struct tgs_func {
+    uint32_t off;
+    uint32_t len : 31;
+    uint32_t copied : 1;
+} tgs_func;
+
 /* An entry's autogen: key, for entries that write one. */
 typedef struct tgs_autogen {
     uint32_t entry;
@@ -82,6 +90,10 @@ struct ta_tg_stream {
     tgs_vec autogen;   /* tgs_autogen, in entry order */
     tgs_vec views;     /* tgs_view, in function order */
     tgs_vec copies;    /* const char *: func values not found in the text */
+    /* Once the model is built (finish), fns and views are freed: what
+     * derivation still reads of a function, where its func text is, moves
+     * here (tgs_func, indexed as fns was). */
+    struct tgs_func *funcs;
     bool finished;
 };
 
@@ -131,6 +143,7 @@ void ta_tg_stream_destroy(ta_tg_stream *s)
     free(s->autogen.p);
     free(s->views.p);
     free(s->copies.p);
+    free(s->funcs);
     ta_arena_destroy(s->arena);
     free(s);
 }
@@ -284,11 +297,10 @@ static const tgs_autogen *autogen_of(const ta_tg_stream *s, uint32_t entry)
 static ta_status load_schema(void *ctx, const ta_tg_function *f, ta_arena *a, const ta_schema **out)
 {
     const ta_tg_stream *s = ctx;
-    const tgs_fn *r = &((const tgs_fn *)s->fns.p)[f->index];
-    const char *text = r->bits & BIT_FUNC_COPIED ? ((const char *const *)s->copies.p)[r->func_off]
-                                                  : s->text + r->func_off;
+    const tgs_func *r = &s->funcs[f->index];
+    const char *text = r->copied ? ((const char *const *)s->copies.p)[r->off] : s->text + r->off;
     ta_schema *sc = NULL;
-    ta_status st = ta_schema_parse(a, text, r->func_len, NULL, &sc, NULL);
+    ta_status st = ta_schema_parse(a, text, r->len, NULL, &sc, NULL);
     if (st == TA_ERR_NOMEM) return st;
     *out = sc;
     return st == TA_OK ? TA_OK : TA_ERR_INVALID; /* it parsed when it was added */
@@ -336,6 +348,23 @@ static ta_status autogen_names(const ta_tg_stream *s, ta_map *names)
     return st;
 }
 
+/* The summaries the model now holds, freed before derivation (whose peak
+ * is finish's): derivation reads of them only where each func text is. */
+static ta_status drop_summaries(ta_tg_stream *s)
+{
+    size_t n = s->fns.n;
+    if (!(s->funcs = ta_malloc((n ? n : 1) * sizeof *s->funcs))) return TA_ERR_NOMEM;
+    const tgs_fn *rs = s->fns.p;
+    for (size_t i = 0; i < n; i++)
+        s->funcs[i] = (tgs_func){rs[i].func_off, rs[i].func_len & 0x7fffffffu,
+                                 (rs[i].bits & BIT_FUNC_COPIED) != 0};
+    free(s->fns.p);
+    free(s->views.p);
+    s->fns.p = s->views.p = NULL;
+    s->fns.cap = s->views.cap = 0;
+    return TA_OK;
+}
+
 /* The check model of the yaml's functions, in yaml order. Its signature
  * index is the stream's (moved: finish runs once). */
 static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta_map *names)
@@ -366,7 +395,7 @@ static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta
     for (size_t i = 0; i < s->views.n && st == TA_OK; i++)
         st = tg_set_view_key(tg, tg->fns[vs[i].fn], vs[i].key);
     tg->nyaml = tg->nfns;
-    return st;
+    return st == TA_OK ? drop_summaries(s) : st;
 }
 
 static uint32_t stream_line(const void *ctx, size_t i)
@@ -416,5 +445,5 @@ size_t tg_stream_bytes(const ta_tg_stream *s)
            (s->sigs.cap + s->keys.cap) * sizeof(ta_map_entry) +
            s->pos.cap * sizeof(ta_native_pos) + s->fns.cap * sizeof(tgs_fn) +
            s->autogen.cap * sizeof(tgs_autogen) + s->views.cap * sizeof(tgs_view) +
-           s->copies.cap * sizeof(const char *);
+           s->copies.cap * sizeof(const char *) + (s->funcs ? s->fns.n * sizeof *s->funcs : 0);
 }
