@@ -271,6 +271,13 @@ typedef struct ta_native_stage {
     ta_status (*finish)(void *ctx, const ta_native_file *w, ta_diags *diags);
 } ta_native_stage;
 
+/* Whether f holds every entry of its yaml: a loaded file always; a window
+ * when it is the stream's only one, handed over at the end of the yaml (a
+ * yaml of fewer entries than a window; one of exactly a window's worth is
+ * handed over as it fills, before the end is known, and is not). A stage
+ * may then run a whole-file pass on it instead of its streamed form. */
+TA_API bool ta_native_is_whole(const ta_native_file *f);
+
 /* The built-in passes (ta_native_builtin_passes) as one stage. */
 TA_API ta_native_stage ta_native_builtin_stage(void);
 

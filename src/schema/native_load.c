@@ -810,8 +810,13 @@ static ta_status load(const char *text, size_t len, const char *source, const ch
     /* entries, schemas, their strings and the name index take about 5
      * times the text (a window's entries about 2 KB each) */
     if (stream) {
+        /* no more than a whole load of the text would take: a yaml that
+         * fits in one window (PyTorch's) then gets its arena in huge pages
+         * as a whole load does (ta_malloc_pages: up to 8 MB), not 4 KB
+         * pages faulted in one by one */
+        size_t window = (size_t)ta_native_stream_window(stream) * 2048;
         ta_arena_expect(f->fixed, kept_text ? 0 : len);
-        ta_arena_expect(f->arena, (size_t)ta_native_stream_window(stream) * 2048);
+        ta_arena_expect(f->arena, len * 6 < window ? len * 6 : window);
     } else {
         ta_arena_expect(f->arena, (kept_text ? 0 : len) + len * 6);
     }

@@ -39,6 +39,13 @@ enum { STRUCTURED_BIT = 32 };
 
 uint32_t ta_native_stream_window(const ta_native_stream *s) { return s->window; }
 
+bool ta_native_is_whole(const ta_native_file *f)
+{
+    /* a window is the whole yaml when it is the first and the reading is
+     * over (the last window is flushed after the end is reached) */
+    return f && (!f->stream || (f->base == 0 && f->stream->complete));
+}
+
 /* The index key of name (len bytes) in namespace ns, in buf (cap bytes)
  * when it needs building; NULL when it does not fit. */
 static const char *key_of(const char *ns, const char *name, size_t len, char *buf, size_t cap,

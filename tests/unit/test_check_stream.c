@@ -292,6 +292,58 @@ static void test_split_windows(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* ta_native_is_whole: which windows a stage is told hold the whole yaml
+ * (where the torchgen stage runs the whole-file pass instead of its
+ * stream): only the one window of a yaml that fits in it. */
+typedef struct whole_seen {
+    size_t windows, whole;
+    bool finish_whole;
+} whole_seen;
+
+static ta_status note_window(void *ctx, const ta_native_file *w, ta_diags *diags)
+{
+    (void)diags;
+    whole_seen *s = ctx;
+    s->windows++;
+    s->whole += ta_native_is_whole(w);
+    return TA_OK;
+}
+
+static ta_status note_finish(void *ctx, const ta_native_file *w, ta_diags *diags)
+{
+    (void)diags;
+    ((whole_seen *)ctx)->finish_whole = ta_native_is_whole(w);
+    return TA_OK;
+}
+
+static void test_whole_window(void **state)
+{
+    (void)state;
+    /* 17 entries: a window of exactly 17 is handed over as it fills, before
+     * the end is known, so it is not told whole (the stream is then used) */
+    const size_t windows[] = {0, 18, 17, 16, 5, 1}, want[] = {1, 1, 1, 2, 4, 17};
+    const size_t whole[] = {1, 1, 0, 0, 0, 0};
+    for (size_t k = 0; k < 6; k++) {
+        whole_seen s = {0, 0, false};
+        ta_native_stage st = {"note", &s, note_window, note_finish};
+        ta_diags *d = ta_diags_create();
+        ta_native_check_stream_buffer(split_yaml, sizeof split_yaml - 1, "split.yaml", NULL, 0, NULL,
+                                      &st, 1, windows[k], NULL, d);
+        ta_diags_destroy(d);
+        assert_int_equal(s.windows, want[k]);
+        assert_int_equal(s.whole, whole[k]);
+        assert_false(s.finish_whole); /* finish sees an empty view past the last entry */
+    }
+    /* a loaded file is whole */
+    ta_native_file *f = NULL;
+    ta_diags *d = ta_diags_create();
+    ta_native_load_buffer(split_yaml, sizeof split_yaml - 1, "split.yaml", NULL, 0, NULL, &f, d);
+    assert_non_null(f);
+    assert_true(ta_native_is_whole(f));
+    ta_native_destroy(f);
+    ta_diags_destroy(d);
+}
+
 /* A file that cannot be read fails as the loader does, with its
  * diagnostic, and reads no entry. */
 static void test_unreadable(void **state)
@@ -312,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_corpora),
         cmocka_unit_test(test_broken_and_fuzz),
         cmocka_unit_test(test_split_windows),
+        cmocka_unit_test(test_whole_window),
         cmocka_unit_test(test_unreadable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
