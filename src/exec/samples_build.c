@@ -357,20 +357,33 @@ static ta_status list_arg(builder *b, ta_exec *x, const ta_decl_slot *a, json_t 
     return ta_case_push(c, x, val);
 }
 
+/* A sample's Scalar: a JSON integer, boolean or number (NaN, inf and -0.0
+ * as number() reads them), as a ta_scalar; false for anything else. */
+static bool scalar_of(json_t *v, ta_scalar *out)
+{
+    if (json_is_integer(v)) {
+        out->kind = TA_SCALAR_INT;
+        out->u.i = json_integer_value(v);
+    } else if (json_is_boolean(v)) {
+        out->kind = TA_SCALAR_BOOL;
+        out->u.b = json_is_true(v);
+    } else if (number(v, &out->u.f)) {
+        out->kind = TA_SCALAR_FLOAT;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 static ta_status scalar_arg(builder *b, ta_exec *x, const ta_decl_slot *a, json_t *v, ta_case *c)
 {
-    ta_value val = {.tag = TA_VAL_SCALAR};
-    if (json_is_integer(v)) {
-        val.scalar_kind = TA_SCALAR_INT;
-        val.u.i = json_integer_value(v);
-    } else if (json_is_boolean(v)) {
-        val.scalar_kind = TA_SCALAR_BOOL;
-        val.u.b = json_is_true(v);
-    } else if (number(v, &val.u.f)) {
-        val.scalar_kind = TA_SCALAR_FLOAT;
-    } else {
+    ta_scalar sc;
+    if (!scalar_of(v, &sc))
         return unfit(b, "argument '%s' is a Scalar; the sample gives %s", a->name, kind_of(v));
-    }
+    ta_value val = {.tag = TA_VAL_SCALAR, .scalar_kind = sc.kind};
+    if (sc.kind == TA_SCALAR_INT) val.u.i = sc.u.i;
+    else if (sc.kind == TA_SCALAR_BOOL) val.u.b = sc.u.b;
+    else val.u.f = sc.u.f;
     return ta_case_push(c, x, val);
 }
 
@@ -381,20 +394,9 @@ static ta_status scalar_list_arg(builder *b, ta_exec *x, const ta_decl_slot *a, 
     size_t n = json_array_size(v);
     if (!json_is_array(v) || n > TA_SAMPLE_MAX_INTS)
         return unfit(b, "argument '%s' is a list; the sample gives %s", a->name, kind_of(v));
-    for (size_t i = 0; i < n; i++) {
-        json_t *e = json_array_get(v, i);
-        if (json_is_integer(e)) {
-            items[i].kind = TA_SCALAR_INT;
-            items[i].u.i = json_integer_value(e);
-        } else if (json_is_boolean(e)) {
-            items[i].kind = TA_SCALAR_BOOL;
-            items[i].u.b = json_is_true(e);
-        } else if (number(e, &items[i].u.f)) {
-            items[i].kind = TA_SCALAR_FLOAT;
-        } else {
-            return unfit(b, "argument '%s': a list item is %s", a->name, kind_of(e));
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!scalar_of(json_array_get(v, i), &items[i]))
+            return unfit(b, "argument '%s': a list item is %s", a->name, kind_of(json_array_get(v, i)));
     ta_value val = {.tag = TA_VAL_SCALAR_LIST};
     val.u.scalars.items = items;
     val.u.scalars.n = n;
