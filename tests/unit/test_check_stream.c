@@ -7,7 +7,6 @@
  * every broken-yaml file, the native and autogen fuzz corpora, and yamls whose windows
  * split signature groups, duplicate names and delegate pairs (delegates
  * before and after their targets), checked with every small window size. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -172,26 +171,27 @@ static void test_corpora(void **state)
     assert_int_equal(bad, 0);
 }
 
+typedef struct tags_text {
+    const char *text;
+    size_t len;
+} tags_text;
+
+static void compare_windows(const char *path, void *ctx)
+{
+    const tags_text *t = ctx;
+    size_t len = 0;
+    char *text = ta_test_read_file(path, &len);
+    assert_non_null(text);
+    for (size_t w = 1; w <= 4; w++) compare(path, text, len, t->text, t->len, w);
+    compare(path, text, len, t->text, t->len, 0);
+    compare(path, text, len, NULL, 0, 1);
+    free(text);
+}
+
 static size_t compare_dir(const char *dir, const char *tags, size_t tlen)
 {
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    size_t n = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.') continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len = 0;
-        char *text = ta_test_read_file(path, &len);
-        assert_non_null(text);
-        for (size_t w = 1; w <= 4; w++) compare(path, text, len, tags, tlen, w);
-        compare(path, text, len, tags, tlen, 0);
-        compare(path, text, len, NULL, 0, 1);
-        free(text);
-        n++;
-    }
-    closedir(d);
-    return n;
+    tags_text t = {tags, tlen};
+    return ta_test_each_file(dir, "", compare_windows, &t);
 }
 
 static void test_broken_and_fuzz(void **state)

@@ -5,7 +5,6 @@
  * begin_seq/item/other_root calls) and the same diagnostics and status.
  * The corpora must also be read without falling back, or the token path
  * would be dead code. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +16,7 @@
 #include <cmocka.h>
 
 #include "schema/native_internal.h"
+#include "support/testdata.h"
 
 /* A growing text the handler writes every node into. */
 typedef struct out {
@@ -201,23 +201,14 @@ static void test_corpora(void **state)
     assert_false(compare_file("tests/data/corpus/pytorch-main/tags.yaml", 0));
 }
 
-static int compare_dir(const char *dir)
+static void compare_both(const char *path, void *ctx)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        compare_file(path, 0);
-        compare_file(path, 2);
-        n++;
-    }
-    closedir(d);
-    return n;
+    (void)ctx;
+    compare_file(path, 0);
+    compare_file(path, 2);
 }
+
+static size_t compare_dir(const char *dir) { return ta_test_each_file(dir, "", compare_both, NULL); }
 
 static void test_broken_and_fuzz(void **state)
 {

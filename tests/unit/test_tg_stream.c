@@ -12,7 +12,6 @@
  * returns: the struct, its name, func, tags and autogen strings, and its
  * schema (parsed again into an arena destroyed at once), so that a stream
  * keeping any of them is caught (under ASan, at once). */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -203,25 +202,19 @@ static void test_corpus_main(void **state)
 
 /* Compares every regular file of dir (files ending in `suffix`); returns
  * the diagnostics compared, *nfiles the files. */
+static void compare_each(const char *path, void *ctx)
+{
+    size_t len;
+    char *text = ta_test_read_file(path, &len);
+    assert_non_null(text);
+    *(size_t *)ctx += compare_text(text, len, path, NULL, 0);
+    free(text);
+}
+
 static size_t compare_dir(const char *dir, const char *suffix, size_t *nfiles)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
     size_t n = 0;
-    *nfiles = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t nl = strlen(e->d_name), sl = strlen(suffix);
-        if (e->d_name[0] == '.' || nl < sl || strcmp(e->d_name + nl - sl, suffix)) continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len;
-        char *text = ta_test_read_file(path, &len);
-        assert_non_null(text);
-        n += compare_text(text, len, path, NULL, 0);
-        (*nfiles)++;
-        free(text);
-    }
-    closedir(d);
+    *nfiles = ta_test_each_file(dir, suffix, compare_each, &n);
     return n;
 }
 

@@ -4,7 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include "testdata.h"
+
+size_t ta_test_each_file(const char *dir, const char *suffix,
+                         void (*fn)(const char *path, void *ctx), void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "cannot open %s\n", dir);
+        return 0;
+    }
+    size_t n = 0, sl = strlen(suffix);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t nl = strlen(e->d_name);
+        if (e->d_name[0] == '.' || nl < sl || strcmp(e->d_name + nl - sl, suffix)) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        fn(path, ctx);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
 
 const char *ta_test_build_dir(void)
 {

@@ -21,6 +21,12 @@ char *ta_test_data_path(char *buf, size_t cap, const char *rel);
  * if it cannot be read. */
 char *ta_test_read_file(const char *path, size_t *len);
 
+/* Calls fn(path, ctx) for each file of dir whose name ends in suffix (""
+ * for every one; names starting with '.' are skipped), in readdir order.
+ * Returns how many; 0 (and a message on stderr) when dir cannot be opened. */
+size_t ta_test_each_file(const char *dir, const char *suffix,
+                         void (*fn)(const char *path, void *ctx), void *ctx);
+
 /* ta_test_read_file of $BUILD/data/<rel>. */
 char *ta_test_read_data(const char *rel, size_t *len);
 
