@@ -341,7 +341,7 @@ TA_API void ta_verify_report_destroy(ta_verify_report *r);
  * row-major; "nan", "inf", "-inf" spell non-finite ones), or range [lo, hi]
  * and seed for generated values; other arguments are JSON numbers,
  * booleans, strings, lists or null. Arguments a sample leaves out are
- * synthesized. The full format is in src/exec/samples.c. ta_verify runs an
+ * synthesized. The full format is in src/exec/synth/samples.c. ta_verify runs an
  * operator's samples before its synthesized cases; a case seed below 2^32
  * names a sample (its index), so --case-seed replays samples too.
  * Loading checks every sample's structure (errors at the sample's line);

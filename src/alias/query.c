@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/query_internal.h"
 
 bool ta_facts_basic_may_alias(const ta_slot_facts *a, const ta_slot_facts *b)

@@ -1,5 +1,5 @@
 /* query_internal.h - the compact per-slot summary behind ta_alias_query,
- * shared by the query answers (query.c), the graph builder (graph.c) and the
+ * shared by the query answers (query.c), the graph builder (alias_graph.c) and the
  * rules. Built once per schema by query_facts.c. */
 #ifndef TA_ALIAS_QUERY_INTERNAL_H
 #define TA_ALIAS_QUERY_INTERNAL_H

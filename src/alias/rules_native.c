@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/rules_internal.h"
 #include "tensoralias/native.h"
 

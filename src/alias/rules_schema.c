@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "schema/parser.h"
 #include "alias/rules_internal.h"
 

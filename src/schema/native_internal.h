@@ -6,7 +6,7 @@
 
 #include <stdarg.h>
 
-#include "schema/map.h"
+#include "base/map.h"
 #include "tensoralias/native.h"
 
 /* ---- yaml nodes (native_yaml.c) ---------------------------------------- */

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
-#include "schema/file.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "base/file.h"
 #include "schema/native_internal.h"
 #include "schema/parser.h"
 

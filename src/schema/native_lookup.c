@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "schema/native_internal.h"
 
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n)

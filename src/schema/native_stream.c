@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "schema/native_internal.h"
 
 /* A structured_delegate named before any function of that name was read:

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "schema/arena.h"
+#include "base/arena.h"
 #include "schema/native_internal.h"
 
 enum { MAX_DEPTH = 64 };

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "schema/lexer.h"
 #include "schema/parser.h"
 

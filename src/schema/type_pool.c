@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
-#include "schema/map.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "base/map.h"
 #include "schema/parser.h"
 
 enum { RECENT = 256 };

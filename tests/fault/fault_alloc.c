@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/samples.h"
-#include "schema/alloc.h"
+#include "exec/synth/samples.h"
+#include "base/alloc.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/aliasdb.h"
 #include "tensoralias/check.h"

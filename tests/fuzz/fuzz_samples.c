@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "exec/samples.h"
+#include "exec/synth/samples.h"
 
 static const char SCHEMA[] =
     "mylib::f(Tensor self, Tensor? other, int[] size, int dim, Scalar alpha, float eps, bool flag, "

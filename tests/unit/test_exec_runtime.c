@@ -15,7 +15,7 @@
 
 #include "tensoralias/device.h"
 #include "tensoralias/exec.h"
-#include "exec/exec_internal.h"
+#include "exec/runtime/exec_internal.h"
 
 static void test_stack_values(void **state)
 {

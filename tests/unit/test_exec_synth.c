@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "exec/synth.h"
+#include "exec/synth/synth.h"
 #include "tensoralias/exec.h"
 
 /* A schema and, per tensor argument, the sizes it must have: one letter per

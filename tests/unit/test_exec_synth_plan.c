@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "exec/synth.h"
+#include "exec/synth/synth.h"
 #include "tensoralias/exec.h"
 
 enum { CASES = 300 };

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "exec/observe.h"
+#include "exec/observe/observe.h"
 #include "tensoralias/exec.h"
 
 /* ---- kernels ----------------------------------------------------------- */

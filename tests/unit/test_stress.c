@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "exec/samples.h"
+#include "exec/synth/samples.h"
 #include "tensoralias/check.h"
 #include "tensoralias/native.h"
 

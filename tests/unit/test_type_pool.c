@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "schema/arena.h"
-#include "schema/map.h"
+#include "base/arena.h"
+#include "base/map.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/native.h"
 

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "exec/synth.h"
+#include "exec/synth/synth.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/native.h"
 

@@ -34,8 +34,8 @@
 #define _Noreturn __attribute__((noreturn))
 extern "C" {
 #include "benchlib.h"
-#include "exec/observe.h"
-#include "exec/samples.h"
+#include "exec/observe/observe.h"
+#include "exec/synth/samples.h"
 #include "tensoralias/exec.h"
 }
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/observe.h"
+#include "exec/observe/observe.h"
 #include "tensoralias/exec.h"
 
 #include "benchlib.h"

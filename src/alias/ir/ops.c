@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/file.h"
+#include "base/alloc.h"
+#include "base/file.h"
 #include "alias/ir/ir_internal.h"
 
 

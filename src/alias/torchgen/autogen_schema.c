@@ -15,7 +15,7 @@
  * are returned only when every return is a plain Tensor. */
 #include <string.h>
 
-#include "schema/arena.h"
+#include "base/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 bool tg_type_is_tensor_like(const ta_type *t)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "alias/str_lit.h"
-#include "schema/map.h"
+#include "base/map.h"
 #include "tensoralias/torchgen.h"
 
 /* torchgen's BaseOperatorName: "add_" is base "add" inplace; "__iand__" is

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/internal.h"
 
 /* Tags that torchgen gives a yaml function beyond those written: a late

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 enum {
