@@ -117,7 +117,7 @@ static bool may_alias(const gf *a, const gf *b)
     return basic_alias(a, b) || (a->wild && b->wild && tokens_meet(a->types, b->types));
 }
 
-bool ta_graph_is_mutable_input(const ta_alias_graph *ag, uint32_t i)
+bool ta_alias_graph_is_mutable_input(const ta_alias_graph *ag, uint32_t i)
 {
     if (i >= ag->q->nin) return false;
     gf f = {0};
@@ -148,7 +148,7 @@ static ta_status pair_facts(const ta_alias_graph *ag, ta_slot a, ta_slot b, gf *
     return TA_OK;
 }
 
-ta_status ta_graph_may_alias_checked(const ta_alias_graph *ag, ta_slot a, ta_slot b, bool *answer)
+ta_status ta_alias_graph_may_alias_checked(const ta_alias_graph *ag, ta_slot a, ta_slot b, bool *answer)
 {
     gf A, B;
     bool shared;
@@ -167,7 +167,7 @@ static bool contain_alias(const gf *A, const gf *B)
            (tokens_meet(B->contained, A->types) && A->wild);
 }
 
-ta_status ta_graph_may_contain_alias_checked(const ta_alias_graph *ag, ta_slot a, ta_slot b,
+ta_status ta_alias_graph_may_contain_alias_checked(const ta_alias_graph *ag, ta_slot a, ta_slot b,
                                              bool *answer)
 {
     gf A, B;
@@ -177,22 +177,22 @@ ta_status ta_graph_may_contain_alias_checked(const ta_alias_graph *ag, ta_slot a
     return st;
 }
 
-ta_status ta_graph_is_mutable_input_checked(const ta_alias_graph *ag, uint32_t i, bool *answer)
+ta_status ta_alias_graph_is_mutable_input_checked(const ta_alias_graph *ag, uint32_t i, bool *answer)
 {
-    *answer = i < ag->q->nin && ta_graph_is_mutable_input(ag, i);
+    *answer = i < ag->q->nin && ta_alias_graph_is_mutable_input(ag, i);
     return i < ag->q->nin ? TA_OK : TA_ERR_INVALID;
 }
 
-bool ta_graph_may_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
+bool ta_alias_graph_may_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
 {
     bool yes;
-    ta_graph_may_alias_checked(ag, a, b, &yes);
+    ta_alias_graph_may_alias_checked(ag, a, b, &yes);
     return yes;
 }
 
-bool ta_graph_may_contain_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
+bool ta_alias_graph_may_contain_alias(const ta_alias_graph *ag, ta_slot a, ta_slot b)
 {
     bool yes;
-    ta_graph_may_contain_alias_checked(ag, a, b, &yes);
+    ta_alias_graph_may_contain_alias_checked(ag, a, b, &yes);
     return yes;
 }

@@ -103,7 +103,7 @@ static bool arg_written(const ta_arg *a)
     return v.write;
 }
 
-static bool annotated(const ta_type *t) { return ta_tg_annotation(t) != NULL; }
+static bool annotated(const ta_type *t) { return ta_rule_first_annotation(t) != NULL; }
 
 /* ---- '!' where nothing can be written ----------------------------------------- */
 
@@ -388,7 +388,7 @@ static void rule_out_returned(cc *c)
         uint32_t in = i;
         bool returned = false;
         for (uint32_t j = 0; j < s->nrets && !returned; j++)
-            returned = ta_query_output_aliases_input(c->q, j, in);
+            returned = ta_alias_query_output_aliases_input(c->q, j, in);
         if (!returned)
             report(c, R_KW_RET, a->span, "return it in its set (-> Tensor(a!)), or return nothing",
                    "keyword-only '%.*s' is written like an out= argument, but the operator returns other values instead of it",

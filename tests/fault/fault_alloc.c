@@ -217,16 +217,16 @@ static ta_status stream_torchgen(void)
 {
     ta_diags *d = ta_diags_create(), *want = ta_diags_create();
     ta_native_file *f = NULL;
-    ta_tg_stream *s = NULL;
+    ta_torchgen_stream *s = NULL;
     ta_status st = d && want ? load(&f, d) : TA_ERR_NOMEM;
     if (st == TA_OK) st = ta_torchgen_check_pass(f, want);
-    if (st == TA_OK) st = ta_tg_stream_create(f, &s);
+    if (st == TA_OK) st = ta_torchgen_stream_create(f, &s);
     for (size_t i = 0; st == TA_OK && i < ta_native_count(f); i++)
-        st = ta_tg_stream_add(s, f, ta_native_get(f, i));
+        st = ta_torchgen_stream_add(s, f, ta_native_get(f, i));
     ta_diags_clear(d);
-    if (st == TA_OK) st = ta_tg_stream_finish(s, f, d);
+    if (st == TA_OK) st = ta_torchgen_stream_finish(s, f, d);
     if (st == TA_OK && (ta_diags_count(d) != ta_diags_count(want) || !ta_diags_count(d))) st = WRONG;
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     ta_native_destroy(f);
     ta_diags_destroy(d);
     ta_diags_destroy(want);
@@ -458,7 +458,7 @@ static ta_status functionalize_graph(void)
     ta_diags *d = ta_diags_create();
     ta_ir_ops *ops = NULL;
     ta_ir_graph *g = NULL;
-    ta_func_report *r = NULL;
+    ta_functionalize_report *r = NULL;
     char *text = NULL;
     size_t len = 0;
     ta_status st = d ? ta_ir_ops_create(&ops) : TA_ERR_NOMEM;
@@ -468,13 +468,13 @@ static ta_status functionalize_graph(void)
     if (st == TA_OK && !r) st = WRONG;
     if (st == TA_OK) st = ta_ir_print(g, &text, &len);
     if (st == TA_OK) { /* what is left mutating is the copy-backs and what the report lists */
-        const ta_func_counts *c = ta_func_report_counts(r);
-        if (c->mutating_after != c->copy_backs + c->kept || ta_func_report_nkept(r) != c->kept) st = WRONG;
+        const ta_functionalize_counts *c = ta_functionalize_report_counts(r);
+        if (c->mutating_after != c->copy_backs + c->kept || ta_functionalize_report_nkept(r) != c->kept) st = WRONG;
     }
     if (st == TA_OK && !expected) expected = strdup(text);
     if (st == TA_OK && (!expected || strcmp(expected, text))) st = WRONG;
     free(text);
-    ta_func_report_destroy(r);
+    ta_functionalize_report_destroy(r);
     ta_ir_graph_destroy(g);
     ta_ir_ops_destroy(ops);
     ta_diags_destroy(d);

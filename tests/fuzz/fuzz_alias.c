@@ -19,13 +19,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ta_alias_query *q = NULL;
         ta_alias_graph *g = NULL;
         if (ta_alias_query_create(s, &q, d) == TA_OK && ta_alias_graph_create(s, &g, d) == TA_OK) {
-            uint32_t nin = ta_query_ninputs(q), n = nin + ta_query_noutputs(q);
+            uint32_t nin = ta_alias_query_ninputs(q), n = nin + ta_alias_query_noutputs(q);
             for (uint32_t x = 0; x < n && x < 24; x++)
                 for (uint32_t y = x + 1; y < n && y < 24; y++) {
                     ta_slot sx = x < nin ? ta_in(x) : ta_out(x - nin);
                     ta_slot sy = y < nin ? ta_in(y) : ta_out(y - nin);
-                    if (ta_query_may_alias(q, sx, sy) != ta_graph_may_alias(g, sx, sy) ||
-                        ta_query_may_contain_alias(q, sx, sy) != ta_graph_may_contain_alias(g, sx, sy))
+                    if (ta_alias_query_may_alias(q, sx, sy) != ta_alias_graph_may_alias(g, sx, sy) ||
+                        ta_alias_query_may_contain_alias(q, sx, sy) != ta_alias_graph_may_contain_alias(g, sx, sy))
                         abort();
                 }
             FILE *null = fopen("/dev/null", "w");

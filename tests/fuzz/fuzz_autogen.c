@@ -3,7 +3,7 @@
  * (kind, view, signature), autogen variants are derived with their plans,
  * and the groups formed. Every derived function must print and, when its
  * text parses, parse back to the same kind; its plan's indices must stay
- * inside the schemas. The streaming check (ta_tg_stream_*) must report what
+ * inside the schemas. The streaming check (ta_torchgen_stream_*) must report what
  * the check pass reports, diagnostic for diagnostic. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,13 +45,13 @@ static bool same(const char *a, const char *b)
 static void check_stream(const ta_native_file *f)
 {
     ta_diags *want = ta_diags_create(), *got = ta_diags_create();
-    ta_tg_stream *s = NULL;
+    ta_torchgen_stream *s = NULL;
     if (!want || !got || ta_torchgen_check_pass(f, want) != TA_OK ||
-        ta_tg_stream_create(f, &s) != TA_OK)
+        ta_torchgen_stream_create(f, &s) != TA_OK)
         abort();
     for (size_t i = 0; i < ta_native_count(f); i++)
-        if (ta_tg_stream_add(s, f, ta_native_get(f, i)) != TA_OK) abort();
-    if (ta_tg_stream_finish(s, f, got) != TA_OK) abort();
+        if (ta_torchgen_stream_add(s, f, ta_native_get(f, i)) != TA_OK) abort();
+    if (ta_torchgen_stream_finish(s, f, got) != TA_OK) abort();
     if (ta_diags_count(want) != ta_diags_count(got)) abort();
     for (size_t i = 0; i < ta_diags_count(want); i++) {
         const ta_diag *a = ta_diags_get(want, i), *b = ta_diags_get(got, i);
@@ -60,7 +60,7 @@ static void check_stream(const ta_native_file *f)
             !same(a->hint, b->hint) || !same(a->source_line, b->source_line))
             abort();
     }
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     ta_diags_destroy(want);
     ta_diags_destroy(got);
 }

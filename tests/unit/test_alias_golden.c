@@ -62,15 +62,15 @@ static void test_golden(void **state)
         /* the graph view agrees with the summary */
         ta_alias_graph *g = NULL;
         assert_int_equal(ta_alias_graph_create(s, &g, d), TA_OK);
-        uint32_t nin = ta_query_ninputs(q), n = nin + ta_query_noutputs(q);
+        uint32_t nin = ta_alias_query_ninputs(q), n = nin + ta_alias_query_noutputs(q);
         for (uint32_t i = 0; i < nin; i++)
-            if (ta_graph_is_mutable_input(g, i) != ta_query_is_mutable_input(q, i)) graph_bad++;
+            if (ta_alias_graph_is_mutable_input(g, i) != ta_alias_query_is_mutable_input(q, i)) graph_bad++;
         for (uint32_t a = 0; a < n; a++)
             for (uint32_t b = a + 1; b < n; b++) {
                 ta_slot sa = a < nin ? ta_in(a) : ta_out(a - nin);
                 ta_slot sb = b < nin ? ta_in(b) : ta_out(b - nin);
-                if (ta_graph_may_alias(g, sa, sb) != ta_query_may_alias(q, sa, sb) ||
-                    ta_graph_may_contain_alias(g, sa, sb) != ta_query_may_contain_alias(q, sa, sb)) {
+                if (ta_alias_graph_may_alias(g, sa, sb) != ta_alias_query_may_alias(q, sa, sb) ||
+                    ta_alias_graph_may_contain_alias(g, sa, sb) != ta_alias_query_may_contain_alias(q, sa, sb)) {
                     if (graph_bad++ < 5) printf("graph disagrees on %s (%u, %u)\n", text, a, b);
                 }
             }

@@ -304,8 +304,8 @@ static void sarif_sources(void **state)
     assert_int_equal(ta_diags_count(d), 3); /* syntax error, unresolved note, the finding */
     ta_rule_info rules[64];
     size_t nrules = 0;
-    assert_true(ta_check_sources_nrules() <= 64);
-    ta_check_sources_rules(rules, &nrules);
+    assert_true(ta_cli_check_sources_nrules() <= 64);
+    ta_cli_check_sources_rules(rules, &nrules);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);

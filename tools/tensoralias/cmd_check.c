@@ -84,7 +84,7 @@ static ta_rule_info *all_rules(size_t *n)
     const ta_rule_info *nr = ta_native_rules(&nn);
     const ta_rule_info *ar = ta_alias_rules(&na);
     const ta_rule_info *tr = ta_torchgen_rules(&nt);
-    ta_rule_info *v = malloc((nn + na + nt + ta_check_sources_nrules()) * sizeof *v);
+    ta_rule_info *v = malloc((nn + na + nt + ta_cli_check_sources_nrules()) * sizeof *v);
     if (!v) {
         *n = 0;
         return NULL;
@@ -96,7 +96,7 @@ static ta_rule_info *all_rules(size_t *n)
     }
     memcpy(v + nn + na, tr, nt * sizeof *v);
     *n = nn + na + nt;
-    ta_check_sources_rules(v, n);
+    ta_cli_check_sources_rules(v, n);
     return v;
 }
 
@@ -166,11 +166,11 @@ static int check_custom(const check_args *c, ta_diags *all)
 {
     const src_args *a = &c->sa;
     ta_diags *d = ta_diags_create();
-    ta_check_counts n = {0, 0};
+    ta_cli_check_counts n = {0, 0};
     int rc = d ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
-    if (d && a->nsrcs) rc = ta_check_sources(a->srcs, a->nsrcs, a->defines, a->no_git, d, &n);
+    if (d && a->nsrcs) rc = ta_cli_check_sources(a->srcs, a->nsrcs, a->defines, a->no_git, d, &n);
     for (int i = 0; d && i < a->nlists && rc == TA_EXIT_CLEAN; i++)
-        rc = ta_check_schema_list(a->lists[i], d, &n);
+        rc = ta_cli_check_schema_list(a->lists[i], d, &n);
     char what[96];
     snprintf(what, sizeof what, "%zu operator%s from %zu file%s", n.schemas, n.schemas == 1 ? "" : "s",
              n.files, n.files == 1 ? "" : "s");

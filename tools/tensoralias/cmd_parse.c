@@ -199,7 +199,7 @@ static void print_schema_json(const run *r, const ta_schema *s, const char *sour
     if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
         bool cut = false;
         putchar(',');
-        ta_query_write_json(q, stdout, r->max_pairs, &cut);
+        ta_alias_query_write_json(q, stdout, r->max_pairs, &cut);
         ta_alias_query_destroy(q);
         if (cut) {
             fputs(",\"pairs_truncated\":true", stdout);

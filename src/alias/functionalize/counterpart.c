@@ -11,7 +11,7 @@
 
 #include "alias/functionalize/functionalize_internal.h"
 
-bool fn_op_writes(const ta_ir_op *op)
+bool fz_op_writes(const ta_ir_op *op)
 {
     for (uint32_t i = 0; i < op->schema->nargs; i++)
         if (op->args[i].write) return true;
@@ -23,17 +23,17 @@ static bool is_op(const ta_schema *s, const char *name, const char *overload)
     return ta_str_eq(s->ns, "aten") && ta_str_eq(s->name, name) && ta_str_eq(s->overload, overload);
 }
 
-fn_view_kind fn_view_kind_of(const ta_ir_op *op)
+fz_view_kind fz_view_kind_of(const ta_ir_op *op)
 {
     const ta_schema *s = op->schema;
-    if (is_op(s, "select", "int")) return FN_V_SELECT;
-    if (is_op(s, "slice", "Tensor")) return FN_V_SLICE;
-    if (is_op(s, "diagonal", "")) return FN_V_DIAGONAL;
-    if (is_op(s, "as_strided", "")) return FN_V_AS_STRIDED;
-    if (is_op(s, "transpose", "int")) return FN_V_TRANSPOSE;
-    if (is_op(s, "t", "")) return FN_V_T;
-    if (is_op(s, "unsqueeze", "")) return FN_V_UNSQUEEZE;
-    return FN_NOT_VIEW;
+    if (is_op(s, "select", "int")) return FZ_V_SELECT;
+    if (is_op(s, "slice", "Tensor")) return FZ_V_SLICE;
+    if (is_op(s, "diagonal", "")) return FZ_V_DIAGONAL;
+    if (is_op(s, "as_strided", "")) return FZ_V_AS_STRIDED;
+    if (is_op(s, "transpose", "int")) return FZ_V_TRANSPOSE;
+    if (is_op(s, "t", "")) return FZ_V_T;
+    if (is_op(s, "unsqueeze", "")) return FZ_V_UNSQUEEZE;
+    return FZ_NOT_VIEW;
 }
 
 /* The counterpart's name for a schema of kind k, in buf. */
@@ -57,7 +57,7 @@ static bool functional_name(const ta_schema *s, ta_schema_kind k, char *buf, siz
     return w > 0 && (size_t)w < cap;
 }
 
-static ta_status signature_text(fn_pass *p, const ta_schema *s, char *buf, size_t cap)
+static ta_status signature_text(fz_pass *p, const ta_schema *s, char *buf, size_t cap)
 {
     ta_schema *sig = NULL;
     ta_status st = ta_schema_signature(p->arena, s, 0, &sig);
@@ -67,7 +67,7 @@ static ta_status signature_text(fn_pass *p, const ta_schema *s, char *buf, size_
 }
 
 /* The overload of kind fkind that inputs (of n) resolve to, or NULL. */
-static const ta_ir_op *resolve_with(fn_pass *p, const char *fkind, ta_ir_node *n, const uint32_t *idx,
+static const ta_ir_op *resolve_with(fz_pass *p, const char *fkind, ta_ir_node *n, const uint32_t *idx,
                                     uint32_t count)
 {
     ta_ir_value *vals[64];
@@ -78,7 +78,7 @@ static const ta_ir_op *resolve_with(fn_pass *p, const char *fkind, ta_ir_node *n
     return ta_ir_ops_resolve(p->ops, &fake);
 }
 
-static const char *why_none(fn_pass *p, const char *fkind, const ta_schema *s)
+static const char *why_none(fz_pass *p, const char *fkind, const ta_schema *s)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "no functional counterpart: no overload of %s takes these inputs with the signature of %.*s%s%.*s",
@@ -88,7 +88,7 @@ static const char *why_none(fn_pass *p, const char *fkind, const ta_schema *s)
 }
 
 /* Which written argument node output j returns (-1: none). */
-static int32_t returned_write(const ta_ir_op *op, const fn_write_plan *w, uint32_t j)
+static int32_t returned_write(const ta_ir_op *op, const fz_write_plan *w, uint32_t j)
 {
     if (j >= op->schema->nrets || !op->rets[j].nsets) return -1;
     for (uint32_t k = 0; k < w->nwritten; k++) {
@@ -98,8 +98,8 @@ static int32_t returned_write(const ta_ir_op *op, const fn_write_plan *w, uint32
     return -1;
 }
 
-static ta_status fill_plan(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, const ta_ir_op *f,
-                           ta_schema_kind k, fn_write_plan *w)
+static ta_status fill_plan(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, const ta_ir_op *f,
+                           ta_schema_kind k, fz_write_plan *w)
 {
     const ta_schema *s = op->schema;
     uint32_t nfresh = 0;
@@ -125,7 +125,7 @@ static ta_status fill_plan(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, const 
     return f->schema->nrets >= need ? TA_OK : TA_ERR_INVALID;
 }
 
-ta_status fn_counterpart(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, fn_write_plan **out,
+ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out,
                          const char **why)
 {
     const ta_schema *s = op->schema;
@@ -137,7 +137,7 @@ ta_status fn_counterpart(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, fn_write
                                        : "a scratch operator has no functional counterpart";
         return TA_OK;
     }
-    fn_write_plan *w = ta_arena_alloc(p->arena, sizeof *w);
+    fz_write_plan *w = ta_arena_alloc(p->arena, sizeof *w);
     uint32_t *idx = ta_arena_alloc(p->arena, sizeof(uint32_t) * (n->ninputs + 1));
     if (!w || !idx) return TA_ERR_NOMEM;
     memset(w, 0, sizeof *w);
@@ -150,7 +150,7 @@ ta_status fn_counterpart(fn_pass *p, ta_ir_node *n, const ta_ir_op *op, fn_write
             return TA_OK;
         }
     const ta_ir_op *f = resolve_with(p, fkind, n, idx, cnt);
-    if (!f || ta_schema_kind_of(f->schema) != TA_KIND_FUNCTIONAL || fn_op_writes(f)) {
+    if (!f || ta_schema_kind_of(f->schema) != TA_KIND_FUNCTIONAL || fz_op_writes(f)) {
         *why = why_none(p, fkind, s);
         return *why ? TA_OK : TA_ERR_NOMEM;
     }

@@ -11,28 +11,28 @@ static uint32_t count_block(const ta_ir_block *b, const ta_ir_ops *ops)
     for (const ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
         for (uint32_t i = 0; i < m->nblocks; i++) n += count_block(m->blocks[i], ops);
         const ta_ir_op *op = m->kind->kind == IR_K_OTHER ? ta_ir_ops_resolve(ops, m) : NULL;
-        n += op && fn_op_writes(op);
+        n += op && fz_op_writes(op);
     }
     return n;
 }
 
-uint32_t ta_func_count_mutating(const ta_ir_graph *g, const ta_ir_ops *ops)
+uint32_t ta_functionalize_count_mutating(const ta_ir_graph *g, const ta_ir_ops *ops)
 {
     return count_block(g->top, ops);
 }
 
-ta_status fn_report_kept(fn_pass *p, const ta_ir_node *n, const char *why)
+ta_status fz_report_kept(fz_pass *p, const ta_ir_node *n, const char *why)
 {
-    ta_func_report *r = p->report;
+    ta_functionalize_report *r = p->report;
     if (r->nkept == r->cap_kept) {
         size_t cap = r->cap_kept ? 2 * r->cap_kept : 16;
-        ta_func_kept *k = ta_realloc(r->kept, cap * sizeof *k);
+        ta_functionalize_kept *k = ta_realloc(r->kept, cap * sizeof *k);
         if (!k) return TA_ERR_NOMEM;
         r->kept = k, r->cap_kept = cap;
     }
     char out[256] = "";
     if (n->noutputs) snprintf(out, sizeof out, "%%%s", n->outputs[0]->name);
-    ta_func_kept *k = &r->kept[r->nkept];
+    ta_functionalize_kept *k = &r->kept[r->nkept];
     k->kind = ta_arena_strndup(r->arena, n->kind->name, n->kind->len);
     k->output = ta_arena_strndup(r->arena, out, strlen(out));
     k->reason = ta_arena_strndup(r->arena, why, strlen(why));
@@ -43,7 +43,7 @@ ta_status fn_report_kept(fn_pass *p, const ta_ir_node *n, const char *why)
     return TA_OK;
 }
 
-static ta_status pass_init(fn_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_diags *diags)
+static ta_status pass_init(fz_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_diags *diags)
 {
     memset(p, 0, sizeof *p);
     p->g = g, p->ops = ops, p->diags = diags;
@@ -68,7 +68,7 @@ static ta_status pass_init(fn_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_
     return TA_OK;
 }
 
-static void pass_free(fn_pass *p)
+static void pass_free(fz_pass *p)
 {
     free(p->alias);
     free(p->uf);
@@ -82,27 +82,27 @@ static void pass_free(fn_pass *p)
     free(p->mem_start);
     free(p->mem);
     ta_arena_destroy(p->arena);
-    ta_func_report_destroy(p->report);
+    ta_functionalize_report_destroy(p->report);
 }
 
-ta_status ta_functionalize(ta_ir_graph *g, const ta_ir_ops *ops, const ta_func_opts *opts,
-                           ta_func_report **report, ta_diags *diags)
+ta_status ta_functionalize(ta_ir_graph *g, const ta_ir_ops *ops, const ta_functionalize_opts *opts,
+                           ta_functionalize_report **report, ta_diags *diags)
 {
     if (report) *report = NULL;
-    fn_pass p;
+    fz_pass p;
     ta_status st = pass_init(&p, g, ops, diags);
     p.no_copy_back = opts && opts->no_copy_back;
-    if (st == TA_OK) p.report->counts.mutating_before = ta_func_count_mutating(g, ops);
-    if (st == TA_OK) st = fn_plan_graph(&p);
-    if (st == TA_OK) st = fn_walk_graph(&p);
+    if (st == TA_OK) p.report->counts.mutating_before = ta_functionalize_count_mutating(g, ops);
+    if (st == TA_OK) st = fz_plan_graph(&p);
+    if (st == TA_OK) st = fz_walk_graph(&p);
     if (st == TA_OK && p.oom) st = TA_ERR_NOMEM;
-    if (st == TA_OK) p.report->counts.mutating_after = ta_func_count_mutating(g, ops);
+    if (st == TA_OK) p.report->counts.mutating_after = ta_functionalize_count_mutating(g, ops);
     if (st == TA_OK && report) *report = p.report, p.report = NULL;
     pass_free(&p);
     return st;
 }
 
-void ta_func_report_destroy(ta_func_report *r)
+void ta_functionalize_report_destroy(ta_functionalize_report *r)
 {
     if (!r) return;
     free(r->kept);
@@ -110,9 +110,9 @@ void ta_func_report_destroy(ta_func_report *r)
     free(r);
 }
 
-const ta_func_counts *ta_func_report_counts(const ta_func_report *r) { return &r->counts; }
-size_t ta_func_report_nkept(const ta_func_report *r) { return r->nkept; }
-const ta_func_kept *ta_func_report_kept(const ta_func_report *r, size_t i)
+const ta_functionalize_counts *ta_functionalize_report_counts(const ta_functionalize_report *r) { return &r->counts; }
+size_t ta_functionalize_report_nkept(const ta_functionalize_report *r) { return r->nkept; }
+const ta_functionalize_kept *ta_functionalize_report_kept(const ta_functionalize_report *r, size_t i)
 {
     return i < r->nkept ? &r->kept[i] : NULL;
 }

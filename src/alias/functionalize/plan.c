@@ -14,13 +14,13 @@
 #include "alias/functionalize/functionalize_internal.h"
 #include "base/alloc.h"
 
-const fn_alias *fn_alias_of(const fn_pass *p, const ta_ir_value *v)
+const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v)
 {
-    static const fn_alias none = {.kind = FN_NONE};
+    static const fz_alias none = {.kind = FZ_NONE};
     return v->id < p->nvalues && p->alias[v->id] ? p->alias[v->id] : &none;
 }
 
-bool fn_visible(const ta_ir_value *v, const ta_ir_block *b)
+bool fz_visible(const ta_ir_value *v, const ta_ir_block *b)
 {
     const ta_ir_block *def = v->node->block;
     for (; b; b = b->owner ? b->owner->block : NULL)
@@ -28,31 +28,31 @@ bool fn_visible(const ta_ir_value *v, const ta_ir_block *b)
     return false;
 }
 
-uint32_t fn_find(fn_pass *p, uint32_t v)
+uint32_t fz_find(fz_pass *p, uint32_t v)
 {
     while (p->uf[v] != v) v = p->uf[v] = p->uf[p->uf[v]];
     return v;
 }
 
-static void unite(fn_pass *p, uint32_t a, uint32_t b)
+static void unite(fz_pass *p, uint32_t a, uint32_t b)
 {
-    a = fn_find(p, a), b = fn_find(p, b);
+    a = fz_find(p, a), b = fz_find(p, b);
     if (a == b) return;
     p->uf[b] = a;
     if (!p->taint[a]) p->taint[a] = p->taint[b];
 }
 
-uint32_t fn_alias_roots(const fn_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
+uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
 {
     switch (a->kind) {
-    case FN_ROOT:
+    case FZ_ROOT:
         if (n < cap) out[n++] = a->root;
         return n;
-    case FN_COND:
-        n = fn_alias_roots(a->alt[0], out, n, cap);
-        return fn_alias_roots(a->alt[1], out, n, cap);
-    case FN_AGG:
-    case FN_UNKNOWN:
+    case FZ_COND:
+        n = fz_alias_roots(a->alt[0], out, n, cap);
+        return fz_alias_roots(a->alt[1], out, n, cap);
+    case FZ_AGG:
+    case FZ_UNKNOWN:
         for (uint32_t i = 0; i < a->nelems && n < cap; i++) out[n++] = a->elems[i];
         return n;
     default:
@@ -65,49 +65,49 @@ uint32_t fn_alias_roots(const fn_alias *a, ta_ir_value **out, uint32_t n, uint32
  * too many to follow). Well-formed graphs never come near it. */
 enum { MAX_STEPS = 4096 };
 
-static uint32_t roots_at(fn_pass *p, const fn_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap, uint32_t *steps)
+static uint32_t roots_at(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap, uint32_t *steps)
 {
-    while (a->kind == FN_VIEW && ++*steps < MAX_STEPS) a = fn_alias_of(p, a->parent);
+    while (a->kind == FZ_VIEW && ++*steps < MAX_STEPS) a = fz_alias_of(p, a->parent);
     if (++*steps >= MAX_STEPS) return cap;
-    if (a->kind == FN_COND) {
+    if (a->kind == FZ_COND) {
         n = roots_at(p, a->alt[0], out, n, cap, steps);
         return roots_at(p, a->alt[1], out, n, cap, steps);
     }
-    if (a->kind == FN_AGG) {
-        for (uint32_t i = 0; i < a->nelems && n < cap; i++) n = roots_at(p, fn_alias_of(p, a->elems[i]), out, n, cap, steps);
+    if (a->kind == FZ_AGG) {
+        for (uint32_t i = 0; i < a->nelems && n < cap; i++) n = roots_at(p, fz_alias_of(p, a->elems[i]), out, n, cap, steps);
         return n;
     }
-    return fn_alias_roots(a, out, n, cap);
+    return fz_alias_roots(a, out, n, cap);
 }
 
-uint32_t fn_roots(fn_pass *p, const fn_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
+uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
 {
     uint32_t steps = 0;
     return roots_at(p, a, out, n, cap, &steps);
 }
 
-enum { MAX_ROOTS = FN_MAX_ROOTS };
-#ifndef FN_LOOP_ROUNDS
-#define FN_LOOP_ROUNDS 3
+enum { MAX_ROOTS = FZ_MAX_ROOTS };
+#ifndef FZ_LOOP_ROUNDS
+#define FZ_LOOP_ROUNDS 3
 #endif
 
-static void taint_value(fn_pass *p, const ta_ir_value *v, const char *why)
+static void taint_value(fz_pass *p, const ta_ir_value *v, const char *why)
 {
     ta_ir_value *r[MAX_ROOTS];
-    uint32_t n = fn_roots(p, fn_alias_of(p, v), r, 0, MAX_ROOTS);
+    uint32_t n = fz_roots(p, fz_alias_of(p, v), r, 0, MAX_ROOTS);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t c = fn_find(p, r[i]->id);
+        uint32_t c = fz_find(p, r[i]->id);
         if (!p->taint[c]) p->taint[c] = why;
     }
 }
 
-const char *fn_tainted(fn_pass *p, const ta_ir_value *v)
+const char *fz_tainted(fz_pass *p, const ta_ir_value *v)
 {
     ta_ir_value *r[MAX_ROOTS];
-    uint32_t n = fn_roots(p, fn_alias_of(p, v), r, 0, MAX_ROOTS);
+    uint32_t n = fz_roots(p, fz_alias_of(p, v), r, 0, MAX_ROOTS);
     if (n == MAX_ROOTS) return "it may reach too many memory roots to follow";
     for (uint32_t i = 0; i < n; i++) {
-        const char *why = p->taint[fn_find(p, r[i]->id)];
+        const char *why = p->taint[fz_find(p, r[i]->id)];
         if (why) return why;
     }
     return NULL;
@@ -115,7 +115,7 @@ const char *fn_tainted(fn_pass *p, const ta_ir_value *v)
 
 /* A reason, in the arena; never NULL (a NULL reason would read "not
  * tainted"), so out of memory the reason is generic. */
-static const char *fmt(fn_pass *p, const char *f, const char *a, const char *b)
+static const char *fmt(fz_pass *p, const char *f, const char *a, const char *b)
 {
     char buf[512];
     snprintf(buf, sizeof buf, f, a, b);
@@ -137,41 +137,41 @@ static bool holds_tensor(const ta_ir_type *t)
     }
 }
 
-static fn_alias *new_alias(fn_pass *p, fn_alias_kind kind)
+static fz_alias *new_alias(fz_pass *p, fz_alias_kind kind)
 {
-    fn_alias *a = ta_arena_alloc(p->arena, sizeof *a);
+    fz_alias *a = ta_arena_alloc(p->arena, sizeof *a);
     if (a) memset(a, 0, sizeof *a), a->kind = kind;
     else p->oom = true;
     return a;
 }
 
-static ta_status set_alias(fn_pass *p, ta_ir_value *v, const fn_alias *a)
+static ta_status set_alias(fz_pass *p, ta_ir_value *v, const fz_alias *a)
 {
     if (!a) return TA_ERR_NOMEM;
     p->alias[v->id] = a;
     ta_ir_value *r[MAX_ROOTS];
-    uint32_t n = fn_roots(p, a, r, 0, MAX_ROOTS);
+    uint32_t n = fz_roots(p, a, r, 0, MAX_ROOTS);
     for (uint32_t i = 1; i < n; i++) unite(p, r[0]->id, r[i]->id);
     return TA_OK;
 }
 
-static ta_status set_root(fn_pass *p, ta_ir_value *v)
+static ta_status set_root(fz_pass *p, ta_ir_value *v)
 {
-    fn_alias *a = new_alias(p, FN_ROOT);
+    fz_alias *a = new_alias(p, FZ_ROOT);
     if (a) a->root = v;
     return set_alias(p, v, a);
 }
 
 /* An alias no one can follow: its candidates are the roots of the given
  * values and v itself. Tainted when v is used. */
-static ta_status set_unknown(fn_pass *p, ta_ir_value *v, ta_ir_value *const *from, uint32_t nfrom,
+static ta_status set_unknown(fz_pass *p, ta_ir_value *v, ta_ir_value *const *from, uint32_t nfrom,
                              const char *why)
 {
-    fn_alias *a = new_alias(p, FN_UNKNOWN);
+    fz_alias *a = new_alias(p, FZ_UNKNOWN);
     ta_ir_value *r[MAX_ROOTS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < nfrom && n < MAX_ROOTS - 1; i++)
-        n = fn_roots(p, fn_alias_of(p, from[i]), r, n, MAX_ROOTS - 1);
+        n = fz_roots(p, fz_alias_of(p, from[i]), r, n, MAX_ROOTS - 1);
     r[n++] = v;
     if (!a || !(a->elems = ta_arena_alloc(p->arena, n * sizeof *r))) return TA_ERR_NOMEM;
     memcpy(a->elems, r, n * sizeof *r);
@@ -184,7 +184,7 @@ static ta_status set_unknown(fn_pass *p, ta_ir_value *v, ta_ir_value *const *fro
 /* ---- aggregates: lists and tuples built in the graph ---------------------- */
 
 /* A list or tuple whose every use only reads it. */
-static bool agg_read_only(fn_pass *p, const ta_ir_value *l)
+static bool agg_read_only(fz_pass *p, const ta_ir_value *l)
 {
     for (uint32_t i = 0; i < l->nuses; i++) {
         const ta_ir_node *u = l->uses[i].user;
@@ -211,19 +211,19 @@ static bool constant_int(const ta_ir_value *v, int64_t *out)
 }
 
 /* The element of aggregate agg that index value idx names, or NULL. */
-static ta_ir_value *agg_element(fn_pass *p, ta_ir_value *agg, const ta_ir_value *idx)
+static ta_ir_value *agg_element(fz_pass *p, ta_ir_value *agg, const ta_ir_value *idx)
 {
-    const fn_alias *a = fn_alias_of(p, agg);
+    const fz_alias *a = fz_alias_of(p, agg);
     int64_t i;
-    if (a->kind != FN_AGG || !constant_int(idx, &i) || !agg_read_only(p, agg)) return NULL;
+    if (a->kind != FZ_AGG || !constant_int(idx, &i) || !agg_read_only(p, agg)) return NULL;
     if (i < 0) i += a->nelems;
     return i >= 0 && i < a->nelems ? a->elems[i] : NULL;
 }
 
-static ta_status plan_agg(fn_pass *p, ta_ir_node *n)
+static ta_status plan_agg(fz_pass *p, ta_ir_node *n)
 {
     ta_ir_value *o = n->outputs[0];
-    fn_alias *a = new_alias(p, FN_AGG);
+    fz_alias *a = new_alias(p, FZ_AGG);
     if (!a || (n->ninputs && !(a->elems = ta_arena_alloc(p->arena, n->ninputs * sizeof *a->elems))))
         return TA_ERR_NOMEM;
     if (n->ninputs) memcpy(a->elems, n->inputs, n->ninputs * sizeof *a->elems);
@@ -233,18 +233,18 @@ static ta_status plan_agg(fn_pass *p, ta_ir_node *n)
 }
 
 /* __getitem__, TupleIndex, ListUnpack, TupleUnpack of a known aggregate. */
-static ta_status plan_extract(fn_pass *p, ta_ir_node *n, bool unpack)
+static ta_status plan_extract(fz_pass *p, ta_ir_node *n, bool unpack)
 {
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
-        const fn_alias *a = fn_alias_of(p, n->inputs[0]);
+        const fz_alias *a = fz_alias_of(p, n->inputs[0]);
         ta_ir_value *e = NULL;
-        if (unpack && a->kind == FN_AGG && a->nelems == n->noutputs && agg_read_only(p, n->inputs[0]))
+        if (unpack && a->kind == FZ_AGG && a->nelems == n->noutputs && agg_read_only(p, n->inputs[0]))
             e = a->elems[j];
         else if (!unpack && n->ninputs == 2)
             e = agg_element(p, n->inputs[0], n->inputs[1]);
-        ta_status st = e ? set_alias(p, o, fn_alias_of(p, e))
+        ta_status st = e ? set_alias(p, o, fz_alias_of(p, e))
                          : set_unknown(p, o, n->inputs, 1, "it is taken out of a list or tuple the pass cannot follow");
         if (st != TA_OK) return st;
     }
@@ -253,14 +253,14 @@ static ta_status plan_extract(fn_pass *p, ta_ir_node *n, bool unpack)
 
 /* ---- nodes with schemas ------------------------------------------------- */
 
-static ta_status taint_inputs(fn_pass *p, ta_ir_node *n, const char *why)
+static ta_status taint_inputs(fz_pass *p, ta_ir_node *n, const char *why)
 {
     for (uint32_t i = 0; i < n->ninputs; i++)
         if (holds_tensor(n->inputs[i]->type)) taint_value(p, n->inputs[i], why);
     return TA_OK;
 }
 
-static ta_status plan_opaque(fn_pass *p, ta_ir_node *n, const char *why)
+static ta_status plan_opaque(fz_pass *p, ta_ir_node *n, const char *why)
 {
     taint_inputs(p, n, why);
     for (uint32_t j = 0; j < n->noutputs; j++) {
@@ -271,13 +271,13 @@ static ta_status plan_opaque(fn_pass *p, ta_ir_node *n, const char *why)
     return TA_OK;
 }
 
-static ta_status plan_write(fn_pass *p, ta_ir_node *n, const ta_ir_op *op)
+static ta_status plan_write(fz_pass *p, ta_ir_node *n, const ta_ir_op *op)
 {
-    fn_write_plan *w = NULL;
+    fz_write_plan *w = NULL;
     const char *why = NULL;
-    ta_status st = fn_counterpart(p, n, op, &w, &why);
+    ta_status st = fz_counterpart(p, n, op, &w, &why);
     if (st != TA_OK) return st;
-    p->plan[n->id] = w ? FN_FUNCTIONAL : FN_KEEP;
+    p->plan[n->id] = w ? FZ_FUNCTIONAL : FZ_KEEP;
     p->why[n->id] = why;
     p->wplan[n->id] = w;
     for (uint32_t i = 0; i < op->schema->nargs && i < n->ninputs; i++)
@@ -290,7 +290,7 @@ static ta_status plan_write(fn_pass *p, ta_ir_node *n, const ta_ir_op *op)
             if (op->args[i].write && op->args[i].nsets && op->rets[j].nsets &&
                 op->args[i].sets[0] == op->rets[j].sets[0])
                 k = (int32_t)i;
-        st = k >= 0 ? set_alias(p, o, fn_alias_of(p, n->inputs[k]))
+        st = k >= 0 ? set_alias(p, o, fz_alias_of(p, n->inputs[k]))
              : op->rets[j].nsets || op->rets[j].wild_after || op->rets[j].wild_before
                  ? set_unknown(p, o, n->inputs, n->ninputs, "it is returned by a mutating operator as an alias")
                  : set_root(p, o);
@@ -299,7 +299,7 @@ static ta_status plan_write(fn_pass *p, ta_ir_node *n, const ta_ir_op *op)
     return TA_OK;
 }
 
-static ta_status plan_op(fn_pass *p, ta_ir_node *n)
+static ta_status plan_op(fz_pass *p, ta_ir_node *n)
 {
     const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
     if (!op) return plan_opaque(p, n, fmt(p, "it is passed to %s, which has no schema%s", n->kind->name, ""));
@@ -314,14 +314,14 @@ static ta_status plan_op(fn_pass *p, ta_ir_node *n)
     for (uint32_t i = 0; i < op->schema->nargs && i < n->ninputs; i++)
         if (op->args[i].wild_after || (op->args[i].wild_before && op->args[i].write))
             taint_value(p, n->inputs[i], fmt(p, "it enters a container or the wildcard through %s%s", n->kind->name, ""));
-    if (fn_op_writes(op)) return plan_write(p, n, op);
-    fn_view_kind vk = fn_view_kind_of(op);
+    if (fz_op_writes(op)) return plan_write(p, n, op);
+    fz_view_kind vk = fz_view_kind_of(op);
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
         ta_status st;
-        if (vk != FN_NOT_VIEW) {
-            fn_alias *a = new_alias(p, FN_VIEW);
+        if (vk != FZ_NOT_VIEW) {
+            fz_alias *a = new_alias(p, FZ_VIEW);
             if (a) a->view = n, a->parent = n->inputs[0];
             st = set_alias(p, o, a);
         } else if (op->kind != TA_IR_PURE_FUNCTION && j < op->schema->nrets &&
@@ -338,33 +338,33 @@ static ta_status plan_op(fn_pass *p, ta_ir_node *n)
 
 /* ---- control flow ----------------------------------------------------------- */
 
-static ta_status plan_block(fn_pass *p, ta_ir_block *b);
+static ta_status plan_block(fz_pass *p, ta_ir_block *b);
 
 /* Whether every view in a's chain can be taken again at block b. */
 /* Whether every view in a's chain can be taken again at block b; with
  * parents_too, also whether every value viewed is visible there (a loop
  * body's values change from one planning round to the next). */
-static bool chain_visible(fn_pass *p, const fn_alias *a, const ta_ir_block *b, bool parents_too)
+static bool chain_visible(fz_pass *p, const fz_alias *a, const ta_ir_block *b, bool parents_too)
 {
-    for (uint32_t steps = 0; a->kind == FN_VIEW; steps++) {
-        if (steps == MAX_STEPS || (parents_too && !fn_visible(a->parent, b))) return false;
+    for (uint32_t steps = 0; a->kind == FZ_VIEW; steps++) {
+        if (steps == MAX_STEPS || (parents_too && !fz_visible(a->parent, b))) return false;
         for (uint32_t i = 1; i < a->view->ninputs; i++) {
             const ta_ir_value *v = a->view->inputs[i];
-            if (!fn_visible(v, b) && v->node->kind->kind != IR_K_CONSTANT) return false;
+            if (!fz_visible(v, b) && v->node->kind->kind != IR_K_CONSTANT) return false;
         }
-        a = fn_alias_of(p, a->parent);
+        a = fz_alias_of(p, a->parent);
     }
-    if (a->kind == FN_COND)
+    if (a->kind == FZ_COND)
         return chain_visible(p, a->alt[0], b, parents_too) && chain_visible(p, a->alt[1], b, parents_too);
-    return a->kind == FN_ROOT;
+    return a->kind == FZ_ROOT;
 }
 
 /* The bool value c as seen after If n, whose branch b uses it: c itself
  * when visible there, else a new output of n that is c in branch b (and
  * false in the other, where the alias depending on it is not chosen). */
-static ta_ir_value *export_cond(fn_pass *p, ta_ir_node *n, int b, ta_ir_value *c)
+static ta_ir_value *export_cond(fz_pass *p, ta_ir_node *n, int b, ta_ir_value *c)
 {
-    if (fn_visible(c, n->block)) return c;
+    if (fz_visible(c, n->block)) return c;
     if (b < 0) return NULL;
     ta_ir_node *k = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
     ta_ir_value *o = NULL;
@@ -383,60 +383,60 @@ static ta_ir_value *export_cond(fn_pass *p, ta_ir_node *n, int b, ta_ir_value *c
  * after n: itself when it reaches only memory visible there, *self when it
  * reaches only memory made inside n, a cond of those; NULL when it cannot
  * be followed. */
-static const fn_alias *localize(fn_pass *p, const fn_alias *a, ta_ir_node *n, int b, const fn_alias *self)
+static const fz_alias *localize(fz_pass *p, const fz_alias *a, ta_ir_node *n, int b, const fz_alias *self)
 {
     ta_ir_value *r[MAX_ROOTS];
-    if (a->kind == FN_COND) {
-        const fn_alias *l0 = localize(p, a->alt[0], n, b, self), *l1 = localize(p, a->alt[1], n, b, self);
+    if (a->kind == FZ_COND) {
+        const fz_alias *l0 = localize(p, a->alt[0], n, b, self), *l1 = localize(p, a->alt[1], n, b, self);
         if (!l0 || !l1) return NULL;
         if (l0 == l1) return l0;
-        if (l0 == a->alt[0] && l1 == a->alt[1] && fn_visible(a->cond, n->block)) return a;
+        if (l0 == a->alt[0] && l1 == a->alt[1] && fz_visible(a->cond, n->block)) return a;
         ta_ir_value *c = export_cond(p, n, b, a->cond);
-        fn_alias *k = c ? new_alias(p, FN_COND) : NULL;
+        fz_alias *k = c ? new_alias(p, FZ_COND) : NULL;
         if (k) k->cond = c, k->alt[0] = l0, k->alt[1] = l1;
         return k;
     }
-    if (a->kind != FN_ROOT && a->kind != FN_VIEW) return NULL;
-    uint32_t cnt = fn_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
-    for (uint32_t i = 0; i < cnt; i++) inside += !fn_visible(r[i], n->block);
+    if (a->kind != FZ_ROOT && a->kind != FZ_VIEW) return NULL;
+    uint32_t cnt = fz_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
+    for (uint32_t i = 0; i < cnt; i++) inside += !fz_visible(r[i], n->block);
     if (cnt && inside == cnt) return self;
     return cnt && inside == 0 && chain_visible(p, a, n->block, false) ? a : NULL;
 }
 
 /* Whether two of n's results (of branch b's outputs outs) reach the same
  * memory made inside n: then neither is memory of its own. */
-static bool shares_inside(fn_pass *p, ta_ir_node *n, ta_ir_value *const *outs, uint32_t nouts, uint32_t j)
+static bool shares_inside(fz_pass *p, ta_ir_node *n, ta_ir_value *const *outs, uint32_t nouts, uint32_t j)
 {
     ta_ir_value *r[MAX_ROOTS], *q[MAX_ROOTS];
-    uint32_t nr = fn_roots(p, fn_alias_of(p, outs[j]), r, 0, MAX_ROOTS);
+    uint32_t nr = fz_roots(p, fz_alias_of(p, outs[j]), r, 0, MAX_ROOTS);
     for (uint32_t k = 0; k < nouts; k++) {
         if (k == j) continue;
-        uint32_t nq = fn_roots(p, fn_alias_of(p, outs[k]), q, 0, MAX_ROOTS);
+        uint32_t nq = fz_roots(p, fz_alias_of(p, outs[k]), q, 0, MAX_ROOTS);
         for (uint32_t x = 0; x < nr; x++)
             for (uint32_t y = 0; y < nq; y++)
-                if (r[x] == q[y] && !fn_visible(r[x], n->block)) return true;
+                if (r[x] == q[y] && !fz_visible(r[x], n->block)) return true;
     }
     return false;
 }
 
-static const fn_alias *self_alias(fn_pass *p, ta_ir_value *o)
+static const fz_alias *self_alias(fz_pass *p, ta_ir_value *o)
 {
-    fn_alias *s = new_alias(p, FN_ROOT);
+    fz_alias *s = new_alias(p, FZ_ROOT);
     if (s) s->root = o;
     return s;
 }
 
-static ta_status set_cond(fn_pass *p, ta_ir_value *o, ta_ir_value *cond, const fn_alias *t, const fn_alias *f,
+static ta_status set_cond(fz_pass *p, ta_ir_value *o, ta_ir_value *cond, const fz_alias *t, const fz_alias *f,
                           ta_ir_value *const *from, uint32_t nfrom, const char *why)
 {
     if (!t || !f) return set_unknown(p, o, from, nfrom, why);
     if (t == f) return set_alias(p, o, t);
-    fn_alias *a = new_alias(p, FN_COND);
+    fz_alias *a = new_alias(p, FZ_COND);
     if (a) a->cond = cond, a->alt[0] = t, a->alt[1] = f;
     return set_alias(p, o, a);
 }
 
-static ta_status plan_if(fn_pass *p, ta_ir_node *n)
+static ta_status plan_if(fz_pass *p, ta_ir_node *n)
 {
     for (uint32_t b = 0; b < n->nblocks; b++) {
         ta_status st = plan_block(p, n->blocks[b]);
@@ -447,11 +447,11 @@ static ta_status plan_if(fn_pass *p, ta_ir_node *n)
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
         ta_ir_value *outs[2] = {n->blocks[0]->ret->inputs[j], n->blocks[1]->ret->inputs[j]};
-        const fn_alias *self = self_alias(p, o), *l[2] = {NULL, NULL};
+        const fz_alias *self = self_alias(p, o), *l[2] = {NULL, NULL};
         if (!self) return TA_ERR_NOMEM;
         for (int b = 0; b < 2; b++)
             if (!shares_inside(p, n, n->blocks[b]->ret->inputs, nout, j))
-                l[b] = localize(p, fn_alias_of(p, outs[b]), n, b, self);
+                l[b] = localize(p, fz_alias_of(p, outs[b]), n, b, self);
         ta_status st = set_cond(p, o, n->inputs[0], l[0], l[1], outs, 2, "it is returned by an If whose branches the pass cannot follow");
         if (st != TA_OK) return st;
     }
@@ -481,7 +481,7 @@ static ta_ir_node *guard_place(const ta_ir_node *loop, bool *copy_trip)
     return (ta_ir_node *)at; /* a param sentinel: the start of its block */
 }
 
-static ta_status loop_guard(fn_pass *p, ta_ir_node *loop, ta_ir_value **out)
+static ta_status loop_guard(fz_pass *p, ta_ir_node *loop, ta_ir_value **out)
 {
     if ((*out = p->guard[loop->id])) return TA_OK; /* planned before, in an earlier round */
     ta_ir_graph *g = p->g;
@@ -513,7 +513,7 @@ static ta_status loop_guard(fn_pass *p, ta_ir_node *loop, ta_ir_value **out)
 }
 
 /* "This is the body's first iteration": its iteration number is 0. */
-static ta_status first_iteration(fn_pass *p, ta_ir_block *body, ta_ir_value **out)
+static ta_status first_iteration(fz_pass *p, ta_ir_block *body, ta_ir_value **out)
 {
     if ((*out = p->first[body->owner->id])) return TA_OK;
     ta_ir_graph *g = p->g;
@@ -530,21 +530,21 @@ static ta_status first_iteration(fn_pass *p, ta_ir_block *body, ta_ir_value **ou
     return TA_OK;
 }
 
-static bool followable(const fn_alias *a)
+static bool followable(const fz_alias *a)
 {
-    return a->kind == FN_ROOT || a->kind == FN_VIEW || a->kind == FN_COND;
+    return a->kind == FZ_ROOT || a->kind == FZ_VIEW || a->kind == FZ_COND;
 }
 
 /* a with the stand-in own (memory the previous iteration made) replaced by
  * root, the parameter's own memory. */
-static const fn_alias *with_own(fn_pass *p, const fn_alias *a, const fn_alias *own, const fn_alias *root)
+static const fz_alias *with_own(fz_pass *p, const fz_alias *a, const fz_alias *own, const fz_alias *root)
 {
     if (a == own) return root;
-    if (a->kind != FN_COND) return a;
-    const fn_alias *x = with_own(p, a->alt[0], own, root), *y = with_own(p, a->alt[1], own, root);
+    if (a->kind != FZ_COND) return a;
+    const fz_alias *x = with_own(p, a->alt[0], own, root), *y = with_own(p, a->alt[1], own, root);
     if (!x || !y) return NULL;
     if (x == a->alt[0] && y == a->alt[1]) return a;
-    fn_alias *c = new_alias(p, FN_COND);
+    fz_alias *c = new_alias(p, FZ_COND);
     if (c) c->cond = a->cond, c->alt[0] = x, c->alt[1] = y;
     return c;
 }
@@ -552,13 +552,13 @@ static const fn_alias *with_own(fn_pass *p, const fn_alias *a, const fn_alias *o
 /* What a loop's carried tensor holds after the first iteration: later[j] is
  * an alias of memory from before the loop, the parameter's own memory
  * (`own`: memory the previous iteration made), or NULL (unknown). */
-static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *later, const fn_alias *own)
+static ta_status plan_params(fz_pass *p, ta_ir_node *n, const fz_alias *const *later, const fz_alias *own)
 {
     ta_ir_block *body = n->blocks[0];
     ta_ir_value *first = NULL;
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *param = body->param->outputs[j + 1], *init = n->inputs[j + 2];
-        const fn_alias *f = fn_alias_of(p, init), *l = later[j];
+        const fz_alias *f = fz_alias_of(p, init), *l = later[j];
         if (!holds_tensor(param->type)) continue;
         ta_status st = TA_OK;
         if (!followable(f) || !l) {
@@ -566,7 +566,7 @@ static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *l
         } else if (l == f) {
             st = set_alias(p, param, f);
         } else {
-            fn_alias *c = new_alias(p, FN_COND), *r = new_alias(p, FN_ROOT);
+            fz_alias *c = new_alias(p, FZ_COND), *r = new_alias(p, FZ_ROOT);
             if (!c || !r) return TA_ERR_NOMEM;
             r->root = param;
             if (!(l = with_own(p, l, own, r))) return TA_ERR_NOMEM;
@@ -580,14 +580,14 @@ static ta_status plan_params(fn_pass *p, ta_ir_node *n, const fn_alias *const *l
 }
 
 /* Whether a and b describe the same memory the same way. */
-static bool alias_equal(const fn_alias *a, const fn_alias *b)
+static bool alias_equal(const fz_alias *a, const fz_alias *b)
 {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind) return false;
     switch (a->kind) {
-    case FN_ROOT: return a->root == b->root;
-    case FN_VIEW: return a->view == b->view && a->parent == b->parent;
-    case FN_COND: return a->cond == b->cond && alias_equal(a->alt[0], b->alt[0]) && alias_equal(a->alt[1], b->alt[1]);
+    case FZ_ROOT: return a->root == b->root;
+    case FZ_VIEW: return a->view == b->view && a->parent == b->parent;
+    case FZ_COND: return a->cond == b->cond && alias_equal(a->alt[0], b->alt[0]) && alias_equal(a->alt[1], b->alt[1]);
     default: return false;
     }
 }
@@ -595,16 +595,16 @@ static bool alias_equal(const fn_alias *a, const fn_alias *b)
 /* What each carried tensor of the planned body holds at its end (see
  * plan_params; a cond may choose between memory from before the loop and
  * the previous iteration's); returns whether that is what was assumed. */
-static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, const fn_alias *own)
+static bool carried_after(fz_pass *p, ta_ir_node *n, const fz_alias **later, const fz_alias *own)
 {
     ta_ir_block *body = n->blocks[0];
     bool same = true;
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *last = body->ret->inputs[j + 1], *param = body->param->outputs[j + 1];
-        const fn_alias *l = NULL;
-        if (last == param || fn_alias_of(p, last) == fn_alias_of(p, param)) l = fn_alias_of(p, n->inputs[j + 2]);
+        const fz_alias *l = NULL;
+        if (last == param || fz_alias_of(p, last) == fz_alias_of(p, param)) l = fz_alias_of(p, n->inputs[j + 2]);
         else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
-            l = localize(p, fn_alias_of(p, last), n, -1, own);
+            l = localize(p, fz_alias_of(p, last), n, -1, own);
         if (l && !followable(l)) l = NULL;
         if (l && l != own && !chain_visible(p, l, n->block, true)) l = NULL; /* views of what the body makes */
         if (alias_equal(l, later[j])) l = later[j];
@@ -614,23 +614,23 @@ static bool carried_after(fn_pass *p, ta_ir_node *n, const fn_alias **later, con
     return same;
 }
 
-static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
+static ta_status plan_loop(fz_pass *p, ta_ir_node *n)
 {
     ta_ir_block *body = n->blocks[0];
     uint32_t ncarried = n->noutputs;
-    const fn_alias **later = ta_calloc(ncarried + 1, sizeof *later);
-    fn_alias own = {.kind = FN_ROOT};
+    const fz_alias **later = ta_calloc(ncarried + 1, sizeof *later);
+    fz_alias own = {.kind = FZ_ROOT};
     if (!later) return TA_ERR_NOMEM;
     /* first assume every body makes the memory it carries on, then what the
      * planned body shows, until they agree (or, after three rounds, unknown) */
     for (uint32_t j = 0; j < ncarried; j++)
-        later[j] = body->ret->inputs[j + 1] == body->param->outputs[j + 1] ? fn_alias_of(p, n->inputs[j + 2]) : &own;
+        later[j] = body->ret->inputs[j + 1] == body->param->outputs[j + 1] ? fz_alias_of(p, n->inputs[j + 2]) : &own;
     ta_status st = TA_OK;
     for (int round = 0; st == TA_OK; round++) {
-        if (round == FN_LOOP_ROUNDS) memset(later, 0, ncarried * sizeof *later);
+        if (round == FZ_LOOP_ROUNDS) memset(later, 0, ncarried * sizeof *later);
         st = plan_params(p, n, later, &own);
         if (st == TA_OK) st = plan_block(p, body);
-        if (st != TA_OK || round == FN_LOOP_ROUNDS || carried_after(p, n, later, &own)) break;
+        if (st != TA_OK || round == FZ_LOOP_ROUNDS || carried_after(p, n, later, &own)) break;
     }
     free(later);
     ta_ir_value *guard = NULL;
@@ -638,10 +638,10 @@ static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
         ta_ir_value *o = n->outputs[j], *init = n->inputs[j + 2], *last = body->ret->inputs[j + 1];
         if (!holds_tensor(o->type)) continue;
         unite(p, body->param->outputs[j + 1]->id, o->id);
-        const fn_alias *self = self_alias(p, o), *f = fn_alias_of(p, init), *t = NULL;
+        const fz_alias *self = self_alias(p, o), *f = fz_alias_of(p, init), *t = NULL;
         if (!self) return TA_ERR_NOMEM;
         if (!shares_inside(p, n, body->ret->inputs + 1, ncarried, j))
-            t = localize(p, fn_alias_of(p, last), n, -1, self);
+            t = localize(p, fz_alias_of(p, last), n, -1, self);
         if (!followable(f)) f = NULL;
         if (t && f && t != f && !o->nuses) t = NULL; /* unused: no guard needed */
         if (t && f && t != f && !guard) st = loop_guard(p, n, &guard);
@@ -652,20 +652,20 @@ static ta_status plan_loop(fn_pass *p, ta_ir_node *n)
     return st;
 }
 
-bool fn_is_if(const ta_ir_node *n)
+bool fz_is_if(const ta_ir_node *n)
 {
     return n->kind->kind == IR_K_IF && n->nblocks == 2 && n->ninputs == 1 &&
            n->blocks[0]->ret->ninputs == n->noutputs && n->blocks[1]->ret->ninputs == n->noutputs;
 }
 
-bool fn_is_loop(const ta_ir_node *n)
+bool fz_is_loop(const ta_ir_node *n)
 {
     return n->kind->kind == IR_K_LOOP && n->nblocks == 1 && n->ninputs >= 2 && n->ninputs - 2 == n->noutputs &&
            n->blocks[0]->param->noutputs == n->noutputs + 1 && n->blocks[0]->ret->ninputs == n->noutputs + 1;
 }
 
 /* Every tensor a node in b (or deeper) uses stays mutable. */
-static void taint_uses(fn_pass *p, const ta_ir_block *b, const char *why)
+static void taint_uses(fz_pass *p, const ta_ir_block *b, const char *why)
 {
     for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
         for (uint32_t i = 0; i < m->nblocks; i++) taint_uses(p, m->blocks[i], why);
@@ -678,7 +678,7 @@ static void taint_uses(fn_pass *p, const ta_ir_block *b, const char *why)
 
 /* A node with blocks that is no well-formed If or Loop: what its blocks
  * touch is left as it is. */
-static ta_status plan_blocks_opaque(fn_pass *p, ta_ir_node *n)
+static ta_status plan_blocks_opaque(fz_pass *p, ta_ir_node *n)
 {
     const char *why = fmt(p, "it is used inside the blocks of %s, which the pass does not model%s", n->kind->name, "");
     for (uint32_t b = 0; b < n->nblocks; b++) {
@@ -689,14 +689,14 @@ static ta_status plan_blocks_opaque(fn_pass *p, ta_ir_node *n)
     return plan_opaque(p, n, why);
 }
 
-static ta_status plan_node(fn_pass *p, ta_ir_node *n)
+static ta_status plan_node(fz_pass *p, ta_ir_node *n)
 {
-    if (n->nblocks && !fn_is_if(n) && !fn_is_loop(n)) return plan_blocks_opaque(p, n);
+    if (n->nblocks && !fz_is_if(n) && !fz_is_loop(n)) return plan_blocks_opaque(p, n);
     switch (n->kind->kind) {
     case IR_K_IF:
-        return fn_is_if(n) ? plan_if(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::If");
+        return fz_is_if(n) ? plan_if(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::If");
     case IR_K_LOOP:
-        return fn_is_loop(n) ? plan_loop(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::Loop");
+        return fz_is_loop(n) ? plan_loop(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::Loop");
     case IR_K_CONSTANT:
         return n->noutputs && holds_tensor(n->outputs[0]->type) ? set_root(p, n->outputs[0]) : TA_OK;
     case IR_K_LIST_CONSTRUCT:
@@ -719,7 +719,7 @@ static ta_status plan_node(fn_pass *p, ta_ir_node *n)
     }
 }
 
-static ta_status plan_block(fn_pass *p, ta_ir_block *b)
+static ta_status plan_block(fz_pass *p, ta_ir_block *b)
 {
     for (ta_ir_node *n = b->param->next; n != b->ret; n = n->next) {
         ta_status st = plan_node(p, n);
@@ -729,7 +729,7 @@ static ta_status plan_block(fn_pass *p, ta_ir_block *b)
 }
 
 /* Every value whose alias reaches a root, listed under the root. */
-static ta_status index_members(fn_pass *p)
+static ta_status index_members(fz_pass *p)
 {
     uint32_t nv = p->nvalues;
     p->mem_start = ta_calloc(nv + 1, sizeof(uint32_t));
@@ -737,9 +737,9 @@ static ta_status index_members(fn_pass *p)
     ta_ir_value *r[MAX_ROOTS];
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t v = 0; v < nv; v++) {
-            const fn_alias *a = p->alias[v];
-            if (!a || a->kind == FN_UNKNOWN || a->kind == FN_NONE) continue;
-            uint32_t n = fn_roots(p, a, r, 0, MAX_ROOTS);
+            const fz_alias *a = p->alias[v];
+            if (!a || a->kind == FZ_UNKNOWN || a->kind == FZ_NONE) continue;
+            uint32_t n = fz_roots(p, a, r, 0, MAX_ROOTS);
             for (uint32_t i = 0; i < n; i++) {
                 if (pass == 0) p->mem_start[r[i]->id + 1]++;
                 else p->mem[p->mem_start[r[i]->id]++] = v;
@@ -756,7 +756,7 @@ static ta_status index_members(fn_pass *p)
     return TA_OK;
 }
 
-ta_status fn_plan_graph(fn_pass *p)
+ta_status fz_plan_graph(fz_pass *p)
 {
     ta_ir_graph *g = p->g;
     for (uint32_t i = 0; i < ta_ir_graph_ninputs(g); i++) {

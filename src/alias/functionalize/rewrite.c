@@ -1,9 +1,9 @@
 /* rewrite.c - the rewrite, in program order, scope by scope.
  *
- * Every node's inputs are replaced by what they stand for now (fn_read). A
+ * Every node's inputs are replaced by what they stand for now (fz_read). A
  * write with a functional counterpart becomes a call to it (the node itself
  * changes kind, so nothing is left to remove) and its result is written
- * into the memory the node wrote (fn_write): later reads of that memory
+ * into the memory the node wrote (fz_write): later reads of that memory
  * read the result, or views taken again from it. A
  * prim::If's branches run in envs of their own and the roots either wrote
  * leave it as new outputs; a prim::Loop carries the roots its body writes
@@ -14,32 +14,32 @@
 #include "alias/functionalize/functionalize_internal.h"
 #include "base/alloc.h"
 
-static ta_status read_inputs(fn_pass *p, fn_env *e, ta_ir_node *n)
+static ta_status read_inputs(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
-    fn_cursor c = {n->block, n};
+    fz_cursor c = {n->block, n};
     for (uint32_t i = 0; i < n->ninputs; i++) {
         ta_ir_value *v;
-        ta_status st = fn_read(p, e, c, n->inputs[i], &v);
+        ta_status st = fz_read(p, e, c, n->inputs[i], &v);
         if (st == TA_OK && v != n->inputs[i]) st = ta_ir_node_set_input(n, i, v);
         if (st != TA_OK) return st;
     }
     return TA_OK;
 }
 
-static void define_outputs(fn_pass *p, fn_env *e, ta_ir_node *n)
+static void define_outputs(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
     for (uint32_t j = 0; j < n->noutputs; j++)
         if (n->outputs[j]->id < p->nvalues) e->vcur[n->outputs[j]->id] = n->outputs[j];
 }
 
 /* The written value of the plan that stays mutable, with the reason. */
-static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan *w)
+static const char *tainted_write(fz_pass *p, ta_ir_node *n, const fz_write_plan *w)
 {
     for (uint32_t k = 0; k < w->nwritten; k++) {
         const ta_ir_value *v = n->inputs[w->written[k]];
-        fn_alias_kind a = fn_alias_of(p, v)->kind;
-        if (a == FN_NONE || a == FN_AGG) return "it writes a value whose memory the pass does not track";
-        const char *why = fn_tainted(p, v);
+        fz_alias_kind a = fz_alias_of(p, v)->kind;
+        if (a == FZ_NONE || a == FZ_AGG) return "it writes a value whose memory the pass does not track";
+        const char *why = fz_tainted(p, v);
         if (why) return why;
     }
     return NULL;
@@ -48,9 +48,9 @@ static const char *tainted_write(fn_pass *p, ta_ir_node *n, const fn_write_plan 
 /* Turns n itself into its counterpart: kind fkind, the inputs the plan
  * keeps (read at n), the outputs the counterpart has. Inputs stay where they
  * are when they can, so a constant used everywhere is not touched. */
-static ta_status become_counterpart(fn_pass *p, fn_env *e, ta_ir_node *n, const fn_write_plan *w)
+static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, const fz_write_plan *w)
 {
-    fn_cursor c = {n->block, n};
+    fz_cursor c = {n->block, n};
     bool prefix = true; /* the kept inputs are the first ones, in order */
     for (uint32_t i = 0; i < w->ninputs; i++) prefix &= w->inputs[i] == i;
     if (!prefix || w->ninputs > 64) return TA_ERR_INVALID;
@@ -58,7 +58,7 @@ static ta_status become_counterpart(fn_pass *p, fn_env *e, ta_ir_node *n, const 
     n->ninputs = w->ninputs;
     for (uint32_t i = 0; i < n->ninputs; i++) {
         ta_ir_value *v;
-        ta_status st = fn_read(p, e, c, n->inputs[i], &v);
+        ta_status st = fz_read(p, e, c, n->inputs[i], &v);
         if (st == TA_OK && v != n->inputs[i]) st = ta_ir_node_set_input(n, i, v);
         if (st != TA_OK) return st;
     }
@@ -74,7 +74,7 @@ static ta_status become_counterpart(fn_pass *p, fn_env *e, ta_ir_node *n, const 
  * fresh): a value the graph holds must not share memory with another, or
  * the copy-backs and the writes left in place would change it, so its
  * result is cloned, just after n. */
-static ta_status fresh_copy(fn_pass *p, ta_ir_node *n, ta_ir_value **out)
+static ta_status fresh_copy(fz_pass *p, ta_ir_node *n, ta_ir_value **out)
 {
     ta_ir_node *none = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
     if (!none || ta_ir_node_insert_after(none, n) != TA_OK) return TA_ERR_NOMEM;
@@ -87,9 +87,9 @@ static ta_status fresh_copy(fn_pass *p, ta_ir_node *n, ta_ir_value **out)
     return TA_OK;
 }
 
-static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const fn_write_plan *w)
+static ta_status functionalize_node(fz_pass *p, fz_env *e, ta_ir_node *n, const fz_write_plan *w)
 {
-    fn_cursor c = {n->block, n};
+    fz_cursor c = {n->block, n};
     ta_ir_value *target[64];
     uint32_t nw = w->nwritten < 64 ? w->nwritten : 64;
     for (uint32_t k = 0; k < nw; k++) target[k] = n->inputs[w->written[k]];
@@ -100,7 +100,7 @@ static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const 
     c.before = copied ? copied->node->next : n->next;
     for (uint32_t k = 0; k < nw && st == TA_OK; k++) {
         ta_ir_value *nv = copied ? copied : n->outputs[w->from[k]];
-        st = fn_write(p, e, c, fn_alias_of(p, target[k]), nv);
+        st = fz_write(p, e, c, fz_alias_of(p, target[k]), nv);
         e->vcur[target[k]->id] = nv;
     }
     for (uint32_t j = 0; j < n->noutputs && st == TA_OK; j++) {
@@ -114,13 +114,13 @@ static ta_status functionalize_node(fn_pass *p, fn_env *e, ta_ir_node *n, const 
     return st;
 }
 
-static ta_status walk_plain_or_write(fn_pass *p, fn_env *e, ta_ir_node *n)
+static ta_status walk_plain_or_write(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
-    if (n->id < p->nnodes && p->plan[n->id] != FN_PLAIN) {
-        const fn_write_plan *w = p->wplan[n->id];
+    if (n->id < p->nnodes && p->plan[n->id] != FZ_PLAIN) {
+        const fz_write_plan *w = p->wplan[n->id];
         const char *why = w ? tainted_write(p, n, w) : p->why[n->id];
         if (!why) return functionalize_node(p, e, n, w);
-        ta_status st = fn_report_kept(p, n, why);
+        ta_status st = fz_report_kept(p, n, why);
         if (st != TA_OK) return st;
     }
     ta_status st = read_inputs(p, e, n);
@@ -128,32 +128,32 @@ static ta_status walk_plain_or_write(fn_pass *p, fn_env *e, ta_ir_node *n)
     return st;
 }
 
-static ta_status walk_if(fn_pass *p, fn_env *e, ta_ir_node *n)
+static ta_status walk_if(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
     ta_status st = read_inputs(p, e, n);
-    fn_env eb[2];
+    fz_env eb[2];
     memset(eb, 0, sizeof eb);
     for (uint32_t b = 0; b < 2 && st == TA_OK; b++) {
-        st = fn_env_copy(p, &eb[b], e);
-        if (st == TA_OK) st = fn_walk_block(p, &eb[b], n->blocks[b]);
+        st = fz_env_copy(p, &eb[b], e);
+        if (st == TA_OK) st = fz_walk_block(p, &eb[b], n->blocks[b]);
     }
-    if (st == TA_OK) st = fn_merge_if(p, e, n, &eb[0], &eb[1]);
-    fn_env_free(&eb[0]);
-    fn_env_free(&eb[1]);
+    if (st == TA_OK) st = fz_merge_if(p, e, n, &eb[0], &eb[1]);
+    fz_env_free(&eb[0]);
+    fz_env_free(&eb[1]);
     define_outputs(p, e, n);
     return st;
 }
 
 /* A node with blocks the pass does not model: what they use stays mutable
  * (plan.c), so their writes stay and are reported. */
-static ta_status walk_opaque(fn_pass *p, fn_env *e, ta_ir_node *n)
+static ta_status walk_opaque(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
     ta_status st = read_inputs(p, e, n);
     for (uint32_t b = 0; b < n->nblocks && st == TA_OK; b++) {
-        fn_env eb;
-        st = fn_env_copy(p, &eb, e);
-        if (st == TA_OK) st = fn_walk_block(p, &eb, n->blocks[b]);
-        fn_env_free(&eb);
+        fz_env eb;
+        st = fz_env_copy(p, &eb, e);
+        if (st == TA_OK) st = fz_walk_block(p, &eb, n->blocks[b]);
+        fz_env_free(&eb);
     }
     define_outputs(p, e, n);
     return st;
@@ -161,19 +161,19 @@ static ta_status walk_opaque(fn_pass *p, fn_env *e, ta_ir_node *n)
 
 /* The roots outside loop `outer` that a functional write in b reaches, in
  * first-write order, into out (marked with p->now). */
-static uint32_t loop_writes(fn_pass *p, const ta_ir_block *b, const ta_ir_node *outer, ta_ir_value **out,
+static uint32_t loop_writes(fz_pass *p, const ta_ir_block *b, const ta_ir_node *outer, ta_ir_value **out,
                             uint32_t n, uint32_t cap)
 {
     for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
         for (uint32_t i = 0; i < m->nblocks; i++) n = loop_writes(p, m->blocks[i], outer, out, n, cap);
-        if (m->id >= p->nnodes || p->plan[m->id] != FN_FUNCTIONAL || tainted_write(p, m, p->wplan[m->id]))
+        if (m->id >= p->nnodes || p->plan[m->id] != FZ_FUNCTIONAL || tainted_write(p, m, p->wplan[m->id]))
             continue;
-        const fn_write_plan *w = p->wplan[m->id];
+        const fz_write_plan *w = p->wplan[m->id];
         for (uint32_t k = 0; k < w->nwritten; k++) {
-            ta_ir_value *r[FN_MAX_ROOTS];
-            uint32_t nr = fn_roots(p, fn_alias_of(p, m->inputs[w->written[k]]), r, 0, FN_MAX_ROOTS);
+            ta_ir_value *r[FZ_MAX_ROOTS];
+            uint32_t nr = fz_roots(p, fz_alias_of(p, m->inputs[w->written[k]]), r, 0, FZ_MAX_ROOTS);
             for (uint32_t i = 0; i < nr && n < cap; i++) {
-                if (p->stamp[r[i]->id] == p->now || !fn_visible(r[i], outer->block)) continue;
+                if (p->stamp[r[i]->id] == p->now || !fz_visible(r[i], outer->block)) continue;
                 p->stamp[r[i]->id] = p->now;
                 out[n++] = r[i];
             }
@@ -182,56 +182,56 @@ static uint32_t loop_writes(fn_pass *p, const ta_ir_block *b, const ta_ir_node *
     return n;
 }
 
-static ta_status walk_loop(fn_pass *p, fn_env *e, ta_ir_node *n)
+static ta_status walk_loop(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
     ta_status st = read_inputs(p, e, n);
     ta_ir_block *body = n->blocks[0];
     uint32_t cap = p->nvalues + 1;
     ta_ir_value **w = ta_malloc(cap * sizeof *w), **param = ta_malloc(cap * sizeof *param);
-    fn_env eb;
+    fz_env eb;
     memset(&eb, 0, sizeof eb);
     if (!w || !param) st = TA_ERR_NOMEM;
     p->now++;
     uint32_t nw = st == TA_OK ? loop_writes(p, body, n, w, 0, cap) : 0;
     for (uint32_t i = 0; i < nw && st == TA_OK; i++) {
         ta_ir_value *init;
-        st = fn_read(p, e, (fn_cursor){n->block, n}, w[i], &init);
+        st = fz_read(p, e, (fz_cursor){n->block, n}, w[i], &init);
         if (st == TA_OK) st = ta_ir_node_add_input(n, init);
         param[i] = st == TA_OK ? ta_ir_block_add_param(body, NULL, w[i]->type) : NULL;
         if (st == TA_OK && !param[i]) st = TA_ERR_NOMEM;
     }
-    if (st == TA_OK) st = fn_env_copy(p, &eb, e);
-    for (uint32_t i = 0; i < nw && st == TA_OK; i++) st = fn_set_root(p, &eb, w[i], param[i]);
-    if (st == TA_OK) st = fn_walk_block(p, &eb, body);
+    if (st == TA_OK) st = fz_env_copy(p, &eb, e);
+    for (uint32_t i = 0; i < nw && st == TA_OK; i++) st = fz_set_root(p, &eb, w[i], param[i]);
+    if (st == TA_OK) st = fz_walk_block(p, &eb, body);
     for (uint32_t i = 0; i < nw && st == TA_OK; i++) {
         ta_ir_value *last = eb.rcur[w[i]->id] ? eb.rcur[w[i]->id] : w[i];
         ta_ir_value *o = ta_ir_node_add_output(n, NULL, w[i]->type);
         st = o ? ta_ir_block_add_output(body, last) : TA_ERR_NOMEM;
-        if (st == TA_OK) st = fn_set_root(p, e, w[i], o);
+        if (st == TA_OK) st = fz_set_root(p, e, w[i], o);
         p->report->counts.threaded++;
     }
-    fn_env_free(&eb);
+    fz_env_free(&eb);
     free(w);
     free(param);
     define_outputs(p, e, n);
     return st;
 }
 
-ta_status fn_walk_block(fn_pass *p, fn_env *e, ta_ir_block *b)
+ta_status fz_walk_block(fz_pass *p, fz_env *e, ta_ir_block *b)
 {
     for (uint32_t i = 0; i < b->param->noutputs; i++)
         if (b->param->outputs[i]->id < p->nvalues) e->vcur[b->param->outputs[i]->id] = b->param->outputs[i];
     for (ta_ir_node *n = b->param->next; n != b->ret; n = n->next) {
         if (n->id >= p->nnodes) continue; /* made by the pass: guards, clones */
-        ta_status st = fn_is_if(n) ? walk_if(p, e, n)
-                       : fn_is_loop(n) ? walk_loop(p, e, n)
+        ta_status st = fz_is_if(n) ? walk_if(p, e, n)
+                       : fz_is_loop(n) ? walk_loop(p, e, n)
                        : n->nblocks ? walk_opaque(p, e, n)
                                     : walk_plain_or_write(p, e, n);
         if (st != TA_OK) return st;
     }
     for (uint32_t i = 0; i < b->ret->ninputs; i++) {
         ta_ir_value *v;
-        ta_status st = fn_read(p, e, (fn_cursor){b, NULL}, b->ret->inputs[i], &v);
+        ta_status st = fz_read(p, e, (fz_cursor){b, NULL}, b->ret->inputs[i], &v);
         if (st == TA_OK && v != b->ret->inputs[i]) st = ta_ir_block_set_output(b, i, v);
         if (st != TA_OK) return st;
     }
@@ -239,14 +239,14 @@ ta_status fn_walk_block(fn_pass *p, fn_env *e, ta_ir_block *b)
 }
 
 /* Written graph inputs: one copy_ each at the end, or extra outputs. */
-static ta_status copy_back(fn_pass *p, fn_env *e)
+static ta_status copy_back(fz_pass *p, fz_env *e)
 {
     ta_ir_graph *g = p->g;
     ta_ir_value *no = NULL;
     uint32_t nin = ta_ir_graph_ninputs(g);
     for (uint32_t i = 0; i < nin; i++) {
         ta_ir_value *x = ta_ir_graph_input(g, i), *now = e->rcur[x->id];
-        if (!now || now == x || fn_alias_of(p, x)->kind != FN_ROOT) continue;
+        if (!now || now == x || fz_alias_of(p, x)->kind != FZ_ROOT) continue;
         if (p->no_copy_back) {
             if (ta_ir_graph_add_output(g, now) != TA_OK) return TA_ERR_NOMEM;
             p->report->counts.extra_outputs++;
@@ -269,7 +269,7 @@ static ta_status copy_back(fn_pass *p, fn_env *e)
 
 /* Whether n can go when nothing else uses it (dead[v]: uses of v by nodes
  * already going): no blocks, and it writes nothing. */
-static bool removable(fn_pass *p, const ta_ir_node *n, const uint32_t *dead)
+static bool removable(fz_pass *p, const ta_ir_node *n, const uint32_t *dead)
 {
     if (n->nblocks) return false;
     for (uint32_t j = 0; j < n->noutputs; j++)
@@ -278,12 +278,12 @@ static bool removable(fn_pass *p, const ta_ir_node *n, const uint32_t *dead)
     if (k == IR_K_CONSTANT || k == IR_K_LIST_CONSTRUCT || k == IR_K_TUPLE_CONSTRUCT) return true;
     if (k != IR_K_OTHER || n->kind->side_effects) return false;
     const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
-    return op && op->kind != TA_IR_CONSERVATIVE && !fn_op_writes(op);
+    return op && op->kind != TA_IR_CONSERVATIVE && !fz_op_writes(op);
 }
 
 /* Marks what no one uses (views of old values, guards nothing needed), last
  * node first so that chains go too. */
-static void mark_dead(fn_pass *p, ta_ir_block *b, uint32_t *dead, uint8_t *gone)
+static void mark_dead(fz_pass *p, ta_ir_block *b, uint32_t *dead, uint8_t *gone)
 {
     for (ta_ir_node *n = b->ret->prev; n != b->param; n = n->prev) {
         for (uint32_t i = 0; i < n->nblocks; i++) mark_dead(p, n->blocks[i], dead, gone);
@@ -304,7 +304,7 @@ static uint32_t collect_gone(const ta_ir_block *b, const uint8_t *gone, ta_ir_no
 
 /* Removes the marked nodes: each value's uses are filtered once (removing
  * nodes one by one would search a constant's thousands of uses each time). */
-static ta_status sweep(fn_pass *p)
+static ta_status sweep(fz_pass *p)
 {
     uint32_t nv = ta_ir_graph_value_capacity(p->g), nn = ta_ir_graph_node_capacity(p->g);
     uint32_t *dead = ta_calloc(nv + 1, sizeof *dead);
@@ -333,12 +333,12 @@ static ta_status sweep(fn_pass *p)
     return st;
 }
 
-ta_status fn_walk_graph(fn_pass *p)
+ta_status fz_walk_graph(fz_pass *p)
 {
-    fn_env e;
-    ta_status st = fn_env_init(p, &e);
-    if (st == TA_OK) st = fn_walk_block(p, &e, p->g->top);
+    fz_env e;
+    ta_status st = fz_env_init(p, &e);
+    if (st == TA_OK) st = fz_walk_block(p, &e, p->g->top);
     if (st == TA_OK) st = copy_back(p, &e);
-    fn_env_free(&e);
+    fz_env_free(&e);
     return st == TA_OK ? sweep(p) : st;
 }

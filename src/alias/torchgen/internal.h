@@ -267,8 +267,8 @@ typedef struct tg_entries {
 /* Moves a derivation's diagnostics (each at its function's line) to diags,
  * each at the entry of that line in f's yaml text (autogen-* rules at the
  * autogen name, else at the autogen: value); notes only when with_notes. */
-/* What a ta_tg_stream holds (arena and tables), for benchmarks. */
-size_t tg_stream_bytes(const ta_tg_stream *s);
+/* What a ta_torchgen_stream holds (arena and tables), for benchmarks. */
+size_t tg_stream_bytes(const ta_torchgen_stream *s);
 
 ta_status tg_reposition(const ta_native_file *f, const tg_entries *es, const ta_diags *mine,
                         bool with_notes, ta_diags *diags);

@@ -74,7 +74,7 @@ static ta_status register_schema(ta_registry *reg, ta_autogen_ops *v, size_t i)
     if (!fn || !fn->generated || !fn->plan || !fn->func) return TA_OK;
     ta_str ns = ns_of(fn);
     size_t len = ns.len + 2 + strlen(fn->func) + 1;
-    char *s = ta_arena_alloc(ta_registry_arena_(reg), len);
+    char *s = ta_arena_alloc(registry_arena(reg), len);
     if (!s) return TA_ERR_NOMEM;
     snprintf(s, len, "%.*s::%s", (int)ns.len, ns.ptr, fn->func);
     /* Schema only: a library may bring a kernel of its own for it. */
@@ -85,15 +85,15 @@ static ta_status register_schema(ta_registry *reg, ta_autogen_ops *v, size_t i)
 
 ta_status ta_registry_add_autogen_schemas(ta_registry *reg, const ta_native_file *f)
 {
-    ta_registry_ext *x = ta_registry_ext_(reg);
+    ta_registry_ext *x = registry_ext(reg);
     if (!f || x->autogen) return TA_ERR_INVALID;
     ta_autogen_ops *v;
     ta_status st = derive(f, &v);
     if (st != TA_OK) return st;
-    if ((st = ta_registry_adopt_(reg, v, autogen_ops_free)) != TA_OK) return st;
+    if ((st = registry_adopt(reg, v, autogen_ops_free)) != TA_OK) return st;
     x->autogen = v;
     /* What the registration rules say of them is check's business too. */
-    ta_diags *rd = ta_registry_diags_(reg);
+    ta_diags *rd = registry_diags(reg);
     size_t keep = ta_diags_count(rd);
     st = ta_registry_set_origin(reg, "autogen");
     for (size_t i = 0; i < v->n && st == TA_OK; i++) st = register_schema(reg, v, i);
@@ -158,9 +158,9 @@ ta_status ta_registry_add_autogen_kernels(ta_registry *reg, ta_compose_mode mode
 {
     size_t count = 0;
     if (added) *added = 0;
-    const ta_autogen_ops *v = ta_registry_ext_(reg)->autogen;
+    const ta_autogen_ops *v = registry_ext(reg)->autogen;
     if (!v) return TA_OK;
-    ta_diags *rd = ta_registry_diags_(reg);
+    ta_diags *rd = registry_diags(reg);
     size_t keep = ta_diags_count(rd);
     ta_status st = mode == TA_COMPOSE_ALL ? drop_own_kernels(reg, v) : TA_OK;
     /* An out= variant may call a derived functional one: repeat until stable. */

@@ -190,17 +190,17 @@ ta_status ta_decl_build(ta_arena *arena, const ta_schema *s, ta_decl **out)
             for (int b = 0; b < n; b++) {
                 ta_slot sa = a < d->nargs ? ta_in((uint32_t)a) : ta_out((uint32_t)(a - d->nargs));
                 ta_slot sb = b < d->nargs ? ta_in((uint32_t)b) : ta_out((uint32_t)(b - d->nargs));
-                bool m = ta_query_may_alias(q, sa, sb) || ta_query_may_contain_alias(q, sa, sb);
+                bool m = ta_alias_query_may_alias(q, sa, sb) || ta_alias_query_may_contain_alias(q, sa, sb);
                 if (a >= d->nargs && b < d->nargs)
-                    m = m || ta_query_output_aliases_input(q, (uint32_t)(a - d->nargs), (uint32_t)b);
+                    m = m || ta_alias_query_output_aliases_input(q, (uint32_t)(a - d->nargs), (uint32_t)b);
                 if (b >= d->nargs && a < d->nargs)
-                    m = m || ta_query_output_aliases_input(q, (uint32_t)(b - d->nargs), (uint32_t)a);
+                    m = m || ta_alias_query_output_aliases_input(q, (uint32_t)(b - d->nargs), (uint32_t)a);
                 if (m) d->may[a] |= 1ull << b;
             }
         /* torch counts some arguments written in training mode (running_mean...);
          * the schema does not declare them, so their writes stay visible. */
         for (int i = 0; i < d->nargs; i++)
-            if (!d->args[i].write && ta_query_is_mutable_input(q, (uint32_t)i)) d->args[i].special_write = true;
+            if (!d->args[i].write && ta_alias_query_is_mutable_input(q, (uint32_t)i)) d->args[i].special_write = true;
     }
     ta_alias_query_destroy(q);
     ta_synth_names_read(s, d, &d->names);

@@ -322,7 +322,7 @@ ta_status ta_registry_add_derived(ta_registry *reg, const char *schema, const ta
         derived_free(d);
         return s;
     }
-    return ta_registry_adopt_(reg, d, derived_free);
+    return registry_adopt(reg, d, derived_free);
 }
 
 bool ta_registry_is_derived(const ta_registry_op *op)

@@ -12,7 +12,7 @@
 /* key -> value in the registry's arena; a key set twice keeps its first value. */
 static ta_status put(ta_registry *reg, ta_map *m, const char *key, const char *value)
 {
-    ta_arena *a = ta_registry_arena_(reg);
+    ta_arena *a = registry_arena(reg);
     char *k = ta_arena_strndup(a, key, strlen(key));
     char *v = ta_arena_strndup(a, value, strlen(value));
     if (!k || !v) return TA_ERR_NOMEM;
@@ -22,32 +22,32 @@ static ta_status put(ta_registry *reg, ta_map *m, const char *key, const char *v
 ta_status ta_registry_set_option(ta_registry *reg, const char *key, const char *value)
 {
     if (!reg || !key || !value) return TA_ERR_INVALID;
-    return put(reg, &ta_registry_ext_(reg)->options, key, value);
+    return put(reg, &registry_ext(reg)->options, key, value);
 }
 
 const char *ta_registry_option(const ta_registry *reg, const char *key)
 {
     if (!reg || !key) return NULL;
-    const ta_map_entry *e = ta_map_find_str(&ta_registry_ext_const_(reg)->options, key);
+    const ta_map_entry *e = ta_map_find_str(&registry_ext_const(reg)->options, key);
     return e ? e->value.ptr : NULL;
 }
 
 ta_status ta_registry_schema_mismatch(ta_registry *reg, const char *op, const char *message)
 {
     if (!reg || !op || !message) return TA_ERR_INVALID;
-    return put(reg, &ta_registry_ext_(reg)->mismatches, op, message);
+    return put(reg, &registry_ext(reg)->mismatches, op, message);
 }
 
-const char *ta_registry_mismatch_(const ta_registry *reg, const char *op)
+const char *registry_mismatch(const ta_registry *reg, const char *op)
 {
-    const ta_map_entry *e = ta_map_find_str(&ta_registry_ext_const_(reg)->mismatches, op);
+    const ta_map_entry *e = ta_map_find_str(&registry_ext_const(reg)->mismatches, op);
     return e ? e->value.ptr : NULL;
 }
 
 ta_status ta_registry_on_process_reset(ta_registry *reg, ta_process_reset_fn fn, void *ud)
 {
     if (!reg || !fn) return TA_ERR_INVALID;
-    ta_registry_ext *x = ta_registry_ext_(reg);
+    ta_registry_ext *x = registry_ext(reg);
     if (x->nresets == TA_MAX_PROCESS_RESETS)
         return ta_registry_plugin_error(reg, "more than %d process resets registered", TA_MAX_PROCESS_RESETS);
     x->resets[x->nresets].fn = fn;

@@ -76,10 +76,10 @@ ta_registry *ta_registry_create(void)
     return r;
 }
 
-ta_arena *ta_registry_arena_(ta_registry *r) { return r->arena; }
-ta_diags *ta_registry_diags_(ta_registry *r) { return r->diags; }
-ta_registry_ext *ta_registry_ext_(ta_registry *r) { return &r->ext; }
-const ta_registry_ext *ta_registry_ext_const_(const ta_registry *r) { return &r->ext; }
+ta_arena *registry_arena(ta_registry *r) { return r->arena; }
+ta_diags *registry_diags(ta_registry *r) { return r->diags; }
+ta_registry_ext *registry_ext(ta_registry *r) { return &r->ext; }
+const ta_registry_ext *registry_ext_const(const ta_registry *r) { return &r->ext; }
 
 void ta_registry_destroy(ta_registry *r)
 {
@@ -311,7 +311,7 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
     return TA_OK;
 }
 
-ta_status ta_registry_adopt_(ta_registry *r, void *p, void (*free_fn)(void *))
+ta_status registry_adopt(ta_registry *r, void *p, void (*free_fn)(void *))
 {
     if (!grow((void **)&r->owned, &r->capowned, r->nowned, sizeof *r->owned)) {
         free_fn(p);

@@ -1,6 +1,7 @@
 /* registry_internal.h - what other files of src/exec may ask of the
  * registry beyond the public API: ownership of their data, the registry's
- * arena, and the room they keep their state in. */
+ * arena, and the room they keep their state in. Its names carry the
+ * prefix registry_ (the public ones are ta_registry_*). */
 #ifndef TA_EXEC_REGISTRY_REGISTRY_INTERNAL_H
 #define TA_EXEC_REGISTRY_REGISTRY_INTERNAL_H
 
@@ -35,16 +36,16 @@ typedef struct ta_registry_ext {
     int nresets;
 } ta_registry_ext;
 
-ta_registry_ext *ta_registry_ext_(ta_registry *reg);
+ta_registry_ext *registry_ext(ta_registry *reg);
 /* What ta_registry_schema_mismatch recorded for op, or NULL. */
-const char *ta_registry_mismatch_(const ta_registry *reg, const char *op);
-const ta_registry_ext *ta_registry_ext_const_(const ta_registry *reg);
+const char *registry_mismatch(const ta_registry *reg, const char *op);
+const ta_registry_ext *registry_ext_const(const ta_registry *reg);
 /* The registry's own diagnostics (those ta_registry_take_diags moves out). */
-ta_diags *ta_registry_diags_(ta_registry *reg);
+ta_diags *registry_diags(ta_registry *reg);
 /* Memory that lives as long as the registry. */
-ta_arena *ta_registry_arena_(ta_registry *reg);
+ta_arena *registry_arena(ta_registry *reg);
 /* The registry frees p with free_fn when it is destroyed (in reverse order
  * of adoption, before closing plugins). On TA_ERR_NOMEM p is freed at once. */
-ta_status ta_registry_adopt_(ta_registry *reg, void *p, void (*free_fn)(void *));
+ta_status registry_adopt(ta_registry *reg, void *p, void (*free_fn)(void *));
 
 #endif

@@ -78,8 +78,8 @@ static ta_status add_source_entry(ta_registry_ext *x, ta_arena *a, const ta_nati
 ta_status ta_registry_use_native(ta_registry *reg, const ta_native_file *f)
 {
     if (!reg || !f) return TA_ERR_INVALID;
-    ta_registry_ext *x = ta_registry_ext_(reg);
-    ta_arena *a = ta_registry_arena_(reg);
+    ta_registry_ext *x = registry_ext(reg);
+    ta_arena *a = registry_arena(reg);
     size_t n = ta_native_count(f);
     ta_map_clear(&x->source_by_name);
     free(x->source_names);
@@ -122,7 +122,7 @@ static ta_status register_yaml(ta_registry *reg, const char *path, const char *t
         ta_native_destroy(f);
         return st == TA_ERR_NOMEM ? st : TA_ERR_NOTFOUND;
     }
-    ta_arena *a = ta_registry_arena_(reg);
+    ta_arena *a = registry_arena(reg);
     st = TA_OK;
     for (size_t i = 0; i < ta_native_count(f) && st == TA_OK; i++) {
         const ta_native_func *fn = ta_native_get(f, i);
@@ -308,7 +308,7 @@ ta_status ta_registry_select(const ta_registry *reg, const char *const *globs, s
         const ta_registry_op *op = ta_registry_at(reg, i);
         if (nglobs ? matches(op->name, &g) : ta_registry_has_kernel(op)) st = select_add(&s, op->name);
     }
-    const ta_registry_ext *x = ta_registry_ext_const_(reg);
+    const ta_registry_ext *x = registry_ext_const(reg);
     for (size_t i = 0; nglobs && i < x->nsource && st == TA_OK; i++)
         if (matches(x->source_names[i], &g)) st = select_add(&s, x->source_names[i]);
     globs_clear(&g);

@@ -15,7 +15,7 @@ static const char *schema_of(const ta_registry *reg, const char *name)
 {
     const ta_registry_op *op = ta_registry_find(reg, name);
     if (op && op->schema) return op->schema;
-    const ta_registry_ext *x = ta_registry_ext_const_(reg);
+    const ta_registry_ext *x = registry_ext_const(reg);
     const ta_map_entry *e = ta_map_find_str(&x->source_by_name, name);
     return e ? x->source_schemas[e->value.i] : NULL;
 }

@@ -41,7 +41,7 @@ void ta_child_state_save(ta_child_state *s, const ta_registry *reg)
     fegetenv(&s->fenv);
     sigprocmask(SIG_SETMASK, NULL, &s->mask);
     for (int i = 0; i < TA_CHILD_SIGNALS; i++) sigaction(saved_signals[i], NULL, &s->acts[i]);
-    const ta_registry_ext *x = ta_registry_ext_const_(reg);
+    const ta_registry_ext *x = registry_ext_const(reg);
     for (int i = 0; i < x->nresets; i++) {
         s->resets[i] = x->resets[i].fn;
         s->reset_ud[i] = x->resets[i].ud;

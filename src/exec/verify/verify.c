@@ -5,7 +5,7 @@
  * the seed of each. Its cases run in child processes (verify_parent.c
  * schedules them, verify_child.c runs them), or one job after another in
  * this process (tests, benchmarks). Either way findings reach the result
- * through ta_verify_add_finding_, and once an operator's cases are done its
+ * through verify_add_finding, and once an operator's cases are done its
  * verdict is decided here from them. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include "exec/synth/samples.h"
 #include "exec/verify/verify_internal.h"
 
-double ta_verify_now_(void)
+double verify_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -44,7 +44,7 @@ static uint64_t case_seed(const ta_verify_opts *o, const char *op, uint32_t c)
     return s < TA_SAMPLE_SEEDS ? s | TA_SAMPLE_SEEDS : s;
 }
 
-uint64_t ta_verify_seed_of_case_(const op_job *j, const ta_verify_opts *o, uint32_t c, bool *sample)
+uint64_t verify_seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t c, bool *sample)
 {
     *sample = c < j->nsamples;
     return *sample ? (uint64_t)j->first_sample + c : case_seed(o, j->name, c - j->nsamples);
@@ -72,7 +72,7 @@ static void special_case(const op_job *j, ta_finding *f)
     }
 }
 
-void ta_verify_add_finding_(op_job *j, const ta_finding *given)
+void verify_add_finding(op_job *j, const ta_finding *given)
 {
     ta_op_result *r = j->res;
     ta_finding copy = *given, *f = &copy;
@@ -89,14 +89,14 @@ void ta_verify_add_finding_(op_job *j, const ta_finding *given)
     r->findings[r->nfindings++] = *f;
 }
 
-void ta_verify_add_simple_(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
+void verify_add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
 {
     ta_finding f = {.kind = k, .severity = ta_verdict_kind_severity(k), .seed = seed};
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f.message, sizeof f.message, fmt, ap);
     va_end(ap);
-    ta_verify_add_finding_(j, &f);
+    verify_add_finding(j, &f);
 }
 
 /* Worst severity first, then most specific kind, else in the order found. */
@@ -116,7 +116,7 @@ static void sort_findings(ta_op_result *r)
     }
 }
 
-void ta_verify_finish_result_(op_job *j)
+void verify_finish_result(op_job *j)
 {
     ta_op_result *r = j->res;
     if (r->verdict != TA_V_NO_KERNEL) {
@@ -124,7 +124,7 @@ void ta_verify_finish_result_(op_job *j)
         for (size_t i = 0; i < r->nfindings; i++)
             if (r->findings[i].severity == TA_SEV_ERROR) serious = true;
         if (r->exercised == 0 && !serious)
-            ta_verify_add_simple_(j, TA_V_NOT_EXERCISED, 0, "no case was accepted (%u tried)%s%s", r->cases,
+            verify_add_simple(j, TA_V_NOT_EXERCISED, 0, "no case was accepted (%u tried)%s%s", r->cases,
                        r->note[0] ? ": " : "", r->note);
         r->verdict = TA_V_OK;
     }
@@ -147,14 +147,14 @@ static bool find_kernel(op_job *j, const ta_registry_op *op, const char *name,
 {
     if (!op || !ta_registry_has_kernel(op)) {
         j->res->verdict = TA_V_NO_KERNEL;
-        ta_verify_add_simple_(j, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", name);
+        verify_add_simple(j, TA_V_NO_KERNEL, 0, "no kernel is registered for %s", name);
         return false;
     }
     j->fn = ta_registry_kernel_for(op, o->dev->type, &j->ud);
     j->res->derived = ta_registry_is_derived(op);
     if (j->fn) return true;
     j->res->verdict = TA_V_NO_KERNEL;
-    ta_verify_add_simple_(j, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s", o->dev->name,
+    verify_add_simple(j, TA_V_NO_KERNEL, 0, "no kernel for device %s is registered for %s", o->dev->name,
                name);
     return false;
 }
@@ -166,14 +166,14 @@ static bool read_declaration(op_job *j, const ta_registry_op *op, const char *na
     j->arena = ta_arena_create();
     ta_diags *pd = ta_diags_create();
     if (!op->schema) {
-        ta_verify_add_simple_(j, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", name);
+        verify_add_simple(j, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", name);
     } else if (!j->arena || !pd ||
                ta_schema_parse(j->arena, op->schema, strlen(op->schema), NULL, &j->schema, pd) != TA_OK) {
         const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
-        ta_verify_add_simple_(j, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", name,
+        verify_add_simple(j, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", name,
                    g ? g->message : "out of memory");
     } else if (ta_decl_build(j->arena, j->schema, &j->decl) != TA_OK) {
-        ta_verify_add_simple_(j, TA_V_KERNEL_ERROR, 0, "out of memory");
+        verify_add_simple(j, TA_V_KERNEL_ERROR, 0, "out of memory");
     }
     ta_diags_destroy(pd);
     if (j->decl) return true;
@@ -205,11 +205,11 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
     *j = (op_job){.name = r->op, .res = r, .strict = o->strict};
     const ta_registry_op *op = ta_registry_find(reg, name);
     if (!find_kernel(j, op, name, o) || !read_declaration(j, op, name)) {
-        ta_verify_finish_result_(j);
+        verify_finish_result(j);
         return false;
     }
-    const char *mismatch = ta_registry_mismatch_(reg, name);
-    if (mismatch) ta_verify_add_simple_(j, TA_V_SCHEMA_MISMATCH, 0, "%s", mismatch);
+    const char *mismatch = registry_mismatch(reg, name);
+    if (mismatch) verify_add_simple(j, TA_V_SCHEMA_MISMATCH, 0, "%s", mismatch);
     j->nprep = r->nfindings;
     plan_cases(j, o, ta_samples_count(o->samples, name));
     return true;
@@ -220,10 +220,10 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
 static bool run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o, const ta_registry *reg,
                      ta_verify_stats *stats)
 {
-    if (!o->in_process) return ta_verify_run_parallel_(run, nrun, o, reg, stats);
+    if (!o->in_process) return verify_run_parallel(run, nrun, o, reg, stats);
     for (size_t i = 0; i < nrun; i++) {
-        ta_verify_run_cases_(&run[i], 0, o, -1, RUN_IN_PROCESS);
-        ta_verify_finish_result_(&run[i]);
+        verify_run_cases(&run[i], 0, o, -1, RUN_IN_PROCESS);
+        verify_finish_result(&run[i]);
         if (o->progress) o->progress(o->progress_ud, i + 1, nrun, run[i].name);
     }
     return true;
@@ -251,7 +251,7 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
      * a kernel that writes an input and puts the old bytes back. */
     if (!o.in_process && o.dev->type == kDLCPU && (uint64_t)nops * o.cases <= TA_VERIFY_TRAP_AUTO)
         o.trap_writes = true;
-    double t0 = ta_verify_now_();
+    double t0 = verify_now();
     size_t nrun = 0; /* jobs that need cases run, packed at the front */
     for (size_t i = 0; i < nops; i++)
         if (prepare_job(&jobs[nrun], &rep->ops[i], reg, ops[i], &o)) nrun++;
@@ -261,7 +261,7 @@ ta_status ta_verify(const ta_registry *reg, const char *const *ops, size_t nops,
         ta_arena_destroy(jobs[i].arena);
     }
     free(jobs);
-    rep->seconds = ta_verify_now_() - t0;
+    rep->seconds = verify_now() - t0;
     if (!ran) {
         ta_verify_report_destroy(rep);
         return TA_ERR_NOMEM;

@@ -104,7 +104,7 @@ static void sink_emit(void *ud, const ta_finding *f)
 {
     child_sink *s = ud;
     if (s->inproc) {
-        ta_verify_add_finding_(s->inproc, f);
+        verify_add_finding(s->inproc, f);
         return;
     }
     for (int i = 0; i < s->nseen; i++)
@@ -296,7 +296,7 @@ static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *not
 static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta_verify_opts *o)
 {
     bool sample;
-    uint64_t seed = ta_verify_seed_of_case_(j, o, c, &sample);
+    uint64_t seed = verify_seed_of_case(j, o, c, &sample);
     void *bud[2] = {j, (void *)o->samples};
     ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples)};
     return ta_observer_run(ck, seed, &from);
@@ -315,7 +315,7 @@ static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd, bool pages)
     install_handlers();
 }
 
-bool ta_verify_run_cases_(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
+bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
 {
     ta_exec *x = ta_exec_create(o->dev);
     child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
@@ -331,7 +331,7 @@ bool ta_verify_run_cases_(op_job *j, uint32_t from, const ta_verify_opts *o, int
     for (uint32_t c = from; c < j->total && go_on; c++) {
         char line[32];
         if (mode == RUN_IN_CHILD) {
-            if (g_box) g_box->case_start = ta_verify_now_();
+            if (g_box) g_box->case_start = verify_now();
             put_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
         } else {
             j->res->cases++;
@@ -369,14 +369,14 @@ static void run_given(const child_work *w, const assignment *a, int out)
         j->pages_off = k == a->job && a->pages_off;
         char line[32];
         put_line(out, line, (size_t)snprintf(line, sizeof line, "O %u\n", k));
-        all = ta_verify_run_cases_(j, k == a->job ? a->from : 0, w->o, out, RUN_IN_CHILD);
+        all = verify_run_cases(j, k == a->job ? a->from : 0, w->o, out, RUN_IN_CHILD);
     }
     /* After the last D the parent reads no mailbox and may give it to
      * another child: it is left as it is. */
     flush_box(out, all);
 }
 
-_Noreturn void ta_verify_spare_main_(const child_work *w, mailbox *box, int ctl, int out, pid_t parent)
+_Noreturn void verify_spare_main(const child_work *w, mailbox *box, int ctl, int out, pid_t parent)
 {
     g_box = box;
     signal(SIGPIPE, SIG_DFL);

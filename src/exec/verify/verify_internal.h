@@ -4,7 +4,8 @@
  * verify.c holds the entry point and each operator's result, verify_child.c
  * what runs in a child (an operator's cases, the report writer),
  * verify_parent.c the scheduling of children (batches, timeouts, restarts,
- * re-running alone) and the reading of their reports.
+ * re-running alone) and the reading of their reports. Names shared by these
+ * files carry the prefix verify_ (the public ones are ta_verify_*).
  *
  * The parent gives each child one operator (operator isolation) or a batch
  * of them, run one after another (not one per case: a child runs many
@@ -93,15 +94,15 @@ typedef enum run_mode { RUN_IN_CHILD, RUN_IN_PROCESS } run_mode;
 /* verify.c */
 
 /* Monotonic seconds. */
-double ta_verify_now_(void);
+double verify_now(void);
 /* Case c of j: a sample (its index is its seed) or a synthesized case. */
-uint64_t ta_verify_seed_of_case_(const op_job *j, const ta_verify_opts *o, uint32_t c, bool *sample);
+uint64_t verify_seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t c, bool *sample);
 /* Adds a finding to j's result, once per (kind, argument). */
-void ta_verify_add_finding_(op_job *j, const ta_finding *given);
-void ta_verify_add_simple_(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
+void verify_add_finding(op_job *j, const ta_finding *given);
+void verify_add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* j's cases are done: its verdict, from its findings, which are sorted. */
-void ta_verify_finish_result_(op_job *j);
+void verify_finish_result(op_job *j);
 
 /* verify_child.c */
 
@@ -109,15 +110,15 @@ void ta_verify_finish_result_(op_job *j);
  * j (in process). In a child, false when it must end: the device faulted
  * (nothing more runs in this process) or the cases could not be set up;
  * else it has reported D. */
-bool ta_verify_run_cases_(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode);
+bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode);
 /* In a spare child just forked: reports into box (NULL: through the pipe
  * only), waits for its assignment on ctl, runs it reporting to out; exits. */
-_Noreturn void ta_verify_spare_main_(const child_work *w, mailbox *box, int ctl, int out, pid_t parent);
+_Noreturn void verify_spare_main(const child_work *w, mailbox *box, int ctl, int out, pid_t parent);
 
 /* verify_parent.c */
 
 /* Runs every job in children; false when out of memory before any ran. */
-bool ta_verify_run_parallel_(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
+bool verify_run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
                              ta_verify_stats *stats);
 
 #endif

@@ -171,7 +171,7 @@ static bool fork_spare(run_ctx *x)
     if (pid == 0) {
         close(rep[0]);
         close(ctl[1]);
-        ta_verify_spare_main_(&x->work, io->box, ctl[0], rep[1], parent);
+        verify_spare_main(&x->work, io->box, ctl[0], rep[1], parent);
     }
     close(rep[1]);
     close(ctl[0]);
@@ -212,7 +212,7 @@ static bool start_runner(run_ctx *x, runner *r, uint32_t first, uint32_t end, bo
     while ((w = send(sp->ctl, &a, sizeof a, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
     close(sp->ctl);
     *r = (runner){.pid = sp->pid, .fd = sp->fd, .io = sp->io, .first = first, .end = end,
-                  .settled = first, .cur = -1, .alone = alone, .case_start = ta_verify_now_()};
+                  .settled = first, .cur = -1, .alone = alone, .case_start = verify_now()};
     sp->pid = 0;
     j->cur_case = -1;
     j->got_done = j->trapped = j->device_lost = false;
@@ -234,14 +234,14 @@ static uint64_t seed_of(op_job *j, const ta_verify_opts *o, int64_t c)
 {
     if (c < 0) return 0;
     bool sample;
-    return ta_verify_seed_of_case_(j, o, (uint32_t)c, &sample);
+    return verify_seed_of_case(j, o, (uint32_t)c, &sample);
 }
 
 /* j's result is final. */
 static void complete(run_ctx *x, op_job *j)
 {
     j->done = true;
-    ta_verify_finish_result_(j);
+    verify_finish_result(j);
     x->done++;
     if (x->work.o->progress) x->work.o->progress(x->work.o->progress_ud, x->done, x->work.n, j->name);
 }
@@ -299,7 +299,7 @@ static void parse_finding(op_job *j, char *line)
     snprintf(f.argument, sizeof f.argument, "%s", fields[1]);
     f.seed = strtoull(fields[2], NULL, 16);
     snprintf(f.message, sizeof f.message, "%s", fields[3]);
-    ta_verify_add_finding_(j, &f);
+    verify_add_finding(j, &f);
 }
 
 static void handle_line(run_ctx *x, runner *r, char *line)
@@ -315,7 +315,7 @@ static void handle_line(run_ctx *x, runner *r, char *line)
     case 'S':
         j->cur_case = strtoll(line + 2, NULL, 10);
         r->io->cur_desc[0] = '\0';
-        r->case_start = ta_verify_now_();
+        r->case_start = verify_now();
         j->res->cases++;
         break;
     case 'X': j->res->exercised++; break;
@@ -393,7 +393,7 @@ static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const 
     int64_t c = j->cur_case;
     uint64_t seed = seed_of(j, o, c);
     if (timed_out) {
-        ta_verify_add_simple_(j, TA_V_TIMEOUT, seed,
+        verify_add_simple(j, TA_V_TIMEOUT, seed,
                    "case %lld did not finish within %.3g s; the kernel was killed [case: %s]",
                    (long long)c, o->timeout, desc);
         j->done = true; /* a hang tends to repeat: the other cases are skipped */
@@ -401,10 +401,10 @@ static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const 
     }
     if (!j->trapped && !j->device_lost) {
         if (WIFSIGNALED(status))
-            ta_verify_add_simple_(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
+            verify_add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
                        signame(WTERMSIG(status)), (long long)c, desc);
         else
-            ta_verify_add_simple_(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld [case: %s]",
+            verify_add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld [case: %s]",
                        WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, desc);
         if (++j->restarts > MAX_RESTARTS) {
             j->done = true;
@@ -555,7 +555,7 @@ static bool fill_slot(run_ctx *x, runner *r)
         }
         if (start_runner(x, r, first, end, alone)) return true;
         op_job *j = &x->work.jobs[first];
-        ta_verify_add_simple_(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
+        verify_add_simple(j, TA_V_CRASH, 0, "could not start a child process: %s", strerror(errno));
         complete(x, j);
         if (first + 1 < end) *r = (runner){.first = first + 1, .end = end, .left = true};
     }
@@ -567,7 +567,7 @@ static bool fill_slot(run_ctx *x, runner *r)
 static void poll_slots(run_ctx *x)
 {
     struct pollfd *pfd = x->pfd;
-    double now = ta_verify_now_(), wait = x->timeout;
+    double now = verify_now(), wait = x->timeout;
     int np = 0;
     for (uint32_t s = 0; s < x->nslots; s++) {
         runner *r = &x->slots[s];
@@ -577,7 +577,7 @@ static void poll_slots(run_ctx *x)
         pfd[np++] = (struct pollfd){.fd = r->fd, .events = POLLIN};
     }
     poll(pfd, (nfds_t)np, wait <= 0 ? 0 : (int)(wait * 1000) + 1);
-    now = ta_verify_now_();
+    now = verify_now();
     for (uint32_t s = 0; s < x->nslots; s++) {
         runner *r = &x->slots[s];
         if (!r->pid) continue;
@@ -625,7 +625,7 @@ static void ctx_free(run_ctx *x)
     free(x->work.state);
 }
 
-bool ta_verify_run_parallel_(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
+bool verify_run_parallel(op_job *jobs, size_t n, const ta_verify_opts *o, const ta_registry *reg,
                          ta_verify_stats *stats)
 {
     if (n >= HUGE_PAGES_FROM) huge_pages_for_fork();

@@ -1,4 +1,4 @@
-/* bench_tg_stream.c - the streaming torchgen check (ta_tg_stream_*) against
+/* bench_torchgen_stream.c - the streaming torchgen check (ta_torchgen_stream_*) against
  * the pass it stands in for (ta_torchgen_check_pass on the whole loaded
  * file). Per yaml: what the stream keeps after every entry has been added
  * (its arena and tables, per entry); the memory each of the two takes at
@@ -8,7 +8,7 @@
  * and of the pass (best of N rounds, thread CPU time); and whether both
  * reported the same number of diagnostics. Prints figures only.
  *
- * usage: bench_tg_stream [ROUNDS] [YAML [TAGS]]   (default: both bundled
+ * usage: bench_torchgen_stream [ROUNDS] [YAML [TAGS]]   (default: both bundled
  * corpora, BUILD=dir picks the build) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,19 +53,19 @@ typedef struct figures {
 static ta_status run_stream(const ta_native_file *f, figures *b, int r)
 {
     ta_diags *d = ta_diags_create();
-    ta_tg_stream *s = NULL;
+    ta_torchgen_stream *s = NULL;
     double t0 = bench_cpu_now();
-    ta_status st = d ? ta_tg_stream_create(f, &s) : TA_ERR_NOMEM;
+    ta_status st = d ? ta_torchgen_stream_create(f, &s) : TA_ERR_NOMEM;
     for (size_t i = 0; st == TA_OK && i < ta_native_count(f); i++)
-        st = ta_tg_stream_add(s, f, ta_native_get(f, i));
+        st = ta_torchgen_stream_add(s, f, ta_native_get(f, i));
     double t1 = bench_cpu_now();
     b->kept = tg_stream_bytes(s);
-    if (st == TA_OK) st = ta_tg_stream_finish(s, f, d);
+    if (st == TA_OK) st = ta_torchgen_stream_finish(s, f, d);
     double t2 = bench_cpu_now();
     if (r == 0 || t1 - t0 < b->add) b->add = t1 - t0;
     if (r == 0 || t2 - t1 < b->finish) b->finish = t2 - t1;
     b->nstream = ta_diags_count(d);
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     ta_diags_destroy(d);
     return st;
 }
@@ -112,7 +112,7 @@ static void bench(const char *path, const char *tags, int rounds)
     double t0 = bench_now();
     ta_native_load_path(path, tags, &f, NULL);
     if (!f) {
-        fprintf(stderr, "bench_tg_stream: cannot load %s\n", path);
+        fprintf(stderr, "bench_torchgen_stream: cannot load %s\n", path);
         exit(1);
     }
     size_t len;

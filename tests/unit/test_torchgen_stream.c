@@ -1,4 +1,4 @@
-/* test_tg_stream.c - the streaming torchgen check (ta_tg_stream_*) reports
+/* test_torchgen_stream.c - the streaming torchgen check (ta_torchgen_stream_*) reports
  * exactly what ta_torchgen_check_pass reports on the whole file: the same
  * diagnostics (rule, severity, file, line, column, length, source line,
  * message, hint) in the same order. Inputs: both bundled corpora with their
@@ -89,7 +89,7 @@ static void kill_strs(ta_native_str *c, uint32_t n)
 }
 
 /* Adds a copy of fn that dies when the add returns (see the file comment). */
-static void add_dying_copy(ta_tg_stream *s, const ta_native_file *f, const ta_native_func *fn)
+static void add_dying_copy(ta_torchgen_stream *s, const ta_native_file *f, const ta_native_func *fn)
 {
     ta_native_func *c = malloc(sizeof *c);
     assert_non_null(c);
@@ -104,7 +104,7 @@ static void add_dying_copy(ta_tg_stream *s, const ta_native_file *f, const ta_na
     c->name = strdup(fn->name);
     c->tags = copy_strs(fn->tags, fn->ntags);
     c->autogen = copy_strs(fn->autogen, fn->nautogen);
-    assert_int_equal(ta_tg_stream_add(s, f, c), TA_OK);
+    assert_int_equal(ta_torchgen_stream_add(s, f, c), TA_OK);
     kill_strs(c->tags, c->ntags);
     kill_strs(c->autogen, c->nautogen);
     memset((char *)c->func.s, 'X', c->func.len);
@@ -121,11 +121,11 @@ static size_t compare_file(const ta_native_file *f)
     ta_diags *dp = ta_diags_create(), *ds = ta_diags_create();
     assert_true(dp && ds);
     assert_int_equal(ta_torchgen_check_pass(f, dp), TA_OK);
-    ta_tg_stream *s = NULL;
-    assert_int_equal(ta_tg_stream_create(f, &s), TA_OK);
+    ta_torchgen_stream *s = NULL;
+    assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
     for (size_t i = 0; i < ta_native_count(f); i++) add_dying_copy(s, f, ta_native_get(f, i));
-    assert_int_equal(ta_tg_stream_finish(s, f, ds), TA_OK);
-    ta_tg_stream_destroy(s);
+    assert_int_equal(ta_torchgen_stream_finish(s, f, ds), TA_OK);
+    ta_torchgen_stream_destroy(s);
     size_t n = ta_diags_count(dp);
     same_int("diagnostic count", (long)n, (long)ta_diags_count(ds));
     for (size_t i = 0; i < n && i < ta_diags_count(ds); i++)
@@ -146,16 +146,16 @@ static size_t compare_text(const char *yaml, size_t len, const char *name, const
     return n;
 }
 
-/* What a stream keeps of f, per entry (tools/bench/bench_tg_stream measures
+/* What a stream keeps of f, per entry (tools/bench/bench_torchgen_stream measures
  * it at scale). */
 static double kept_per_entry(const ta_native_file *f)
 {
-    ta_tg_stream *s = NULL;
-    assert_int_equal(ta_tg_stream_create(f, &s), TA_OK);
+    ta_torchgen_stream *s = NULL;
+    assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
     for (size_t i = 0; i < ta_native_count(f); i++)
-        assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
+        assert_int_equal(ta_torchgen_stream_add(s, f, ta_native_get(f, i)), TA_OK);
     double per = (double)tg_stream_bytes(s) / (double)ta_native_count(f);
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     return per;
 }
 
@@ -267,12 +267,12 @@ static void check_synthetic(const char *name)
     ta_native_load_buffer(text, len, path, NULL, 0, NULL, &f, NULL);
     assert_non_null(f);
     ta_diags *d = ta_diags_create();
-    ta_tg_stream *s = NULL;
-    assert_int_equal(ta_tg_stream_create(f, &s), TA_OK);
+    ta_torchgen_stream *s = NULL;
+    assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
     for (size_t i = 0; i < ta_native_count(f); i++)
-        assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
-    assert_int_equal(ta_tg_stream_finish(s, f, d), TA_OK);
-    ta_tg_stream_destroy(s);
+        assert_int_equal(ta_torchgen_stream_add(s, f, ta_native_get(f, i)), TA_OK);
+    assert_int_equal(ta_torchgen_stream_finish(s, f, d), TA_OK);
+    ta_torchgen_stream_destroy(s);
     const char *expect = strstr(text, "# expect:");
     for (char *p = expect ? strchr(expect, ':') + 1 : NULL; p && *p && *p != '\n';) {
         char rule[64];
@@ -327,18 +327,18 @@ static void test_unparsed_entry_skipped(void **state)
     assert_true(compare_file(f) > 0);
     assert_int_equal(bad, 0);
     ta_diags *d = ta_diags_create();
-    ta_tg_stream *s = NULL;
-    assert_int_equal(ta_tg_stream_create(f, &s), TA_OK);
+    ta_torchgen_stream *s = NULL;
+    assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
     for (size_t i = 0; i < 2; i++)
-        assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, i)), TA_OK);
-    assert_int_equal(ta_tg_stream_finish(s, f, d), TA_OK);
+        assert_int_equal(ta_torchgen_stream_add(s, f, ta_native_get(f, i)), TA_OK);
+    assert_int_equal(ta_torchgen_stream_finish(s, f, d), TA_OK);
     /* finish runs once, and nothing is added after it */
-    assert_int_equal(ta_tg_stream_finish(s, f, d), TA_ERR_INVALID);
-    assert_int_equal(ta_tg_stream_add(s, f, ta_native_get(f, 1)), TA_ERR_INVALID);
-    ta_tg_stream *none = s;
-    assert_int_equal(ta_tg_stream_create(NULL, &none), TA_ERR_INVALID);
+    assert_int_equal(ta_torchgen_stream_finish(s, f, d), TA_ERR_INVALID);
+    assert_int_equal(ta_torchgen_stream_add(s, f, ta_native_get(f, 1)), TA_ERR_INVALID);
+    ta_torchgen_stream *none = s;
+    assert_int_equal(ta_torchgen_stream_create(NULL, &none), TA_ERR_INVALID);
     assert_null(none);
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     for (size_t i = 0; i < ta_diags_count(d); i++) {
         assert_null(strstr(ta_diags_get(d, i)->message, "broken"));
         assert_int_not_equal(ta_diags_get(d, i)->line, 1);
