@@ -1,5 +1,7 @@
-/* cmd_graph.c - `tensoralias graph`: writes one schema's alias-set graph as
- * Graphviz dot (default), GraphML or JSON. The schema comes from --schema, or
+/* cmd_schema_graph.c - `tensoralias schema-graph`: writes one schema's
+ * alias-set graph as Graphviz dot (default), GraphML or JSON (not to be
+ * confused with graph-alias, the analysis of a whole TorchScript graph).
+ * The schema comes from --schema, or
  * by operator name from a native_functions.yaml (the bundled one when no
  * file is given; "-" reads it from standard input). Exit 1 when the schema
  * does not parse (as `parse`), 2 on a usage or I/O error (an operator the
@@ -14,11 +16,12 @@
 #include "tensoralias/alias.h"
 #include "tensoralias/schema.h"
 
-static const char *const CMD = "graph";
+static const char *const CMD = "schema-graph";
 
 static void help(FILE *out)
 {
-    fputs("usage: tensoralias graph (--schema SCHEMA | [FILE.yaml] OPNAME) [--format dot|graphml|json] [-o FILE]\n"
+    fputs("usage: tensoralias schema-graph (--schema SCHEMA | [FILE.yaml] OPNAME)\n"
+          "                                [--format dot|graphml|json] [-o FILE]\n"
           "\n"
           "Writes the alias-set graph of one operator schema: a vertex per input and\n"
           "output (and per list element or Dict value), per alias set and for the\n"
@@ -97,7 +100,7 @@ static int not_found(const ta_native_file *nf, const char *op, const char *shown
     const char *colon = strstr(op, "::");
     const char *bare = colon ? colon + 2 : op;
     size_t blen = base_len(op), shown_n = 0, total = 0;
-    fprintf(stderr, "tensoralias graph: no operator '%s' in %s", op, shown);
+    fprintf(stderr, "tensoralias schema-graph: no operator '%s' in %s", op, shown);
     for (size_t i = 0; i < ta_native_count(nf); i++) {
         const char *name = ta_native_get(nf, i)->name;
         if (!name || base_len(name) != blen || strncmp(name, bare, blen)) continue;
@@ -116,7 +119,7 @@ static int schema_from_yaml(const graph_args *a, ta_native_file **nf, ta_schema 
     ta_status st = ta_cli_load_native(a->yaml, NULL, nf, d, &shown);
     if (!*nf || st == TA_ERR_IO || st == TA_ERR_NOMEM || !ta_native_count(*nf)) {
         print_diags(d);
-        if (*nf) fprintf(stderr, "tensoralias graph: %s: no native functions in it (is it a "
+        if (*nf) fprintf(stderr, "tensoralias schema-graph: %s: no native functions in it (is it a "
                                  "native_functions.yaml?)\n", shown);
         return TA_EXIT_USAGE;
     }
@@ -135,7 +138,7 @@ static int write_graph(const graph_args *a, const ta_alias_graph *g)
 {
     FILE *out = a->outpath ? fopen(a->outpath, "w") : stdout;
     if (!out) {
-        fprintf(stderr, "tensoralias graph: cannot write %s: %s\n", a->outpath, strerror(errno));
+        fprintf(stderr, "tensoralias schema-graph: cannot write %s: %s\n", a->outpath, strerror(errno));
         return TA_EXIT_USAGE;
     }
     ta_status st = !strcmp(a->format, "dot")       ? ta_alias_graph_write_dot(g, out)
@@ -145,13 +148,13 @@ static int write_graph(const graph_args *a, const ta_alias_graph *g)
     if (bad || st == TA_ERR_IO)
         return ta_cli_write_error(CMD, a->outpath ? a->outpath : "standard output");
     if (st != TA_OK) {
-        fprintf(stderr, "tensoralias graph: %s\n", ta_status_str(st));
+        fprintf(stderr, "tensoralias schema-graph: %s\n", ta_status_str(st));
         return TA_EXIT_USAGE;
     }
     return TA_EXIT_CLEAN;
 }
 
-int ta_cmd_graph(int argc, char **argv)
+int ta_cmd_schema_graph(int argc, char **argv)
 {
     graph_args a;
     int rc = parse_args(&a, argc, argv);
@@ -162,7 +165,7 @@ int ta_cmd_graph(int argc, char **argv)
     ta_alias_graph *g = NULL;
     ta_native_file *nf = NULL;
     if (!arena || !d) {
-        fprintf(stderr, "tensoralias graph: out of memory\n");
+        fprintf(stderr, "tensoralias schema-graph: out of memory\n");
         rc = TA_EXIT_USAGE;
     } else if (a.schema) {
         ta_parse_opts opts = {"<schema>", 1, 1};
