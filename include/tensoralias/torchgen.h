@@ -227,7 +227,7 @@ typedef struct ta_tg_group {
 
 typedef struct ta_torchgen ta_torchgen;
 
-TA_API ta_torchgen *ta_torchgen_create(void);
+TA_API ta_status ta_torchgen_create(ta_torchgen **out); /* TA_ERR_NOMEM, *out NULL */
 TA_API void ta_torchgen_destroy(ta_torchgen *tg);
 
 /* Appends one yaml entry (in file order). Fails with TA_ERR_INVALID after

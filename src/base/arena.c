@@ -41,7 +41,11 @@ enum { FIRST_CHUNK = 4096, GROWTH = 2 };
 #endif
 #define MAX_CHUNK ((size_t)1 << 24)
 
-ta_arena *ta_arena_create(void) { return ta_calloc(1, sizeof(ta_arena)); }
+ta_status ta_arena_create(ta_arena **out)
+{
+    *out = ta_calloc(1, sizeof(ta_arena));
+    return *out ? TA_OK : TA_ERR_NOMEM;
+}
 
 void ta_arena_destroy(ta_arena *a)
 {

@@ -39,7 +39,11 @@ const char *ta_severity_str(ta_severity s)
     return "note";
 }
 
-ta_diags *ta_diags_create(void) { return ta_calloc(1, sizeof(ta_diags)); }
+ta_status ta_diags_create(ta_diags **out)
+{
+    *out = ta_calloc(1, sizeof(ta_diags));
+    return *out ? TA_OK : TA_ERR_NOMEM;
+}
 
 static void diag_free(ta_diag *g)
 {

@@ -123,12 +123,13 @@ static void add_macro(ta_extract *x, const char *name, size_t len, const char *v
     e->value = ta_map_ptr(v);
 }
 
-ta_extract *ta_extract_create(const ta_extract_opts *opts)
+ta_status ta_extract_create(const ta_extract_opts *opts, ta_extract **out)
 {
-    ta_extract *x = ta_calloc(1, sizeof *x);
-    if (!x || !(x->arena = ta_arena_create())) {
+    ta_extract *x = *out = ta_calloc(1, sizeof *x);
+    if (!x || ta_arena_create(&x->arena) != TA_OK) {
         free(x);
-        return NULL;
+        *out = NULL;
+        return TA_ERR_NOMEM;
     }
     ta_map_init(&x->kernels, NULL);
     ta_map_init(&x->macros, NULL);
@@ -142,9 +143,9 @@ ta_extract *ta_extract_create(const ta_extract_opts *opts)
     x->no_git = opts && opts->no_git;
     if (st != TA_OK) {
         ta_extract_destroy(x);
-        return NULL;
+        *out = NULL;
     }
-    return x;
+    return st;
 }
 
 void ta_extract_destroy(ta_extract *x)
@@ -520,8 +521,8 @@ static void parse_op(xfile *f, size_t index)
 {
     ta_extract *x = f->x;
     ta_extract_op *p = &x->ops[index].pub;
-    ta_diags *tmp = ta_diags_create();
-    if (!tmp) {
+    ta_diags *tmp;
+    if (ta_diags_create(&tmp) != TA_OK) {
         f->st = TA_ERR_NOMEM;
         return;
     }

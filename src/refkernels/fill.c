@@ -73,8 +73,8 @@ static DLTensor *alloc_format(ta_kernel_ctx *ctx, const char *name, const DLTens
                         mf == MF_CL ? "" : "_3d");
         return NULL;
     }
-    DLTensor *y = ta_kernel_empty(ctx, rk_dl(dt), x->ndim, x->shape);
-    if (!y) {
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, rk_dl(dt), x->ndim, x->shape, &y) != TA_OK) {
         rk_oom(ctx, name);
         return NULL;
     }
@@ -312,9 +312,12 @@ static ta_status run_resize(ta_kernel_ctx *ctx, ta_stack *st, bool out)
     rk_dtype xd = rk_dtype_of(x->dtype);
     int64_t shape[RK_MAXDIM];
     rk_dims_copy(shape, size, nd);
-    DLTensor *y = out ? rk_output(ctx, "resize", RK_OUT_ANY, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, nd, shape)
-                      : ta_kernel_empty(ctx, x->dtype, nd, shape);
-    if (!y) return out ? TA_ERR_KERNEL : rk_oom(ctx, "resize");
+    DLTensor *y = NULL;
+    if (out)
+        y = rk_output(ctx, "resize", RK_OUT_ANY, ta_stack_tensor(st, ta_stack_size(st) - 1), xd, nd, shape);
+    else if (ta_kernel_empty(ctx, x->dtype, nd, shape, &y) != TA_OK)
+        return rk_oom(ctx, "resize");
+    if (!y) return TA_ERR_KERNEL;
     int64_t n = rk_prod(nd, shape), m = rk_prod(x->ndim, x->shape), k = n < m ? n : m;
     /* copy the first k elements of x (row-major) into the first k of y (row-major) */
     rk_iter a, b;

@@ -349,8 +349,8 @@ DLTensor *rk_output(ta_kernel_ctx *ctx, const char *op, rk_mode mode, DLTensor *
 {
     char a[256], b[256];
     if (mode == RK_FUNC) {
-        DLTensor *t = ta_kernel_empty(ctx, rk_dl(dt), ndim, shape);
-        if (!t) rk_oom(ctx, op);
+        DLTensor *t;
+        if (ta_kernel_empty(ctx, rk_dl(dt), ndim, shape, &t) != TA_OK) rk_oom(ctx, op);
         return t;
     }
     const char *what = mode == RK_INPLACE ? "self" : "out";
@@ -379,8 +379,9 @@ DLTensor *rk_output(ta_kernel_ctx *ctx, const char *op, rk_mode mode, DLTensor *
 
 DLTensor *rk_empty_like(ta_kernel_ctx *ctx, const DLTensor *t, rk_dtype dt)
 {
-    DLTensor *y = ta_kernel_empty(ctx, rk_dl(dt), t->ndim, t->shape);
-    if (!y || rk_contiguous(t) || !rk_dense(t)) return y;
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, rk_dl(dt), t->ndim, t->shape, &y) != TA_OK || rk_contiguous(t) || !rk_dense(t))
+        return y;
     if (ta_kernel_restride(ctx, y, t->ndim, t->shape, t->strides, 0) != TA_OK) return NULL;
     return y;
 }
@@ -400,8 +401,8 @@ ta_status rk_return2(ta_stack *st, DLTensor *a, DLTensor *b)
 
 ta_status rk_return_list(ta_kernel_ctx *ctx, ta_stack *st, DLTensor *const *items, size_t n)
 {
-    DLTensor **arr = ta_kernel_tensor_array(ctx, n);
-    if (!arr && n > 0) return rk_oom(ctx, "tensor list");
+    DLTensor **arr;
+    if (ta_kernel_tensor_array(ctx, n, &arr) != TA_OK) return rk_oom(ctx, "tensor list");
     for (size_t k = 0; k < n; k++) arr[k] = items[k];
     ta_value v;
     memset(&v, 0, sizeof v);

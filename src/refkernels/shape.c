@@ -291,10 +291,10 @@ static ta_status cut(ta_kernel_ctx *ctx, ta_stack *st, int how)
             part.ndim = x->ndim - 1;
         }
         if (how == D_VIEW) {
-            res[k] = ta_kernel_view(ctx, x, part.ndim, sh, sd, part.byte_offset);
-            if (!res[k] && rk_prod(part.ndim, sh) == 0) /* empty piece past the storage end */
-                res[k] = ta_kernel_view(ctx, x, part.ndim, sh, sd, x->byte_offset);
-            if (!res[k]) s = ta_kernel_error(ctx, "%s: could not make a view", v->name);
+            ta_status vs = ta_kernel_view(ctx, x, part.ndim, sh, sd, part.byte_offset, &res[k]);
+            if (vs != TA_OK && rk_prod(part.ndim, sh) == 0) /* empty piece past the storage end */
+                vs = ta_kernel_view(ctx, x, part.ndim, sh, sd, x->byte_offset, &res[k]);
+            if (vs != TA_OK) s = ta_kernel_error(ctx, "%s: could not make a view", v->name);
         } else {
             res[k] = how == D_COPY ? rk_empty_like(ctx, &part, xd)
                                    : rk_output(ctx, v->name, RK_OUT_ANY, outs[k], xd, part.ndim, sh);

@@ -498,10 +498,11 @@ static ta_status deliver(ta_kernel_ctx *ctx, ta_stack *st, int how)
     rk_dtype xd = rk_dtype_of(x->dtype);
     uint64_t boff = (uint64_t)g.off * rk_size(xd);
     if (how == V_VIEW && !g.copy) {
-        DLTensor *y = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, boff);
-        if (!y && rk_prod(g.nd, g.shape) == 0) /* empty: PyTorch allows any offset, the engine not */
-            y = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, x->byte_offset);
-        if (!y) return ta_kernel_error(ctx, "%s: could not make the view", op->name);
+        DLTensor *y;
+        ta_status s = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, boff, &y);
+        if (s != TA_OK && rk_prod(g.nd, g.shape) == 0) /* empty: PyTorch allows any offset, the engine not */
+            s = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, x->byte_offset, &y);
+        if (s != TA_OK) return ta_kernel_error(ctx, "%s: could not make the view", op->name);
         return rk_return1(st, y);
     }
     if (how == V_INPLACE) {
@@ -515,8 +516,8 @@ static ta_status deliver(ta_kernel_ctx *ctx, ta_stack *st, int how)
     memcpy(cshape, g.shape, sizeof *cshape * (size_t)g.nd);
     if (g.copy) {
         /* reshape without a view: the elements of self in row-major order, reshaped */
-        DLTensor *y = ta_kernel_empty(ctx, x->dtype, g.nd, g.shape);
-        if (!y) return rk_oom(ctx, op->name);
+        DLTensor *y;
+        if (ta_kernel_empty(ctx, x->dtype, g.nd, g.shape, &y) != TA_OK) return rk_oom(ctx, op->name);
         DLTensor flat = *y;
         flat.ndim = x->ndim;
         flat.shape = x->shape;
@@ -538,8 +539,9 @@ static ta_status deliver(ta_kernel_ctx *ctx, ta_stack *st, int how)
     src.byte_offset = boff;
     if (rk_prod(g.nd, g.shape) > 0) {
         /* the engine checks the geometry against self's storage (as_strided can point past it) */
-        const DLTensor *v = ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, boff);
-        if (!v) return ta_kernel_error(ctx, "%s: the result's geometry is out of bounds for self's storage", op->name);
+        DLTensor *v;
+        if (ta_kernel_view(ctx, x, g.nd, g.shape, g.stride, boff, &v) != TA_OK)
+            return ta_kernel_error(ctx, "%s: the result's geometry is out of bounds for self's storage", op->name);
         src = *v;
     }
     DLTensor *y;

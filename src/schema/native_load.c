@@ -371,7 +371,7 @@ static void lexical_name(loader *L, ta_native_func *fn)
 static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 {
     ta_parse_opts opts = {L->src->source, v->pos.line, v->pos.col + (v->plain ? 0 : 1)};
-    if ((!L->tmp && !(L->tmp = ta_diags_create())) ||
+    if ((!L->tmp && ta_diags_create(&L->tmp) != TA_OK) ||
         (!L->types && !(L->types = ta_type_pool_create()))) {
         L->st = TA_ERR_NOMEM;
         return;
@@ -777,13 +777,13 @@ static bool set_src(ta_native_file *f, ta_yaml_src *src, const char *text, size_
 static ta_native_file *file_create(ta_native_stream *stream)
 {
     ta_native_file *f = ta_calloc(1, sizeof *f);
-    if (!f || !(f->arena = ta_arena_create())) {
+    if (!f || ta_arena_create(&f->arena) != TA_OK) {
         free(f);
         return NULL;
     }
     f->fixed = f->arena;
     f->stream = stream;
-    if (stream && !(f->fixed = ta_arena_create())) {
+    if (stream && ta_arena_create(&f->fixed) != TA_OK) {
         ta_arena_destroy(f->arena);
         free(f);
         return NULL;

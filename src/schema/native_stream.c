@@ -239,7 +239,7 @@ static ta_status stream_init(ta_native_stream *s, const ta_native_stage *stages,
     if (!window) window = TA_NATIVE_WINDOW_DEFAULT;
     s->window = window > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)window;
     ta_map_init(&s->index, NULL);
-    return (s->keys = ta_arena_create()) ? TA_OK : TA_ERR_NOMEM;
+    return ta_arena_create(&s->keys);
 }
 
 /* The check after loading into w (loaded: the loader's status). */

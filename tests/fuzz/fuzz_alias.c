@@ -12,10 +12,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a = NULL;
+    ta_diags *d = NULL;
     ta_schema *s = NULL;
-    if (a && d && ta_schema_parse(a, (const char *)data, size, NULL, &s, d) == TA_OK) {
+    if (ta_arena_create(&a) == TA_OK && ta_diags_create(&d) == TA_OK &&
+        ta_schema_parse(a, (const char *)data, size, NULL, &s, d) == TA_OK) {
         ta_alias_query *q = NULL;
         ta_alias_graph *g = NULL;
         if (ta_alias_query_create(s, &q, d) == TA_OK && ta_alias_graph_create(s, &g, d) == TA_OK) {

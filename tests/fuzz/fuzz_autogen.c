@@ -44,9 +44,10 @@ static bool same(const char *a, const char *b)
 /* The stream's diagnostics against the pass's. */
 static void check_stream(const ta_native_file *f)
 {
-    ta_diags *want = ta_diags_create(), *got = ta_diags_create();
+    ta_diags *want, *got;
     ta_torchgen_stream *s = NULL;
-    if (!want || !got || ta_torchgen_check_pass(f, want) != TA_OK ||
+    if (ta_diags_create(&want) != TA_OK || ta_diags_create(&got) != TA_OK ||
+        ta_torchgen_check_pass(f, want) != TA_OK ||
         ta_torchgen_stream_create(f, &s) != TA_OK)
         abort();
     for (size_t i = 0; i < ta_native_count(f); i++)
@@ -67,7 +68,8 @@ static void check_stream(const ta_native_file *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) abort();
     ta_native_file *f = NULL;
     ta_native_load_buffer((const char *)data, size, "fuzz.yaml", NULL, 0, NULL, &f, d);
     if (f) {
@@ -77,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const ta_tg_function *fn = ta_torchgen_get(tg, i);
                 if (!fn->func || !fn->name || !fn->signature) abort();
                 if (!fn->generated) continue;
-                ta_arena *a = ta_arena_create();
+                ta_arena *a;
+                if (ta_arena_create(&a) != TA_OK) abort();
                 ta_schema *back = NULL;
                 /* a derived name may be a keyword ("for" from "for_"): torchgen
                  * derives it all the same, the schema parser refuses it */

@@ -30,12 +30,14 @@ static void test_golden(void **state)
     json_t **golden = ta_test_read_jsonl("golden/torch-1.13.1/schema-alias.jsonl", &nrows);
     assert_non_null(golden);
     int rows = 0, parsed = 0, bad[4] = {0}, shown = 0, graph_bad = 0;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     for (size_t r = 0; r < nrows; r++) {
         const json_t *row = golden[r];
         rows++;
         const char *text = json_string_value(json_object_get(row, "schema"));
-        ta_arena *arena = ta_arena_create();
+        ta_arena *arena;
+        assert_int_equal(ta_arena_create(&arena), TA_OK);
         ta_schema *s = NULL;
         if (ta_schema_parse(arena, text, strlen(text), NULL, &s, d) != TA_OK) {
             if (shown++ < 10) printf("parse failed: %s\n", text);

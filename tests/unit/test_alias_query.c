@@ -68,10 +68,12 @@ static void check_json(json_t *got, const char *key, const char *want, const cha
 static void test_torch_corners(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const expect *c = &cases[i];
-        ta_arena *a = ta_arena_create();
+        ta_arena *a;
+        assert_int_equal(ta_arena_create(&a), TA_OK);
         ta_schema *s = NULL;
         assert_int_equal(ta_schema_parse(a, c->schema, strlen(c->schema), NULL, &s, d), TA_OK);
         ta_alias_query *q = NULL;
@@ -105,8 +107,10 @@ static void test_torch_corners(void **state)
 static void test_contract(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
-    ta_arena *a = ta_arena_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = NULL;
     const char *chunk = "aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]";
     assert_int_equal(ta_schema_parse(a, chunk, strlen(chunk), NULL, &s, d), TA_OK);
@@ -147,8 +151,10 @@ static void test_fuzz_regressions(void **state)
         "aten::_set_item.str(Dict(str, t)(a!)l, str(\014b -> *) idx, t(c -> *) v) -> ()",
     };
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        ta_arena *a = ta_arena_create();
-        ta_diags *d = ta_diags_create();
+        ta_arena *a;
+        assert_int_equal(ta_arena_create(&a), TA_OK);
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         ta_schema *s = NULL;
         assert_int_equal(ta_schema_parse(a, inputs[i], strlen(inputs[i]), NULL, &s, d), TA_OK);
         ta_alias_graph *g = NULL;
@@ -170,7 +176,8 @@ static void test_fuzz_regressions(void **state)
 static void test_checked_and_named(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = NULL;
     const char *t = "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) out";
     assert_int_equal(ta_schema_parse(a, t, strlen(t), NULL, &s, NULL), TA_OK);

@@ -27,7 +27,8 @@ typedef struct run {
 static ta_ir_graph *read_text(const char *text)
 {
     ta_ir_graph *g = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     if (ta_ir_read(text, strlen(text), "t.ir", &g, d) != TA_OK) ta_diag_render(ta_diags_get(d, 0), stdout);
     ta_diags_destroy(d);
     return g;
@@ -49,7 +50,8 @@ static run functionalize(ta_ir_graph *g, const ta_ir_ops *ops, bool no_copy_back
     run r = {g, NULL, NULL};
     assert_non_null(g);
     ta_functionalize_opts o = {.no_copy_back = no_copy_back};
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_functionalize(g, ops ? ops : ta_test_default_ops(), &o, &r.r, d), TA_OK);
     ta_diags_destroy(d);
     r.text = print_graph(g);
@@ -223,14 +225,18 @@ static void test_built_in_c(void **state)
     ta_ir_graph *g;
     assert_int_equal(ta_ir_graph_create(&g), TA_OK);
     ta_ir_block *top = ta_ir_graph_block(g);
-    ta_ir_value *x = ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR));
-    ta_ir_node *k = ta_ir_append(g, top, "prim::Constant", NULL, 0, 1);
+    ta_ir_value *x;
+    assert_int_equal(ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR), &x), TA_OK);
+    ta_ir_node *k;
+    assert_int_equal(ta_ir_append(g, top, "prim::Constant", NULL, 0, 1, &k), TA_OK);
     assert_int_equal(ta_ir_node_set_attr(k, "value", "0"), TA_OK);
     ta_ir_value_set_type(ta_ir_node_output(k, 0), ta_ir_type_simple(g, TA_IR_INT));
     ta_ir_value *sel_in[3] = {x, ta_ir_node_output(k, 0), ta_ir_node_output(k, 0)};
-    ta_ir_node *sel = ta_ir_append(g, top, "aten::select", sel_in, 3, 1);
+    ta_ir_node *sel;
+    assert_int_equal(ta_ir_append(g, top, "aten::select", sel_in, 3, 1, &sel), TA_OK);
     ta_ir_value *v = ta_ir_node_output(sel, 0);
-    ta_ir_node *relu = ta_ir_append(g, top, "aten::relu_", &v, 1, 1);
+    ta_ir_node *relu;
+    assert_int_equal(ta_ir_append(g, top, "aten::relu_", &v, 1, 1, &relu), TA_OK);
     assert_int_equal(ta_ir_graph_add_output(g, ta_ir_node_output(relu, 0)), TA_OK);
     run r = functionalize(g, NULL, false);
     assert_int_equal(C(&r)->rewritten, 1);

@@ -47,7 +47,8 @@ static int mismatch(int *n, const char *what, const char *want, const char *got)
 static void check_corpus(const char *corpus)
 {
     ta_native_file *f = load(corpus);
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     int bad = 0;
     size_t checked = 0;
     for (size_t i = 0; i < ta_native_count(f); i++) {

@@ -94,8 +94,8 @@ static void add_dying_copy(ta_torchgen_stream *s, const ta_native_file *f, const
     ta_native_func *c = malloc(sizeof *c);
     assert_non_null(c);
     *c = *fn;
-    ta_arena *a = ta_arena_create();
-    assert_non_null(a);
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *sc = NULL;
     if (fn->schema)
         assert_int_equal(ta_schema_parse(a, fn->func.s, fn->func.len, NULL, &sc, NULL), TA_OK);
@@ -118,8 +118,9 @@ static void add_dying_copy(ta_torchgen_stream *s, const ta_native_file *f, const
 /* Runs both on f; returns how many diagnostics were compared. */
 static size_t compare_file(const ta_native_file *f)
 {
-    ta_diags *dp = ta_diags_create(), *ds = ta_diags_create();
-    assert_true(dp && ds);
+    ta_diags *dp, *ds;
+    assert_int_equal(ta_diags_create(&dp), TA_OK);
+    assert_int_equal(ta_diags_create(&ds), TA_OK);
     assert_int_equal(ta_torchgen_check_pass(f, dp), TA_OK);
     ta_torchgen_stream *s = NULL;
     assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
@@ -266,7 +267,8 @@ static void check_synthetic(const char *name)
     ta_native_file *f = NULL;
     ta_native_load_buffer(text, len, path, NULL, 0, NULL, &f, NULL);
     assert_non_null(f);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_torchgen_stream *s = NULL;
     assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
     for (size_t i = 0; i < ta_native_count(f); i++)
@@ -326,7 +328,8 @@ static void test_unparsed_entry_skipped(void **state)
     bad = 0;
     assert_true(compare_file(f) > 0);
     assert_int_equal(bad, 0);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_torchgen_stream *s = NULL;
     assert_int_equal(ta_torchgen_stream_create(f, &s), TA_OK);
     for (size_t i = 0; i < 2; i++)

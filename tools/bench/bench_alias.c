@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchlib.h"
 #include "tensoralias/alias.h"
 
 /* Process CPU time: the machine is shared, so wall time says less. */
@@ -30,8 +31,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_alias: cannot open %s\n", path);
         return 1;
     }
-    ta_arena *arena = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *arena;
+    BENCH_OK(ta_arena_create(&arena));
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     size_t cap = 8192, n = 0;
     ta_schema **v = malloc(cap * sizeof *v);
     char *line = NULL;

@@ -25,7 +25,8 @@ enum { RUNS = 5 };
 static ta_ir_graph *read_graph(const char *text, size_t len)
 {
     ta_ir_graph *g = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     if (ta_ir_read(text, len, "speed.ir", &g, d) != TA_OK) g = NULL;
     ta_diags_destroy(d);
     return g;

@@ -52,7 +52,8 @@ typedef struct figures {
 /* The stream over f: adds, then finish; times into b (best of rounds). */
 static ta_status run_stream(const ta_native_file *f, figures *b, int r)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     ta_torchgen_stream *s = NULL;
     double t0 = bench_cpu_now();
     ta_status st = d ? ta_torchgen_stream_create(f, &s) : TA_ERR_NOMEM;
@@ -72,7 +73,8 @@ static ta_status run_stream(const ta_native_file *f, figures *b, int r)
 
 static ta_status run_pass(const ta_native_file *f, figures *b, int r)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     double t0 = bench_cpu_now();
     ta_status st = d ? ta_torchgen_check_pass(f, d) : TA_ERR_NOMEM;
     double t1 = bench_cpu_now();

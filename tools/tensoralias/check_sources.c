@@ -35,8 +35,8 @@ int ta_cli_check_schema_list(const char *path, ta_diags *d, ta_cli_check_counts 
         return TA_EXIT_USAGE;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
-    ta_arena *a = ta_arena_create();
-    int rc = a ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
+    ta_arena *a;
+    int rc = ta_arena_create(&a) == TA_OK ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
     uint32_t line = 0;
     for (char *p = buf, *end = buf + len; a && p < end && rc == TA_EXIT_CLEAN;) {
         char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -167,8 +167,8 @@ int ta_cmd_functionalize(int argc, char **argv)
     options o;
     int rc = parse_args(argc, argv, &o);
     if (rc) return rc < 0 ? TA_EXIT_CLEAN : rc;
-    ta_diags *d = ta_diags_create();
-    if (!d) return TA_EXIT_USAGE;
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) return TA_EXIT_USAGE;
     rc = run(&o, d);
     ta_diags_destroy(d);
     return rc;

@@ -159,12 +159,12 @@ int ta_cmd_schema_graph(int argc, char **argv)
     graph_args a;
     int rc = parse_args(&a, argc, argv);
     if (rc >= 0) return rc;
-    ta_arena *arena = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *arena = NULL;
+    ta_diags *d = NULL;
     ta_schema *s = NULL;
     ta_alias_graph *g = NULL;
     ta_native_file *nf = NULL;
-    if (!arena || !d) {
+    if (ta_arena_create(&arena) != TA_OK || ta_diags_create(&d) != TA_OK) {
         fprintf(stderr, "tensoralias schema-graph: out of memory\n");
         rc = TA_EXIT_USAGE;
     } else if (a.schema) {

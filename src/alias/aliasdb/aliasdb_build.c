@@ -194,7 +194,7 @@ ta_status ta_aliasdb_create(const ta_ir_graph *g, const ta_ir_ops *ops, ta_alias
     db->ops = ops;
     db->diags = diags;
     ta_map_init(&db->op_cache, NULL);
-    if (!(db->arena = ta_arena_create()) || ir_types_init(&db->types, db->arena, &g->types) != TA_OK ||
+    if (ta_arena_create(&db->arena) != TA_OK || ir_types_init(&db->types, db->arena, &g->types) != TA_OK ||
         alloc_tables(db) != TA_OK) {
         ta_aliasdb_destroy(db);
         return TA_ERR_NOMEM;

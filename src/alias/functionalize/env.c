@@ -74,8 +74,8 @@ static ta_status arg_at(fz_pass *p, fz_cursor c, ta_ir_value *v, ta_ir_value **o
     *out = v;
     if (fz_visible(v, c.block) || v->node->kind->kind != IR_K_CONSTANT) return TA_OK;
     const ta_ir_node *d = v->node;
-    ta_ir_node *k = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
-    if (!k) return TA_ERR_NOMEM;
+    ta_ir_node *k;
+    if (ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1, &k) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(k->outputs[0], v->type);
     for (uint32_t i = 0; i < d->nattrs; i++)
         if (ta_ir_node_set_attr(k, d->attrs[i].name, d->attrs[i].value) != TA_OK) return TA_ERR_NOMEM;
@@ -94,8 +94,8 @@ static ta_status emit_like(fz_pass *p, fz_cursor c, const char *kind, ta_ir_valu
         ta_status st = arg_at(p, c, view->inputs[i], &in[n++]);
         if (st != TA_OK) return st;
     }
-    ta_ir_node *k = ta_ir_node_create(p->g, kind, in, n, 1);
-    if (!k) return TA_ERR_NOMEM;
+    ta_ir_node *k;
+    if (ta_ir_node_create(p->g, kind, in, n, 1, &k) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(k->outputs[0], type);
     *out = k->outputs[0];
     return fz_emit(p, c, k);
@@ -116,17 +116,20 @@ static ta_status regen_view(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *
     return st;
 }
 
-static ta_ir_node *emit_if(fz_pass *p, fz_cursor c, ta_ir_value *cond)
+static ta_status emit_if(fz_pass *p, fz_cursor c, ta_ir_value *cond, ta_ir_node **out)
 {
-    ta_ir_node *n = ta_ir_node_create(p->g, "prim::If", &cond, 1, 0);
-    if (!n || !ta_ir_node_add_block(n) || !ta_ir_node_add_block(n) || fz_emit(p, c, n) != TA_OK) return NULL;
-    return n;
+    ta_ir_block *b0, *b1;
+    if (ta_ir_node_create(p->g, "prim::If", &cond, 1, 0, out) != TA_OK ||
+        ta_ir_node_add_block(*out, &b0) != TA_OK || ta_ir_node_add_block(*out, &b1) != TA_OK ||
+        fz_emit(p, c, *out) != TA_OK)
+        return TA_ERR_NOMEM;
+    return TA_OK;
 }
 
 static ta_status regen_cond(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value **out)
 {
-    ta_ir_node *n = emit_if(p, c, a->cond);
-    if (!n) return TA_ERR_NOMEM;
+    ta_ir_node *n;
+    if (emit_if(p, c, a->cond, &n) != TA_OK) return TA_ERR_NOMEM;
     const ta_ir_type *type = NULL;
     for (uint32_t b = 0; b < 2; b++) {
         fz_env eb;
@@ -138,8 +141,7 @@ static ta_status regen_cond(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *
         if (st != TA_OK) return st;
         type = v->type;
     }
-    *out = ta_ir_node_add_output(n, NULL, type);
-    return *out ? TA_OK : TA_ERR_NOMEM;
+    return ta_ir_node_add_output(n, NULL, type, out) == TA_OK ? TA_OK : TA_ERR_NOMEM;
 }
 
 static ta_status regen(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value **out)
@@ -174,8 +176,10 @@ static ta_status read_agg(fz_pass *p, fz_env *e, fz_cursor c, ta_ir_value *l, ta
     }
     *out = l;
     if (!same && a->nelems <= 64) {
-        ta_ir_node *k = ta_ir_node_create(p->g, a->ctor->kind->name, in, a->nelems, 1);
-        if (!k || fz_emit(p, c, k) != TA_OK) return TA_ERR_NOMEM;
+        ta_ir_node *k;
+        if (ta_ir_node_create(p->g, a->ctor->kind->name, in, a->nelems, 1, &k) != TA_OK ||
+            fz_emit(p, c, k) != TA_OK)
+            return TA_ERR_NOMEM;
         ta_ir_value_set_type(k->outputs[0], l->type);
         *out = k->outputs[0];
     }
@@ -222,8 +226,8 @@ static ta_status scatter(fz_pass *p, fz_cursor c, const ta_ir_node *view, ta_ir_
 
 static ta_status write_cond(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value *nv)
 {
-    ta_ir_node *n = emit_if(p, c, a->cond);
-    if (!n) return TA_ERR_NOMEM;
+    ta_ir_node *n;
+    if (emit_if(p, c, a->cond, &n) != TA_OK) return TA_ERR_NOMEM;
     fz_env eb[2];
     memset(eb, 0, sizeof eb);
     ta_status st = fz_env_copy(p, &eb[0], e);
@@ -261,8 +265,9 @@ ta_status fz_merge_if(fz_pass *p, fz_env *e, ta_ir_node *ifn, fz_env *e0, fz_env
             p->stamp[r] = p->now;
             ta_ir_value *v0 = root_now(e0, root), *v1 = root_now(e1, root);
             if (v0 == v1) continue;
-            ta_ir_value *o = ta_ir_node_add_output(ifn, NULL, root->type);
-            if (!o || ta_ir_block_add_output(ifn->blocks[0], v0) != TA_OK ||
+            ta_ir_value *o;
+            if (ta_ir_node_add_output(ifn, NULL, root->type, &o) != TA_OK ||
+                ta_ir_block_add_output(ifn->blocks[0], v0) != TA_OK ||
                 ta_ir_block_add_output(ifn->blocks[1], v1) != TA_OK)
                 return TA_ERR_NOMEM;
             p->report->counts.threaded++;

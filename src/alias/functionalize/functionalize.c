@@ -49,9 +49,9 @@ static ta_status pass_init(fz_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_
     p->g = g, p->ops = ops, p->diags = diags;
     p->nvalues = ta_ir_graph_value_capacity(g);
     p->nnodes = ta_ir_graph_node_capacity(g);
-    p->arena = ta_arena_create();
     p->report = ta_calloc(1, sizeof *p->report);
-    if (!p->arena || !p->report || !(p->report->arena = ta_arena_create())) return TA_ERR_NOMEM;
+    if (ta_arena_create(&p->arena) != TA_OK || !p->report || ta_arena_create(&p->report->arena) != TA_OK)
+        return TA_ERR_NOMEM;
     size_t nv = p->nvalues + 1, nn = p->nnodes + 1;
     p->alias = ta_calloc(nv, sizeof *p->alias);
     p->uf = ta_malloc(nv * sizeof *p->uf);

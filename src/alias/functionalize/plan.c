@@ -366,13 +366,14 @@ static ta_ir_value *export_cond(fz_pass *p, ta_ir_node *n, int b, ta_ir_value *c
 {
     if (fz_visible(c, n->block)) return c;
     if (b < 0) return NULL;
-    ta_ir_node *k = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
+    ta_ir_node *k;
     ta_ir_value *o = NULL;
-    if (k && ta_ir_node_set_attr(k, "value", "0") == TA_OK && ta_ir_node_append(n->blocks[1 - b], k) == TA_OK) {
+    if (ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1, &k) == TA_OK &&
+        ta_ir_node_set_attr(k, "value", "0") == TA_OK && ta_ir_node_append(n->blocks[1 - b], k) == TA_OK) {
         ta_ir_value_set_type(k->outputs[0], c->type);
-        o = ta_ir_node_add_output(n, NULL, c->type);
-        if (o && (ta_ir_block_add_output(n->blocks[b], c) != TA_OK ||
-                  ta_ir_block_add_output(n->blocks[1 - b], k->outputs[0]) != TA_OK))
+        if (ta_ir_node_add_output(n, NULL, c->type, &o) == TA_OK &&
+            (ta_ir_block_add_output(n->blocks[b], c) != TA_OK ||
+             ta_ir_block_add_output(n->blocks[1 - b], k->outputs[0]) != TA_OK))
             o = NULL;
     }
     if (!o) p->oom = true;
@@ -488,22 +489,24 @@ static ta_status loop_guard(fz_pass *p, ta_ir_node *loop, ta_ir_value **out)
     bool copy_trip;
     ta_ir_node *at = guard_place(loop, &copy_trip), *trip = NULL;
     if (copy_trip) {
-        trip = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
-        if (!trip || ta_ir_node_set_attr(trip, loop->inputs[0]->node->attrs[0].name,
-                                         loop->inputs[0]->node->attrs[0].value) != TA_OK)
+        if (ta_ir_node_create(g, "prim::Constant", NULL, 0, 1, &trip) != TA_OK ||
+            ta_ir_node_set_attr(trip, loop->inputs[0]->node->attrs[0].name,
+                                loop->inputs[0]->node->attrs[0].value) != TA_OK)
             return TA_ERR_NOMEM;
         ta_ir_value_set_type(trip->outputs[0], loop->inputs[0]->type);
     }
-    ta_ir_node *zero = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
-    if (!zero || ta_ir_node_set_attr(zero, "value", "0") != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_node *zero;
+    if (ta_ir_node_create(g, "prim::Constant", NULL, 0, 1, &zero) != TA_OK ||
+        ta_ir_node_set_attr(zero, "value", "0") != TA_OK)
+        return TA_ERR_NOMEM;
     ta_ir_value_set_type(zero->outputs[0], ta_ir_type_simple(g, TA_IR_INT));
     ta_ir_value *gt_in[2] = {trip ? trip->outputs[0] : loop->inputs[0], zero->outputs[0]};
-    ta_ir_node *gt = ta_ir_node_create(g, "aten::gt", gt_in, 2, 1);
-    if (!gt) return TA_ERR_NOMEM;
+    ta_ir_node *gt;
+    if (ta_ir_node_create(g, "aten::gt", gt_in, 2, 1, &gt) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(gt->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
     ta_ir_value *and_in[2] = {gt->outputs[0], loop->inputs[1]};
-    ta_ir_node *and = ta_ir_node_create(g, "aten::__and__", and_in, 2, 1);
-    if (!and) return TA_ERR_NOMEM;
+    ta_ir_node *and;
+    if (ta_ir_node_create(g, "aten::__and__", and_in, 2, 1, &and) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(and->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
     ta_ir_node *seq[4] = {trip, zero, gt, and};
     for (int i = 0; i < 4; i++)
@@ -517,12 +520,14 @@ static ta_status first_iteration(fz_pass *p, ta_ir_block *body, ta_ir_value **ou
 {
     if ((*out = p->first[body->owner->id])) return TA_OK;
     ta_ir_graph *g = p->g;
-    ta_ir_node *zero = ta_ir_node_create(g, "prim::Constant", NULL, 0, 1);
-    if (!zero || ta_ir_node_set_attr(zero, "value", "0") != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_node *zero;
+    if (ta_ir_node_create(g, "prim::Constant", NULL, 0, 1, &zero) != TA_OK ||
+        ta_ir_node_set_attr(zero, "value", "0") != TA_OK)
+        return TA_ERR_NOMEM;
     ta_ir_value_set_type(zero->outputs[0], ta_ir_type_simple(g, TA_IR_INT));
     ta_ir_value *in[2] = {body->param->outputs[0], zero->outputs[0]};
-    ta_ir_node *eq = ta_ir_node_create(g, "aten::eq", in, 2, 1);
-    if (!eq) return TA_ERR_NOMEM;
+    ta_ir_node *eq;
+    if (ta_ir_node_create(g, "aten::eq", in, 2, 1, &eq) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(eq->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
     ir_node_link_after(zero, body->param);
     ir_node_link_after(eq, zero);

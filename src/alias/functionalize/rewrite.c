@@ -65,8 +65,10 @@ static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, const 
     const ir_kind_info *k = ir_graph_kind(p->g, w->fkind, strlen(w->fkind));
     if (!k) return TA_ERR_NOMEM;
     n->kind = k;
+    ta_ir_value *o;
     while (n->noutputs < w->fnrets)
-        if (!ta_ir_node_add_output(n, NULL, ta_ir_type_simple(p->g, TA_IR_TENSOR))) return TA_ERR_NOMEM;
+        if (ta_ir_node_add_output(n, NULL, ta_ir_type_simple(p->g, TA_IR_TENSOR), &o) != TA_OK)
+            return TA_ERR_NOMEM;
     return TA_OK;
 }
 
@@ -76,12 +78,16 @@ static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, const 
  * result is cloned, just after n. */
 static ta_status fresh_copy(fz_pass *p, ta_ir_node *n, ta_ir_value **out)
 {
-    ta_ir_node *none = ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1);
-    if (!none || ta_ir_node_insert_after(none, n) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_node *none;
+    if (ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1, &none) != TA_OK ||
+        ta_ir_node_insert_after(none, n) != TA_OK)
+        return TA_ERR_NOMEM;
     ta_ir_value_set_type(none->outputs[0], ta_ir_type_simple(p->g, TA_IR_NONE));
     ta_ir_value *in[2] = {n->outputs[0], none->outputs[0]};
-    ta_ir_node *k = ta_ir_node_create(p->g, "aten::clone", in, 2, 1);
-    if (!k || ta_ir_node_insert_after(k, none) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_node *k;
+    if (ta_ir_node_create(p->g, "aten::clone", in, 2, 1, &k) != TA_OK ||
+        ta_ir_node_insert_after(k, none) != TA_OK)
+        return TA_ERR_NOMEM;
     ta_ir_value_set_type(k->outputs[0], n->outputs[0]->type);
     *out = k->outputs[0];
     return TA_OK;
@@ -197,16 +203,18 @@ static ta_status walk_loop(fz_pass *p, fz_env *e, ta_ir_node *n)
         ta_ir_value *init;
         st = fz_read(p, e, (fz_cursor){n->block, n}, w[i], &init);
         if (st == TA_OK) st = ta_ir_node_add_input(n, init);
-        param[i] = st == TA_OK ? ta_ir_block_add_param(body, NULL, w[i]->type) : NULL;
-        if (st == TA_OK && !param[i]) st = TA_ERR_NOMEM;
+        param[i] = NULL;
+        if (st == TA_OK && ta_ir_block_add_param(body, NULL, w[i]->type, &param[i]) != TA_OK)
+            st = TA_ERR_NOMEM;
     }
     if (st == TA_OK) st = fz_env_copy(p, &eb, e);
     for (uint32_t i = 0; i < nw && st == TA_OK; i++) st = fz_set_root(p, &eb, w[i], param[i]);
     if (st == TA_OK) st = fz_walk_block(p, &eb, body);
     for (uint32_t i = 0; i < nw && st == TA_OK; i++) {
         ta_ir_value *last = eb.rcur[w[i]->id] ? eb.rcur[w[i]->id] : w[i];
-        ta_ir_value *o = ta_ir_node_add_output(n, NULL, w[i]->type);
-        st = o ? ta_ir_block_add_output(body, last) : TA_ERR_NOMEM;
+        ta_ir_value *o;
+        st = ta_ir_node_add_output(n, NULL, w[i]->type, &o) == TA_OK ? ta_ir_block_add_output(body, last)
+                                                                      : TA_ERR_NOMEM;
         if (st == TA_OK) st = fz_set_root(p, e, w[i], o);
         p->report->counts.threaded++;
     }
@@ -253,14 +261,16 @@ static ta_status copy_back(fz_pass *p, fz_env *e)
             continue;
         }
         if (!no) {
-            ta_ir_node *k = ta_ir_append(g, g->top, "prim::Constant", NULL, 0, 1);
-            if (!k || ta_ir_node_set_attr(k, "value", "0") != TA_OK) return TA_ERR_NOMEM;
+            ta_ir_node *k;
+            if (ta_ir_append(g, g->top, "prim::Constant", NULL, 0, 1, &k) != TA_OK ||
+                ta_ir_node_set_attr(k, "value", "0") != TA_OK)
+                return TA_ERR_NOMEM;
             no = k->outputs[0];
             ta_ir_value_set_type(no, ta_ir_type_simple(g, TA_IR_BOOL));
         }
         ta_ir_value *in[3] = {x, now, no};
-        ta_ir_node *cp = ta_ir_append(g, g->top, "aten::copy_", in, 3, 1);
-        if (!cp) return TA_ERR_NOMEM;
+        ta_ir_node *cp;
+        if (ta_ir_append(g, g->top, "aten::copy_", in, 3, 1, &cp) != TA_OK) return TA_ERR_NOMEM;
         ta_ir_value_set_type(cp->outputs[0], x->type);
         p->report->counts.copy_backs++;
     }

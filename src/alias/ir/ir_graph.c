@@ -76,10 +76,10 @@ ta_status ta_ir_graph_create(ta_ir_graph **out)
     *out = NULL;
     ta_ir_graph *g = ta_calloc(1, sizeof *g);
     if (!g) return TA_ERR_NOMEM;
-    g->arena = ta_arena_create();
+    ta_status st = ta_arena_create(&g->arena);
     ta_map_init(&g->names, NULL);
     ta_map_init(&g->kinds, NULL);
-    if (!g->arena || ir_types_init(&g->types, g->arena, NULL) != TA_OK ||
+    if (st != TA_OK || ir_types_init(&g->types, g->arena, NULL) != TA_OK ||
         !(g->top = ir_block_new(g, NULL))) {
         ta_ir_graph_destroy(g);
         return TA_ERR_NOMEM;
@@ -245,9 +245,10 @@ void ir_value_drop_use(ta_ir_value *v, ta_ir_node *user, uint32_t index)
 
 ta_ir_block *ta_ir_graph_block(const ta_ir_graph *g) { return g->top; }
 
-ta_ir_value *ta_ir_graph_add_input(ta_ir_graph *g, const char *name, const ta_ir_type *type)
+ta_status ta_ir_graph_add_input(ta_ir_graph *g, const char *name, const ta_ir_type *type,
+                                ta_ir_value **out)
 {
-    return ta_ir_block_add_param(g->top, name, type);
+    return ta_ir_block_add_param(g->top, name, type, out);
 }
 
 ta_status ta_ir_graph_add_output(ta_ir_graph *g, ta_ir_value *v)
@@ -289,10 +290,12 @@ ta_ir_value *ta_ir_block_output(const ta_ir_block *b, uint32_t i)
     return i < b->ret->ninputs ? b->ret->inputs[i] : NULL;
 }
 
-ta_ir_value *ta_ir_block_add_param(ta_ir_block *b, const char *name, const ta_ir_type *type)
+ta_status ta_ir_block_add_param(ta_ir_block *b, const char *name, const ta_ir_type *type,
+                                ta_ir_value **out)
 {
     if (name && *name == '%') name++;
-    return ir_value_new(b->graph, b->param, name, name ? strlen(name) : 0, type);
+    *out = ir_value_new(b->graph, b->param, name, name ? strlen(name) : 0, type);
+    return *out ? TA_OK : TA_ERR_NOMEM;
 }
 
 ta_status ta_ir_block_add_output(ta_ir_block *b, ta_ir_value *v)

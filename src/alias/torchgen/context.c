@@ -8,19 +8,20 @@
 #include "base/arena.h"
 #include "alias/torchgen/internal.h"
 
-ta_torchgen *ta_torchgen_create(void)
+ta_status ta_torchgen_create(ta_torchgen **out)
 {
-    ta_torchgen *tg = ta_calloc(1, sizeof *tg);
-    if (!tg) return NULL;
-    if (!(tg->arena = ta_arena_create())) {
+    ta_torchgen *tg = *out = ta_calloc(1, sizeof *tg);
+    if (!tg) return TA_ERR_NOMEM;
+    if (ta_arena_create(&tg->arena) != TA_OK) {
         free(tg);
-        return NULL;
+        *out = NULL;
+        return TA_ERR_NOMEM;
     }
     /* sized once for the yaml's functions and those derived */
     ta_map_init_in(&tg->by_name, NULL, tg->arena);
     ta_map_init_in(&tg->sig_idx, NULL, tg->arena);
     ta_map_init(&tg->view_keys, NULL);
-    return tg;
+    return TA_OK;
 }
 
 void ta_torchgen_destroy(ta_torchgen *tg)

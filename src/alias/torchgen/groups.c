@@ -230,11 +230,10 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n, size_
 {
     size_t nf = tg->nfns;
     ta_status st = TA_OK;
-    view_filing vf = {.scratch = ta_arena_create(),
-                      .gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *vf.gid),
+    view_filing vf = {.gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *vf.gid),
                       .slots = ta_malloc((nf ? nf : 1) * sizeof *vf.slots)};
     ta_map_init(&vf.extra, NULL);
-    if (!vf.slots || !vf.gid || !vf.scratch) st = TA_ERR_NOMEM;
+    if (ta_arena_create(&vf.scratch) != TA_OK || !vf.slots || !vf.gid) st = TA_ERR_NOMEM;
     for (size_t i = 0; st == TA_OK && i < 2 * nf; i++) vf.gid[i] = -1;
     for (size_t i = 0; st == TA_OK && i < nf; i++) st = file_view(tg, &vf, i, diags);
     for (size_t i = 0; st == TA_OK && !tg->no_groups && i < vf.ns; i++) {

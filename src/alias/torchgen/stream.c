@@ -118,10 +118,10 @@ ta_status ta_torchgen_stream_create(const ta_native_file *f, ta_torchgen_stream 
     if (!f) return TA_ERR_INVALID;
     ta_torchgen_stream *s = ta_calloc(1, sizeof *s);
     if (!s) return TA_ERR_NOMEM;
-    s->arena = ta_arena_create();
     const char *src = ta_native_source(f);
-    if (s->arena) s->source = ta_arena_strndup(s->arena, src ? src : "", src ? strlen(src) : 0);
-    if (!s->arena || !s->source) {
+    if (ta_arena_create(&s->arena) == TA_OK)
+        s->source = ta_arena_strndup(s->arena, src ? src : "", src ? strlen(src) : 0);
+    if (!s->source) {
         ta_torchgen_stream_destroy(s);
         return TA_ERR_NOMEM;
     }
@@ -419,12 +419,13 @@ ta_status ta_torchgen_stream_finish(ta_torchgen_stream *s, const ta_native_file 
 {
     if (!s || !f || s->finished) return TA_ERR_INVALID;
     s->finished = true;
-    ta_torchgen *tg = ta_torchgen_create();
-    ta_diags *mine = ta_diags_create();
+    ta_torchgen *tg = NULL;
+    ta_diags *mine = NULL;
     uint8_t *bits = ta_malloc(s->fns.n ? s->fns.n : 1);
     ta_map names;
     ta_map_init(&names, NULL);
-    ta_status st = tg && mine && bits ? TA_OK : TA_ERR_NOMEM;
+    ta_status st = bits ? ta_torchgen_create(&tg) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_diags_create(&mine);
     if (st == TA_OK) st = build_model(s, tg, bits, &names);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);

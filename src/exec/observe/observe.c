@@ -65,8 +65,8 @@ ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d
     if (!ck) return NULL;
     *ck = (ta_observer){.x = x, .s = s, .d = d, .fn = fn, .ud = user_data,
                         .trap = (flags & TA_OBSERVE_TRAP_WRITES) && x->dev->type == kDLCPU,
-                        .emit = emit, .emit_ud = emit_ud, .call_diags = ta_diags_create()};
-    if (!ck->call_diags) {
+                        .emit = emit, .emit_ud = emit_ud};
+    if (ta_diags_create(&ck->call_diags) != TA_OK) {
         free(ck);
         return NULL;
     }

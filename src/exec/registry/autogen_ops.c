@@ -45,9 +45,10 @@ static void full_name(const ta_tg_function *fn, char *buf, size_t cap)
 static ta_status derive(const ta_native_file *f, ta_autogen_ops **out)
 {
     *out = NULL;
-    ta_diags *ignored = ta_diags_create(); /* derivation problems are check's business */
+    ta_diags *ignored; /* derivation problems are check's business */
     ta_torchgen *tg = NULL;
-    ta_status st = ignored ? ta_torchgen_from_native(f, &tg, ignored) : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&ignored);
+    if (st == TA_OK) st = ta_torchgen_from_native(f, &tg, ignored);
     ta_diags_destroy(ignored);
     if (st != TA_OK || !tg) {
         ta_torchgen_destroy(tg);

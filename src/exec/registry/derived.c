@@ -114,8 +114,8 @@ static void copy_elems(const DLTensor *dst, const DLTensor *src)
 
 static DLTensor *clone_tensor(ta_kernel_ctx *ctx, const DLTensor *t)
 {
-    DLTensor *c = ta_kernel_empty(ctx, t->dtype, t->ndim, t->shape);
-    if (c) copy_elems(c, t);
+    DLTensor *c;
+    if (ta_kernel_empty(ctx, t->dtype, t->ndim, t->shape, &c) == TA_OK) copy_elems(c, t);
     return c;
 }
 
@@ -126,7 +126,7 @@ static ta_status push_default(derived *d, ta_stack *sub, uint32_t j)
     ta_value v = {.tag = TA_VAL_NONE};
     if (!d->cs) {
         const ta_registry_op *op = ta_registry_find(d->reg, d->callee);
-        if (!op || !op->schema || !(d->arena = ta_arena_create()) ||
+        if (!op || !op->schema || ta_arena_create(&d->arena) != TA_OK ||
             ta_schema_parse(d->arena, op->schema, strlen(op->schema), NULL, &d->cs, NULL) != TA_OK)
             return TA_ERR_INVALID;
     }
@@ -201,8 +201,8 @@ static ta_status clone_value(ta_kernel_ctx *ctx, ta_value *v)
     if (v->tag == TA_VAL_TENSOR && v->u.tensor)
         return (v->u.tensor = clone_tensor(ctx, v->u.tensor)) ? TA_OK : TA_ERR_NOMEM;
     if (v->tag != TA_VAL_TENSOR_LIST) return TA_OK;
-    DLTensor **items = ta_kernel_tensor_array(ctx, v->u.tensors.n);
-    if (!items) return TA_ERR_NOMEM;
+    DLTensor **items;
+    if (ta_kernel_tensor_array(ctx, v->u.tensors.n, &items) != TA_OK) return TA_ERR_NOMEM;
     for (size_t k = 0; k < v->u.tensors.n; k++)
         items[k] = v->u.tensors.items[k] ? clone_tensor(ctx, v->u.tensors.items[k]) : NULL;
     v->u.tensors.items = items;
@@ -297,7 +297,7 @@ static ta_status derived_kernel(ta_kernel_ctx *ctx, ta_stack *st)
     c.nown = ta_stack_size(st);
     if (c.nown > 64) return ta_kernel_error(ctx, "derived operator: too many arguments");
     for (size_t i = 0; i < c.nown; i++) c.own[i] = *ta_stack_at(st, i);
-    if (!(c.sub = ta_stack_create())) return ta_kernel_error(ctx, "out of memory");
+    if (ta_stack_create(&c.sub) != TA_OK) return ta_kernel_error(ctx, "out of memory");
     ta_status s = build_callee_args(&c);
     if (s != TA_OK)
         s = ta_kernel_error(ctx, "derived operator: cannot build the call of %s", c.d->callee);

@@ -59,21 +59,19 @@ static bool grow(void **v, size_t *cap, size_t n, size_t elem)
     return true;
 }
 
-ta_registry *ta_registry_create(void)
+ta_status ta_registry_create(ta_registry **out)
 {
-    ta_registry *r = ta_calloc(1, sizeof *r);
-    if (!r) return NULL;
-    r->diags = ta_diags_create();
-    r->arena = ta_arena_create();
-    if (!r->diags || !r->arena) {
+    ta_registry *r = *out = ta_calloc(1, sizeof *r);
+    if (!r) return TA_ERR_NOMEM;
+    if (ta_diags_create(&r->diags) != TA_OK || ta_arena_create(&r->arena) != TA_OK) {
         ta_diags_destroy(r->diags);
-        ta_arena_destroy(r->arena);
         free(r);
-        return NULL;
+        *out = NULL;
+        return TA_ERR_NOMEM;
     }
     ta_map_init(&r->by_name, NULL);
     r->origin = "<api>";
-    return r;
+    return TA_OK;
 }
 
 ta_arena *registry_arena(ta_registry *r) { return r->arena; }

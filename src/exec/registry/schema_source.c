@@ -114,8 +114,8 @@ static ta_status register_yaml(ta_registry *reg, const char *path, const char *t
                                ta_diags *diags)
 {
     ta_native_file *f = NULL;
-    ta_diags *ld = ta_diags_create();
-    if (!ld) return TA_ERR_NOMEM;
+    ta_diags *ld;
+    if (ta_diags_create(&ld) != TA_OK) return TA_ERR_NOMEM;
     ta_status st = ta_native_load_buffer(text, len, path, NULL, 0, NULL, &f, ld);
     if (st == TA_ERR_NOMEM || !f || ta_native_count(f) == 0) {
         ta_diags_destroy(ld);
@@ -140,10 +140,11 @@ static ta_status register_yaml(ta_registry *reg, const char *path, const char *t
 static ta_status check_schema_line(const char *path, uint32_t line, uint32_t col, const char *q,
                                    const char *raw, ta_diags *diags)
 {
-    ta_arena *a = ta_arena_create();
-    ta_diags *ld = ta_diags_create();
-    ta_status st = TA_ERR_NOMEM;
-    if (a && ld) {
+    ta_arena *a = NULL;
+    ta_diags *ld = NULL;
+    ta_status st = ta_arena_create(&a);
+    if (st == TA_OK) st = ta_diags_create(&ld);
+    if (st == TA_OK) {
         ta_parse_opts at = {path, line, col};
         ta_schema *s;
         st = ta_schema_parse(a, q, strlen(q), &at, &s, ld);

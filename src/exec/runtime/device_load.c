@@ -66,7 +66,8 @@ static const ta_device_ops *device_table(void *h, const char *path, char *err, s
     return ops;
 }
 
-const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle, ta_diags *diags)
+ta_status ta_exec_device_load(const char *path, const struct ta_device_ops **out, void **handle,
+                              ta_diags *diags)
 {
     *handle = NULL;
     char err[512] = "";
@@ -77,14 +78,15 @@ const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle,
     else if ((ops = device_table(h, path, err, sizeof err)) && ops->available &&
              probe_available(ops, err, sizeof err) != 0)
         ops = NULL;
+    *out = ops;
     if (ops) {
         *handle = h;
-        return ops;
+        return TA_OK;
     }
     if (h) dlclose(h);
     ta_loc at = {.file = path};
-    ta_diag_error(diags, &at, "device", "%s", err); /* NULL either way */
-    return NULL;
+    ta_diag_error(diags, &at, "device", "%s", err); /* TA_ERR_IO or _UNSUPPORTED either way */
+    return h ? TA_ERR_UNSUPPORTED : TA_ERR_IO;
 }
 
 void ta_exec_device_unload(void *handle)

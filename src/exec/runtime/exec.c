@@ -16,18 +16,19 @@
 #include "base/alloc.h"
 #include "exec/runtime/exec_internal.h"
 
-ta_exec *ta_exec_create(const struct ta_device_ops *dev)
+ta_status ta_exec_create(const struct ta_device_ops *dev, ta_exec **out)
 {
-    ta_exec *x = ta_calloc(1, sizeof *x);
-    if (!x) return NULL;
+    ta_exec *x = *out = ta_calloc(1, sizeof *x);
+    if (!x) return TA_ERR_NOMEM;
     x->dev = dev ? dev : ta_exec_device_cpu();
     x->ctx.x = x;
     x->page = (size_t)sysconf(_SC_PAGESIZE);
-    if (!(x->stack = ta_stack_create())) {
+    if (ta_stack_create(&x->stack) != TA_OK) {
         free(x);
-        return NULL;
+        *out = NULL;
+        return TA_ERR_NOMEM;
     }
-    return x;
+    return TA_OK;
 }
 
 void ta_exec_reset(ta_exec *x)
@@ -67,13 +68,14 @@ ta_stack *ta_exec_stack(ta_exec *x) { return x->stack; }
 
 /* ---- storages ---------------------------------------------------------- */
 
-uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
+ta_status ta_exec_storage_new(ta_exec *x, size_t bytes, uint32_t *id)
 {
-    if (bytes > TA_STORAGE_MAX_BYTES) return 0;
+    *id = 0;
+    if (bytes > TA_STORAGE_MAX_BYTES) return TA_ERR_NOMEM;
     if (x->nst == x->capst) {
         size_t cap = x->capst ? x->capst * 2 : 16;
         ta_storage_rec *n = ta_realloc(x->st, cap * sizeof *n);
-        if (!n) return 0;
+        if (!n) return TA_ERR_NOMEM;
         x->st = n;
         x->capst = cap;
     }
@@ -81,9 +83,10 @@ uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes)
     bool front = (x->placement >> (x->nst % 64)) & 1;
     void *p = x->dev != ta_exec_device_cpu() ? x->dev->alloc(bytes, err, sizeof err)
                                              : ta_cpu_alloc_cached(&x->cpu_cache, bytes, front, err, sizeof err);
-    if (!p) return 0;
+    if (!p) return TA_ERR_NOMEM;
     x->st[x->nst] = (ta_storage_rec){p, bytes, false};
-    return (uint32_t)++x->nst;
+    *id = (uint32_t)++x->nst;
+    return TA_OK;
 }
 
 size_t ta_exec_storage_count(const ta_exec *x) { return x->nst; }
@@ -206,35 +209,40 @@ static ta_tensor_rec *new_rec(ta_exec *x)
     return r;
 }
 
-DLTensor *ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
-                         const int64_t *shape, const int64_t *strides, uint64_t byte_offset)
+ta_status ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim, const int64_t *shape,
+                         const int64_t *strides, uint64_t byte_offset, DLTensor **out)
 {
-    if (storage == 0 || storage > x->nst) return NULL;
-    if (!fits(ndim, shape, strides, byte_offset, dtype, x->st[storage - 1].bytes)) return NULL;
+    *out = NULL;
+    if (storage == 0 || storage > x->nst) return TA_ERR_INVALID;
+    if (!fits(ndim, shape, strides, byte_offset, dtype, x->st[storage - 1].bytes)) return TA_ERR_INVALID;
     ta_tensor_rec *r = new_rec(x);
-    if (!r) return NULL;
+    if (!r) return TA_ERR_NOMEM;
     if (set_dims(r, ndim, shape, strides) != 0) {
         x->ntr--;
-        return NULL;
+        return TA_ERR_NOMEM;
     }
     r->storage = storage;
     r->t.data = x->st[storage - 1].base;
     r->t.device = (DLDevice){x->dev->type, 0};
     r->t.dtype = dtype;
     r->t.byte_offset = byte_offset;
-    return &r->t;
+    *out = &r->t;
+    return TA_OK;
 }
 
-DLTensor *ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape)
+ta_status ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape, DLTensor **out)
 {
-    if (ndim < 0 || ndim > 64 || (ndim && !shape)) return NULL;
+    *out = NULL;
+    if (ndim < 0 || ndim > 64 || (ndim && !shape)) return TA_ERR_INVALID;
     int64_t n = 1;
     for (int d = 0; d < ndim; d++) {
-        if (shape[d] < 0 || (shape[d] && n > INT64_MAX / 16 / shape[d])) return NULL;
+        if (shape[d] < 0) return TA_ERR_INVALID;
+        if (shape[d] && n > INT64_MAX / 16 / shape[d]) return TA_ERR_NOMEM;
         n *= shape[d];
     }
-    uint32_t s = ta_exec_storage_new(x, (size_t)n * ta_dtype_size(dtype));
-    return s ? ta_exec_tensor(x, s, dtype, ndim, shape, NULL, 0) : NULL;
+    uint32_t s;
+    ta_status st = ta_exec_storage_new(x, (size_t)n * ta_dtype_size(dtype), &s);
+    return st != TA_OK ? st : ta_exec_tensor(x, s, dtype, ndim, shape, NULL, 0, out);
 }
 
 ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t)
@@ -280,17 +288,21 @@ DLDevice ta_kernel_device(const ta_kernel_ctx *ctx) { return (DLDevice){ctx->x->
 
 void *ta_kernel_user_data(const ta_kernel_ctx *ctx) { return ctx->user_data; }
 
-DLTensor *ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape)
+ta_status ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape,
+                          DLTensor **out)
 {
-    return ta_exec_empty(ctx->x, dtype, ndim, shape);
+    return ta_exec_empty(ctx->x, dtype, ndim, shape, out);
 }
 
-DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim, const int64_t *shape,
-                         const int64_t *strides, uint64_t byte_offset)
+ta_status ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim, const int64_t *shape,
+                         const int64_t *strides, uint64_t byte_offset, DLTensor **out)
 {
     ta_tensor_rec *r = ta_exec_rec_of(ctx->x, base);
-    if (!r) return NULL;
-    return ta_exec_tensor(ctx->x, r->storage, base->dtype, ndim, shape, strides, byte_offset);
+    if (!r) {
+        *out = NULL;
+        return TA_ERR_INVALID;
+    }
+    return ta_exec_tensor(ctx->x, r->storage, base->dtype, ndim, shape, strides, byte_offset, out);
 }
 
 ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
@@ -340,8 +352,8 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
     if (need > old->bytes) {
         /* torch's resize_ grows the storage in place; other views of the old
          * storage keep the old one here, which observation treats alike. */
-        uint32_t id = ta_exec_storage_new(x, need);
-        if (!id) return TA_ERR_NOMEM;
+        uint32_t id;
+        if (ta_exec_storage_new(x, need, &id) != TA_OK) return TA_ERR_NOMEM;
         old = &x->st[r->storage - 1]; /* the table may have moved */
         ta_storage_rec *nw = &x->st[id - 1];
         char err[256];
@@ -355,19 +367,22 @@ ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int6
     return TA_OK;
 }
 
-DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n)
+ta_status ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n, DLTensor ***out)
 {
     ta_exec *x = ctx->x;
+    *out = NULL;
     if (x->nscratch == x->capscratch) {
         size_t cap = x->capscratch ? x->capscratch * 2 : 8;
         void **nv = ta_realloc(x->scratch, cap * sizeof *nv);
-        if (!nv) return NULL;
+        if (!nv) return TA_ERR_NOMEM;
         x->scratch = nv;
         x->capscratch = cap;
     }
     DLTensor **a = ta_calloc(n ? n : 1, sizeof *a);
-    if (a) x->scratch[x->nscratch++] = a;
-    return a;
+    if (!a) return TA_ERR_NOMEM;
+    x->scratch[x->nscratch++] = a;
+    *out = a;
+    return TA_OK;
 }
 
 ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *diags)

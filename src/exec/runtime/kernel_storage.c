@@ -23,17 +23,20 @@ bool ta_kernel_storage_at(ta_kernel_ctx *ctx, const void *p, ta_kernel_storage *
     return info_of(ctx->x, ta_exec_storage_at(ctx->x, p), out);
 }
 
-bool ta_kernel_storage_new(ta_kernel_ctx *ctx, size_t bytes, ta_kernel_storage *out)
+ta_status ta_kernel_storage_new(ta_kernel_ctx *ctx, size_t bytes, ta_kernel_storage *out)
 {
-    uint32_t id = ta_exec_storage_new(ctx->x, bytes);
-    if (!id || !info_of(ctx->x, id, out)) return false;
-    return ta_exec_fill_marker(ctx->x, out->base, bytes) == 0;
+    uint32_t id;
+    ta_status st = ta_exec_storage_new(ctx->x, bytes, &id);
+    if (st != TA_OK) return st;
+    if (!info_of(ctx->x, id, out)) return TA_ERR_INVALID;
+    return ta_exec_fill_marker(ctx->x, out->base, bytes) == 0 ? TA_OK : TA_ERR_KERNEL;
 }
 
-DLTensor *ta_kernel_tensor_on(ta_kernel_ctx *ctx, uint32_t storage, DLDataType dtype, int ndim,
-                              const int64_t *shape, const int64_t *strides, uint64_t byte_offset)
+ta_status ta_kernel_tensor_on(ta_kernel_ctx *ctx, uint32_t storage, DLDataType dtype, int ndim,
+                              const int64_t *shape, const int64_t *strides, uint64_t byte_offset,
+                              DLTensor **out)
 {
-    return ta_exec_tensor(ctx->x, storage, dtype, ndim, shape, strides, byte_offset);
+    return ta_exec_tensor(ctx->x, storage, dtype, ndim, shape, strides, byte_offset, out);
 }
 
 ta_status ta_kernel_rebind(ta_kernel_ctx *ctx, DLTensor *t, uint32_t storage, int ndim,

@@ -22,7 +22,11 @@ struct ta_stack {
     ta_arena *arena; /* copies of list items and strings */
 };
 
-ta_stack *ta_stack_create(void) { return ta_calloc(1, sizeof(ta_stack)); }
+ta_status ta_stack_create(ta_stack **out)
+{
+    *out = ta_calloc(1, sizeof(ta_stack));
+    return *out ? TA_OK : TA_ERR_NOMEM;
+}
 
 void ta_stack_destroy(ta_stack *st)
 {
@@ -93,7 +97,7 @@ void ta_stack_clear(ta_stack *st)
 
 static void *copy_items(ta_stack *st, const void *items, size_t bytes)
 {
-    if (!st->arena && !(st->arena = ta_arena_create())) return NULL;
+    if (!st->arena && ta_arena_create(&st->arena) != TA_OK) return NULL;
     void *p = ta_arena_alloc(st->arena, bytes ? bytes : 1);
     if (p && bytes) memcpy(p, items, bytes);
     return p;

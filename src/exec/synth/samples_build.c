@@ -244,8 +244,7 @@ static ta_status allocate(store *st, ta_exec *x, int ordinal)
         memset(st->host, st->fill ? TA_FILL_BYTE : 0, (size_t)st->bytes);
         if (!st->fill) generate(st, ordinal);
     }
-    st->sid = ta_exec_storage_new(x, (size_t)st->bytes);
-    return st->sid ? TA_OK : TA_ERR_NOMEM;
+    return ta_exec_storage_new(x, (size_t)st->bytes, &st->sid);
 }
 
 /* ---- arguments ---------------------------------------------------------- */
@@ -265,11 +264,10 @@ static ta_status make_tensor(builder *b, ta_exec *x, json_t *o, DLTensor **out, 
     if (b->next >= b->ntensors || !ta_sample_tensor_read(o, &t, b->why, sizeof b->why)) return TA_ERR_INVALID;
     int i = b->tensor_store[b->next++];
     store *st = &b->stores[i];
-    DLTensor *dl = allocate(st, x, i) == TA_OK
-                       ? ta_exec_tensor(x, st->sid, t.dtype, t.ndim, t.shape, t.has_strides ? t.strides : NULL,
-                                        (uint64_t)t.offset * ta_dtype_size(t.dtype))
-                       : NULL;
-    if (!dl) {
+    DLTensor *dl;
+    if (allocate(st, x, i) != TA_OK ||
+        ta_exec_tensor(x, st->sid, t.dtype, t.ndim, t.shape, t.has_strides ? t.strides : NULL,
+                       (uint64_t)t.offset * ta_dtype_size(t.dtype), &dl) != TA_OK) {
         snprintf(b->why, sizeof b->why, "out of memory");
         return TA_ERR_NOMEM;
     }

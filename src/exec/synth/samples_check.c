@@ -87,8 +87,8 @@ ta_status ta_samples_check(const ta_samples *s, const ta_registry *reg, const ch
                            ta_diags *diags)
 {
     if (!s || !reg) return TA_ERR_INVALID;
-    ta_arena *a = ta_arena_create();
-    if (!a) return TA_ERR_NOMEM;
+    ta_arena *a;
+    if (ta_arena_create(&a) != TA_OK) return TA_ERR_NOMEM;
     size_t errors = 0;
     ta_status st = TA_OK;
     for (size_t i = 0; i < ta_samples_nops(s) && st == TA_OK; i++) {

@@ -268,10 +268,10 @@ static DLTensor *make_tensor(synth *y, DLDataType dt, int ndim, const int64_t *s
     int64_t st[TA_CASE_MAX_DIM];
     uint64_t off;
     size_t bytes = (size_t)lay_out(lay, ndim, shape, es, st, &off) * es;
-    uint32_t sid = ta_exec_storage_new(x, bytes);
-    if (!sid) return NULL;
-    DLTensor *t = ta_exec_tensor(x, sid, dt, ndim, shape, st, off);
-    if (!t) return NULL;
+    uint32_t sid;
+    if (ta_exec_storage_new(x, bytes, &sid) != TA_OK) return NULL;
+    DLTensor *t;
+    if (ta_exec_tensor(x, sid, dt, ndim, shape, st, off, &t) != TA_OK) return NULL;
     /* On the CPU the storage itself; elsewhere a host buffer copied over. */
     bool cpu = x->dev->type == kDLCPU;
     ta_storage_info si;
@@ -616,8 +616,8 @@ static ta_status synth_tensor_arg(synth *y, int argi)
     if (partner >= 0) {
         /* A second view of the partner's storage, same geometry. */
         DLTensor *p = y->c->args[partner].u.tensor;
-        t = ta_exec_tensor(y->x, ta_exec_storage_of(y->x, p), p->dtype, p->ndim, p->shape,
-                           p->strides, p->byte_offset);
+        ta_exec_tensor(y->x, ta_exec_storage_of(y->x, p), p->dtype, p->ndim, p->shape, p->strides,
+                       p->byte_offset, &t); /* t NULL when it fails, checked below */
         for (int i = 0; i < y->c->nslots; i++)
             if (y->c->slots[i].t == p) fill = y->c->slots[i].fill;
     } else if (d->is_out) {

@@ -163,11 +163,11 @@ static bool find_kernel(op_job *j, const ta_registry_op *op, const char *name,
  * (with a kernel-error result) when they cannot be had. */
 static bool read_declaration(op_job *j, const ta_registry_op *op, const char *name)
 {
-    j->arena = ta_arena_create();
-    ta_diags *pd = ta_diags_create();
+    ta_diags *pd = NULL;
+    bool made = ta_arena_create(&j->arena) == TA_OK && ta_diags_create(&pd) == TA_OK;
     if (!op->schema) {
         verify_add_simple(j, TA_V_KERNEL_ERROR, 0, "%s has a kernel but no schema", name);
-    } else if (!j->arena || !pd ||
+    } else if (!made ||
                ta_schema_parse(j->arena, op->schema, strlen(op->schema), NULL, &j->schema, pd) != TA_OK) {
         const ta_diag *g = pd && ta_diags_count(pd) ? ta_diags_get(pd, 0) : NULL;
         verify_add_simple(j, TA_V_KERNEL_ERROR, 0, "the schema of %s does not parse: %s", name,

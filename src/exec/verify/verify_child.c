@@ -317,11 +317,12 @@ static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd, bool pages)
 
 bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
 {
-    ta_exec *x = ta_exec_create(o->dev);
+    ta_exec *x;
     child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
     unsigned flags = o->trap_writes && !j->pages_off ? TA_OBSERVE_TRAP_WRITES : 0;
-    ta_observer *ck = x ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, flags, sink_emit, &sink)
-                        : NULL;
+    ta_observer *ck = ta_exec_create(o->dev, &x) == TA_OK
+                          ? ta_observer_create(x, j->schema, j->decl, j->fn, j->ud, flags, sink_emit, &sink)
+                          : NULL;
     if (!ck) {
         ta_exec_destroy(x);
         return false;
