@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "alias/rules_custom_internal.h"
+#include "base/strbuf.h"
 #include "alias/rules_internal.h"
 
 #define R_DEST "custom-dest-not-written"
@@ -304,7 +305,8 @@ static void rule_void(cc *c)
         return;
     /* the candidates: tensors not named like inputs first, in order */
     char list[256];
-    size_t n = 0;
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, list, sizeof list);
     uint32_t shown = 0, total = 0;
     const ta_arg *first = NULL;
     for (int pass = 0; pass < 2; pass++)
@@ -314,12 +316,9 @@ static void rule_void(cc *c)
                 continue;
             total++;
             if (!first) first = a;
-            if (shown < 4 && n < sizeof list)
-                n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.*s'", shown ? ", " : "",
-                                      NAMEF(a->name));
-            if (shown < 4) shown++;
+            if (shown < 4) ta_strbuf_printf(&o, "%s'%.*s'", shown++ ? ", " : "", NAMEF(a->name));
         }
-    if (total > shown && n < sizeof list) snprintf(list + n, sizeof list - n, ", ...");
+    if (total > shown) ta_strbuf_puts(&o, ", ...");
     char hint[192];
     write_hint(c, false, first, hint, sizeof hint);
     report(c, R_VOID, s->rets_span, hint,

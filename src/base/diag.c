@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "tensoralias/diag.h"
 
 struct ta_diags {
@@ -88,14 +89,7 @@ size_t ta_diags_count_severity(const ta_diags *d, ta_severity s)
 /* Room for one more diagnostic at the end of d. */
 static ta_diag *diag_slot(ta_diags *d)
 {
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 8;
-        ta_diag *v = ta_realloc(d->v, cap * sizeof *v);
-        if (!v) return NULL;
-        d->v = v;
-        d->cap = cap;
-    }
-    return &d->v[d->n];
+    return TA_GROW_ONE(d->v, d->n, d->cap, 8) == TA_OK ? &d->v[d->n] : NULL;
 }
 
 static bool utf8_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }

@@ -19,7 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
+#include "base/file.h"
 #include "extract/extract_internal.h"
 
 #define XR_IO "extract-io"
@@ -33,15 +35,9 @@ typedef struct plist {
 static void plist_add(plist *l, const char *dir, const char *rel, size_t rel_len)
 {
     if (l->oom) return;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        char **v = ta_realloc(l->v, cap * sizeof *v);
-        if (!v) {
-            l->oom = true;
-            return;
-        }
-        l->v = v;
-        l->cap = cap;
+    if (TA_GROW_ONE(l->v, l->n, l->cap, 256) != TA_OK) {
+        l->oom = true;
+        return;
     }
     size_t dl = strcmp(dir, ".") ? strlen(dir) : 0; /* "./x" is just "x" */
     bool slash = !dl || dir[dl - 1] == '/';
@@ -188,51 +184,12 @@ static void io_error(ta_diags *diags, const char *path, int err)
     ta_diag_error(diags, &loc, XR_IO, "cannot read: %s", strerror(err));
 }
 
-/* Reads path into *buf (grown as needed); 0 or an errno. */
-static int read_whole(const char *path, char **buf, size_t *cap, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno;
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        int e = S_ISDIR(st.st_mode) ? EISDIR : errno ? errno : EINVAL;
-        close(fd);
-        return e;
-    }
-    size_t n = 0;
-    for (;;) {
-        if (*cap - n < 4096 || *cap < (size_t)st.st_size + 1) {
-            size_t c = *cap ? *cap * 2 : 1 << 16;
-            while (c < (size_t)st.st_size + 4096) c *= 2;
-            char *b = ta_realloc(*buf, c);
-            if (!b) {
-                close(fd);
-                return ENOMEM;
-            }
-            *buf = b;
-            *cap = c;
-        }
-        ssize_t r = read(fd, *buf + n, *cap - n - 1);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            int e = errno;
-            close(fd);
-            return e;
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    (*buf)[n] = '\0';
-    *len = n;
-    return 0;
-}
-
 static ta_status scan_file(ta_extract *x, const char *path, ta_extract_lang lang, char **buf,
                            size_t *cap, ta_diags *diags, bool listed)
 {
     size_t len = 0;
-    int err = read_whole(path, buf, cap, &len);
+    static const ta_file_rules rules = {.regular_only = true};
+    int err = ta_file_read(path, &rules, buf, cap, &len);
     if (err == ENOMEM) return TA_ERR_NOMEM;
     if (err) {
         /* git lists deleted files and submodules; a named file must exist */

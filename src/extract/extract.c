@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "extract/extract_internal.h"
 #include "base/map.h"
 
@@ -97,16 +98,6 @@ ta_extract_lang ta_extract_lang_of(const char *path)
 
 /* ---- the set ------------------------------------------------------------ */
 
-static bool grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap) return true;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *nv = ta_realloc(*v, c * elem);
-    if (!nv) return false;
-    *v = nv;
-    *cap = c;
-    return true;
-}
 
 /* Remembers macro name = value (or wrapper w); a later definition wins. */
 static void add_macro(ta_extract *x, const char *name, size_t len, const char *value, size_t vlen,
@@ -383,7 +374,7 @@ void xf_add_op(xfile *f, const xdecl *d)
 {
     ta_extract *x = f->x;
     const xtext *t = d->text;
-    if (t->oom || !grow((void **)&x->ops, &x->cap, x->n, sizeof *x->ops)) {
+    if (t->oom || TA_GROW_ONE(x->ops, x->n, x->cap, 16) != TA_OK) {
         f->st = TA_ERR_NOMEM;
         return;
     }

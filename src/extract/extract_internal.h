@@ -32,7 +32,8 @@ typedef struct xtext {
     char *s;          /* decoded bytes, NUL-terminated (NULL before the first xt_reset) */
     uint32_t n, cap;
     xseg *seg;
-    uint32_t nseg, capseg;
+    uint32_t nseg;
+    size_t capseg;
     bool oom;
 } xtext;
 
@@ -90,7 +91,8 @@ typedef struct xfile {
     uint32_t *lines;    /* offset of each line's first byte */
     uint32_t nlines;
     xtok *tok;
-    uint32_t ntok, captok;
+    uint32_t ntok;
+    size_t captok;
     ta_diags *diags;
     ta_status st;       /* the first allocation failure */
 } xfile;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "extract/extract_internal.h"
 
 enum { MAX_PARAMS = 64 };
@@ -204,12 +205,14 @@ static bool ret_type(icx *c, uint32_t lo, uint32_t hi, char *buf, size_t cap)
     if (h.none) return snprintf(buf, cap, "()"), true;
     if (h.optional) return fail(c, lo, "an optional return, which infer_schema does not support");
     if (h.tuple) {
-        size_t n = (size_t)snprintf(buf, cap, "(");
-        for (int k = 0; k < h.nelems && n < cap; k++) {
+        ta_strbuf o;
+        ta_strbuf_init_fixed(&o, buf, cap);
+        ta_strbuf_puts(&o, "(");
+        for (int k = 0; k < h.nelems; k++) {
             const base_type *e = h.elems[k];
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s", k ? ", " : "", e ? e->schema : "Tensor[]");
+            ta_strbuf_printf(&o, "%s%s", k ? ", " : "", e ? e->schema : "Tensor[]");
         }
-        if (n < cap) snprintf(buf + n, cap - n, ")");
+        ta_strbuf_puts(&o, ")");
         return true;
     }
     if (h.list) {

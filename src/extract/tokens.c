@@ -5,20 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "extract/extract_internal.h"
 
 bool xf_push(xfile *f, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
 {
-    if (f->ntok == f->captok) {
-        uint32_t cap = f->captok ? f->captok * 2 : 256;
-        xtok *v = ta_realloc(f->tok, (size_t)cap * sizeof *v);
-        if (!v) {
-            f->st = TA_ERR_NOMEM;
-            return false;
-        }
-        f->tok = v;
-        f->captok = cap;
+    if (TA_GROW_ONE(f->tok, f->ntok, f->captok, 256) != TA_OK) {
+        f->st = TA_ERR_NOMEM;
+        return false;
     }
     xtok *t = &f->tok[f->ntok++];
     t->off = off;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "extract/extract_internal.h"
 
@@ -46,15 +47,9 @@ static bool room(xtext *t, uint32_t n)
 
 static xseg *new_seg(xtext *t)
 {
-    if (t->nseg == t->capseg) {
-        uint32_t cap = t->capseg ? t->capseg * 2 : 8;
-        xseg *v = ta_realloc(t->seg, cap * sizeof *v);
-        if (!v) {
-            t->oom = true;
-            return NULL;
-        }
-        t->seg = v;
-        t->capseg = cap;
+    if (TA_GROW_ONE(t->seg, t->nseg, t->capseg, 8) != TA_OK) {
+        t->oom = true;
+        return NULL;
     }
     return &t->seg[t->nseg++];
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "base/arena.h"
 #include "base/file.h"
@@ -633,13 +634,8 @@ static ta_status funcs_item(void *ctx, const ynode *e)
                 "an entry must be a mapping, not %s", ta_yaml_type_name(e));
         return L->st;
     }
-    if (f->nfuncs == f->funcs_cap) { /* (a window is flushed before it is full) */
-        uint32_t cap = f->funcs_cap * 2;
-        ta_native_func *v = ta_realloc(f->funcs, cap * sizeof *v);
-        if (!v) return L->st = TA_ERR_NOMEM;
-        f->funcs = v;
-        f->funcs_cap = cap;
-    }
+    /* (a window is flushed before it is full) */
+    if (TA_GROW_ONE(f->funcs, f->nfuncs, f->funcs_cap, 1) != TA_OK) return L->st = TA_ERR_NOMEM;
     ta_native_func *fn = &f->funcs[f->nfuncs];
     memset(fn, 0, sizeof *fn);
     read_entry(L, fn, e);
@@ -707,14 +703,8 @@ static ta_status tags_item(void *ctx, const ynode *e)
         lreport(L, TA_SEV_ERROR, "tag-no-desc", desc ? desc->pos : e->pos,
                 "add 'desc: what the tag means'", "tag '%s' has no description",
                 tag->text);
-    if (f->ntags == f->tags_cap) {
-        uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
-        const char **v = ta_arena_zalloc(f->fixed, cap * sizeof *v);
-        if (!v) return L->st = TA_ERR_NOMEM;
-        if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
-        f->tags = v;
-        f->tags_cap = cap;
-    }
+    if (ta_grow((void **)&f->tags, &f->tags_cap, (size_t)f->ntags + 1, sizeof *f->tags, 32, f->fixed) != TA_OK)
+        return L->st = TA_ERR_NOMEM;
     f->tags[f->ntags] = ta_arena_strndup(f->fixed, tag->text, tag->len);
     if (!f->tags[f->ntags++]) L->st = TA_ERR_NOMEM;
     return L->st;

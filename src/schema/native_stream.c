@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "schema/native_internal.h"
 
 /* A structured_delegate named before any function of that name was read:
@@ -138,13 +139,7 @@ static void lookup(const ta_native_stream *s, const char *key, size_t len, bool 
 static ta_status remember(ta_native_stream *s, const char *key, size_t len,
                           const ta_native_str *del)
 {
-    if (s->nlater == s->later_cap) {
-        size_t cap = s->later_cap ? s->later_cap * 2 : 64;
-        later_ref *v = ta_realloc(s->later, cap * sizeof *v);
-        if (!v) return TA_ERR_NOMEM;
-        s->later = v;
-        s->later_cap = cap;
-    }
+    if (TA_GROW_ONE(s->later, s->nlater, s->later_cap, 64) != TA_OK) return TA_ERR_NOMEM;
     const char *kept = ta_arena_strndup(s->keys, key, len);
     if (!kept) return TA_ERR_NOMEM;
     s->later[s->nlater++] = (later_ref){del->pos, kept, (uint32_t)len, (uint32_t)(len - del->len)};

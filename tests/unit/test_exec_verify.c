@@ -209,7 +209,7 @@ static void test_many_operators_in_children(void **state)
     for (int i = 0; i < N; i++) {
         char schema[80];
         snprintf(names[i], sizeof names[i], "mylib::c%d", i);
-        snprintf(schema, sizeof schema, "%s(Tensor self) -> Tensor", names[i]);
+        snprintf(schema, sizeof schema, "mylib::c%d(Tensor self) -> Tensor", i);
         assert_int_equal(ta_register_op(reg, schema, TA_KEY_CPU, copy_kernel, NULL), TA_OK);
         ops[i] = names[i];
     }

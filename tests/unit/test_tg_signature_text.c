@@ -57,11 +57,11 @@ static void check_corpus(const char *corpus)
         for (unsigned flags = 0; flags < 8; flags++) {
             ta_schema *sig;
             assert_int_equal(ta_schema_signature(a, s, flags, &sig), TA_OK);
-            tg_buf b = {0};
+            ta_strbuf b = {0};
             tg_print_signature(&b, s, flags);
             assert_false(b.failed);
             if (strcmp(sig->text, b.p ? b.p : "")) mismatch(&bad, s->text, sig->text, b.p);
-            tg_buf_free(&b);
+            ta_strbuf_free(&b);
             checked++;
         }
     }
@@ -73,11 +73,11 @@ static void check_corpus(const char *corpus)
         char buf[4096];
         assert_true(ta_schema_print_torchgen(fn->schema, buf, sizeof buf) < sizeof buf);
         if (strcmp(buf, fn->func)) mismatch(&bad, fn->name, buf, fn->func);
-        tg_buf nb = {0};
+        ta_strbuf nb = {0};
         tg_print_name(&nb, fn->schema);
         assert_false(nb.failed);
         if (strcmp(nb.p, fn->name)) mismatch(&bad, "name", nb.p, fn->name);
-        tg_buf_free(&nb);
+        ta_strbuf_free(&nb);
         if (fn->generated) {
             nderived++;
             if (strcmp(buf, fn->schema->text)) mismatch(&bad, fn->name, buf, fn->schema->text);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "alias/aliasdb/aliasdb_internal.h"
 
@@ -18,15 +19,9 @@ void adb_nomem(ta_aliasdb *db)
 
 uint32_t adb_new_elem(ta_aliasdb *db, const ta_ir_value *v)
 {
-    if (db->nelems == db->cap_elems) {
-        uint32_t cap = db->cap_elems ? db->cap_elems * 2 : 256;
-        adb_elem *n = ta_realloc(db->elems, cap * sizeof *n);
-        if (!n) {
-            adb_nomem(db);
-            return ADB_NONE;
-        }
-        db->elems = n;
-        db->cap_elems = cap;
+    if (TA_GROW_ONE(db->elems, db->nelems, db->cap_elems, 256) != TA_OK) {
+        adb_nomem(db);
+        return ADB_NONE;
     }
     uint32_t e = db->nelems++;
     memset(&db->elems[e], 0, sizeof db->elems[e]);

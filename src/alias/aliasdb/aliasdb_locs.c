@@ -20,23 +20,19 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "alias/aliasdb/aliasdb_internal.h"
 
 /* A growable array of element numbers. */
 typedef struct u32vec {
     uint32_t *v;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
 } u32vec;
 
 static bool vec_push(u32vec *s, uint32_t x)
 {
-    if (s->n == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 64;
-        uint32_t *n = ta_realloc(s->v, cap * sizeof *n);
-        if (!n) return false;
-        s->v = n;
-        s->cap = cap;
-    }
+    if (TA_GROW_ONE(s->v, s->n, s->cap, 64) != TA_OK) return false;
     s->v[s->n++] = x;
     return true;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "alias/aliasdb/aliasdb_internal.h"
 
@@ -21,7 +22,8 @@ typedef struct working_set {
     uint64_t *mover_users, *users, *in_set;                /* by node id */
     uint32_t ewords, nwords;
     const ta_ir_node **nodes;
-    uint32_t n, cap;
+    uint32_t n;
+    size_t cap;
     uint32_t *tmp;
     uint32_t ntmp, cap_tmp;
     ta_status st;
@@ -95,15 +97,9 @@ static void ws_free(working_set *ws)
 
 static void ws_add(working_set *ws, const ta_ir_node *n)
 {
-    if (ws->n == ws->cap) {
-        uint32_t cap = ws->cap ? ws->cap * 2 : 16;
-        const ta_ir_node **grown = ta_realloc(ws->nodes, cap * sizeof *grown);
-        if (!grown) {
-            ws->st = TA_ERR_NOMEM;
-            return;
-        }
-        ws->nodes = grown;
-        ws->cap = cap;
+    if (TA_GROW_ONE(ws->nodes, ws->n, ws->cap, 16) != TA_OK) {
+        ws->st = TA_ERR_NOMEM;
+        return;
     }
     ws->nodes[ws->n++] = n;
     set_bit(ws->in_set, n->id);

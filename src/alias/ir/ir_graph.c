@@ -7,23 +7,22 @@
  * entry with a NULL value (the map has no deletion), which frees the name. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "alias/ir/ir_internal.h"
 
 ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t sz)
 {
     if (need <= *cap) return TA_OK;
-    uint32_t ncap = *cap ? *cap * 2 : 4;
-    while (ncap < need) ncap *= 2;
-    void *n = ta_arena_alloc(a, (size_t)ncap * sz);
-    if (!n) return TA_ERR_NOMEM;
-    if (*cap) memcpy(n, *arr, (size_t)*cap * sz);
-    *arr = n;
-    *cap = ncap;
-    return TA_OK;
+    size_t c = *cap;
+    ta_status st = ta_grow(arr, &c, need, sz, 4, a);
+    if (st == TA_OK && c > UINT32_MAX) st = TA_ERR_NOMEM; /* the graph counts in 32 bits */
+    if (st == TA_OK) *cap = (uint32_t)c;
+    return st;
 }
 
 bool ir_name_is_number(const char *s, size_t len, uint64_t *value)

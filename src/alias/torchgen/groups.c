@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "alias/torchgen/internal.h"
 
@@ -67,13 +68,7 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
 
 static ta_tg_group *new_group(ta_tg_group **gs, size_t *n, size_t *cap)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
-        ta_tg_group *p = ta_realloc(*gs, c * sizeof *p);
-        if (!p) return NULL;
-        *gs = p;
-        *cap = c;
-    }
+    if (TA_GROW_ONE(*gs, *n, *cap, 256) != TA_OK) return NULL;
     ta_tg_group *g = &(*gs)[(*n)++];
     memset(g, 0, sizeof *g);
     g->functional = g->inplace = g->mutable_fn = g->out = -1;
@@ -148,18 +143,18 @@ typedef struct view_filing {
     size_t ns;
 } view_filing;
 
-void tg_print_view_key(tg_buf *b, const ta_schema *s)
+void tg_print_view_key(ta_strbuf *b, const ta_schema *s)
 {
     tg_print_signature(b, s, TA_SIG_STRIP_VIEW_COPY_NAME);
 }
 
 const char *tg_view_key_dup(ta_arena *a, const ta_schema *s)
 {
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     tg_print_view_key(&b, s);
     const char *key = b.failed ? NULL : ta_arena_strndup(a, b.p ? b.p : "", b.len);
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return key;
 }
 

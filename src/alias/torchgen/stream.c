@@ -151,7 +151,7 @@ void ta_torchgen_stream_destroy(ta_torchgen_stream *s)
 /* The one copy of the string b holds: the key of sigs, else of keys, where
  * it is added to m when new (with value *v); *v is then the value it has.
  * NULL on OOM. */
-static const char *intern(ta_torchgen_stream *s, const tg_buf *b, ta_map *m, int64_t *v)
+static const char *intern(ta_torchgen_stream *s, const ta_strbuf *b, ta_map *m, int64_t *v)
 {
     if (b->failed) return NULL;
     const char *p = b->p ? b->p : "";
@@ -214,8 +214,8 @@ static ta_status locate_func(ta_torchgen_stream *s, const ta_native_func *fn, tg
 static ta_status keep_view_key(ta_torchgen_stream *s, const ta_schema *sc)
 {
     if (!tg_is_view_copy_name(tg_opname_parse(sc->name).base)) return TA_OK;
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     tg_print_view_key(&b, sc);
     tgs_view *v = vec_push(&s->views, sizeof *v);
     ta_status st = TA_ERR_NOMEM;
@@ -224,7 +224,7 @@ static ta_status keep_view_key(ta_torchgen_stream *s, const ta_schema *sc)
         int64_t unused = 0;
         st = (v->key = intern(s, &b, &s->keys, &unused)) ? TA_OK : TA_ERR_NOMEM;
     }
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return st;
 }
 
@@ -237,15 +237,15 @@ static ta_status keep_function(ta_torchgen_stream *s, const ta_native_func *fn, 
     memset(r, 0, sizeof *r);
     r->entry = entry;
     r->autogen = autogen;
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     ta_schema_kind kind;
     bool view;
     tg_describe_schema(sc, has_tag(fn, "inplace_view"), &kind, &view, &b);
     int64_t first = (int64_t)(s->fns.n - 1);
     r->signature = intern(s, &b, &s->sigs, &first);
     r->first = (uint32_t)first;
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     r->name = ta_arena_strndup(s->arena, fn->name, strlen(fn->name));
     if (!r->signature || !r->name) return TA_ERR_NOMEM;
     r->kind = (uint8_t)kind;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/strbuf.h"
 #include "exec/runtime/exec_internal.h"
 #include "exec/observe/observe.h"
 
@@ -156,22 +157,19 @@ static bool same_geometry(const DLTensor *a, const DLTensor *b)
     return true;
 }
 
-static void describe_geometry(const DLTensor *t, char *buf, size_t cap)
+static void describe_geometry(const DLTensor *t, ta_strbuf *o)
 {
-    size_t n = 0;
     int64_t st[64];
     if (t->ndim > 64 || t->ndim < 0) {
-        snprintf(buf, cap, "ndim %d", t->ndim);
+        ta_strbuf_printf(o, "ndim %d", t->ndim);
         return;
     }
     ta_strides_of(t, st);
-    n += (size_t)snprintf(buf + n, cap - n, "sizes [");
-    for (int d = 0; d < t->ndim && n < cap; d++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
-    if (n < cap) n += (size_t)snprintf(buf + n, cap - n, "] strides [");
-    for (int d = 0; d < t->ndim && n < cap; d++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? ", " : "", (long long)st[d]);
-    if (n < cap) snprintf(buf + n, cap - n, "] offset %llu", (unsigned long long)t->byte_offset);
+    ta_strbuf_puts(o, "sizes [");
+    for (int d = 0; d < t->ndim; d++) ta_strbuf_printf(o, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+    ta_strbuf_puts(o, "] strides [");
+    for (int d = 0; d < t->ndim; d++) ta_strbuf_printf(o, "%s%lld", d ? ", " : "", (long long)st[d]);
+    ta_strbuf_printf(o, "] offset %llu", (unsigned long long)t->byte_offset);
 }
 
 static void format_value(DLDataType dt, const unsigned char *p, char *buf, size_t cap)
@@ -359,23 +357,23 @@ static ta_status host_views(ta_observer *ck, snap *sn, const unsigned char **bef
 static void describe_metadata(ta_observer *ck, const ta_case_slot *sl, const DLTensor *t,
                               uint32_t sid, bool after, char *buf, size_t cap)
 {
-    describe_geometry(t, buf, cap);
-    size_t n = strlen(buf);
-    if (!ta_dtype_eq(sl->before.dtype, sl->t->dtype) && n < cap)
-        n += (size_t)snprintf(buf + n, cap - n, " %s", ta_dtype_name(t->dtype));
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
+    describe_geometry(t, &o);
+    if (!ta_dtype_eq(sl->before.dtype, sl->t->dtype)) ta_strbuf_printf(&o, " %s", ta_dtype_name(t->dtype));
     bool same = ta_exec_storage_of(ck->x, sl->t) == sl->storage;
-    if ((same && sl->before.data == sl->t->data) || n >= cap) return;
+    if ((same && sl->before.data == sl->t->data) || o.len >= cap) return;
     ta_storage_info si;
     if (!sid || !ta_exec_storage_get(ck->x, sid, &si)) {
-        if (after) snprintf(buf + n, cap - n, " in memory the engine does not know");
+        if (after) ta_strbuf_puts(&o, " in memory the engine does not know");
         return;
     }
     if (!after)
-        snprintf(buf + n, cap - n, " in a storage of %zu bytes", si.bytes);
+        ta_strbuf_printf(&o, " in a storage of %zu bytes", si.bytes);
     else if (!same)
-        snprintf(buf + n, cap - n, " in another storage of %zu bytes", si.bytes);
+        ta_strbuf_printf(&o, " in another storage of %zu bytes", si.bytes);
     else
-        snprintf(buf + n, cap - n, " in the same storage, moved (%zu bytes)", si.bytes);
+        ta_strbuf_printf(&o, " in the same storage, moved (%zu bytes)", si.bytes);
 }
 
 /* The kernel left t past its storage's end (ta_kernel_bad_geometry): an
@@ -476,7 +474,9 @@ static void report_outside_views(ta_observer *ck, uint32_t sid, const unsigned c
              name, (long long)b);
         return;
     }
-    describe_geometry(&who->before, geo, sizeof geo);
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, geo, sizeof geo);
+    describe_geometry(&who->before, &o);
     emit(ck, TA_V_UNDECLARED_MUTATION, name,
          "argument '%s' is declared written, but the kernel changed byte %lld of its storage "
          "(storage element %lld), which is outside its view (%s) and every other written view",

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "exec/registry/registry_internal.h"
 #include "base/map.h"
 #include "tensoralias/exec.h"
@@ -48,16 +49,6 @@ static const char *key_name(ta_dispatch_key k)
     return k == TA_KEY_CPU ? "CPU" : k == TA_KEY_CUDA ? "CUDA" : "catch-all";
 }
 
-static bool grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap) return true;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *nv = ta_realloc(*v, c * elem);
-    if (!nv) return false;
-    *v = nv;
-    *cap = c;
-    return true;
-}
 
 ta_status ta_registry_create(ta_registry **out)
 {
@@ -211,7 +202,7 @@ static op_rec *find(const ta_registry *r, const char *name)
 
 static op_rec *add_op(ta_registry *r, const char *name)
 {
-    if (!grow((void **)&r->ops, &r->cap, r->n, sizeof(op_rec *))) return NULL;
+    if (TA_GROW_ONE(r->ops, r->n, r->cap, 16) != TA_OK) return NULL;
     op_rec *o = ta_calloc(1, sizeof *o);
     if (!o || !(o->pub.name = ta_strdup(name)) ||
         ta_map_add(&r->by_name, o->pub.name, strlen(o->pub.name), ta_map_ptr(o), NULL) != TA_OK) {
@@ -311,7 +302,7 @@ ta_status ta_register_op(ta_registry *r, const char *op, ta_dispatch_key key, ta
 
 ta_status registry_adopt(ta_registry *r, void *p, void (*free_fn)(void *))
 {
-    if (!grow((void **)&r->owned, &r->capowned, r->nowned, sizeof *r->owned)) {
+    if (TA_GROW_ONE(r->owned, r->nowned, r->capowned, 16) != TA_OK) {
         free_fn(p);
         return TA_ERR_NOMEM;
     }
@@ -396,7 +387,7 @@ ta_status ta_registry_load_plugin(ta_registry *r, const char *path, ta_diags *di
                                      TA_PLUGIN_ENTRY);
         return st == TA_OK ? TA_ERR_INVALID : st;
     }
-    if (!grow((void **)&r->handles, &r->caphandles, r->nhandles, sizeof(void *))) {
+    if (TA_GROW_ONE(r->handles, r->nhandles, r->caphandles, 16) != TA_OK) {
         dlclose(h);
         return TA_ERR_NOMEM;
     }

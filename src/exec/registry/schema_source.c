@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "exec/registry/registry_internal.h"
 #include "base/file.h"
@@ -285,13 +286,7 @@ static ta_status select_add(selection *s, const char *name)
     if (ta_map_add(&s->seen, name, strlen(name), ta_map_int((int64_t)s->n), &e) != TA_OK)
         return TA_ERR_NOMEM;
     if (e->value.i != (int64_t)s->n) return TA_OK; /* selected already */
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        const char **v = ta_realloc(s->v, cap * sizeof *v);
-        if (!v) return TA_ERR_NOMEM;
-        s->v = v;
-        s->cap = cap;
-    }
+    if (TA_GROW_ONE(s->v, s->n, s->cap, 256) != TA_OK) return TA_ERR_NOMEM;
     s->v[s->n++] = name;
     return TA_OK;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "exec/runtime/exec_internal.h"
 
 ta_status ta_exec_create(const struct ta_device_ops *dev, ta_exec **out)
@@ -72,13 +73,7 @@ ta_status ta_exec_storage_new(ta_exec *x, size_t bytes, uint32_t *id)
 {
     *id = 0;
     if (bytes > TA_STORAGE_MAX_BYTES) return TA_ERR_NOMEM;
-    if (x->nst == x->capst) {
-        size_t cap = x->capst ? x->capst * 2 : 16;
-        ta_storage_rec *n = ta_realloc(x->st, cap * sizeof *n);
-        if (!n) return TA_ERR_NOMEM;
-        x->st = n;
-        x->capst = cap;
-    }
+    if (TA_GROW_ONE(x->st, x->nst, x->capst, 16) != TA_OK) return TA_ERR_NOMEM;
     char err[256];
     bool front = (x->placement >> (x->nst % 64)) & 1;
     void *p = x->dev != ta_exec_device_cpu() ? x->dev->alloc(bytes, err, sizeof err)
@@ -195,14 +190,9 @@ static bool fits(int ndim, const int64_t *shape, const int64_t *strides, uint64_
 
 static ta_tensor_rec *new_rec(ta_exec *x)
 {
-    if (x->ntr == x->captr) {
-        size_t cap = x->captr ? x->captr * 2 : 32;
-        ta_tensor_rec **n = ta_realloc(x->tr, cap * sizeof *n);
-        if (!n) return NULL;
-        memset(n + x->captr, 0, (cap - x->captr) * sizeof *n);
-        x->tr = n;
-        x->captr = cap;
-    }
+    size_t had = x->captr;
+    if (TA_GROW_ONE(x->tr, x->ntr, x->captr, 32) != TA_OK) return NULL;
+    if (x->captr > had) memset(x->tr + had, 0, (x->captr - had) * sizeof *x->tr);
     ta_tensor_rec *r = x->tr[x->ntr];
     if (!r && !(r = x->tr[x->ntr] = ta_calloc(1, sizeof *r))) return NULL;
     x->ntr++;
@@ -371,13 +361,7 @@ ta_status ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n, DLTensor ***out)
 {
     ta_exec *x = ctx->x;
     *out = NULL;
-    if (x->nscratch == x->capscratch) {
-        size_t cap = x->capscratch ? x->capscratch * 2 : 8;
-        void **nv = ta_realloc(x->scratch, cap * sizeof *nv);
-        if (!nv) return TA_ERR_NOMEM;
-        x->scratch = nv;
-        x->capscratch = cap;
-    }
+    if (TA_GROW_ONE(x->scratch, x->nscratch, x->capscratch, 8) != TA_OK) return TA_ERR_NOMEM;
     DLTensor **a = ta_calloc(n ? n : 1, sizeof *a);
     if (!a) return TA_ERR_NOMEM;
     x->scratch[x->nscratch++] = a;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/kernel.h"
 #include "tensoralias/schema.h"
@@ -117,13 +118,7 @@ static const char *const *copy_names(ta_stack *st, const char *const *names, siz
 ta_status ta_stack_push(ta_stack *st, ta_value v)
 {
     if (!st) return TA_ERR_INVALID;
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 16;
-        ta_value *nv = ta_realloc(st->v, cap * sizeof *nv);
-        if (!nv) return TA_ERR_NOMEM;
-        st->v = nv;
-        st->cap = cap;
-    }
+    if (TA_GROW_ONE(st->v, st->n, st->cap, 16) != TA_OK) return TA_ERR_NOMEM;
     switch (v.tag) {
     case TA_VAL_TENSOR_LIST:
         if (!(v.u.tensors.items = copy_items(st, v.u.tensors.items, v.u.tensors.n * sizeof(DLTensor *))))

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "exec/synth/synth.h"
 
 ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v)
@@ -35,34 +36,24 @@ ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *
     return TA_OK;
 }
 
-static size_t put(char *buf, size_t cap, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static size_t put(char *buf, size_t cap, size_t n, const char *fmt, ...)
-{
-    if (n >= cap) return n;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf + n, cap - n, fmt, ap);
-    va_end(ap);
-    return k < 0 ? n : n + (size_t)k;
-}
-
-static size_t describe_tensor(const DLTensor *t, char *buf, size_t cap, size_t n)
+static void describe_tensor(const DLTensor *t, ta_strbuf *o)
 {
     int64_t st[64];
-    if (t->ndim > 64) return put(buf, cap, n, "?");
-    ta_strides_of(t, st);
-    n = put(buf, cap, n, "%s[", ta_dtype_name(t->dtype));
-    for (int d = 0; d < t->ndim; d++) n = put(buf, cap, n, "%s%lld", d ? "," : "", (long long)t->shape[d]);
-    bool contig = ta_is_contiguous(t);
-    n = put(buf, cap, n, "]");
-    if (!contig) {
-        n = put(buf, cap, n, " strides [");
-        for (int d = 0; d < t->ndim; d++) n = put(buf, cap, n, "%s%lld", d ? "," : "", (long long)st[d]);
-        n = put(buf, cap, n, "]");
+    if (t->ndim > 64) {
+        ta_strbuf_puts(o, "?");
+        return;
     }
-    if (t->byte_offset) n = put(buf, cap, n, " offset %llu", (unsigned long long)(t->byte_offset / ta_dtype_size(t->dtype)));
-    return n;
+    ta_strides_of(t, st);
+    ta_strbuf_printf(o, "%s[", ta_dtype_name(t->dtype));
+    for (int d = 0; d < t->ndim; d++) ta_strbuf_printf(o, "%s%lld", d ? "," : "", (long long)t->shape[d]);
+    bool contig = ta_is_contiguous(t);
+    ta_strbuf_puts(o, "]");
+    if (!contig) {
+        ta_strbuf_puts(o, " strides [");
+        for (int d = 0; d < t->ndim; d++) ta_strbuf_printf(o, "%s%lld", d ? "," : "", (long long)st[d]);
+        ta_strbuf_puts(o, "]");
+    }
+    if (t->byte_offset) ta_strbuf_printf(o, " offset %llu", (unsigned long long)(t->byte_offset / ta_dtype_size(t->dtype)));
 }
 
 /* A Scalar value as a ta_scalar. */
@@ -75,75 +66,78 @@ static ta_scalar scalar_of(const ta_value *v)
     return s;
 }
 
-static size_t describe_scalar(const ta_scalar *s, char *buf, size_t cap, size_t n)
+static void describe_scalar(const ta_scalar *s, ta_strbuf *o)
 {
-    if (s->kind == TA_SCALAR_FLOAT) return put(buf, cap, n, "%g", s->u.f);
-    if (s->kind == TA_SCALAR_BOOL) return put(buf, cap, n, "%s", s->u.b ? "True" : "False");
-    return put(buf, cap, n, "%lld", (long long)s->u.i);
+    if (s->kind == TA_SCALAR_FLOAT) ta_strbuf_printf(o, "%g", s->u.f);
+    else if (s->kind == TA_SCALAR_BOOL) ta_strbuf_puts(o, s->u.b ? "True" : "False");
+    else ta_strbuf_printf(o, "%lld", (long long)s->u.i);
 }
 
 size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t cap)
 {
-    size_t n = 0;
-    if (cap) buf[0] = '\0';
+    ta_strbuf sb;
+    ta_strbuf_init_fixed(&sb, buf, cap);
+    ta_strbuf *o = &sb;
     for (int i = 0; i < c->nargs && i < d->nargs; i++) {
         const ta_value *v = &c->args[i];
-        n = put(buf, cap, n, "%s%s=", i ? ", " : "", d->args[i].name);
+        ta_strbuf_printf(o, "%s%s=", i ? ", " : "", d->args[i].name);
         switch (v->tag) {
-        case TA_VAL_NONE: n = put(buf, cap, n, "None"); break;
+        case TA_VAL_NONE: ta_strbuf_puts(o, "None"); break;
         case TA_VAL_TENSOR: {
-            n = describe_tensor(v->u.tensor, buf, cap, n);
+            describe_tensor(v->u.tensor, o);
             /* Name a shared storage: views of one another. */
             for (int j = 0; j < c->nslots; j++)
                 for (int k = 0; k < j; k++)
                     if (c->slots[j].arg == i && c->slots[j].item < 0 &&
                         c->slots[k].storage == c->slots[j].storage)
-                        n = put(buf, cap, n, " (view of %s)", d->args[c->slots[k].arg].name);
+                        ta_strbuf_printf(o, " (view of %s)", d->args[c->slots[k].arg].name);
             break;
         }
         case TA_VAL_TENSOR_LIST:
-            n = put(buf, cap, n, "[");
+            ta_strbuf_puts(o, "[");
             for (size_t k = 0; k < v->u.tensors.n; k++) {
-                n = put(buf, cap, n, "%s", k ? ", " : "");
-                if (v->u.tensors.items[k]) n = describe_tensor(v->u.tensors.items[k], buf, cap, n);
-                else n = put(buf, cap, n, "None");
+                ta_strbuf_printf(o, "%s", k ? ", " : "");
+                if (v->u.tensors.items[k]) describe_tensor(v->u.tensors.items[k], o);
+                else ta_strbuf_puts(o, "None");
             }
-            n = put(buf, cap, n, "]");
+            ta_strbuf_puts(o, "]");
             break;
-        case TA_VAL_INT: n = put(buf, cap, n, "%lld", (long long)v->u.i); break;
+        case TA_VAL_INT: ta_strbuf_printf(o, "%lld", (long long)v->u.i); break;
         case TA_VAL_INT_LIST:
-            n = put(buf, cap, n, "[");
+            ta_strbuf_puts(o, "[");
             for (size_t k = 0; k < v->u.ints.n; k++)
-                n = put(buf, cap, n, "%s%lld", k ? "," : "", (long long)v->u.ints.items[k]);
-            n = put(buf, cap, n, "]");
+                ta_strbuf_printf(o, "%s%lld", k ? "," : "", (long long)v->u.ints.items[k]);
+            ta_strbuf_puts(o, "]");
             break;
-        case TA_VAL_FLOAT: n = put(buf, cap, n, "%g", v->u.f); break;
-        case TA_VAL_FLOAT_LIST: n = put(buf, cap, n, "[%zu floats]", v->u.floats.n); break;
-        case TA_VAL_BOOL: n = put(buf, cap, n, "%s", v->u.b ? "True" : "False"); break;
-        case TA_VAL_BOOL_LIST: n = put(buf, cap, n, "[%zu bools]", v->u.bools.n); break;
-        case TA_VAL_STRING: n = put(buf, cap, n, "'%s'", v->u.s); break;
+        case TA_VAL_FLOAT: ta_strbuf_printf(o, "%g", v->u.f); break;
+        case TA_VAL_FLOAT_LIST: ta_strbuf_printf(o, "[%zu floats]", v->u.floats.n); break;
+        case TA_VAL_BOOL: ta_strbuf_printf(o, "%s", v->u.b ? "True" : "False"); break;
+        case TA_VAL_BOOL_LIST: ta_strbuf_printf(o, "[%zu bools]", v->u.bools.n); break;
+        case TA_VAL_STRING: ta_strbuf_printf(o, "'%s'", v->u.s); break;
         case TA_VAL_SCALAR: {
             ta_scalar sc = scalar_of(v);
-            n = describe_scalar(&sc, buf, cap, n);
+            describe_scalar(&sc, o);
             break;
         }
         case TA_VAL_SCALAR_LIST:
-            n = put(buf, cap, n, "[");
-            for (size_t k = 0; k < v->u.scalars.n; k++)
-                n = describe_scalar(&v->u.scalars.items[k], buf, cap, put(buf, cap, n, "%s", k ? ", " : ""));
-            n = put(buf, cap, n, "]");
+            ta_strbuf_puts(o, "[");
+            for (size_t k = 0; k < v->u.scalars.n; k++) {
+                if (k) ta_strbuf_puts(o, ", ");
+                describe_scalar(&v->u.scalars.items[k], o);
+            }
+            ta_strbuf_puts(o, "]");
             break;
-        case TA_VAL_DIMNAME: n = put(buf, cap, n, "'%s'", v->u.s); break;
+        case TA_VAL_DIMNAME: ta_strbuf_printf(o, "'%s'", v->u.s); break;
         case TA_VAL_DIMNAME_LIST:
-            n = put(buf, cap, n, "[");
-            for (size_t k = 0; k < v->u.names.n; k++) n = put(buf, cap, n, "%s'%s'", k ? ", " : "", v->u.names.items[k]);
-            n = put(buf, cap, n, "]");
+            ta_strbuf_puts(o, "[");
+            for (size_t k = 0; k < v->u.names.n; k++) ta_strbuf_printf(o, "%s'%s'", k ? ", " : "", v->u.names.items[k]);
+            ta_strbuf_puts(o, "]");
             break;
         }
     }
-    if (cap && n >= cap) {
+    if (cap && o->len >= cap) {
         buf[cap - 1] = '\0';
         if (cap > 4) memcpy(buf + cap - 4, "...", 3);
     }
-    return n;
+    return o->len;
 }

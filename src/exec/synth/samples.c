@@ -41,6 +41,7 @@
 
 #include "exec/synth/samples.h"
 #include "base/alloc.h"
+#include "base/grow.h"
 #include "base/map.h"
 
 typedef struct sample_op {
@@ -408,13 +409,7 @@ static json_t *value(scan *sc, size_t flags, ta_status *st)
 
 static ta_status add_sample(sample_op *op, size_t at)
 {
-    if (op->n == op->cap) {
-        size_t cap = op->cap ? op->cap * 2 : 8;
-        size_t *n = ta_realloc(op->at, cap * sizeof *n);
-        if (!n) return TA_ERR_NOMEM;
-        op->at = n;
-        op->cap = cap;
-    }
+    if (TA_GROW_ONE(op->at, op->n, op->cap, 8) != TA_OK) return TA_ERR_NOMEM;
     op->at[op->n++] = at;
     return TA_OK;
 }
@@ -441,13 +436,7 @@ static ta_status read_samples(scan *sc, sample_op *op)
 
 static ta_status new_op(ta_samples *sm, const char *name, size_t *at)
 {
-    if (sm->nops == sm->capops) {
-        size_t cap = sm->capops ? sm->capops * 2 : 64;
-        sample_op *n = ta_realloc(sm->ops, cap * sizeof *n);
-        if (!n) return TA_ERR_NOMEM;
-        sm->ops = n;
-        sm->capops = cap;
-    }
+    if (TA_GROW_ONE(sm->ops, sm->nops, sm->capops, 64) != TA_OK) return TA_ERR_NOMEM;
     sample_op *op = &sm->ops[sm->nops];
     memset(op, 0, sizeof *op);
     if (!(op->name = ta_strdup(name))) return TA_ERR_NOMEM;

@@ -9,6 +9,7 @@
 #include "exec/registry/registry_internal.h"
 #include "exec/synth/samples.h"
 #include "base/alloc.h"
+#include "base/strbuf.h"
 
 /* The schema text the registry has for name: registered, or from the yaml. */
 static const char *schema_of(const ta_registry *reg, const char *name)
@@ -41,11 +42,12 @@ static ta_status error_at(const ta_samples *s, const char *source, size_t pos, t
 /* "self, other, alpha, out" into buf. */
 static void arg_names(const ta_schema *sc, char *buf, size_t cap)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (uint32_t i = 0; i < sc->nargs && n < cap; i++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%.*s", i ? ", " : "", (int)sc->args[i].name.len,
-                              sc->args[i].name.ptr);
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
+    for (uint32_t i = 0; i < sc->nargs; i++) {
+        if (i) ta_strbuf_puts(&o, ", ");
+        ta_strbuf_str(&o, sc->args[i].name);
+    }
 }
 
 static bool has_arg(const ta_schema *sc, const char *name)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "base/alloc.h"
 #include "exec/registry/registry_internal.h"
 #include "exec/synth/samples.h"
@@ -79,13 +80,7 @@ void verify_add_finding(op_job *j, const ta_finding *given)
     special_case(j, f);
     for (size_t i = 0; i < r->nfindings; i++)
         if (r->findings[i].kind == f->kind && !strcmp(r->findings[i].argument, f->argument)) return;
-    if (r->nfindings == j->capfindings) {
-        size_t cap = j->capfindings ? j->capfindings * 2 : 4;
-        ta_finding *n = ta_realloc(r->findings, cap * sizeof *n);
-        if (!n) return;
-        r->findings = n;
-        j->capfindings = cap;
-    }
+    if (TA_GROW_ONE(r->findings, r->nfindings, j->capfindings, 4) != TA_OK) return;
     r->findings[r->nfindings++] = *f;
 }
 
