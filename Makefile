@@ -27,6 +27,9 @@ OPT      ?= -O2
 SAN      ?=
 FAULT    ?=
 FUZZ_SECONDS ?= 60
+# Where SARIF's helpUri points (docs/rules.md of the published tree; see
+# tools/tensoralias/sarif.h); empty: the project's own. Rebuild after a change.
+SARIF_HELP_BASE ?=
 # The version is include/tensoralias/version.h's; the SONAME carries its major.
 VERSION  := $(shell sed -n 's/^\#define TA_VERSION_STRING "\(.*\)"/\1/p' include/tensoralias/version.h)
 SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
@@ -42,7 +45,8 @@ WARN     := -Wall -Wextra -Wpedantic $(WERROR)
 CFLAGS   ?=
 CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) $(if $(FAULT),-DTA_FAULT_INJECT) \
             -Iinclude -Isrc $(PKG_CFLAGS) \
-            -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
+            -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"' \
+            $(if $(SARIF_HELP_BASE),-DTA_SARIF_HELP_BASE='"$(SARIF_HELP_BASE)"')
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
 
