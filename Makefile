@@ -27,6 +27,9 @@ OPT      ?= -O2
 SAN      ?=
 FAULT    ?=
 FUZZ_SECONDS ?= 60
+# make test T=PATTERN runs only the tests whose name (test_alias_query,
+# gates: the file name without .sh) matches the shell pattern.
+T        ?=
 # Where SARIF's helpUri points (docs/rules.md of the published tree; see
 # tools/tensoralias/sarif.h); empty: the project's own. Rebuild after a change.
 SARIF_HELP_BASE ?=
@@ -232,7 +235,7 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BENCH_TORCH) $(BUILD)/bench/yaml_scan
 
 test: check-build
-	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' T='$(T)' sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
