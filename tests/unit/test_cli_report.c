@@ -59,7 +59,7 @@ static bool level_ok(const char *l)
 
 /* A rule's documentation: helpUri is absolute (SARIF 2.1.0 wants it so)
  * and names the rule's section of docs/rules.md; help, which GitHub shows
- * next to an alert, carries the same link. (tests/cli/rules_doc.sh checks
+ * next to an alert, carries the same link. (tests/cli/docs.sh checks
  * that the section exists.) */
 static void help_ok(const json_t *rule, const char *id)
 {
