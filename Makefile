@@ -1,10 +1,10 @@
 # tensoralias - build, test, sanitize, fuzz, install.
 #
 # Sources are found by directory, so a new file needs no Makefile edit:
-#   src/schema/**.c, src/alias/**.c (any subdirectory), src/exec/*.c
+#   src/{base,schema,extract,alias,exec}/**.c (any subdirectory)
 #                                 -> build/libtensoralias.{a,so}, built with
 #                                    -fvisibility=hidden: only TA_API is exported
-#   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
+#   src/refkernels/*.c            -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   src/torch/*.cpp               -> build/libtensoralias_torch.so (the libtorch bridge; when
 #                                    libtorch's headers are found and TORCH != 0)
@@ -53,9 +53,9 @@ CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) $(if $(FAULT),
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
 
-LIB_SRC  := $(sort $(shell find src/schema src/alias -name '*.c') $(wildcard src/exec/*.c))
+LIB_SRC  := $(sort $(shell find src/base src/schema src/extract src/alias src/exec -name '*.c'))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-REF_SRC  := $(sort $(wildcard src/exec/refkernels/*.c))
+REF_SRC  := $(sort $(wildcard src/refkernels/*.c))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_SRC  := $(sort $(wildcard tools/tensoralias/*.c))
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)

@@ -52,52 +52,52 @@ TA_API ta_status ta_alias_query_create(const ta_schema *s, ta_alias_query **out,
                                 ta_diags *diags);
 TA_API void ta_alias_query_destroy(ta_alias_query *q);
 
-TA_API uint32_t ta_query_ninputs(const ta_alias_query *q);
-TA_API uint32_t ta_query_noutputs(const ta_alias_query *q);
+TA_API uint32_t ta_alias_query_ninputs(const ta_alias_query *q);
+TA_API uint32_t ta_alias_query_noutputs(const ta_alias_query *q);
 
 /* SchemaInfo.is_mutable(input i): the argument is written (an "!" on it or on
  * its elements), or it is one of torch's training-mode special cases
  * (running_mean/running_var of batch_norm & co., noise of rrelu_with_noise),
  * which torch counts as written when the call has a training flag. */
-TA_API bool ta_query_is_mutable_input(const ta_alias_query *q, uint32_t i);
+TA_API bool ta_alias_query_is_mutable_input(const ta_alias_query *q, uint32_t i);
 /* SchemaInfo.is_mutable(): some input is mutable. */
-TA_API bool ta_query_is_mutable(const ta_alias_query *q);
+TA_API bool ta_alias_query_is_mutable(const ta_alias_query *q);
 /* SchemaInfo.may_alias(a, b) and may_contain_alias(a, b) (bidirectional).
  * Out-of-range slots answer false. */
-TA_API bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
-TA_API bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
+TA_API bool ta_alias_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
+TA_API bool ta_alias_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b);
 
 /* The same three questions, checked: the answer goes to *answer and a slot
  * out of range (an input index past the arguments, an output past the
  * returns) is TA_ERR_INVALID rather than the answer false. */
-TA_API ta_status ta_query_is_mutable_input_checked(const ta_alias_query *q, uint32_t i,
+TA_API ta_status ta_alias_query_is_mutable_input_checked(const ta_alias_query *q, uint32_t i,
                                                   bool *answer);
-TA_API ta_status ta_query_may_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b,
+TA_API ta_status ta_alias_query_may_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b,
                                            bool *answer);
-TA_API ta_status ta_query_may_contain_alias_checked(const ta_alias_query *q, ta_slot a,
+TA_API ta_status ta_alias_query_may_contain_alias_checked(const ta_alias_query *q, ta_slot a,
                                                    ta_slot b, bool *answer);
 
 /* The slot of the argument named name, else of the return named name (a
  * named return of an out= op shares its name with its argument: the
  * argument is found). TA_ERR_NOTFOUND when neither has that name. */
-TA_API ta_status ta_query_slot_named(const ta_alias_query *q, const char *name, ta_slot *out);
+TA_API ta_status ta_alias_query_slot_named(const ta_alias_query *q, const char *name, ta_slot *out);
 
 /* The declared contract, element sets included (what torch's list-level
  * view hides): true when output j and input i share an alias set after the
  * call, at the slot or inside its elements, or both enter the wildcard. */
-TA_API bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
+TA_API bool ta_alias_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
                                    uint32_t in);
 /* A view op returns a non-written alias of an input (torchgen's reading:
  * some return carries a read-only annotation, or some input is annotated
  * with an after set "->"). */
-TA_API bool ta_query_is_view_op(const ta_alias_query *q);
-/* Name of alias set k (k < ta_query_nsets), "*" never among them. */
-TA_API uint32_t ta_query_nsets(const ta_alias_query *q);
-TA_API ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k);
+TA_API bool ta_alias_query_is_view_op(const ta_alias_query *q);
+/* Name of alias set k (k < ta_alias_query_nsets), "*" never among them. */
+TA_API uint32_t ta_alias_query_nsets(const ta_alias_query *q);
+TA_API ta_str ta_alias_query_set_name(const ta_alias_query *q, uint32_t k);
 /* Bitset of the alias sets slot (its elements included) is in after the
  * call / written through; bit k is set k. */
-TA_API uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s);
-TA_API uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
+TA_API uint64_t ta_alias_query_sets_after(const ta_alias_query *q, ta_slot s);
+TA_API uint64_t ta_alias_query_sets_written(const ta_alias_query *q, ta_slot s);
 
 /* Writes the four torch answers to out as the members of a JSON object in
  * the golden format, without the braces (so they can close an object of the
@@ -107,7 +107,7 @@ TA_API uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s);
  * with the square of the slots: each stops after max_pairs pairs (0: no
  * limit) and *truncated (when not NULL) says whether one did. Memory is
  * constant. TA_ERR_IO when out reports an error. */
-TA_API ta_status ta_query_write_json(const ta_alias_query *q, FILE *out, size_t max_pairs,
+TA_API ta_status ta_alias_query_write_json(const ta_alias_query *q, FILE *out, size_t max_pairs,
                                      bool *truncated);
 
 /* ---- graphs ------------------------------------------------------------- */
@@ -142,16 +142,16 @@ TA_API const ta_schema *ta_alias_graph_schema(const ta_alias_graph *g);
 
 /* The same queries answered by walking the graph (slower; used to check the
  * compact summary): false for a slot out of range. */
-TA_API bool ta_graph_is_mutable_input(const ta_alias_graph *g, uint32_t i);
-TA_API bool ta_graph_may_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
-TA_API bool ta_graph_may_contain_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
-/* Checked, as ta_query_*_checked: TA_ERR_INVALID for a slot out of range,
+TA_API bool ta_alias_graph_is_mutable_input(const ta_alias_graph *g, uint32_t i);
+TA_API bool ta_alias_graph_may_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+TA_API bool ta_alias_graph_may_contain_alias(const ta_alias_graph *g, ta_slot a, ta_slot b);
+/* Checked, as ta_alias_query_*_checked: TA_ERR_INVALID for a slot out of range,
  * TA_ERR_NOMEM when the walk could not allocate (the answer is false). */
-TA_API ta_status ta_graph_is_mutable_input_checked(const ta_alias_graph *g, uint32_t i,
+TA_API ta_status ta_alias_graph_is_mutable_input_checked(const ta_alias_graph *g, uint32_t i,
                                                   bool *answer);
-TA_API ta_status ta_graph_may_alias_checked(const ta_alias_graph *g, ta_slot a, ta_slot b,
+TA_API ta_status ta_alias_graph_may_alias_checked(const ta_alias_graph *g, ta_slot a, ta_slot b,
                                            bool *answer);
-TA_API ta_status ta_graph_may_contain_alias_checked(const ta_alias_graph *g, ta_slot a,
+TA_API ta_status ta_alias_graph_may_contain_alias_checked(const ta_alias_graph *g, ta_slot a,
                                                    ta_slot b, bool *answer);
 
 /* Writers. dot is laid out for reading (inputs left, sets middle, outputs

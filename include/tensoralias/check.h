@@ -31,7 +31,7 @@ TA_API ta_status ta_check_all(const ta_native_file *f, ta_diags *diags);
 
 /* The same passes as stages of a streaming check (native.h): the built-in
  * passes, the alias passes, and torchgen's derivation fed one entry at a
- * time (ta_tg_stream_*). ta_native_check_stream_path and _buffer with
+ * time (ta_torchgen_stream_*). ta_native_check_stream_path and _buffer with
  * them; window 0 is TA_NATIVE_WINDOW_DEFAULT. The diagnostics are
  * ta_native_load_path's and ta_check_all's (see native.h for their order). */
 TA_API ta_status ta_check_stream_path(const char *path, const char *tags_path, size_t window,

@@ -80,7 +80,9 @@ typedef struct ta_diag {
 
 typedef struct ta_diags ta_diags;
 
-TA_API ta_diags *ta_diags_create(void);
+/* Constructors here return a status and the object through *out (NULL
+ * when they fail); every destroy takes NULL. */
+TA_API ta_status ta_diags_create(ta_diags **out);
 TA_API void ta_diags_destroy(ta_diags *d);
 TA_API void ta_diags_clear(ta_diags *d);
 /* Bytes of the valid UTF-8 character at s[0..n) (n > 0), or 0 when none

@@ -37,15 +37,17 @@ extern "C" {
  * PROT_NONE guard page right after its last byte, so a write past the end
  * faults. */
 TA_API const struct ta_device_ops *ta_exec_device_cpu(void);
-/* Loads a device library (libtensoralias_cuda.so) and returns its ops, or
- * NULL with an error diagnostic (rule "device"; its message is the device's
- * own when the device is unavailable). *handle receives the dlopen handle
+/* Loads a device library (libtensoralias_cuda.so) and gives its ops in *out;
+ * else *out is NULL, with an error diagnostic (rule "device"; its message is
+ * the device's own when the device is unavailable) and TA_ERR_IO (the
+ * library could not be loaded) or TA_ERR_UNSUPPORTED (no device table, one
+ * of another ABI, or the device is unavailable). *handle receives the dlopen handle
  * (close it with ta_exec_device_unload after the last use). The device's
  * available() is asked in a short-lived child process, so that this process
  * (which forks the verification children) never initializes the device
  * itself: a CUDA context does not survive fork. */
-TA_API const struct ta_device_ops *ta_exec_device_load(const char *path, void **handle,
-                                                       ta_diags *diags);
+TA_API ta_status ta_exec_device_load(const char *path, const struct ta_device_ops **out,
+                                     void **handle, ta_diags *diags);
 TA_API void ta_exec_device_unload(void *handle);
 
 /* ---- execution contexts ------------------------------------------------ */
@@ -61,15 +63,17 @@ typedef struct ta_storage_info {
     bool readonly; /* pages made read-only by ta_exec_protect */
 } ta_storage_info;
 
-/* dev NULL means the CPU device. */
-TA_API ta_exec *ta_exec_create(const struct ta_device_ops *dev);
+/* dev NULL means the CPU device. TA_ERR_NOMEM (and *out NULL) when memory
+ * runs out. */
+TA_API ta_status ta_exec_create(const struct ta_device_ops *dev, ta_exec **out);
 TA_API void ta_exec_destroy(ta_exec *x);
 /* Frees every storage and tensor and the stack contents. */
 TA_API void ta_exec_reset(ta_exec *x);
 TA_API const struct ta_device_ops *ta_exec_device(const ta_exec *x);
 
-/* A new storage of `bytes` bytes (contents unspecified). Returns its id, 0 on failure. */
-TA_API uint32_t ta_exec_storage_new(ta_exec *x, size_t bytes);
+/* A new storage of `bytes` bytes (contents unspecified); *id is its id, or 0
+ * with TA_ERR_NOMEM when it cannot be allocated. */
+TA_API ta_status ta_exec_storage_new(ta_exec *x, size_t bytes, uint32_t *id);
 TA_API size_t ta_exec_storage_count(const ta_exec *x);
 /* Storage by id; false when there is none. */
 TA_API bool ta_exec_storage_get(const ta_exec *x, uint32_t id, ta_storage_info *out);
@@ -77,11 +81,15 @@ TA_API bool ta_exec_storage_get(const ta_exec *x, uint32_t id, ta_storage_info *
 TA_API uint32_t ta_exec_storage_at(const ta_exec *x, const void *p);
 
 /* A tensor over storage `storage` with the given geometry (strides NULL:
- * contiguous), checked to fit in the storage. NULL when it does not. */
-TA_API DLTensor *ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
-                         const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
-/* A new contiguous tensor on a new storage of exactly its size. */
-TA_API DLTensor *ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape);
+ * contiguous), checked to fit in the storage: TA_ERR_INVALID (and *out
+ * NULL) when it does not, TA_ERR_NOMEM when memory runs out. */
+TA_API ta_status ta_exec_tensor(ta_exec *x, uint32_t storage, DLDataType dtype, int ndim,
+                                const int64_t *shape, const int64_t *strides, uint64_t byte_offset,
+                                DLTensor **out);
+/* A new contiguous tensor on a new storage of exactly its size: TA_ERR_INVALID
+ * for a negative dimension, TA_ERR_NOMEM when it cannot be allocated. */
+TA_API ta_status ta_exec_empty(ta_exec *x, DLDataType dtype, int ndim, const int64_t *shape,
+                               DLTensor **out);
 /* The storage id of a tensor the engine handed out (0 for a foreign one). */
 TA_API uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t);
 /* The lowest and one-past-highest byte (relative to the storage base) that t
@@ -106,7 +114,7 @@ TA_API ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_d
 
 /* Values pushed are copied shallowly, except lists and strings, whose
  * contents the stack copies; tensors stay owned by their ta_exec. */
-TA_API ta_stack *ta_stack_create(void);
+TA_API ta_status ta_stack_create(ta_stack **out); /* TA_ERR_NOMEM, *out NULL */
 TA_API void ta_stack_destroy(ta_stack *st);
 /* Like ta_stack_clear, and also frees the copies of lists and strings. */
 TA_API void ta_stack_reset(ta_stack *st);
@@ -126,7 +134,7 @@ typedef struct ta_registry_op {
     const char *kernel_origin[3];
 } ta_registry_op;
 
-TA_API ta_registry *ta_registry_create(void);
+TA_API ta_status ta_registry_create(ta_registry **out); /* TA_ERR_NOMEM, *out NULL */
 TA_API void ta_registry_destroy(ta_registry *reg);
 TA_API void ta_registry_set_schema_lookup(ta_registry *reg, ta_schema_lookup_fn fn, void *ud);
 /* Name used in diagnostics for registrations that follow ("libfoo.so"). */
@@ -341,7 +349,7 @@ TA_API void ta_verify_report_destroy(ta_verify_report *r);
  * row-major; "nan", "inf", "-inf" spell non-finite ones), or range [lo, hi]
  * and seed for generated values; other arguments are JSON numbers,
  * booleans, strings, lists or null. Arguments a sample leaves out are
- * synthesized. The full format is in src/exec/samples.c. ta_verify runs an
+ * synthesized. The full format is in src/exec/synth/samples.c. ta_verify runs an
  * operator's samples before its synthesized cases; a case seed below 2^32
  * names a sample (its index), so --case-seed replays samples too.
  * Loading checks every sample's structure (errors at the sample's line);

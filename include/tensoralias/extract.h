@@ -89,8 +89,9 @@ typedef struct ta_extract_opts {
     bool no_git;
 } ta_extract_opts;
 
-/* opts may be NULL (no defines, git used when available). NULL on OOM. */
-TA_API ta_extract *ta_extract_create(const ta_extract_opts *opts);
+/* opts may be NULL (no defines, git used when available). TA_ERR_NOMEM
+ * (and *out NULL) when memory runs out. */
+TA_API ta_status ta_extract_create(const ta_extract_opts *opts, ta_extract **out);
 TA_API void ta_extract_destroy(ta_extract *x);
 
 /* Scans len bytes of source text as lang, naming it file in the operators

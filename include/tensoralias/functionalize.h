@@ -44,13 +44,13 @@
 extern "C" {
 #endif
 
-typedef struct ta_func_opts {
+typedef struct ta_functionalize_opts {
     /* Return the final values of written graph inputs as extra graph
      * outputs (in input order) instead of copying them back. */
     bool no_copy_back;
-} ta_func_opts;
+} ta_functionalize_opts;
 
-typedef struct ta_func_counts {
+typedef struct ta_functionalize_counts {
     uint32_t mutating_before; /* nodes whose operator writes an argument */
     uint32_t mutating_after;  /* the same after the pass, copy-backs included */
     uint32_t rewritten;       /* mutating nodes replaced by functional ones */
@@ -60,33 +60,33 @@ typedef struct ta_func_counts {
     uint32_t regenerated;     /* views taken again after a write */
     uint32_t threaded;        /* block outputs and loop-carried values added */
     uint32_t kept;            /* mutating nodes left as they were */
-} ta_func_counts;
+} ta_functionalize_counts;
 
 /* A mutating node the pass left in place, and why. Strings live as long as
  * the report. */
-typedef struct ta_func_kept {
+typedef struct ta_functionalize_kept {
     const char *kind;   /* "aten::add_" */
     const char *output; /* the node's first output ("%23"), or "" */
     uint32_t line;      /* where the reader found it; 0 when built */
     const char *reason;
-} ta_func_kept;
+} ta_functionalize_kept;
 
-typedef struct ta_func_report ta_func_report;
+typedef struct ta_functionalize_report ta_functionalize_report;
 
 /* Functionalizes g in place, resolving nodes with ops. opts may be NULL.
  * *report (may be NULL when not wanted) gets the counts and the kept nodes.
  * TA_ERR_NOMEM is the only failure; the graph is then in an unspecified
  * state and should be destroyed. */
-TA_API ta_status ta_functionalize(ta_ir_graph *g, const ta_ir_ops *ops, const ta_func_opts *opts,
-                                  ta_func_report **report, ta_diags *diags);
-TA_API void ta_func_report_destroy(ta_func_report *r);
-TA_API const ta_func_counts *ta_func_report_counts(const ta_func_report *r);
-TA_API size_t ta_func_report_nkept(const ta_func_report *r);
-TA_API const ta_func_kept *ta_func_report_kept(const ta_func_report *r, size_t i);
+TA_API ta_status ta_functionalize(ta_ir_graph *g, const ta_ir_ops *ops, const ta_functionalize_opts *opts,
+                                  ta_functionalize_report **report, ta_diags *diags);
+TA_API void ta_functionalize_report_destroy(ta_functionalize_report *r);
+TA_API const ta_functionalize_counts *ta_functionalize_report_counts(const ta_functionalize_report *r);
+TA_API size_t ta_functionalize_report_nkept(const ta_functionalize_report *r);
+TA_API const ta_functionalize_kept *ta_functionalize_report_kept(const ta_functionalize_report *r, size_t i);
 
 /* The nodes of g (blocks included) whose operator, as ops resolves it,
  * writes one of its arguments. */
-TA_API uint32_t ta_func_count_mutating(const ta_ir_graph *g, const ta_ir_ops *ops);
+TA_API uint32_t ta_functionalize_count_mutating(const ta_ir_graph *g, const ta_ir_ops *ops);
 
 #ifdef __cplusplus
 }

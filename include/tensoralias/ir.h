@@ -148,9 +148,9 @@ TA_API void ta_ir_graph_destroy(ta_ir_graph *g);
  * graph's outputs. */
 TA_API ta_ir_block *ta_ir_graph_block(const ta_ir_graph *g);
 /* Adds a graph input. name (without '%') may be NULL for a numbered value;
- * a name in use gets a ".N" suffix. NULL on OOM. */
-TA_API ta_ir_value *ta_ir_graph_add_input(ta_ir_graph *g, const char *name,
-                                          const ta_ir_type *type);
+ * a name in use gets a ".N" suffix. TA_ERR_NOMEM (and *out NULL) on OOM. */
+TA_API ta_status ta_ir_graph_add_input(ta_ir_graph *g, const char *name, const ta_ir_type *type,
+                                       ta_ir_value **out);
 TA_API ta_status ta_ir_graph_add_output(ta_ir_graph *g, ta_ir_value *v);
 TA_API uint32_t ta_ir_graph_ninputs(const ta_ir_graph *g);
 TA_API ta_ir_value *ta_ir_graph_input(const ta_ir_graph *g, uint32_t i);
@@ -176,8 +176,8 @@ TA_API ta_ir_value *ta_ir_block_param(const ta_ir_block *b, uint32_t i);
 TA_API uint32_t ta_ir_block_noutputs(const ta_ir_block *b);
 TA_API ta_ir_value *ta_ir_block_output(const ta_ir_block *b, uint32_t i);
 /* Adds a parameter (a loop-carried value of a prim::Loop body, say). */
-TA_API ta_ir_value *ta_ir_block_add_param(ta_ir_block *b, const char *name,
-                                          const ta_ir_type *type);
+TA_API ta_status ta_ir_block_add_param(ta_ir_block *b, const char *name, const ta_ir_type *type,
+                                       ta_ir_value **out);
 TA_API ta_status ta_ir_block_add_output(ta_ir_block *b, ta_ir_value *v);
 TA_API ta_status ta_ir_block_set_output(ta_ir_block *b, uint32_t i, ta_ir_value *v);
 
@@ -185,15 +185,15 @@ TA_API ta_status ta_ir_block_set_output(ta_ir_block *b, uint32_t i, ta_ir_value 
 
 /* A new node of kind ("ns::name") with those inputs and noutputs outputs of
  * type Tensor (ta_ir_value_set_type changes them), not yet in a block: put it
- * in one with ta_ir_node_append / insert_before / insert_after. NULL on OOM
- * or a kind without "::". */
-TA_API ta_ir_node *ta_ir_node_create(ta_ir_graph *g, const char *kind,
-                                     ta_ir_value *const *inputs, uint32_t ninputs,
-                                     uint32_t noutputs);
+ * in one with ta_ir_node_append / insert_before / insert_after.
+ * TA_ERR_INVALID for a kind without "::", TA_ERR_NOMEM on OOM (*out NULL
+ * either way). */
+TA_API ta_status ta_ir_node_create(ta_ir_graph *g, const char *kind, ta_ir_value *const *inputs,
+                                   uint32_t ninputs, uint32_t noutputs, ta_ir_node **out);
 /* create + append to block b, the common case for a builder. */
-TA_API ta_ir_node *ta_ir_append(ta_ir_graph *g, ta_ir_block *b, const char *kind,
-                                ta_ir_value *const *inputs, uint32_t ninputs,
-                                uint32_t noutputs);
+TA_API ta_status ta_ir_append(ta_ir_graph *g, ta_ir_block *b, const char *kind,
+                              ta_ir_value *const *inputs, uint32_t ninputs, uint32_t noutputs,
+                              ta_ir_node **out);
 TA_API ta_status ta_ir_node_append(ta_ir_block *b, ta_ir_node *n);
 TA_API ta_status ta_ir_node_insert_before(ta_ir_node *n, ta_ir_node *pos);
 TA_API ta_status ta_ir_node_insert_after(ta_ir_node *n, ta_ir_node *pos);
@@ -218,11 +218,11 @@ TA_API uint32_t ta_ir_node_noutputs(const ta_ir_node *n);
 TA_API ta_ir_value *ta_ir_node_output(const ta_ir_node *n, uint32_t i);
 TA_API uint32_t ta_ir_node_nblocks(const ta_ir_node *n);
 TA_API ta_ir_block *ta_ir_node_block_at(const ta_ir_node *n, uint32_t i);
-TA_API ta_ir_block *ta_ir_node_add_block(ta_ir_node *n);
+TA_API ta_status ta_ir_node_add_block(ta_ir_node *n, ta_ir_block **out);
 TA_API ta_status ta_ir_node_add_input(ta_ir_node *n, ta_ir_value *v);
 TA_API ta_status ta_ir_node_set_input(ta_ir_node *n, uint32_t i, ta_ir_value *v);
-TA_API ta_ir_value *ta_ir_node_add_output(ta_ir_node *n, const char *name,
-                                          const ta_ir_type *type);
+TA_API ta_status ta_ir_node_add_output(ta_ir_node *n, const char *name, const ta_ir_type *type,
+                                       ta_ir_value **out);
 /* Attributes: name and value as torch prints them ("value" "1", "name"
  * "\"conv1\"", "value" "<Tensor>"). Setting a name again replaces it. */
 TA_API ta_status ta_ir_node_set_attr(ta_ir_node *n, const char *name, const char *value);

@@ -21,8 +21,9 @@
  *         const DLTensor *x = ta_stack_tensor(st, 0);
  *         if (!x || x->dtype.code != kDLFloat || x->dtype.bits != 32)
  *             return ta_kernel_error(ctx, "twice: expected a float32 tensor");
- *         DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
- *         if (!y) return ta_kernel_error(ctx, "twice: out of memory");
+ *         DLTensor *y;
+ *         if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK)
+ *             return ta_kernel_error(ctx, "twice: out of memory");
  *         int64_t n = ta_numel(x);
  *         for (int64_t i = 0; i < n; i++)
  *             *(float *)ta_elem_ptr(y, i) = 2.0f * *(const float *)ta_elem_ptr(x, i);
@@ -68,8 +69,11 @@ extern "C" {
  * after the old ones, new union members no larger than the old ones, so a
  * ta_value keeps its size and layout; a plugin built before them meets
  * them only in Scalar[] and Dimname arguments, which were given None at
- * most before). */
-#define TA_KERNEL_ABI_VERSION 2u
+ * most before).
+ * 3: the calls that make tensors and storages (ta_kernel_empty, _view,
+ * _tensor_array, _storage_new, _tensor_on) return a ta_status and their
+ * result through an out-parameter, as every fallible call of the library. */
+#define TA_KERNEL_ABI_VERSION 3u
 #define TA_PLUGIN_ENTRY "tensoralias_register"
 
 /* ---- values ------------------------------------------------------------ */
@@ -170,12 +174,21 @@ TA_API ta_status ta_kernel_bad_geometry(ta_kernel_ctx *ctx, const DLTensor *t, c
 /* The device the kernel runs on (kDLCPU or kDLCUDA). */
 TA_API DLDevice ta_kernel_device(const ta_kernel_ctx *ctx);
 
-/* A new contiguous tensor on the kernel's device, contents unspecified. */
-TA_API DLTensor *ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape);
+/* The calls that make tensors return a status and the tensor through *out
+ * (NULL when they fail). */
+
+/* A new contiguous tensor on the kernel's device, contents unspecified:
+ * TA_ERR_INVALID for a negative dimension, TA_ERR_NOMEM when it cannot be
+ * allocated. */
+TA_API ta_status ta_kernel_empty(ta_kernel_ctx *ctx, DLDataType dtype, int ndim, const int64_t *shape,
+                                 DLTensor **out);
 /* A new tensor sharing base's storage with the given geometry
- * (byte_offset is relative to the storage start, as in DLTensor). */
-TA_API DLTensor *ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim,
-                         const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
+ * (byte_offset is relative to the storage start, as in DLTensor):
+ * TA_ERR_INVALID when base is not the engine's or the geometry does not fit
+ * in its storage. */
+TA_API ta_status ta_kernel_view(ta_kernel_ctx *ctx, const DLTensor *base, int ndim,
+                                const int64_t *shape, const int64_t *strides, uint64_t byte_offset,
+                                DLTensor **out);
 /* Changes t's geometry in place (transpose_, squeeze_, as_strided_). */
 TA_API ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape,
                              const int64_t *strides, uint64_t byte_offset);
@@ -183,8 +196,8 @@ TA_API ta_status ta_kernel_restride(ta_kernel_ctx *ctx, DLTensor *t, int ndim, c
  * (reallocated, keeping the old bytes, when it was too small). As in torch,
  * a tensor that has the shape already keeps its strides and offset. */
 TA_API ta_status ta_kernel_resize(ta_kernel_ctx *ctx, DLTensor *t, int ndim, const int64_t *shape);
-/* An array for a tensor-list return, owned by the engine. */
-TA_API DLTensor **ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n);
+/* An array of n tensor pointers for a tensor-list return, owned by the engine. */
+TA_API ta_status ta_kernel_tensor_array(ta_kernel_ctx *ctx, size_t n, DLTensor ***out);
 
 /* ---- storage-level calls: for bridges to other frameworks -------------- */
 
@@ -206,12 +219,14 @@ TA_API bool ta_kernel_storage_of(ta_kernel_ctx *ctx, const DLTensor *t, ta_kerne
 TA_API bool ta_kernel_storage_at(ta_kernel_ctx *ctx, const void *p, ta_kernel_storage *out);
 /* A new storage of `bytes`, every byte the engine's marker (so an out=
  * argument moved onto it shows which elements the kernel wrote). It lives
- * until the case ends, whatever the kernel does with it. false when out of memory. */
-TA_API bool ta_kernel_storage_new(ta_kernel_ctx *ctx, size_t bytes, ta_kernel_storage *out);
+ * until the case ends, whatever the kernel does with it. TA_ERR_NOMEM when
+ * out of memory. */
+TA_API ta_status ta_kernel_storage_new(ta_kernel_ctx *ctx, size_t bytes, ta_kernel_storage *out);
 /* A tensor over storage `storage` (byte_offset from its base), checked to
- * fit; NULL when it does not. */
-TA_API DLTensor *ta_kernel_tensor_on(ta_kernel_ctx *ctx, uint32_t storage, DLDataType dtype, int ndim,
-                                     const int64_t *shape, const int64_t *strides, uint64_t byte_offset);
+ * fit: TA_ERR_INVALID (and *out NULL) when it does not. */
+TA_API ta_status ta_kernel_tensor_on(ta_kernel_ctx *ctx, uint32_t storage, DLDataType dtype, int ndim,
+                                     const int64_t *shape, const int64_t *strides, uint64_t byte_offset,
+                                     DLTensor **out);
 /* Moves t, a tensor the engine handed out, onto `storage` with the given
  * geometry: what a resize that reallocated did to an argument (in PyTorch
  * the argument then lives in the new storage). TA_ERR_INVALID when t is

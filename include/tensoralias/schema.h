@@ -29,7 +29,7 @@ extern "C" {
 
 typedef struct ta_arena ta_arena;
 
-TA_API ta_arena *ta_arena_create(void);
+TA_API ta_status ta_arena_create(ta_arena **out); /* TA_ERR_NOMEM, *out NULL */
 TA_API void ta_arena_destroy(ta_arena *a);
 /* Zeroed, 16-byte aligned memory that lives as long as the arena. NULL on OOM. */
 TA_API void *ta_arena_alloc(ta_arena *a, size_t size);

@@ -227,7 +227,7 @@ typedef struct ta_tg_group {
 
 typedef struct ta_torchgen ta_torchgen;
 
-TA_API ta_torchgen *ta_torchgen_create(void);
+TA_API ta_status ta_torchgen_create(ta_torchgen **out); /* TA_ERR_NOMEM, *out NULL */
 TA_API void ta_torchgen_destroy(ta_torchgen *tg);
 
 /* Appends one yaml entry (in file order). Fails with TA_ERR_INVALID after
@@ -282,7 +282,7 @@ TA_API extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_
  * For a check that does not hold the whole loaded file: the stream keeps a
  * compact summary of each entry it is given (referring to the yaml text by
  * byte offsets, re-reading what it needs from that text at the end) and
- * ta_tg_stream_finish reports exactly the diagnostics ta_torchgen_check_pass
+ * ta_torchgen_stream_finish reports exactly the diagnostics ta_torchgen_check_pass
  * reports on the whole file, in the same order.
  *
  * f in each call is any view of the one yaml (the whole loaded file, or a
@@ -293,19 +293,19 @@ TA_API extern const ta_native_pass ta_torchgen_pass; /* {"autogen", ta_torchgen_
  * text must outlive the stream. Every entry of the yaml is added, those
  * whose schema did not parse included (they derive nothing, but diagnostics
  * are placed by searching all entries by line, as the pass does).
- * ta_tg_stream_finish runs once (TA_ERR_INVALID after); adding after it is
+ * ta_torchgen_stream_finish runs once (TA_ERR_INVALID after); adding after it is
  * TA_ERR_INVALID too. What the stream keeps is about 210 bytes an entry of
  * a 1.13.1-like yaml; finish then builds the check model from it (about
  * 230 bytes an entry more while it runs), parsing again from the text only
  * the schemas of the groups torchgen derives for (tools/bench/
- * bench_tg_stream). */
-typedef struct ta_tg_stream ta_tg_stream;
-TA_API ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out);
-TA_API ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f,
+ * bench_torchgen_stream). */
+typedef struct ta_torchgen_stream ta_torchgen_stream;
+TA_API ta_status ta_torchgen_stream_create(const ta_native_file *f, ta_torchgen_stream **out);
+TA_API ta_status ta_torchgen_stream_add(ta_torchgen_stream *s, const ta_native_file *f,
                                   const ta_native_func *fn);
-TA_API ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f,
+TA_API ta_status ta_torchgen_stream_finish(ta_torchgen_stream *s, const ta_native_file *f,
                                      ta_diags *diags);
-TA_API void ta_tg_stream_destroy(ta_tg_stream *s);
+TA_API void ta_torchgen_stream_destroy(ta_torchgen_stream *s);
 
 /* Every rule the pass reports, for report catalogues (SARIF rules[]). */
 TA_API const ta_rule_info *ta_torchgen_rules(size_t *n);

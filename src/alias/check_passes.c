@@ -40,13 +40,13 @@ static ta_status alias_window(void *ctx, const ta_native_file *w, ta_diags *diag
 /* The torchgen stage's state: its stream, made on first use, or done when
  * the yaml fitted in one window and the pass ran on it. */
 typedef struct tg_stage {
-    ta_tg_stream *tg;
+    ta_torchgen_stream *tg;
     bool done;
 } tg_stage;
 
 /* torchgen's derivation: every entry added while its window lives. A yaml
  * in one window (PyTorch's own: 2,500 entries) gets the whole-file pass,
- * which reports the same (test_tg_stream, test_check_stream) without
+ * which reports the same (test_torchgen_stream, test_check_stream) without
  * keeping summaries to rebuild its model from. */
 static ta_status tg_window(void *ctx, const ta_native_file *w, ta_diags *diags)
 {
@@ -55,9 +55,9 @@ static ta_status tg_window(void *ctx, const ta_native_file *w, ta_diags *diags)
         g->done = true;
         return ta_torchgen_check_pass(w, diags);
     }
-    ta_status st = g->tg ? TA_OK : ta_tg_stream_create(w, &g->tg);
+    ta_status st = g->tg ? TA_OK : ta_torchgen_stream_create(w, &g->tg);
     for (size_t i = 0; i < ta_native_count(w) && st == TA_OK; i++)
-        st = ta_tg_stream_add(g->tg, w, ta_native_get(w, i));
+        st = ta_torchgen_stream_add(g->tg, w, ta_native_get(w, i));
     return st;
 }
 
@@ -65,8 +65,8 @@ static ta_status tg_finish(void *ctx, const ta_native_file *w, ta_diags *diags)
 {
     tg_stage *g = ctx;
     if (g->done) return TA_OK;
-    ta_status st = g->tg ? TA_OK : ta_tg_stream_create(w, &g->tg);
-    return st == TA_OK ? ta_tg_stream_finish(g->tg, w, diags) : st;
+    ta_status st = g->tg ? TA_OK : ta_torchgen_stream_create(w, &g->tg);
+    return st == TA_OK ? ta_torchgen_stream_finish(g->tg, w, diags) : st;
 }
 
 /* The stages, over g (whose stream the caller destroys). */
@@ -84,7 +84,7 @@ ta_status ta_check_stream_path(const char *path, const char *tags_path, size_t w
     ta_native_stage stages[3];
     check_stages(stages, &g);
     ta_status st = ta_native_check_stream_path(path, tags_path, stages, 3, window, count, diags);
-    ta_tg_stream_destroy(g.tg);
+    ta_torchgen_stream_destroy(g.tg);
     return st;
 }
 
@@ -97,6 +97,6 @@ ta_status ta_check_stream_buffer(const char *text, size_t len, const char *sourc
     check_stages(stages, &g);
     ta_status st = ta_native_check_stream_buffer(text, len, source, tags_text, tags_len,
                                                  tags_source, stages, 3, window, count, diags);
-    ta_tg_stream_destroy(g.tg);
+    ta_torchgen_stream_destroy(g.tg);
     return st;
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/query_internal.h"
 
 bool ta_facts_basic_may_alias(const ta_slot_facts *a, const ta_slot_facts *b)
@@ -85,15 +85,15 @@ void ta_alias_query_destroy(ta_alias_query *q)
     free(q);
 }
 
-uint32_t ta_query_ninputs(const ta_alias_query *q) { return q->nin; }
-uint32_t ta_query_noutputs(const ta_alias_query *q) { return q->nout; }
+uint32_t ta_alias_query_ninputs(const ta_alias_query *q) { return q->nin; }
+uint32_t ta_alias_query_noutputs(const ta_alias_query *q) { return q->nout; }
 
-bool ta_query_is_mutable_input(const ta_alias_query *q, uint32_t i)
+bool ta_alias_query_is_mutable_input(const ta_alias_query *q, uint32_t i)
 {
     return i < q->nin && q->slot[i].mutable_;
 }
 
-bool ta_query_is_mutable(const ta_alias_query *q)
+bool ta_alias_query_is_mutable(const ta_alias_query *q)
 {
     for (uint32_t i = 0; i < q->nin; i++)
         if (q->slot[i].mutable_) return true;
@@ -110,17 +110,17 @@ static bool outputs_share_input(const ta_alias_query *q, const ta_slot_facts *a,
     return false;
 }
 
-bool ta_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
+bool ta_alias_query_may_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
 {
-    const ta_slot_facts *fa = ta_query_slot(q, a), *fb = ta_query_slot(q, b);
+    const ta_slot_facts *fa = ta_alias_query_slot(q, a), *fb = ta_alias_query_slot(q, b);
     if (!fa || !fb) return false;
     if (ta_facts_may_alias(fa, fb)) return true;
     return a.kind == TA_SLOT_OUT && b.kind == TA_SLOT_OUT && outputs_share_input(q, fa, fb);
 }
 
-bool ta_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
+bool ta_alias_query_may_contain_alias(const ta_alias_query *q, ta_slot a, ta_slot b)
 {
-    const ta_slot_facts *fa = ta_query_slot(q, a), *fb = ta_query_slot(q, b);
+    const ta_slot_facts *fa = ta_alias_query_slot(q, a), *fb = ta_alias_query_slot(q, b);
     if (!fa || !fb) return false;
     if (ta_facts_may_contain_alias(fa, fb)) return true;
     return a.kind == TA_SLOT_OUT && b.kind == TA_SLOT_OUT && outputs_share_input(q, fa, fb);
@@ -131,32 +131,32 @@ static bool in_range(const ta_alias_query *q, ta_slot s)
     return s.index < (s.kind == TA_SLOT_IN ? q->nin : q->nout);
 }
 
-ta_status ta_query_is_mutable_input_checked(const ta_alias_query *q, uint32_t i, bool *answer)
+ta_status ta_alias_query_is_mutable_input_checked(const ta_alias_query *q, uint32_t i, bool *answer)
 {
     *answer = false;
     if (i >= q->nin) return TA_ERR_INVALID;
-    *answer = ta_query_is_mutable_input(q, i);
+    *answer = ta_alias_query_is_mutable_input(q, i);
     return TA_OK;
 }
 
-ta_status ta_query_may_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b, bool *answer)
+ta_status ta_alias_query_may_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b, bool *answer)
 {
     *answer = false;
     if (!in_range(q, a) || !in_range(q, b)) return TA_ERR_INVALID;
-    *answer = ta_query_may_alias(q, a, b);
+    *answer = ta_alias_query_may_alias(q, a, b);
     return TA_OK;
 }
 
-ta_status ta_query_may_contain_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b,
+ta_status ta_alias_query_may_contain_alias_checked(const ta_alias_query *q, ta_slot a, ta_slot b,
                                              bool *answer)
 {
     *answer = false;
     if (!in_range(q, a) || !in_range(q, b)) return TA_ERR_INVALID;
-    *answer = ta_query_may_contain_alias(q, a, b);
+    *answer = ta_alias_query_may_contain_alias(q, a, b);
     return TA_OK;
 }
 
-ta_status ta_query_slot_named(const ta_alias_query *q, const char *name, ta_slot *out)
+ta_status ta_alias_query_slot_named(const ta_alias_query *q, const char *name, ta_slot *out)
 {
     int32_t i = ta_schema_arg_index(q->s, name);
     if (i >= 0) {
@@ -170,7 +170,7 @@ ta_status ta_query_slot_named(const ta_alias_query *q, const char *name, ta_slot
     return TA_ERR_NOTFOUND;
 }
 
-bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
+bool ta_alias_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
                                    uint32_t in)
 {
     if (out >= q->nout || in >= q->nin) return false;
@@ -179,23 +179,23 @@ bool ta_query_output_aliases_input(const ta_alias_query *q, uint32_t out,
     return (o->decl_after & (i->decl_before | i->decl_after)) || (o->decl_wild && i->decl_wild);
 }
 
-bool ta_query_is_view_op(const ta_alias_query *q) { return q->view_op; }
-uint32_t ta_query_nsets(const ta_alias_query *q) { return q->nsets; }
+bool ta_alias_query_is_view_op(const ta_alias_query *q) { return q->view_op; }
+uint32_t ta_alias_query_nsets(const ta_alias_query *q) { return q->nsets; }
 
-ta_str ta_query_set_name(const ta_alias_query *q, uint32_t k)
+ta_str ta_alias_query_set_name(const ta_alias_query *q, uint32_t k)
 {
     ta_str none = {0};
     return k < q->nsets ? q->sets[k] : none;
 }
 
-uint64_t ta_query_sets_after(const ta_alias_query *q, ta_slot s)
+uint64_t ta_alias_query_sets_after(const ta_alias_query *q, ta_slot s)
 {
-    const ta_slot_facts *f = ta_query_slot(q, s);
+    const ta_slot_facts *f = ta_alias_query_slot(q, s);
     return f ? f->decl_after : 0;
 }
 
-uint64_t ta_query_sets_written(const ta_alias_query *q, ta_slot s)
+uint64_t ta_alias_query_sets_written(const ta_alias_query *q, ta_slot s)
 {
-    const ta_slot_facts *f = ta_query_slot(q, s);
+    const ta_slot_facts *f = ta_alias_query_slot(q, s);
     return f ? f->decl_written : 0;
 }

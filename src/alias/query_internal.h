@@ -1,5 +1,5 @@
 /* query_internal.h - the compact per-slot summary behind ta_alias_query,
- * shared by the query answers (query.c), the graph builder (graph.c) and the
+ * shared by the query answers (query.c), the graph builder (alias_graph.c) and the
  * rules. Built once per schema by query_facts.c. */
 #ifndef TA_ALIAS_QUERY_INTERNAL_H
 #define TA_ALIAS_QUERY_INTERNAL_H
@@ -76,7 +76,7 @@ void ta_alias_type_name(const ta_alias_query *q, uint32_t k, char *buf,
 int ta_alias_set_index(const ta_alias_query *q, ta_str name);
 bool ta_alias_str_is_wildcard(ta_str name);
 
-static inline const ta_slot_facts *ta_query_slot(const ta_alias_query *q,
+static inline const ta_slot_facts *ta_alias_query_slot(const ta_alias_query *q,
                                                  ta_slot s)
 {
     if (s.kind == TA_SLOT_IN) return s.index < q->nin ? &q->slot[s.index] : 0;
@@ -86,7 +86,7 @@ static inline const ta_slot_facts *ta_query_slot(const ta_alias_query *q,
 /* torch's answers over two summaries: FunctionSchema::may_alias (basic),
  * and SchemaInfo::may_alias / may_contain_alias except their output-pair
  * case (two outputs aliasing one input), which needs the whole schema and
- * lives in ta_query_may_alias / ta_query_may_contain_alias. */
+ * lives in ta_alias_query_may_alias / ta_alias_query_may_contain_alias. */
 bool ta_facts_basic_may_alias(const ta_slot_facts *a, const ta_slot_facts *b);
 bool ta_facts_may_alias(const ta_slot_facts *a, const ta_slot_facts *b);
 bool ta_facts_may_contain_alias(const ta_slot_facts *a, const ta_slot_facts *b);

@@ -38,20 +38,20 @@ done:
     fputc(']', out);
 }
 
-ta_status ta_query_write_json(const ta_alias_query *q, FILE *out, size_t max_pairs,
+ta_status ta_alias_query_write_json(const ta_alias_query *q, FILE *out, size_t max_pairs,
                               bool *truncated)
 {
     bool cut = false;
-    fprintf(out, "\"is_mutable\":%s,\"mutable_args\":[", ta_query_is_mutable(q) ? "true" : "false");
+    fprintf(out, "\"is_mutable\":%s,\"mutable_args\":[", ta_alias_query_is_mutable(q) ? "true" : "false");
     bool first = true;
     for (uint32_t i = 0; i < q->nin; i++)
-        if (ta_query_is_mutable_input(q, i)) {
+        if (ta_alias_query_is_mutable_input(q, i)) {
             fprintf(out, "%s%u", first ? "" : ",", i);
             first = false;
         }
     fputc(']', out);
-    write_pairs(q, out, "may_alias", ta_query_may_alias, max_pairs, &cut);
-    write_pairs(q, out, "may_contain_alias", ta_query_may_contain_alias, max_pairs, &cut);
+    write_pairs(q, out, "may_alias", ta_alias_query_may_alias, max_pairs, &cut);
+    write_pairs(q, out, "may_contain_alias", ta_alias_query_may_contain_alias, max_pairs, &cut);
     if (truncated) *truncated = cut;
     return ferror(out) ? TA_ERR_IO : TA_OK;
 }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/rules_internal.h"
 
 static const ta_rule_info rules[] = {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "alias/rules_custom_internal.h"
+#include "base/strbuf.h"
 #include "alias/rules_internal.h"
 
 #define R_DEST "custom-dest-not-written"
@@ -103,7 +104,7 @@ static bool arg_written(const ta_arg *a)
     return v.write;
 }
 
-static bool annotated(const ta_type *t) { return ta_tg_annotation(t) != NULL; }
+static bool annotated(const ta_type *t) { return ta_rule_first_annotation(t) != NULL; }
 
 /* ---- '!' where nothing can be written ----------------------------------------- */
 
@@ -304,7 +305,8 @@ static void rule_void(cc *c)
         return;
     /* the candidates: tensors not named like inputs first, in order */
     char list[256];
-    size_t n = 0;
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, list, sizeof list);
     uint32_t shown = 0, total = 0;
     const ta_arg *first = NULL;
     for (int pass = 0; pass < 2; pass++)
@@ -314,12 +316,9 @@ static void rule_void(cc *c)
                 continue;
             total++;
             if (!first) first = a;
-            if (shown < 4 && n < sizeof list)
-                n += (size_t)snprintf(list + n, sizeof list - n, "%s'%.*s'", shown ? ", " : "",
-                                      NAMEF(a->name));
-            if (shown < 4) shown++;
+            if (shown < 4) ta_strbuf_printf(&o, "%s'%.*s'", shown++ ? ", " : "", NAMEF(a->name));
         }
-    if (total > shown && n < sizeof list) snprintf(list + n, sizeof list - n, ", ...");
+    if (total > shown) ta_strbuf_puts(&o, ", ...");
     char hint[192];
     write_hint(c, false, first, hint, sizeof hint);
     report(c, R_VOID, s->rets_span, hint,
@@ -388,7 +387,7 @@ static void rule_out_returned(cc *c)
         uint32_t in = i;
         bool returned = false;
         for (uint32_t j = 0; j < s->nrets && !returned; j++)
-            returned = ta_query_output_aliases_input(c->q, j, in);
+            returned = ta_alias_query_output_aliases_input(c->q, j, in);
         if (!returned)
             report(c, R_KW_RET, a->span, "return it in its set (-> Tensor(a!)), or return nothing",
                    "keyword-only '%.*s' is written like an out= argument, but the operator returns other values instead of it",

@@ -35,10 +35,10 @@ ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q,
 
 /* torchgen's reading of a slot's annotation: the first one written in its
  * type, the element's for `Tensor(a)[]`. NULL when there is none. */
-const ta_alias *ta_tg_annotation(const ta_type *t);
+const ta_alias *ta_rule_first_annotation(const ta_type *t);
 /* torchgen's Annotation equality (before sets, write, after sets). */
-bool ta_tg_annotation_eq(const ta_alias *a, const ta_alias *b);
+bool ta_rule_same_annotation(const ta_alias *a, const ta_alias *b);
 /* torchgen's inplace name: "add_", or a dunder "__iadd__". */
-bool ta_tg_is_inplace_name(ta_str name);
+bool ta_rule_is_inplace_name(ta_str name);
 
 #endif

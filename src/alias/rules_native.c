@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/rules_internal.h"
 #include "tensoralias/native.h"
 
@@ -37,11 +37,11 @@ static ta_status native_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t of
 static bool pure_view_op(const ta_schema *s)
 {
     for (uint32_t j = 0; j < s->nrets; j++) {
-        const ta_alias *a = ta_tg_annotation(s->rets[j].type);
+        const ta_alias *a = ta_rule_first_annotation(s->rets[j].type);
         if (a && !a->write) return true;
     }
     for (uint32_t i = 0; i < s->nargs; i++) {
-        const ta_alias *a = ta_tg_annotation(s->args[i].type);
+        const ta_alias *a = ta_rule_first_annotation(s->args[i].type);
         if (!a || !a->has_arrow) continue;
         for (uint32_t k = 0; k < a->nafter; k++)
             if (ta_alias_str_is_wildcard(a->after[k])) return true;

@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "schema/parser.h"
 #include "alias/rules_internal.h"
 
-const ta_alias *ta_tg_annotation(const ta_type *t)
+const ta_alias *ta_rule_first_annotation(const ta_type *t)
 {
     if (!t) return NULL;
     if (t->alias) return t->alias;
     for (uint32_t i = 0; i < t->nelems; i++) {
-        const ta_alias *a = ta_tg_annotation(t->elems[i]);
+        const ta_alias *a = ta_rule_first_annotation(t->elems[i]);
         if (a) return a;
     }
     return NULL;
@@ -34,7 +34,7 @@ static bool str_lists_eq(const ta_str *a, uint32_t na, const ta_str *b, uint32_t
     return true;
 }
 
-bool ta_tg_annotation_eq(const ta_alias *a, const ta_alias *b)
+bool ta_rule_same_annotation(const ta_alias *a, const ta_alias *b)
 {
     if (!a || !b) return a == b;
     if (a->write != b->write || a->has_arrow != b->has_arrow || a->bare_write != b->bare_write)
@@ -43,7 +43,7 @@ bool ta_tg_annotation_eq(const ta_alias *a, const ta_alias *b)
     return !a->has_arrow || str_lists_eq(a->after, a->nafter, b->after, b->nafter);
 }
 
-bool ta_tg_is_inplace_name(ta_str n)
+bool ta_rule_is_inplace_name(ta_str n)
 {
     static const char *const aug[] = {"add", "sub", "mul", "div", "mod", "pow", "lshift",
                                       "rshift", "and", "xor", "or", "matmul", "truediv",
@@ -65,7 +65,7 @@ typedef struct rc {
     ta_rule_sink *k;
     ta_status st;
     int self_ix; /* the positional "self", or -1 */
-    /* ta_tg_annotation of each argument and return, found once: the rules
+    /* ta_rule_first_annotation of each argument and return, found once: the rules
      * ask for them again and again */
     const ta_alias **arg_ann, **ret_ann;
 } rc;
@@ -240,7 +240,7 @@ static void check_out_returns(rc *c, uint32_t nout, uint32_t first_out)
         if (!a->kwarg_only || !written_ann(c->arg_ann[i])) continue;
         if (!plain_tensor(a->type)) all_plain = false;
         if (a->name.len >= 9 && !memcmp(a->name.ptr, "_scratch_", 9)) nscratch++;
-        if (k < s->nrets && !ta_tg_annotation_eq(c->arg_ann[i], c->ret_ann[k]))
+        if (k < s->nrets && !ta_rule_same_annotation(c->arg_ann[i], c->ret_ann[k]))
             report(c, "alias-out-return-mismatch", s->rets[k].span,
                    "annotate the i-th return like the i-th out= argument",
                    "return %u does not carry the annotation of out= argument '%.*s'", k,
@@ -273,7 +273,7 @@ static void rule_out_args(rc *c)
 static void rule_inplace(rc *c)
 {
     const ta_schema *s = c->s;
-    if (!ta_tg_is_inplace_name(s->name)) return;
+    if (!ta_rule_is_inplace_name(s->name)) return;
     if (c->self_ix < 0) {
         report(c, "alias-inplace-self", s->name_span, "take the written input as 'Tensor(a!) self'",
                "inplace operator '%.*s' has no positional 'self' argument", NAMEF(s->name));
@@ -297,7 +297,7 @@ static void rule_inplace(rc *c)
                    NAMEF(s->name), NAMEF(s->args[i].name));
         }
     if (plain_tensor(self->type)) {
-        if (s->nrets != 1 || !ta_tg_annotation_eq(c->ret_ann[0], sa))
+        if (s->nrets != 1 || !ta_rule_same_annotation(c->ret_ann[0], sa))
             report(c, "alias-inplace-return", s->nrets ? s->rets_span : s->args_span,
                    "return 'Tensor(a!)' in the set of self",
                    "inplace operator '%.*s' must return 'self' (one return, annotated like it)",
@@ -328,7 +328,7 @@ static void rule_returns(rc *c)
         int positional = -1;
         for (uint32_t i = 0; i < s->nargs && !bound; i++) {
             const ta_arg *a = &s->args[i];
-            if (!ta_tg_annotation_eq(c->arg_ann[i], ra)) continue;
+            if (!ta_rule_same_annotation(c->arg_ann[i], ra)) continue;
             if (a->kwarg_only || (int)i == c->self_ix) bound = true;
             else positional = (int)i;
         }
@@ -350,7 +350,7 @@ static void rule_returns(rc *c)
         const ta_alias *aa = c->arg_ann[i];
         if (!aa || !aa->write) continue;
         for (uint32_t j = 0; j < s->nrets; j++)
-            if (ta_tg_annotation_eq(c->ret_ann[j], aa)) {
+            if (ta_rule_same_annotation(c->ret_ann[j], aa)) {
                 report(c, "alias-positional-mutable-returned", s->rets[j].span,
                        "return nothing for it (the caller already holds it)",
                        "written positional argument '%.*s' is also returned", NAMEF(a->name));
@@ -454,7 +454,7 @@ static void rule_kinds(rc *c)
                "overload '%.*s' says functional but the operator writes an argument",
                NAMEF(s->overload));
     /* torchgen's kind(): an operator is inplace or out=, never both */
-    if (ta_tg_is_inplace_name(s->name))
+    if (ta_rule_is_inplace_name(s->name))
         for (uint32_t i = 0; i < s->nargs; i++)
             if (s->args[i].kwarg_only && written_ann(c->arg_ann[i])) {
                 report(c, "alias-inplace-out", s->args[i].span,
@@ -476,10 +476,10 @@ static void rule_kinds(rc *c)
     bool out_fn = false;
     for (uint32_t i = 0; i < s->nargs; i++)
         if (s->args[i].kwarg_only && written_ann(c->arg_ann[i])) out_fn = true;
-    if (self_written && !out_fn && !ta_tg_is_inplace_name(s->name)) {
+    if (self_written && !out_fn && !ta_rule_is_inplace_name(s->name)) {
         const ta_alias *sa = c->arg_ann[c->self_ix];
         for (uint32_t j = 0; j < s->nrets; j++)
-            if (ta_tg_annotation_eq(c->ret_ann[j], sa)) {
+            if (ta_rule_same_annotation(c->ret_ann[j], sa)) {
                 report(c, "alias-mutable-returns-self", s->rets[j].span,
                        "name it with a trailing '_' if it is the inplace variant",
                        "'%.*s' writes self and returns it like an inplace operator, but its name has no trailing '_'",
@@ -495,8 +495,8 @@ ta_status ta_alias_rules_schema(const ta_schema *s, const ta_alias_query *q, ta_
     const ta_alias *small[64], **ann = small;
     size_t n = (size_t)s->nargs + s->nrets;
     if (n > sizeof small / sizeof small[0] && !(ann = ta_malloc(n * sizeof *ann))) return TA_ERR_NOMEM;
-    for (uint32_t i = 0; i < s->nargs; i++) ann[i] = ta_tg_annotation(s->args[i].type);
-    for (uint32_t j = 0; j < s->nrets; j++) ann[s->nargs + j] = ta_tg_annotation(s->rets[j].type);
+    for (uint32_t i = 0; i < s->nargs; i++) ann[i] = ta_rule_first_annotation(s->args[i].type);
+    for (uint32_t j = 0; j < s->nrets; j++) ann[s->nargs + j] = ta_rule_first_annotation(s->rets[j].type);
     c.arg_ann = ann;
     c.ret_ann = ann + s->nargs;
     for (uint32_t i = 0; i < s->nargs; i++)

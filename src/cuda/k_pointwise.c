@@ -35,7 +35,8 @@ static const pw_desc *desc_of(ta_kernel_ctx *ctx) { return (const pw_desc *)ta_k
 
 static DLTensor *new_tensor(ta_kernel_ctx *ctx, int cu_dtype, int ndim, const int64_t *shape)
 {
-    return ta_kernel_empty(ctx, ta_cu_dl_dtype(cu_dtype), ndim, shape);
+    DLTensor *t;
+    return ta_kernel_empty(ctx, ta_cu_dl_dtype(cu_dtype), ndim, shape, &t) == TA_OK ? t : NULL;
 }
 
 /* The checks on a tensor the op writes: dtype, shape (out= is resized as
@@ -239,8 +240,9 @@ static ta_status fill_value(ta_kernel_ctx *ctx, const char *name, DLTensor *t, t
 /* A new tensor of x's dtype and shape, for the functional variants. */
 static ta_status empty_like(ta_kernel_ctx *ctx, const char *name, const DLTensor *x, DLTensor **out)
 {
-    *out = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    return *out ? TA_OK : ta_kernel_error(ctx, "%s: out of device memory", name);
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, out) != TA_OK)
+        return ta_kernel_error(ctx, "%s: out of device memory", name);
+    return TA_OK;
 }
 
 /* fill and zero: their variants differ only in what gets the value: self (in

@@ -34,8 +34,9 @@ static int64_t elsize(const DLTensor *t) { return (int64_t)ta_dtype_size(t->dtyp
 static ta_status make_view(ta_kernel_ctx *ctx, ta_stack *st, const char *name, const DLTensor *base, const geom *g)
 {
     if (g->offset < 0) return ta_kernel_error(ctx, "%s: the view would start before its storage", name);
-    DLTensor *v = ta_kernel_view(ctx, base, g->ndim, g->shape, g->strides, (uint64_t)g->offset);
-    if (!v) return ta_kernel_error(ctx, "%s: the view does not fit in its base's storage", name);
+    DLTensor *v;
+    if (ta_kernel_view(ctx, base, g->ndim, g->shape, g->strides, (uint64_t)g->offset, &v) != TA_OK)
+        return ta_kernel_error(ctx, "%s: the view does not fit in its base's storage", name);
     return ta_cu_return(st, v);
 }
 
@@ -198,8 +199,9 @@ static ta_status view_or_reshape(ta_kernel_ctx *ctx, ta_stack *st, const char *n
                                name);
     /* reshape of a tensor no strides can express: a contiguous copy, read in
      * self's logical order (which is the new shape's contiguous order). */
-    DLTensor *out = ta_kernel_empty(ctx, x->dtype, g.ndim, g.shape);
-    if (!out) return ta_kernel_error(ctx, "%s: out of device memory", name);
+    DLTensor *out;
+    if (ta_kernel_empty(ctx, x->dtype, g.ndim, g.shape, &out) != TA_OK)
+        return ta_kernel_error(ctx, "%s: out of device memory", name);
     int64_t cst[TA_CU_MAXDIM], s = 1;
     for (int d = x->ndim - 1; d >= 0; d--) {
         cst[d] = s;

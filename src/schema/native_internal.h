@@ -6,7 +6,7 @@
 
 #include <stdarg.h>
 
-#include "schema/map.h"
+#include "base/map.h"
 #include "tensoralias/native.h"
 
 /* ---- yaml nodes (native_yaml.c) ---------------------------------------- */
@@ -97,10 +97,12 @@ struct ta_native_file {
     char *kept[2];         /* texts the file owns (ta_native_load_path's) */
     int nkept;
     ta_native_func *funcs; /* malloc'd, grown while loading */
-    uint32_t nfuncs, funcs_cap;
+    uint32_t nfuncs;
+    size_t funcs_cap;
     bool has_tags;
     const char **tags;     /* from tags.yaml */
-    uint32_t ntags, tags_cap;
+    uint32_t ntags;
+    size_t tags_cap;
     ta_map index;          /* full_name ("ns::name.overload") -> first entry
                             * (a window's stays empty: see the stream's) */
     /* The entries whose name an earlier entry has, in yaml order, as pairs
@@ -108,7 +110,8 @@ struct ta_native_file {
      * the overload check reads them instead of looking every name up
      * again. A window's first entry may be in an earlier window. */
     uint32_t *dups;
-    uint32_t ndups, dups_cap; /* pairs */
+    uint32_t ndups; /* pairs */
+    size_t dups_cap;
 };
 
 /* native_names.c: the ta_native_key named k (a C string), or -1. */

@@ -12,9 +12,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
-#include "schema/file.h"
+#include "base/grow.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "base/file.h"
 #include "schema/native_internal.h"
 #include "schema/parser.h"
 
@@ -371,7 +372,7 @@ static void lexical_name(loader *L, ta_native_func *fn)
 static void parse_func(loader *L, ta_native_func *fn, const ynode *v)
 {
     ta_parse_opts opts = {L->src->source, v->pos.line, v->pos.col + (v->plain ? 0 : 1)};
-    if ((!L->tmp && !(L->tmp = ta_diags_create())) ||
+    if ((!L->tmp && ta_diags_create(&L->tmp) != TA_OK) ||
         (!L->types && !(L->types = ta_type_pool_create()))) {
         L->st = TA_ERR_NOMEM;
         return;
@@ -633,13 +634,8 @@ static ta_status funcs_item(void *ctx, const ynode *e)
                 "an entry must be a mapping, not %s", ta_yaml_type_name(e));
         return L->st;
     }
-    if (f->nfuncs == f->funcs_cap) { /* (a window is flushed before it is full) */
-        uint32_t cap = f->funcs_cap * 2;
-        ta_native_func *v = ta_realloc(f->funcs, cap * sizeof *v);
-        if (!v) return L->st = TA_ERR_NOMEM;
-        f->funcs = v;
-        f->funcs_cap = cap;
-    }
+    /* (a window is flushed before it is full) */
+    if (TA_GROW_ONE(f->funcs, f->nfuncs, f->funcs_cap, 1) != TA_OK) return L->st = TA_ERR_NOMEM;
     ta_native_func *fn = &f->funcs[f->nfuncs];
     memset(fn, 0, sizeof *fn);
     read_entry(L, fn, e);
@@ -707,14 +703,8 @@ static ta_status tags_item(void *ctx, const ynode *e)
         lreport(L, TA_SEV_ERROR, "tag-no-desc", desc ? desc->pos : e->pos,
                 "add 'desc: what the tag means'", "tag '%s' has no description",
                 tag->text);
-    if (f->ntags == f->tags_cap) {
-        uint32_t cap = f->tags_cap ? f->tags_cap * 2 : 32;
-        const char **v = ta_arena_zalloc(f->fixed, cap * sizeof *v);
-        if (!v) return L->st = TA_ERR_NOMEM;
-        if (f->ntags) memcpy(v, f->tags, f->ntags * sizeof *v);
-        f->tags = v;
-        f->tags_cap = cap;
-    }
+    if (ta_grow((void **)&f->tags, &f->tags_cap, (size_t)f->ntags + 1, sizeof *f->tags, 32, f->fixed) != TA_OK)
+        return L->st = TA_ERR_NOMEM;
     f->tags[f->ntags] = ta_arena_strndup(f->fixed, tag->text, tag->len);
     if (!f->tags[f->ntags++]) L->st = TA_ERR_NOMEM;
     return L->st;
@@ -777,13 +767,13 @@ static bool set_src(ta_native_file *f, ta_yaml_src *src, const char *text, size_
 static ta_native_file *file_create(ta_native_stream *stream)
 {
     ta_native_file *f = ta_calloc(1, sizeof *f);
-    if (!f || !(f->arena = ta_arena_create())) {
+    if (!f || ta_arena_create(&f->arena) != TA_OK) {
         free(f);
         return NULL;
     }
     f->fixed = f->arena;
     f->stream = stream;
-    if (stream && !(f->fixed = ta_arena_create())) {
+    if (stream && ta_arena_create(&f->fixed) != TA_OK) {
         ta_arena_destroy(f->arena);
         free(f);
         return NULL;

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/grow.h"
+#include "base/alloc.h"
 #include "schema/native_internal.h"
 
 ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
@@ -15,13 +16,8 @@ ta_status ta_native_index_reserve(ta_native_file *f, size_t n)
 
 ta_status ta_native_note_dup(ta_native_file *f, uint32_t i, uint32_t first_line)
 {
-    if (f->ndups == f->dups_cap) {
-        uint32_t cap = f->dups_cap ? f->dups_cap * 2 : 16;
-        uint32_t *d = ta_realloc(f->dups, 2 * (size_t)cap * sizeof *d);
-        if (!d) return TA_ERR_NOMEM;
-        f->dups = d;
-        f->dups_cap = cap;
-    }
+    if (ta_grow((void **)&f->dups, &f->dups_cap, (size_t)f->ndups + 1, 2 * sizeof *f->dups, 16, NULL) != TA_OK)
+        return TA_ERR_NOMEM;
     f->dups[2 * f->ndups] = i;
     f->dups[2 * f->ndups + 1] = first_line;
     f->ndups++;

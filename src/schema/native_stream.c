@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
+#include "base/grow.h"
 #include "schema/native_internal.h"
 
 /* A structured_delegate named before any function of that name was read:
@@ -138,13 +139,7 @@ static void lookup(const ta_native_stream *s, const char *key, size_t len, bool 
 static ta_status remember(ta_native_stream *s, const char *key, size_t len,
                           const ta_native_str *del)
 {
-    if (s->nlater == s->later_cap) {
-        size_t cap = s->later_cap ? s->later_cap * 2 : 64;
-        later_ref *v = ta_realloc(s->later, cap * sizeof *v);
-        if (!v) return TA_ERR_NOMEM;
-        s->later = v;
-        s->later_cap = cap;
-    }
+    if (TA_GROW_ONE(s->later, s->nlater, s->later_cap, 64) != TA_OK) return TA_ERR_NOMEM;
     const char *kept = ta_arena_strndup(s->keys, key, len);
     if (!kept) return TA_ERR_NOMEM;
     s->later[s->nlater++] = (later_ref){del->pos, kept, (uint32_t)len, (uint32_t)(len - del->len)};
@@ -239,7 +234,7 @@ static ta_status stream_init(ta_native_stream *s, const ta_native_stage *stages,
     if (!window) window = TA_NATIVE_WINDOW_DEFAULT;
     s->window = window > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)window;
     ta_map_init(&s->index, NULL);
-    return (s->keys = ta_arena_create()) ? TA_OK : TA_ERR_NOMEM;
+    return ta_arena_create(&s->keys);
 }
 
 /* The check after loading into w (loaded: the loader's status). */

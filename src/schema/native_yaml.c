@@ -9,7 +9,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "schema/arena.h"
+#include "base/arena.h"
 #include "schema/native_internal.h"
 
 enum { MAX_DEPTH = 64 };
@@ -452,7 +452,7 @@ static void reader_init(reader *r, const ta_yaml_src *src, ta_diags *diags)
     memset(r, 0, sizeof *r);
     r->src = src;
     r->diags = diags;
-    if (!(r->scratch = ta_arena_create())) r->st = TA_ERR_NOMEM;
+    if (ta_arena_create(&r->scratch) != TA_OK) r->st = TA_ERR_NOMEM;
     const unsigned char *t = (const unsigned char *)src->text;
     if (src->len >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) r->base = 3;
     /* ASCII text (PyTorch's is) makes positions cheap; test 8 bytes a step */

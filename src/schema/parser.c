@@ -19,11 +19,13 @@
  * Defaults are checked against their argument's type the way torch does
  * (defaults.c); everything else about meaning is left to src/alias. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "base/grow.h"
 #include "schema/lexer.h"
 #include "schema/parser.h"
 
@@ -220,12 +222,13 @@ static void *talloc(parser *p, size_t size)
 static void *grow(parser *p, void *v, uint32_t n, uint32_t *cap, size_t elsz)
 {
     if (n < *cap) return v;
-    uint32_t nc = *cap ? *cap * 2 : 4;
-    void *nv = alloc(p, (size_t)nc * elsz);
-    if (!nv) return NULL;
-    if (n) memcpy(nv, v, (size_t)n * elsz);
-    *cap = nc;
-    return nv;
+    size_t c = n; /* the n elements so far, wherever they are, are copied */
+    if (ta_grow(&v, &c, (size_t)n + 1, elsz, 4, p->a) != TA_OK || c > UINT32_MAX) {
+        p->failed = p->oom = true;
+        return NULL;
+    }
+    *cap = (uint32_t)c;
+    return v;
 }
 
 /* Lists are collected in a caller's stack array (grow moves one that

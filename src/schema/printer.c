@@ -8,37 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "schema/parser.h"
 
-typedef struct out {
-    char *buf;
-    size_t cap;
-    size_t n; /* bytes needed so far */
-} out;
-
-static void put(out *o, const char *s, size_t len)
-{
-    if (o->n < o->cap) {
-        size_t room = o->cap - o->n;
-        memcpy(o->buf + o->n, s, len < room ? len : room);
-    }
-    o->n += len;
-}
-
-static void puts_(out *o, const char *s) { put(o, s, strlen(s)); }
-static void putv(out *o, ta_str v) { if (v.len) put(o, v.ptr, v.len); }
-
-static size_t finish(out *o)
-{
-    if (o->cap) o->buf[o->n < o->cap ? o->n : o->cap - 1] = '\0';
-    return o->n;
-}
-
-static void put_sets(out *o, const ta_str *v, uint32_t n)
+static void put_sets(ta_strbuf *o, const ta_str *v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        if (i) put(o, "|", 1);
-        putv(o, v[i]);
+        if (i) ta_strbuf_put(o, "|", 1);
+        ta_strbuf_str(o, v[i]);
     }
 }
 
@@ -50,21 +27,21 @@ static bool same_sets(const ta_alias *a)
     return true;
 }
 
-static void put_alias(out *o, const ta_alias *a)
+static void put_alias(ta_strbuf *o, const ta_alias *a)
 {
     if (!a) return;
     if (a->bare_write) {
-        put(o, "!", 1);
+        ta_strbuf_put(o, "!", 1);
         return;
     }
-    put(o, "(", 1);
+    ta_strbuf_put(o, "(", 1);
     put_sets(o, a->before, a->nbefore);
-    if (a->write) put(o, "!", 1);
+    if (a->write) ta_strbuf_put(o, "!", 1);
     if (a->has_arrow || !same_sets(a)) {
-        put(o, " -> ", 4);
+        ta_strbuf_put(o, " -> ", 4);
         put_sets(o, a->after, a->nafter);
     }
-    put(o, ")", 1);
+    ta_strbuf_put(o, ")", 1);
 }
 
 /* Iterative over the '?' / '[]' chain (the common deep case), recursive
@@ -72,41 +49,41 @@ static void put_alias(out *o, const ta_alias *a)
 /* Whether a type is written with its alias annotations. */
 typedef enum spelling { PLAIN, ANNOTATED } spelling;
 
-static void put_type(out *o, const ta_type *t, spelling how, unsigned depth)
+static void put_type(ta_strbuf *o, const ta_type *t, spelling how, unsigned depth)
 {
     bool annotations = how == ANNOTATED;
     if (!t) return;
     if (depth > TA_SCHEMA_MAX_DEPTH * 4) { /* a model built in memory with a cycle */
-        put(o, "...", 3);
+        ta_strbuf_put(o, "...", 3);
         return;
     }
     switch (t->kind) {
     case TA_TYPE_NAME:
-        putv(o, t->name);
+        ta_strbuf_str(o, t->name);
         break;
     case TA_TYPE_OPTIONAL:
         put_type(o, t->nelems ? t->elems[0] : NULL, how, depth + 1);
-        put(o, "?", 1);
+        ta_strbuf_put(o, "?", 1);
         break;
     case TA_TYPE_LIST:
         put_type(o, t->nelems ? t->elems[0] : NULL, how, depth + 1);
         if (t->fixed_size >= 0) {
             char b[16];
             int k = snprintf(b, sizeof b, "[%d]", (int)t->fixed_size);
-            put(o, b, (size_t)k);
+            ta_strbuf_put(o, b, (size_t)k);
         } else {
-            put(o, "[]", 2);
+            ta_strbuf_put(o, "[]", 2);
         }
         break;
     case TA_TYPE_TUPLE:
     case TA_TYPE_APPLY:
-        if (t->kind == TA_TYPE_APPLY) putv(o, t->name);
-        put(o, "(", 1);
+        if (t->kind == TA_TYPE_APPLY) ta_strbuf_str(o, t->name);
+        ta_strbuf_put(o, "(", 1);
         for (uint32_t i = 0; i < t->nelems; i++) {
-            if (i) put(o, ", ", 2);
+            if (i) ta_strbuf_put(o, ", ", 2);
             put_type(o, t->elems[i], how, depth + 1);
         }
-        put(o, ")", 1);
+        ta_strbuf_put(o, ")", 1);
         break;
     }
     if (annotations) put_alias(o, t->alias);
@@ -114,24 +91,27 @@ static void put_type(out *o, const ta_type *t, spelling how, unsigned depth)
 
 size_t ta_type_print_plain(const ta_type *t, char *buf, size_t cap)
 {
-    out o = {buf, cap, 0};
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
     put_type(&o, t, PLAIN, 0);
-    return finish(&o);
+    return o.len;
 }
 
 size_t ta_type_print(const ta_type *t, char *buf, size_t cap)
 {
-    out o = {buf, cap, 0};
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
     put_type(&o, t, ANNOTATED, 0);
-    return finish(&o);
+    return o.len;
 }
 
 size_t ta_schema_print(const ta_schema *s, char *buf, size_t cap)
 {
     if (!s->text) return ta_schema_print_canonical(s, buf, cap);
-    out o = {buf, cap, 0};
-    put(&o, s->text, s->text_len);
-    return finish(&o);
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
+    ta_strbuf_put(&o, s->text, s->text_len);
+    return o.len;
 }
 
 static bool starts_with_paren(const ta_type *t)
@@ -141,61 +121,62 @@ static bool starts_with_paren(const ta_type *t)
     return t && t->kind == TA_TYPE_TUPLE;
 }
 
-static void put_ret(out *o, const ta_ret *r)
+static void put_ret(ta_strbuf *o, const ta_ret *r)
 {
     put_type(o, r->type, ANNOTATED, 0);
     if (r->name.len) {
-        put(o, " ", 1);
-        putv(o, r->name);
+        ta_strbuf_put(o, " ", 1);
+        ta_strbuf_str(o, r->name);
     }
 }
 
 size_t ta_schema_print_canonical(const ta_schema *s, char *buf, size_t cap)
 {
-    out o = {buf, cap, 0};
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
     if (s->ns.len) {
-        putv(&o, s->ns);
-        put(&o, "::", 2);
+        ta_strbuf_str(&o, s->ns);
+        ta_strbuf_put(&o, "::", 2);
     }
-    putv(&o, s->name);
+    ta_strbuf_str(&o, s->name);
     if (s->overload.len) {
-        put(&o, ".", 1);
-        putv(&o, s->overload);
+        ta_strbuf_put(&o, ".", 1);
+        ta_strbuf_str(&o, s->overload);
     }
-    put(&o, "(", 1);
+    ta_strbuf_put(&o, "(", 1);
     bool kw = false, first = true;
     for (uint32_t i = 0; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
-        if (!first) put(&o, ", ", 2);
+        if (!first) ta_strbuf_put(&o, ", ", 2);
         first = false;
         if (a->kwarg_only && !kw) {
-            put(&o, "*, ", 3);
+            ta_strbuf_put(&o, "*, ", 3);
             kw = true;
         }
         put_type(&o, a->type, ANNOTATED, 0);
-        put(&o, " ", 1);
-        putv(&o, a->name);
+        ta_strbuf_put(&o, " ", 1);
+        ta_strbuf_str(&o, a->name);
         if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
-            put(&o, "=", 1);
-            putv(&o, a->def.text);
+            ta_strbuf_put(&o, "=", 1);
+            ta_strbuf_str(&o, a->def.text);
         }
     }
-    if (s->vararg) puts_(&o, first ? "..." : ", ...");
-    put(&o, ") -> ", 5);
+    if (s->vararg) ta_strbuf_puts(&o, first ? "..." : ", ...");
+    ta_strbuf_put(&o, ") -> ", 5);
     if (s->varret && s->nrets == 0) {
-        put(&o, "...", 3);
+        ta_strbuf_put(&o, "...", 3);
     } else if (s->nrets == 1 && !s->varret && !starts_with_paren(s->rets[0].type)) {
         /* A lone return whose type begins with '(' ("(bool, t)[]") keeps
          * the parentheses, or it would read back as several returns. */
         put_ret(&o, &s->rets[0]);
     } else {
-        put(&o, "(", 1);
+        ta_strbuf_put(&o, "(", 1);
         for (uint32_t i = 0; i < s->nrets; i++) {
-            if (i) put(&o, ", ", 2);
+            if (i) ta_strbuf_put(&o, ", ", 2);
             put_ret(&o, &s->rets[i]);
         }
-        if (s->varret) put(&o, ", ...", 5);
-        put(&o, ")", 1);
+        if (s->varret) ta_strbuf_put(&o, ", ...", 5);
+        ta_strbuf_put(&o, ")", 1);
     }
-    return finish(&o);
+    return o.len;
 }

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
-#include "schema/map.h"
+#include "base/alloc.h"
+#include "base/arena.h"
+#include "base/map.h"
 #include "schema/parser.h"
 
 enum { RECENT = 256 };
@@ -32,7 +32,7 @@ ta_type_pool *ta_type_pool_create(void)
 {
     ta_type_pool *pool = ta_calloc(1, sizeof *pool);
     if (!pool) return NULL;
-    if (!(pool->scratch = ta_arena_create())) {
+    if (ta_arena_create(&pool->scratch) != TA_OK) {
         free(pool);
         return NULL;
     }

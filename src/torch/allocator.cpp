@@ -24,7 +24,7 @@ class EngineAllocator final : public c10::Allocator {
     {
         TORCH_CHECK(current_ctx, "tensoralias: an ATen allocation outside a verified call");
         ta_kernel_storage s;
-        TORCH_CHECK(ta_kernel_storage_new(current_ctx, n, &s),
+        TORCH_CHECK(ta_kernel_storage_new(current_ctx, n, &s) == TA_OK,
                     "tensoralias: the engine could not allocate ", n, " bytes");
         return {s.base, s.base, &no_delete, c10::Device(c10::DeviceType::CPU)};
     }

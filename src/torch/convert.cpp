@@ -264,8 +264,11 @@ DLTensor *CallState::tensor_out(const at::Tensor &t)
          * fresh empty tensor, which shares nothing. */
         ta_kernel_storage s;
         int64_t zero = 0;
-        if (!ta_kernel_storage_new(ctx_, 0, &s)) throw Unsupported("tensoralias: out of memory");
-        return ta_kernel_tensor_on(ctx_, s.id, DLDataType{kDLFloat, 32, 1}, 1, &zero, nullptr, 0);
+        DLTensor *out;
+        if (ta_kernel_storage_new(ctx_, 0, &s) != TA_OK ||
+            ta_kernel_tensor_on(ctx_, s.id, DLDataType{kDLFloat, 32, 1}, 1, &zero, nullptr, 0, &out) != TA_OK)
+            throw Unsupported("tensoralias: out of memory");
+        return out;
     }
     if (t.layout() != at::kStrided || t.device().type() != c10::DeviceType::CPU)
         throw Unsupported("tensoralias: ATen returned a tensor that is not a strided CPU tensor");
@@ -273,15 +276,16 @@ DLTensor *CallState::tensor_out(const at::Tensor &t)
     const void *data = t.storage().data();
     ta_kernel_storage s;
     if (!data && t.numel() == 0) {
-        if (!ta_kernel_storage_new(ctx_, 0, &s)) throw Unsupported("tensoralias: out of memory");
+        if (ta_kernel_storage_new(ctx_, 0, &s) != TA_OK) throw Unsupported("tensoralias: out of memory");
         data = s.base;
     } else if (!ta_kernel_storage_at(ctx_, data, &s)) {
         throw Unsupported("tensoralias: ATen returned a tensor over memory the engine did not allocate");
     }
     uint64_t off = (uint64_t)((const char *)data - (const char *)s.base) +
                    (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
-    DLTensor *out = ta_kernel_tensor_on(ctx_, s.id, dt, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
-    if (!out) throw Unsupported("tensoralias: ATen returned a tensor that does not fit its storage");
+    DLTensor *out;
+    if (ta_kernel_tensor_on(ctx_, s.id, dt, (int)t.dim(), t.sizes().data(), t.strides().data(), off, &out) != TA_OK)
+        throw Unsupported("tensoralias: ATen returned a tensor that does not fit its storage");
     return out;
 }
 
@@ -293,8 +297,9 @@ void CallState::value_out(const c10::IValue &v, ta_stack *st)
         s = ta_stack_push_tensor(st, tensor_out(v.toTensor()));
     } else if (v.isTensorList() || (v.isList() && v.toListRef().size() == 0)) {
         auto l = v.isTensorList() ? v.toTensorVector() : std::vector<at::Tensor>();
-        DLTensor **items = ta_kernel_tensor_array(ctx_, l.size());
-        if (!items) throw Unsupported("tensoralias: out of memory");
+        DLTensor **items;
+        if (ta_kernel_tensor_array(ctx_, l.size(), &items) != TA_OK)
+            throw Unsupported("tensoralias: out of memory");
         for (size_t i = 0; i < l.size(); i++) items[i] = tensor_out(l[i]);
         out.tag = TA_VAL_TENSOR_LIST;
         out.u.tensors.items = items;
@@ -344,7 +349,8 @@ void CallState::sync_inputs()
         if (data == was.base) {
             s = ta_kernel_restride(ctx_, d, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
         } else {
-            if (!data && !ta_kernel_storage_new(ctx_, 0, &now)) throw Unsupported("tensoralias: out of memory");
+            if (!data && ta_kernel_storage_new(ctx_, 0, &now) != TA_OK)
+                throw Unsupported("tensoralias: out of memory");
             if (data && !ta_kernel_storage_at(ctx_, data, &now))
                 throw Unsupported("tensoralias: ATen moved an argument onto memory the engine did not allocate");
             off += (uint64_t)((const char *)(data ? data : now.base) - (const char *)now.base);

@@ -75,8 +75,8 @@ if [ -w /dev/full ]; then
     expect 2 'cannot write standard output' sh -c '"$0" parse "a::b(Tensor x) -> Tensor" >/dev/full' "$TA"
     expect 2 'cannot write standard output' sh -c '"$0" groups >/dev/full' "$TA"
     expect 2 'cannot write standard output' sh -c '"$0" autogen >/dev/full' "$TA"
-    expect 2 'cannot write standard output' sh -c '"$0" graph abs >/dev/full' "$TA"
-    expect 2 'cannot write /dev/full' "$TA" graph abs -o /dev/full
+    expect 2 'cannot write standard output' sh -c '"$0" schema-graph abs >/dev/full' "$TA"
+    expect 2 'cannot write /dev/full' "$TA" schema-graph abs -o /dev/full
     expect 2 'cannot write standard output' sh -c '"$0" --help >/dev/full' "$TA"
     mkdir "$tmp/src" && printf 'TORCH_LIBRARY(mylib, m) {\n  m.def("f(Tensor x) -> Tensor");\n}\n' >"$tmp/src/a.cpp"
     expect 2 'cannot write standard output' sh -c '"$0" extract --no-git "$1" >/dev/full' "$TA" "$tmp/src"

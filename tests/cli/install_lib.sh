@@ -29,9 +29,10 @@ cat > "$tmp/app.c" <<'C'
 int main(void)
 {
     const char *t = "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)";
-    ta_arena *a = ta_arena_create();
+    ta_arena *a = NULL;
     ta_schema *s = NULL;
     ta_alias_graph *g = NULL;
+    if (ta_arena_create(&a) != TA_OK) return 1;
     if (ta_schema_parse(a, t, strlen(t), NULL, &s, NULL) != TA_OK) return 1;
     if (ta_alias_graph_create(s, &g, NULL) != TA_OK) return 1; /* igraph, linked in */
     ta_alias_graph_destroy(g);

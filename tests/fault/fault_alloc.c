@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec/samples.h"
-#include "schema/alloc.h"
+#include "exec/synth/samples.h"
+#include "base/alloc.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/aliasdb.h"
 #include "tensoralias/check.h"
@@ -84,10 +84,11 @@ static ta_status parse_schemas(void)
         "aten::_foo.out(Tensor(a!) self, Tensor?[] indices, *, int[2] size=[1, 2], "
         "Dict(str, Tensor(b)) d, float eps=1e-05, Tensor(c!)[] out) -> (Tensor(a!) x, Tensor(c!)[])";
     static const char bad[] = "aten::oops(Tensor(a!) self, int x=) -> Tensor";
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a = NULL;
+    ta_diags *d = NULL;
     ta_schema *s = NULL, *t = NULL;
-    ta_status st = a && d ? TA_OK : TA_ERR_NOMEM;
+    ta_status st = ta_arena_create(&a);
+    if (st == TA_OK) st = ta_diags_create(&d);
     if (st == TA_OK) st = ta_schema_parse(a, good, sizeof good - 1, NULL, &s, d);
     if (st != TA_OK && s) st = WRONG;
     if (st == TA_OK) {
@@ -105,12 +106,14 @@ static ta_status parse_schemas(void)
 static ta_status analyse_schema(void)
 {
     static const char text[] = "aten::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)";
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a = NULL;
+    ta_diags *d = NULL;
     ta_schema *s = NULL;
     ta_alias_query *q = NULL;
     ta_alias_graph *g = NULL;
-    ta_status st = a && d ? ta_schema_parse(a, text, sizeof text - 1, NULL, &s, d) : TA_ERR_NOMEM;
+    ta_status st = ta_arena_create(&a);
+    if (st == TA_OK) st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_schema_parse(a, text, sizeof text - 1, NULL, &s, d);
     if (st == TA_OK) st = ta_alias_query_create(s, &q, d);
     if (st != TA_OK && q) st = WRONG;
     if (st == TA_OK) st = ta_alias_graph_create(s, &g, d);
@@ -141,9 +144,10 @@ static ta_status extract_sources(void)
         "@torch.library.custom_op(\"pylib::mul\", mutates_args=())\n"
         "def mul(x: torch.Tensor, k: float) -> torch.Tensor:\n"
         "    return x * k\n";
-    ta_diags *d = ta_diags_create();
-    ta_extract *x = ta_extract_create(NULL);
-    ta_status st = d && x ? TA_OK : TA_ERR_NOMEM;
+    ta_diags *d = NULL;
+    ta_extract *x = NULL;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_extract_create(NULL, &x);
     if (st == TA_OK) st = ta_extract_scan(x, "ops.cpp", TA_LANG_CPP, cpp, sizeof cpp - 1, d);
     if (st == TA_OK) st = ta_extract_scan(x, "ops.py", TA_LANG_PYTHON, py, sizeof py - 1, d);
     if (st == TA_OK) st = ta_extract_finish(x, d);
@@ -164,9 +168,10 @@ static ta_status load(ta_native_file **f, ta_diags *d)
 
 static ta_status load_yaml(void)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_native_file *f = NULL;
-    ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = load(&f, d);
     ta_native_destroy(f);
     ta_diags_destroy(d);
     return st;
@@ -188,11 +193,11 @@ static ta_status check_yaml_stream(void)
 {
     char text[sizeof yaml + sizeof stream_yaml];
     snprintf(text, sizeof text, "%s%s", yaml, stream_yaml);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     size_t count = 0;
-    ta_status st = d ? ta_check_stream_buffer(text, strlen(text), "t.yaml", tags, sizeof tags - 1,
-                                              "tags.yaml", 2, &count, d)
-                     : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK)
+        st = ta_check_stream_buffer(text, strlen(text), "t.yaml", tags, sizeof tags - 1, "tags.yaml", 2, &count, d);
     st = st == TA_ERR_PARSE ? TA_OK : st == TA_OK ? WRONG : st; /* it has errors */
     ta_diags_destroy(d);
     return st;
@@ -200,9 +205,10 @@ static ta_status check_yaml_stream(void)
 
 static ta_status check_yaml(void)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_native_file *f = NULL;
-    ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = load(&f, d);
     if (st == TA_OK) {
         st = ta_check_all(f, d);
         st = st == TA_ERR_PARSE ? TA_OK : st == TA_OK ? WRONG : st; /* it has errors */
@@ -215,18 +221,20 @@ static ta_status check_yaml(void)
 /* The streaming torchgen check: it must report what the pass reports. */
 static ta_status stream_torchgen(void)
 {
-    ta_diags *d = ta_diags_create(), *want = ta_diags_create();
+    ta_diags *d = NULL, *want = NULL;
     ta_native_file *f = NULL;
-    ta_tg_stream *s = NULL;
-    ta_status st = d && want ? load(&f, d) : TA_ERR_NOMEM;
+    ta_torchgen_stream *s = NULL;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_diags_create(&want);
+    if (st == TA_OK) st = load(&f, d);
     if (st == TA_OK) st = ta_torchgen_check_pass(f, want);
-    if (st == TA_OK) st = ta_tg_stream_create(f, &s);
+    if (st == TA_OK) st = ta_torchgen_stream_create(f, &s);
     for (size_t i = 0; st == TA_OK && i < ta_native_count(f); i++)
-        st = ta_tg_stream_add(s, f, ta_native_get(f, i));
+        st = ta_torchgen_stream_add(s, f, ta_native_get(f, i));
     ta_diags_clear(d);
-    if (st == TA_OK) st = ta_tg_stream_finish(s, f, d);
+    if (st == TA_OK) st = ta_torchgen_stream_finish(s, f, d);
     if (st == TA_OK && (ta_diags_count(d) != ta_diags_count(want) || !ta_diags_count(d))) st = WRONG;
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     ta_native_destroy(f);
     ta_diags_destroy(d);
     ta_diags_destroy(want);
@@ -255,11 +263,12 @@ static ta_status register_kernels(ta_registry *reg, ta_diags *d)
 
 static ta_status set_up_verification(void)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_native_file *f = NULL;
     ta_registry *reg = NULL;
-    ta_status st = d ? load(&f, d) : TA_ERR_NOMEM;
-    if (st == TA_OK) st = (reg = ta_registry_create()) ? TA_OK : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = load(&f, d);
+    if (st == TA_OK) st = ta_registry_create(&reg);
     if (st == TA_OK) st = ta_registry_use_native(reg, f);
     if (st == TA_OK) st = ta_registry_add_autogen_schemas(reg, f);
     if (st == TA_OK) st = register_kernels(reg, d);
@@ -333,8 +342,10 @@ static ta_status build_more(ta_ir_graph *g)
 {
     ta_ir_value *x = ta_ir_graph_find_value(g, "x");
     ta_ir_value *in[] = {x, x};
-    ta_ir_node *n = ta_ir_append(g, ta_ir_graph_block(g), "aten::mul", in, 2, 1);
-    if (!n || ta_ir_node_set_attr(n, "tag", "\"extra\"") != TA_OK || ta_ir_graph_add_output(g, ta_ir_node_output(n, 0)) != TA_OK)
+    ta_ir_node *n;
+    if (ta_ir_append(g, ta_ir_graph_block(g), "aten::mul", in, 2, 1, &n) != TA_OK ||
+        ta_ir_node_set_attr(n, "tag", "\"extra\"") != TA_OK ||
+        ta_ir_graph_add_output(g, ta_ir_node_output(n, 0)) != TA_OK)
         return TA_ERR_NOMEM;
     char *text = NULL;
     ta_status st = ta_ir_print(g, &text, NULL);
@@ -344,11 +355,11 @@ static ta_status build_more(ta_ir_graph *g)
 
 static ta_status analyse_graph(void)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_ir_ops *ops = NULL;
     ta_ir_graph *g = NULL;
     ta_aliasdb *db = NULL;
-    ta_status st = d ? TA_OK : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
     if (st == TA_OK && (st = ta_ir_ops_create(&ops)) != TA_OK && ops) st = WRONG;
     if (st == TA_OK) st = ta_ir_ops_add_text(ops, graph_schemas, sizeof graph_schemas - 1, "ops", d);
     if (st == TA_OK && (st = ta_ir_graph_create(&g)) != TA_OK && g) st = WRONG;
@@ -385,14 +396,17 @@ static ta_status load_samples(void)
         "                \"dim\": \"h\", \"names\": [\"g\", \"h\"], \"out\": {\"shape\": [0]}},\n"
         "               {\"self\": {\"shape\": [4], \"dtype\": \"float16\", \"colour\": 1}}],\n"
         " \"mylib::g\": []}";
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
-    ta_exec *x = ta_exec_create(NULL);
+    ta_arena *a = NULL;
+    ta_diags *d = NULL;
+    ta_exec *x = NULL;
     ta_case *c = ta_calloc(1, sizeof *c);
     ta_samples *sm = NULL;
     ta_schema *s = NULL;
     ta_decl *decl = NULL;
-    ta_status st = a && d && x && c ? ta_schema_parse(a, schema, sizeof schema - 1, NULL, &s, d) : TA_ERR_NOMEM;
+    ta_status st = c ? ta_arena_create(&a) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_exec_create(NULL, &x);
+    if (st == TA_OK) st = ta_schema_parse(a, schema, sizeof schema - 1, NULL, &s, d);
     if (st == TA_OK) st = ta_decl_build(a, s, &decl);
     if (st == TA_OK) st = ta_samples_load_buffer(text, sizeof text - 1, "s.json", &sm, d);
     if (st != TA_OK && sm) st = WRONG;
@@ -455,26 +469,27 @@ static const char func_text[] =
 static ta_status functionalize_graph(void)
 {
     static char *expected; /* the fault-free run's rewrite */
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_ir_ops *ops = NULL;
     ta_ir_graph *g = NULL;
-    ta_func_report *r = NULL;
+    ta_functionalize_report *r = NULL;
     char *text = NULL;
     size_t len = 0;
-    ta_status st = d ? ta_ir_ops_create(&ops) : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_ir_ops_create(&ops);
     if (st == TA_OK) st = ta_ir_ops_add_text(ops, func_schemas, sizeof func_schemas - 1, "ops", d);
     if (st == TA_OK) st = ta_ir_read(func_text, sizeof func_text - 1, "func.ir", &g, d);
     if (st == TA_OK) st = ta_functionalize(g, ops, NULL, &r, d);
     if (st == TA_OK && !r) st = WRONG;
     if (st == TA_OK) st = ta_ir_print(g, &text, &len);
     if (st == TA_OK) { /* what is left mutating is the copy-backs and what the report lists */
-        const ta_func_counts *c = ta_func_report_counts(r);
-        if (c->mutating_after != c->copy_backs + c->kept || ta_func_report_nkept(r) != c->kept) st = WRONG;
+        const ta_functionalize_counts *c = ta_functionalize_report_counts(r);
+        if (c->mutating_after != c->copy_backs + c->kept || ta_functionalize_report_nkept(r) != c->kept) st = WRONG;
     }
     if (st == TA_OK && !expected) expected = strdup(text);
     if (st == TA_OK && (!expected || strcmp(expected, text))) st = WRONG;
     free(text);
-    ta_func_report_destroy(r);
+    ta_functionalize_report_destroy(r);
     ta_ir_graph_destroy(g);
     ta_ir_ops_destroy(ops);
     ta_diags_destroy(d);

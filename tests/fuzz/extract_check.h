@@ -29,9 +29,9 @@ static void check_loc(const ta_loc *loc, uint32_t nlines)
 
 static void check_scan(const uint8_t *data, size_t size, ta_extract_lang lang)
 {
-    ta_extract *x = ta_extract_create(NULL);
-    ta_diags *d = ta_diags_create();
-    CHECK(x && d);
+    ta_extract *x;
+    ta_diags *d;
+    CHECK(ta_extract_create(NULL, &x) == TA_OK && ta_diags_create(&d) == TA_OK);
     CHECK(ta_extract_scan(x, "fuzz", lang, (const char *)data, size, d) == TA_OK);
     CHECK(ta_extract_finish(x, d) == TA_OK);
     CHECK(ta_alias_check_extracted(x, d) == TA_OK);

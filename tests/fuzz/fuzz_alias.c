@@ -12,20 +12,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a = NULL;
+    ta_diags *d = NULL;
     ta_schema *s = NULL;
-    if (a && d && ta_schema_parse(a, (const char *)data, size, NULL, &s, d) == TA_OK) {
+    if (ta_arena_create(&a) == TA_OK && ta_diags_create(&d) == TA_OK &&
+        ta_schema_parse(a, (const char *)data, size, NULL, &s, d) == TA_OK) {
         ta_alias_query *q = NULL;
         ta_alias_graph *g = NULL;
         if (ta_alias_query_create(s, &q, d) == TA_OK && ta_alias_graph_create(s, &g, d) == TA_OK) {
-            uint32_t nin = ta_query_ninputs(q), n = nin + ta_query_noutputs(q);
+            uint32_t nin = ta_alias_query_ninputs(q), n = nin + ta_alias_query_noutputs(q);
             for (uint32_t x = 0; x < n && x < 24; x++)
                 for (uint32_t y = x + 1; y < n && y < 24; y++) {
                     ta_slot sx = x < nin ? ta_in(x) : ta_out(x - nin);
                     ta_slot sy = y < nin ? ta_in(y) : ta_out(y - nin);
-                    if (ta_query_may_alias(q, sx, sy) != ta_graph_may_alias(g, sx, sy) ||
-                        ta_query_may_contain_alias(q, sx, sy) != ta_graph_may_contain_alias(g, sx, sy))
+                    if (ta_alias_query_may_alias(q, sx, sy) != ta_alias_graph_may_alias(g, sx, sy) ||
+                        ta_alias_query_may_contain_alias(q, sx, sy) != ta_alias_graph_may_contain_alias(g, sx, sy))
                         abort();
                 }
             FILE *null = fopen("/dev/null", "w");

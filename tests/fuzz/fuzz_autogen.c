@@ -3,7 +3,7 @@
  * (kind, view, signature), autogen variants are derived with their plans,
  * and the groups formed. Every derived function must print and, when its
  * text parses, parse back to the same kind; its plan's indices must stay
- * inside the schemas. The streaming check (ta_tg_stream_*) must report what
+ * inside the schemas. The streaming check (ta_torchgen_stream_*) must report what
  * the check pass reports, diagnostic for diagnostic. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,14 +44,15 @@ static bool same(const char *a, const char *b)
 /* The stream's diagnostics against the pass's. */
 static void check_stream(const ta_native_file *f)
 {
-    ta_diags *want = ta_diags_create(), *got = ta_diags_create();
-    ta_tg_stream *s = NULL;
-    if (!want || !got || ta_torchgen_check_pass(f, want) != TA_OK ||
-        ta_tg_stream_create(f, &s) != TA_OK)
+    ta_diags *want, *got;
+    ta_torchgen_stream *s = NULL;
+    if (ta_diags_create(&want) != TA_OK || ta_diags_create(&got) != TA_OK ||
+        ta_torchgen_check_pass(f, want) != TA_OK ||
+        ta_torchgen_stream_create(f, &s) != TA_OK)
         abort();
     for (size_t i = 0; i < ta_native_count(f); i++)
-        if (ta_tg_stream_add(s, f, ta_native_get(f, i)) != TA_OK) abort();
-    if (ta_tg_stream_finish(s, f, got) != TA_OK) abort();
+        if (ta_torchgen_stream_add(s, f, ta_native_get(f, i)) != TA_OK) abort();
+    if (ta_torchgen_stream_finish(s, f, got) != TA_OK) abort();
     if (ta_diags_count(want) != ta_diags_count(got)) abort();
     for (size_t i = 0; i < ta_diags_count(want); i++) {
         const ta_diag *a = ta_diags_get(want, i), *b = ta_diags_get(got, i);
@@ -60,14 +61,15 @@ static void check_stream(const ta_native_file *f)
             !same(a->hint, b->hint) || !same(a->source_line, b->source_line))
             abort();
     }
-    ta_tg_stream_destroy(s);
+    ta_torchgen_stream_destroy(s);
     ta_diags_destroy(want);
     ta_diags_destroy(got);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) abort();
     ta_native_file *f = NULL;
     ta_native_load_buffer((const char *)data, size, "fuzz.yaml", NULL, 0, NULL, &f, d);
     if (f) {
@@ -77,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const ta_tg_function *fn = ta_torchgen_get(tg, i);
                 if (!fn->func || !fn->name || !fn->signature) abort();
                 if (!fn->generated) continue;
-                ta_arena *a = ta_arena_create();
+                ta_arena *a;
+                if (ta_arena_create(&a) != TA_OK) abort();
                 ta_schema *back = NULL;
                 /* a derived name may be a keyword ("for" from "for_"): torchgen
                  * derives it all the same, the schema parser refuses it */

@@ -45,23 +45,23 @@ static void run(const uint8_t *data, size_t size, bool no_copy_back)
 {
     ta_ir_graph *g = NULL;
     if (ta_ir_read((const char *)data, size, "fuzz", &g, NULL) != TA_OK) return;
-    ta_func_opts o = {.no_copy_back = no_copy_back};
-    ta_func_report *r = NULL;
+    ta_functionalize_opts o = {.no_copy_back = no_copy_back};
+    ta_functionalize_report *r = NULL;
     CHECK(ta_functionalize(g, ops, &o, &r, NULL) == TA_OK);
-    const ta_func_counts *c = ta_func_report_counts(r);
+    const ta_functionalize_counts *c = ta_functionalize_report_counts(r);
     CHECK(c->mutating_after == c->copy_backs + c->kept);
     CHECK(!no_copy_back || c->copy_backs == 0);
-    CHECK(ta_func_report_nkept(r) == c->kept);
-    CHECK(ta_func_count_mutating(g, ops) == c->mutating_after);
+    CHECK(ta_functionalize_report_nkept(r) == c->kept);
+    CHECK(ta_functionalize_count_mutating(g, ops) == c->mutating_after);
     char *text = NULL;
     size_t len;
     CHECK(ta_ir_print(g, &text, &len) == TA_OK);
     ta_ir_graph *again = NULL;
     CHECK(ta_ir_read(text, len, "rewritten", &again, NULL) == TA_OK);
-    CHECK(ta_func_count_mutating(again, ops) == c->mutating_after);
+    CHECK(ta_functionalize_count_mutating(again, ops) == c->mutating_after);
     ta_ir_graph_destroy(again);
     free(text);
-    ta_func_report_destroy(r);
+    ta_functionalize_report_destroy(r);
     ta_ir_graph_destroy(g);
 }
 

@@ -67,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(ta_ir_ops_create(&ops) == TA_OK);
         CHECK(ta_ir_ops_add_text(ops, schemas, sizeof schemas - 1, "schemas", NULL) == TA_OK);
     }
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    CHECK(ta_diags_create(&d) == TA_OK);
     ta_ir_graph *g = NULL;
     ta_status st = ta_ir_read((const char *)data, size, "fuzz", &g, d);
     if (st != TA_OK) {

@@ -78,7 +78,8 @@ static void read_trace(const uint8_t *data, size_t size, bool events, trace *t)
     text[size] = '\0';
     ta_yaml_src src = {text, size, "fuzz.yaml"};
     ta_yaml_handler h = {t, on_begin, on_item, on_other};
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) abort();
     ta_status st = events ? ta_yaml_read_events(&src, &h, d) : ta_yaml_read(&src, &h, d);
     put(t, &st, sizeof st);
     for (size_t i = 0; i < ta_diags_count(d); i++) {
@@ -126,7 +127,8 @@ static bool same(const char *a, const char *b)
 static void check_stream(const uint8_t *data, size_t size, const ta_diags *whole, size_t count,
                          size_t window)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) abort();
     ta_native_stage stage = ta_native_builtin_stage();
     size_t n = 0;
     ta_status st = ta_native_check_stream_buffer((const char *)data, size, "fuzz.yaml", tags,
@@ -156,7 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(a.buf);
     free(b.buf);
 
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) abort();
     ta_native_file *f = NULL;
     ta_native_load_buffer((const char *)data, size, "fuzz.yaml", tags, sizeof tags - 1,
                           "tags.yaml", &f, d);

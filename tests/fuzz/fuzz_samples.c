@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "exec/samples.h"
+#include "exec/synth/samples.h"
 
 static const char SCHEMA[] =
     "mylib::f(Tensor self, Tensor? other, int[] size, int dim, Scalar alpha, float eps, bool flag, "
@@ -18,15 +18,18 @@ static const char SCHEMA[] =
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) abort();
     ta_samples *sm = NULL;
     if (ta_samples_load_buffer((const char *)data, size, "fuzz", &sm, d) == TA_OK) {
-        ta_arena *a = ta_arena_create();
+        ta_arena *a;
+        if (ta_arena_create(&a) != TA_OK) abort();
         ta_schema *s;
         ta_decl *decl;
         if (ta_schema_parse(a, SCHEMA, strlen(SCHEMA), NULL, &s, NULL) == TA_OK &&
             ta_decl_build(a, s, &decl) == TA_OK) {
-            ta_exec *x = ta_exec_create(NULL);
+            ta_exec *x;
+            if (ta_exec_create(NULL, &x) != TA_OK) abort();
             size_t n = ta_samples_count(sm, "mylib::f");
             for (size_t k = 0; k < n && k < 16; k++) {
                 ta_case c;

@@ -28,8 +28,10 @@ static void walk(const ta_schema *s, const ta_type *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    CHECK(ta_arena_create(&a) == TA_OK);
+    ta_diags *d;
+    CHECK(ta_diags_create(&d) == TA_OK);
     ta_schema *s = NULL;
     ta_parse_opts o = {"fuzz", 3, 5};
     ta_status st = ta_schema_parse(a, (const char *)data, size, &o, &s, d);

@@ -32,8 +32,9 @@ static bool reset(void *ud)
 static ta_status copy_back(ta_kernel_ctx *ctx, ta_stack *st)
 {
     const DLTensor *x = ta_stack_tensor(st, 0);
-    DLTensor *y = x ? ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape) : NULL;
-    if (!y) return ta_kernel_error(ctx, "out of memory");
+    DLTensor *y;
+    if (!x || ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK)
+        return ta_kernel_error(ctx, "out of memory");
     size_t es = ta_dtype_size(x->dtype);
     for (int64_t i = 0, n = ta_numel(x); i < n; i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
     ta_stack_clear(st);

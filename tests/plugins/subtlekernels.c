@@ -66,8 +66,8 @@ static bool is_known(const DLTensor *x)
 /* A new contiguous copy of x (any known dtype). */
 static DLTensor *copy_new(ta_kernel_ctx *ctx, const DLTensor *x)
 {
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return NULL;
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK) return NULL;
     size_t es = ta_dtype_size(x->dtype);
     for (int64_t i = 0, n = ta_numel(x); i < n; i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
     return y;
@@ -82,8 +82,8 @@ static ta_status ret1(ta_stack *st, DLTensor *t)
 /* A new contiguous tensor like x holding f(x). */
 static DLTensor *map_new(ta_kernel_ctx *ctx, const DLTensor *x, double (*f)(double))
 {
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return NULL;
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK) return NULL;
     for (int64_t i = 0, n = ta_numel(x); i < n; i++) put(y, i, f(get(x, i)));
     return y;
 }
@@ -121,8 +121,10 @@ static ta_status to_view(ta_kernel_ctx *ctx, ta_stack *st)
     if (!is_float(x)) return ta_kernel_error(ctx, "float only");
     int64_t strides[8];
     ta_strides_of(x, strides);
-    DLTensor *y = ta_kernel_view(ctx, x, x->ndim, x->shape, strides, x->byte_offset);
-    return y ? ret1(st, y) : ta_kernel_error(ctx, "cannot view");
+    DLTensor *y;
+    if (ta_kernel_view(ctx, x, x->ndim, x->shape, strides, x->byte_offset, &y) != TA_OK)
+        return ta_kernel_error(ctx, "cannot view");
+    return ret1(st, y);
 }
 
 /* mylib::empty_mask.out(Tensor self, *, Tensor(a!) out): sizes out and never
@@ -141,8 +143,10 @@ static ta_status out_aliases(ta_kernel_ctx *ctx, ta_stack *st)
     if (!is_float(x)) return ta_kernel_error(ctx, "float only");
     int64_t strides[8];
     ta_strides_of(x, strides);
-    DLTensor *y = ta_kernel_view(ctx, x, x->ndim, x->shape, strides, x->byte_offset);
-    return y ? ret1(st, y) : ta_kernel_error(ctx, "cannot view");
+    DLTensor *y;
+    if (ta_kernel_view(ctx, x, x->ndim, x->shape, strides, x->byte_offset, &y) != TA_OK)
+        return ta_kernel_error(ctx, "cannot view");
+    return ret1(st, y);
 }
 
 /* Correct: mylib::out_good.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!). */
@@ -200,8 +204,9 @@ static ta_status smooth_into(ta_kernel_ctx *ctx, ta_stack *st, bool write_before
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     if (!is_float(x)) return ta_kernel_error(ctx, "float only");
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return ta_kernel_error(ctx, "out of memory");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK)
+        return ta_kernel_error(ctx, "out of memory");
     int64_t n = ta_numel(x);
     for (int64_t i = 0; i < n; i++) put(y, i, i + 1 < n ? (get(x, i) + get(x, i + 1)) / 2 : get(x, i));
     /* The bug: a stencil's "previous" slot, written for element 0 too. */
@@ -225,8 +230,9 @@ static ta_status diff(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     if (!is_float(x) || !ta_is_contiguous(x)) return ta_kernel_error(ctx, "contiguous float only");
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return ta_kernel_error(ctx, "out of memory");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK)
+        return ta_kernel_error(ctx, "out of memory");
     DLTensor prev = *x;
     prev.byte_offset -= ta_dtype_size(x->dtype);
     volatile double sink = 0;
@@ -317,8 +323,9 @@ static ta_status cast_into(ta_kernel_ctx *ctx, ta_stack *st, bool bug)
     if (!is_known(x) || !ta_dtype_from_scalar_type(ta_stack_int(st, 1, -1), &dt))
         return ta_kernel_error(ctx, "unknown dtype");
     if (bug && dt.code == kDLInt && dt.bits == 64) return ret1(st, x);
-    DLTensor *y = ta_kernel_empty(ctx, dt, x->ndim, x->shape);
-    if (!y || !is_known(y)) return ta_kernel_error(ctx, "cannot make the result");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, dt, x->ndim, x->shape, &y) != TA_OK || !is_known(y))
+        return ta_kernel_error(ctx, "cannot make the result");
     for (int64_t i = 0, n = ta_numel(x); i < n; i++) putg(y, i, getg(x, i));
     return ret1(st, y);
 }
@@ -332,8 +339,9 @@ static ta_status int_sum_into(ta_kernel_ctx *ctx, ta_stack *st, bool bug)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     if (!is_known(x)) return ta_kernel_error(ctx, "unknown dtype");
-    DLTensor *y = ta_kernel_empty(ctx, TA_DTYPE_F64, 0, NULL);
-    if (!y) return ta_kernel_error(ctx, "out of memory");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, TA_DTYPE_F64, 0, NULL, &y) != TA_OK)
+        return ta_kernel_error(ctx, "out of memory");
     double sum = 0;
     int64_t n = ta_numel(x);
     for (int64_t i = 0; i < n; i++) sum += getg(x, i);

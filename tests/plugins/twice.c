@@ -7,8 +7,9 @@ static ta_status twice(ta_kernel_ctx *ctx, ta_stack *st)
     const DLTensor *x = ta_stack_tensor(st, 0);
     if (!x || x->dtype.code != kDLFloat || x->dtype.bits != 32)
         return ta_kernel_error(ctx, "twice: expected a float32 tensor");
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return ta_kernel_error(ctx, "twice: out of memory");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK)
+        return ta_kernel_error(ctx, "twice: out of memory");
     int64_t n = ta_numel(x);
     for (int64_t i = 0; i < n; i++)
         *(float *)ta_elem_ptr(y, i) = 2.0f * *(const float *)ta_elem_ptr(x, i);

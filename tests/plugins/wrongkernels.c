@@ -10,8 +10,8 @@
 /* A new contiguous copy of x (any dtype, any layout). */
 static DLTensor *copy_of(ta_kernel_ctx *ctx, const DLTensor *x)
 {
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return NULL;
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK) return NULL;
     size_t es = ta_dtype_size(x->dtype);
     for (int64_t i = 0, n = ta_numel(x); i < n; i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
     return y;

@@ -131,8 +131,8 @@ static int kc_teardown(void **state)
 /* A contiguous device tensor holding host values (converted from double). */
 static DLTensor *kc_make(kc_fixture *f, DLDataType dt, int ndim, const int64_t *shape, const double *vals)
 {
-    DLTensor *t = ta_exec_empty(f->x, dt, ndim, shape);
-    assert_non_null(t);
+    DLTensor *t;
+    assert_int_equal(ta_exec_empty(f->x, dt, ndim, shape, &t), TA_OK);
     int64_t n = ta_numel(t);
     size_t el = ta_dtype_size(dt);
     unsigned char *h = malloc((size_t)n * el + 1);

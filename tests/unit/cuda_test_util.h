@@ -96,8 +96,9 @@ typedef struct cuda_fixture {
 static inline cuda_fixture *cuda_fixture_create(const ta_device_ops *dev)
 {
     cuda_fixture *f = calloc(1, sizeof *f);
-    ta_diags *d = ta_diags_create();
-    f->reg = ta_registry_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
+    assert_int_equal(ta_registry_create(&f->reg), TA_OK);
     ta_status s = ta_registry_load_plugin(f->reg, cuda_lib_path(), d);
     ta_diags_destroy(d);
     if (s != TA_OK) {
@@ -105,7 +106,7 @@ static inline cuda_fixture *cuda_fixture_create(const ta_device_ops *dev)
         free(f);
         return NULL;
     }
-    f->x = ta_exec_create(dev);
+    assert_int_equal(ta_exec_create(dev, &f->x), TA_OK);
     f->st = ta_exec_stack(f->x);
     return f;
 }
@@ -134,7 +135,7 @@ static inline ta_status call_cuda_op(ta_registry *reg, ta_exec *x, const char *o
         fprintf(stderr, "no CUDA kernel for %s\n", op);
         return TA_ERR_NOTFOUND;
     }
-    if (!cuda_call_diags) cuda_call_diags = ta_diags_create();
+    if (!cuda_call_diags) assert_int_equal(ta_diags_create(&cuda_call_diags), TA_OK);
     ta_diags_clear(cuda_call_diags);
     return ta_exec_call(x, o->kernels[TA_KEY_CUDA], o->user_data[TA_KEY_CUDA], cuda_call_diags);
 }

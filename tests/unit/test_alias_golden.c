@@ -30,12 +30,14 @@ static void test_golden(void **state)
     json_t **golden = ta_test_read_jsonl("golden/torch-1.13.1/schema-alias.jsonl", &nrows);
     assert_non_null(golden);
     int rows = 0, parsed = 0, bad[4] = {0}, shown = 0, graph_bad = 0;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     for (size_t r = 0; r < nrows; r++) {
         const json_t *row = golden[r];
         rows++;
         const char *text = json_string_value(json_object_get(row, "schema"));
-        ta_arena *arena = ta_arena_create();
+        ta_arena *arena;
+        assert_int_equal(ta_arena_create(&arena), TA_OK);
         ta_schema *s = NULL;
         if (ta_schema_parse(arena, text, strlen(text), NULL, &s, d) != TA_OK) {
             if (shown++ < 10) printf("parse failed: %s\n", text);
@@ -62,15 +64,15 @@ static void test_golden(void **state)
         /* the graph view agrees with the summary */
         ta_alias_graph *g = NULL;
         assert_int_equal(ta_alias_graph_create(s, &g, d), TA_OK);
-        uint32_t nin = ta_query_ninputs(q), n = nin + ta_query_noutputs(q);
+        uint32_t nin = ta_alias_query_ninputs(q), n = nin + ta_alias_query_noutputs(q);
         for (uint32_t i = 0; i < nin; i++)
-            if (ta_graph_is_mutable_input(g, i) != ta_query_is_mutable_input(q, i)) graph_bad++;
+            if (ta_alias_graph_is_mutable_input(g, i) != ta_alias_query_is_mutable_input(q, i)) graph_bad++;
         for (uint32_t a = 0; a < n; a++)
             for (uint32_t b = a + 1; b < n; b++) {
                 ta_slot sa = a < nin ? ta_in(a) : ta_out(a - nin);
                 ta_slot sb = b < nin ? ta_in(b) : ta_out(b - nin);
-                if (ta_graph_may_alias(g, sa, sb) != ta_query_may_alias(q, sa, sb) ||
-                    ta_graph_may_contain_alias(g, sa, sb) != ta_query_may_contain_alias(q, sa, sb)) {
+                if (ta_alias_graph_may_alias(g, sa, sb) != ta_alias_query_may_alias(q, sa, sb) ||
+                    ta_alias_graph_may_contain_alias(g, sa, sb) != ta_alias_query_may_contain_alias(q, sa, sb)) {
                     if (graph_bad++ < 5) printf("graph disagrees on %s (%u, %u)\n", text, a, b);
                 }
             }

@@ -19,7 +19,8 @@
 
 static ta_schema *parse(ta_arena *a, const char *text)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_schema *s = NULL;
     if (ta_schema_parse(a, text, strlen(text), NULL, &s, d) != TA_OK) {
         printf("does not parse: %s\n", text);
@@ -44,7 +45,8 @@ static char *many_classes(int n, bool annotate)
 static void test_predicate(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     assert_true(ta_alias_facts_unannotated(parse(a, "add(Tensor self, Tensor other) -> Tensor")));
     assert_true(ta_alias_facts_unannotated(parse(a, "f(Tensor[] x, int[2] s) -> (Tensor, Tensor)")));
     assert_false(ta_alias_facts_unannotated(parse(a, "abs_(Tensor(a!) self) -> Tensor(a!)")));
@@ -87,7 +89,8 @@ static void same_findings(const char *schema)
     char *yaml = malloc(ylen);
     assert_non_null(yaml);
     snprintf(yaml, ylen, "- func: %s\n  dispatch:\n    CPU: k\n", schema);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     assert_int_equal(ta_native_load_buffer(yaml, strlen(yaml), "t.yaml", NULL, 0, NULL, &f, d),
                      TA_OK);
@@ -97,8 +100,9 @@ static void same_findings(const char *schema)
     ta_native_destroy(f);
     ta_diags_destroy(d);
 
-    ta_arena *a = ta_arena_create();
-    d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_status st = ta_alias_check_schema(parse(a, schema), d);
     assert_true(st == TA_OK || st == TA_ERR_UNSUPPORTED);
     rule_ids(d, check_ids, sizeof check_ids);

@@ -68,10 +68,12 @@ static void check_json(json_t *got, const char *key, const char *want, const cha
 static void test_torch_corners(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const expect *c = &cases[i];
-        ta_arena *a = ta_arena_create();
+        ta_arena *a;
+        assert_int_equal(ta_arena_create(&a), TA_OK);
         ta_schema *s = NULL;
         assert_int_equal(ta_schema_parse(a, c->schema, strlen(c->schema), NULL, &s, d), TA_OK);
         ta_alias_query *q = NULL;
@@ -83,15 +85,15 @@ static void test_torch_corners(void **state)
         /* the graph agrees */
         ta_alias_graph *g = NULL;
         assert_int_equal(ta_alias_graph_create(s, &g, d), TA_OK);
-        uint32_t nin = ta_query_ninputs(q), n = nin + ta_query_noutputs(q);
+        uint32_t nin = ta_alias_query_ninputs(q), n = nin + ta_alias_query_noutputs(q);
         for (uint32_t x = 0; x < n; x++)
             for (uint32_t y = 0; y < n; y++) {
                 ta_slot sx = x < nin ? ta_in(x) : ta_out(x - nin), sy = y < nin ? ta_in(y) : ta_out(y - nin);
                 if (x == y) continue;
-                assert_int_equal(ta_graph_may_alias(g, sx, sy), ta_query_may_alias(q, sx, sy));
-                assert_int_equal(ta_graph_may_contain_alias(g, sx, sy), ta_query_may_contain_alias(q, sx, sy));
+                assert_int_equal(ta_alias_graph_may_alias(g, sx, sy), ta_alias_query_may_alias(q, sx, sy));
+                assert_int_equal(ta_alias_graph_may_contain_alias(g, sx, sy), ta_alias_query_may_contain_alias(q, sx, sy));
                 /* symmetric */
-                assert_int_equal(ta_query_may_alias(q, sx, sy), ta_query_may_alias(q, sy, sx));
+                assert_int_equal(ta_alias_query_may_alias(q, sx, sy), ta_alias_query_may_alias(q, sy, sx));
             }
         ta_alias_graph_destroy(g);
         json_decref(j);
@@ -105,33 +107,35 @@ static void test_torch_corners(void **state)
 static void test_contract(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
-    ta_arena *a = ta_arena_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = NULL;
     const char *chunk = "aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]";
     assert_int_equal(ta_schema_parse(a, chunk, strlen(chunk), NULL, &s, d), TA_OK);
     ta_alias_query *q = NULL;
     assert_int_equal(ta_alias_query_create(s, &q, d), TA_OK);
-    assert_true(ta_query_is_view_op(q));
-    assert_true(ta_query_output_aliases_input(q, 0, 0)); /* through the wildcard */
-    assert_false(ta_query_output_aliases_input(q, 0, 1));
-    assert_false(ta_query_is_mutable(q));
-    assert_false(ta_query_may_alias(q, ta_in(0), ta_out(0))); /* torch: lists hide elements */
-    assert_true(ta_query_may_contain_alias(q, ta_in(0), ta_out(0)));
-    assert_false(ta_query_may_alias(q, ta_in(9), ta_out(0))); /* out of range */
+    assert_true(ta_alias_query_is_view_op(q));
+    assert_true(ta_alias_query_output_aliases_input(q, 0, 0)); /* through the wildcard */
+    assert_false(ta_alias_query_output_aliases_input(q, 0, 1));
+    assert_false(ta_alias_query_is_mutable(q));
+    assert_false(ta_alias_query_may_alias(q, ta_in(0), ta_out(0))); /* torch: lists hide elements */
+    assert_true(ta_alias_query_may_contain_alias(q, ta_in(0), ta_out(0)));
+    assert_false(ta_alias_query_may_alias(q, ta_in(9), ta_out(0))); /* out of range */
     ta_alias_query_destroy(q);
 
     const char *add = "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)";
     assert_int_equal(ta_schema_parse(a, add, strlen(add), NULL, &s, d), TA_OK);
     assert_int_equal(ta_alias_query_create(s, &q, d), TA_OK);
-    assert_false(ta_query_is_view_op(q));
-    assert_true(ta_query_is_mutable_input(q, 0));
-    assert_false(ta_query_is_mutable_input(q, 1));
-    assert_true(ta_query_output_aliases_input(q, 0, 0));
-    assert_int_equal(ta_query_nsets(q), 1);
-    assert_true(ta_str_eq(ta_query_set_name(q, 0), "a"));
-    assert_int_equal(ta_query_sets_written(q, ta_in(0)), 1);
-    assert_int_equal(ta_query_sets_written(q, ta_in(1)), 0);
+    assert_false(ta_alias_query_is_view_op(q));
+    assert_true(ta_alias_query_is_mutable_input(q, 0));
+    assert_false(ta_alias_query_is_mutable_input(q, 1));
+    assert_true(ta_alias_query_output_aliases_input(q, 0, 0));
+    assert_int_equal(ta_alias_query_nsets(q), 1);
+    assert_true(ta_str_eq(ta_alias_query_set_name(q, 0), "a"));
+    assert_int_equal(ta_alias_query_sets_written(q, ta_in(0)), 1);
+    assert_int_equal(ta_alias_query_sets_written(q, ta_in(1)), 0);
     ta_alias_query_destroy(q);
     ta_arena_destroy(a);
     ta_diags_destroy(d);
@@ -147,8 +151,10 @@ static void test_fuzz_regressions(void **state)
         "aten::_set_item.str(Dict(str, t)(a!)l, str(\014b -> *) idx, t(c -> *) v) -> ()",
     };
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        ta_arena *a = ta_arena_create();
-        ta_diags *d = ta_diags_create();
+        ta_arena *a;
+        assert_int_equal(ta_arena_create(&a), TA_OK);
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         ta_schema *s = NULL;
         assert_int_equal(ta_schema_parse(a, inputs[i], strlen(inputs[i]), NULL, &s, d), TA_OK);
         ta_alias_graph *g = NULL;
@@ -170,45 +176,46 @@ static void test_fuzz_regressions(void **state)
 static void test_checked_and_named(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = NULL;
     const char *t = "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) out";
     assert_int_equal(ta_schema_parse(a, t, strlen(t), NULL, &s, NULL), TA_OK);
     ta_alias_query *q = NULL;
     assert_int_equal(ta_alias_query_create(s, &q, NULL), TA_OK);
     ta_slot out, other;
-    assert_int_equal(ta_query_slot_named(q, "out", &out), TA_OK);
+    assert_int_equal(ta_alias_query_slot_named(q, "out", &out), TA_OK);
     assert_true(out.kind == TA_SLOT_IN && out.index == 3); /* the argument, before the return */
-    assert_int_equal(ta_query_slot_named(q, "other", &other), TA_OK);
+    assert_int_equal(ta_alias_query_slot_named(q, "other", &other), TA_OK);
     assert_true(other.kind == TA_SLOT_IN && other.index == 1);
-    assert_int_equal(ta_query_slot_named(q, "nope", &other), TA_ERR_NOTFOUND);
+    assert_int_equal(ta_alias_query_slot_named(q, "nope", &other), TA_ERR_NOTFOUND);
     bool yes = false;
-    assert_int_equal(ta_query_may_alias_checked(q, out, ta_out(0), &yes), TA_OK);
+    assert_int_equal(ta_alias_query_may_alias_checked(q, out, ta_out(0), &yes), TA_OK);
     assert_true(yes);
-    assert_int_equal(ta_query_may_alias_checked(q, ta_in(1), ta_out(0), &yes), TA_OK);
+    assert_int_equal(ta_alias_query_may_alias_checked(q, ta_in(1), ta_out(0), &yes), TA_OK);
     assert_false(yes);
-    assert_int_equal(ta_query_may_alias_checked(q, ta_in(4), ta_out(0), &yes), TA_ERR_INVALID);
-    assert_int_equal(ta_query_may_alias_checked(q, ta_in(0), ta_out(1), &yes), TA_ERR_INVALID);
-    assert_int_equal(ta_query_may_contain_alias_checked(q, out, ta_out(0), &yes), TA_OK);
+    assert_int_equal(ta_alias_query_may_alias_checked(q, ta_in(4), ta_out(0), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_alias_query_may_alias_checked(q, ta_in(0), ta_out(1), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_alias_query_may_contain_alias_checked(q, out, ta_out(0), &yes), TA_OK);
     assert_true(yes);
-    assert_int_equal(ta_query_may_contain_alias_checked(q, ta_out(7), ta_out(0), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_alias_query_may_contain_alias_checked(q, ta_out(7), ta_out(0), &yes), TA_ERR_INVALID);
     assert_false(yes);
-    assert_int_equal(ta_query_is_mutable_input_checked(q, 3, &yes), TA_OK);
+    assert_int_equal(ta_alias_query_is_mutable_input_checked(q, 3, &yes), TA_OK);
     assert_true(yes);
-    assert_int_equal(ta_query_is_mutable_input_checked(q, 4, &yes), TA_ERR_INVALID);
-    assert_false(ta_query_is_mutable_input(q, 4));
+    assert_int_equal(ta_alias_query_is_mutable_input_checked(q, 4, &yes), TA_ERR_INVALID);
+    assert_false(ta_alias_query_is_mutable_input(q, 4));
     ta_alias_graph *g = NULL;
     assert_int_equal(ta_alias_graph_create(s, &g, NULL), TA_OK);
-    assert_int_equal(ta_graph_may_alias_checked(g, out, ta_out(0), &yes), TA_OK);
+    assert_int_equal(ta_alias_graph_may_alias_checked(g, out, ta_out(0), &yes), TA_OK);
     assert_true(yes);
-    assert_int_equal(ta_graph_may_alias_checked(g, ta_in(9), ta_out(0), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_alias_graph_may_alias_checked(g, ta_in(9), ta_out(0), &yes), TA_ERR_INVALID);
     assert_false(yes);
-    assert_int_equal(ta_graph_may_contain_alias_checked(g, out, ta_out(0), &yes), TA_OK);
+    assert_int_equal(ta_alias_graph_may_contain_alias_checked(g, out, ta_out(0), &yes), TA_OK);
     assert_true(yes);
-    assert_int_equal(ta_graph_may_contain_alias_checked(g, out, ta_out(1), &yes), TA_ERR_INVALID);
-    assert_int_equal(ta_graph_is_mutable_input_checked(g, 3, &yes), TA_OK);
+    assert_int_equal(ta_alias_graph_may_contain_alias_checked(g, out, ta_out(1), &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_alias_graph_is_mutable_input_checked(g, 3, &yes), TA_OK);
     assert_true(yes);
-    assert_int_equal(ta_graph_is_mutable_input_checked(g, 4, &yes), TA_ERR_INVALID);
+    assert_int_equal(ta_alias_graph_is_mutable_input_checked(g, 4, &yes), TA_ERR_INVALID);
     ta_alias_graph_destroy(g);
     ta_alias_query_destroy(q);
     ta_arena_destroy(a);

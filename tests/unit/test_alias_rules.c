@@ -70,8 +70,10 @@ static const pair cases[] = {
 
 static ta_diags *check(const char *text)
 {
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_schema *s = NULL;
     ta_parse_opts opts = {"t.yaml", 7, 9};
     if (ta_schema_parse(a, text, strlen(text), &opts, &s, d) != TA_OK) {

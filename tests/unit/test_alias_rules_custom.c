@@ -53,7 +53,8 @@ static const pair cases[] = {
 static ta_schema *parse(ta_arena *a, const char *text)
 {
     ta_schema *s = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     if (ta_schema_parse(a, text, strlen(text), NULL, &s, d) != TA_OK)
         print_error("does not parse: %s\n", text);
     ta_diags_destroy(d);
@@ -75,9 +76,11 @@ static void each_rule_fires_and_is_fixed(void **state)
     const ta_rule_info *rules = ta_alias_custom_rules(&nrules);
     bool covered[32] = {false};
     assert_true(nrules <= 32);
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         assert_int_equal(ta_alias_check_custom(parse(a, cases[i].bad), d), TA_OK);
         const ta_diag *g = NULL;
         if (ta_test_count_rule(d, cases[i].rule, &g) == 0) /* one per argument it names */
@@ -133,9 +136,11 @@ static void quiet_on_inputs(void **state)
         "f(Tensor(a0!) x, Tensor(a1!)[] ys) -> ()",
         "__iadd__(Tensor self, Tensor other) -> Tensor",
     };
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         assert_int_equal(ta_alias_check_custom(parse(a, quiet[i]), d), TA_OK);
         if (custom_count(d)) print_error("'%s' reports %s\n", quiet[i], ta_diags_get(d, 0)->rule);
         assert_int_equal(custom_count(d), 0);
@@ -152,8 +157,10 @@ static void extracted_positions(void **state)
                               "  m.def(\"moe_sum(Tensor! input, \"\n"
                               "        \"Tensor output) -> ()\");\n"
                               "}\n";
-    ta_extract *x = ta_extract_create(NULL);
-    ta_diags *d = ta_diags_create();
+    ta_extract *x;
+    assert_int_equal(ta_extract_create(NULL, &x), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_extract_scan(x, "src/bind.cpp", TA_LANG_CPP, src, strlen(src), d), TA_OK);
     assert_int_equal(ta_alias_check_extracted(x, d), TA_OK);
     const ta_diag *g = NULL;
@@ -171,8 +178,8 @@ static void extracted_positions(void **state)
     static const char py[] = "@torch.library.custom_op(\"mylib::silu\", mutates_args=())\n"
                              "def silu(x: torch.Tensor, out: torch.Tensor) -> None:\n"
                              "    out.copy_(x * x.sigmoid())\n";
-    x = ta_extract_create(NULL);
-    d = ta_diags_create();
+    assert_int_equal(ta_extract_create(NULL, &x), TA_OK);
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_extract_scan(x, "ops.py", TA_LANG_PYTHON, py, strlen(py), d), TA_OK);
     assert_int_equal(ta_alias_check_extracted(x, d), TA_OK);
     assert_int_equal(ta_test_count_rule(d, "custom-dest-not-written", &g), 1);

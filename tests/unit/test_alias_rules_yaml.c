@@ -35,7 +35,8 @@ static const ycase cases[] = {
 
 static ta_diags *run(const char *yaml)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     ta_status st = ta_native_load_buffer(yaml, strlen(yaml), "t.yaml", NULL, 0, NULL, &f, d);
     if (st != TA_OK) {

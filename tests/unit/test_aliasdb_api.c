@@ -23,7 +23,7 @@ typedef struct fixture {
 
 static void analyse(fixture *f, const char *text, const ta_ir_ops *ops)
 {
-    f->d = ta_diags_create();
+    assert_int_equal(ta_diags_create(&f->d), TA_OK);
     if (ta_ir_read(text, strlen(text), "t.ir", &f->g, f->d) != TA_OK) {
         ta_diag_render(ta_diags_get(f->d, 0), stdout);
         fail();

@@ -31,7 +31,8 @@ static void check_dir(const char *dir, size_t min_files, ta_truth_counts *total)
         ta_ir_graph *g = ta_test_read_graph(names[i]);
         assert_non_null(g);
         ta_aliasdb *db = NULL;
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         assert_int_equal(ta_aliasdb_create(g, ops, &db, d), TA_OK);
         /* every node of torch's graphs resolves: no conservative guesses */
         assert_int_equal(ta_diags_count(d), 0);

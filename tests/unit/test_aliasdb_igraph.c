@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <igraph.h>
 
-#include "alias/graph_internal.h"
-#include "alias/ir/aliasdb_internal.h"
+#include "alias/alias_graph_internal.h"
+#include "alias/aliasdb/aliasdb_internal.h"
 #include "support/ir_golden.h"
 
 /* The subgraph of points-to edges only. */

@@ -123,8 +123,9 @@ static ta_status whole_check(const char *name, const char *text, size_t len, con
 static void compare(const char *name, const char *text, size_t len, const char *tags,
                     size_t tags_len, size_t window)
 {
-    ta_diags *d1 = ta_diags_create(), *d2 = ta_diags_create();
-    assert_true(d1 && d2);
+    ta_diags *d1, *d2;
+    assert_int_equal(ta_diags_create(&d1), TA_OK);
+    assert_int_equal(ta_diags_create(&d2), TA_OK);
     size_t n1 = 0, n2 = 0;
     ta_status s1 = whole_check(name, text, len, tags, tags_len, &n1, d1);
     ta_status s2 = ta_check_stream_buffer(text, len, name, tags, tags_len,
@@ -268,7 +269,8 @@ static void test_split_windows(void **state)
     size_t tlen = 0;
     char *tags = read_tags("pytorch-1.13.1", &tlen);
     /* the yaml reports what it should: otherwise this would compare little */
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     size_t count = 0;
     assert_int_equal(ta_check_stream_buffer(split_yaml, sizeof split_yaml - 1, "split.yaml", tags,
                                             tlen, "tags.yaml", 1, &count, d),
@@ -326,7 +328,8 @@ static void test_whole_window(void **state)
     for (size_t k = 0; k < 6; k++) {
         whole_seen s = {0, 0, false};
         ta_native_stage st = {"note", &s, note_window, note_finish};
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         ta_native_check_stream_buffer(split_yaml, sizeof split_yaml - 1, "split.yaml", NULL, 0, NULL,
                                       &st, 1, windows[k], NULL, d);
         ta_diags_destroy(d);
@@ -336,7 +339,8 @@ static void test_whole_window(void **state)
     }
     /* a loaded file is whole */
     ta_native_file *f = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_load_buffer(split_yaml, sizeof split_yaml - 1, "split.yaml", NULL, 0, NULL, &f, d);
     assert_non_null(f);
     assert_true(ta_native_is_whole(f));
@@ -349,7 +353,8 @@ static void test_whole_window(void **state)
 static void test_unreadable(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     size_t count = 7;
     assert_int_equal(ta_check_stream_path("tests/data/no-such.yaml", NULL, 0, &count, d), TA_ERR_IO);
     assert_int_equal(count, 0);

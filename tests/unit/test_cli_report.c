@@ -30,7 +30,8 @@ static ta_diags *some_diags(void)
         "tests/data/broken-yaml/entry-duplicate-key.yaml",
         "tests/data/broken-yaml/structured-misc.yaml",
     };
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     for (size_t i = 0; i < 3; i++) {
         ta_native_file *f = NULL;
         ta_native_load_path(files[i], "tests/data/corpus/pytorch-main/tags.yaml", &f, d);
@@ -315,15 +316,17 @@ static void sarif_sources(void **state)
                               "  m.def(\"broken(Tensor x -> Tensor\");\n"
                               "  m.def(SCHEMA);\n"
                               "}\n";
-    ta_extract *x = ta_extract_create(NULL);
-    ta_diags *d = ta_diags_create();
+    ta_extract *x;
+    assert_int_equal(ta_extract_create(NULL, &x), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_extract_scan(x, "csrc/ops.cpp", TA_LANG_CPP, src, strlen(src), d), TA_OK);
     assert_int_equal(ta_alias_check_extracted(x, d), TA_OK);
     assert_int_equal(ta_diags_count(d), 3); /* syntax error, unresolved note, the finding */
     ta_rule_info rules[64];
     size_t nrules = 0;
-    assert_true(ta_check_sources_nrules() <= 64);
-    ta_check_sources_rules(rules, &nrules);
+    assert_true(ta_cli_check_sources_nrules() <= 64);
+    ta_cli_check_sources_rules(rules, &nrules);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);

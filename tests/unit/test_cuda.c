@@ -86,14 +86,18 @@ static void test_engine_load(void **state)
 {
     (void)state;
     void *h = NULL;
-    ta_diags *diags = ta_diags_create();
-    const struct ta_device_ops *d = ta_exec_device_load(cuda_lib_path(), &h, diags);
+    ta_diags *diags;
+    assert_int_equal(ta_diags_create(&diags), TA_OK);
+    const struct ta_device_ops *d;
+    ta_status st = ta_exec_device_load(cuda_lib_path(), &d, &h, diags);
     if (ops->available(NULL, 0) == 0) {
+        assert_int_equal(st, TA_OK);
         assert_non_null(d);
         ta_exec_device_unload(h);
         ta_diags_destroy(diags);
         return;
     }
+    assert_int_equal(st, TA_ERR_UNSUPPORTED);
     assert_null(d);
     assert_null(h);
     assert_int_equal(ta_diags_count(diags), 1);
@@ -154,8 +158,10 @@ static bool declared_in(const char *yaml_text, const char *name)
 static void test_registration(void **state)
 {
     (void)state;
-    ta_registry *r = ta_registry_create();
-    ta_diags *d = ta_diags_create();
+    ta_registry *r;
+    assert_int_equal(ta_registry_create(&r), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_registry_load_plugin(r, cuda_lib_path(), d), TA_OK);
     assert_int_equal(ta_diags_count_severity(d, TA_SEV_ERROR), 0);
     assert_int_equal(ta_registry_count(r), NEXPECTED);
@@ -345,8 +351,8 @@ static int teardown(void **state)
 
 static DLTensor *tensor(fixture *f, DLDataType dt, int ndim, const int64_t *shape)
 {
-    DLTensor *t = ta_exec_empty(f->x, dt, ndim, shape);
-    assert_non_null(t);
+    DLTensor *t;
+    assert_int_equal(ta_exec_empty(f->x, dt, ndim, shape, &t), TA_OK);
     return t;
 }
 
@@ -781,11 +787,13 @@ static void test_verify_emulated(void **state)
     char path[512];
     ta_test_data_path(path, sizeof path, "corpus/pytorch-main/native_functions.yaml");
     ta_native_file *yaml = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_load_path(path, NULL, &yaml, d);
     assert_non_null(yaml);
     ta_diags_clear(d);
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_registry_use_native(reg, yaml), TA_OK);
     assert_int_equal(ta_registry_load_plugin(reg, cuda_lib_path(), d), TA_OK);
     assert_int_equal(ta_diags_count_severity(d, TA_SEV_ERROR), 0);

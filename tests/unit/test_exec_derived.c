@@ -29,7 +29,8 @@ static ta_status twice(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     if (!x || x->dtype.code != kDLFloat || x->dtype.bits != 32) return ta_kernel_error(ctx, "float32 only");
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    DLTensor *y;
+    assert_int_equal(ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y), TA_OK);
     for (int64_t i = 0; i < ta_numel(x); i++) *(float *)ta_elem_ptr(y, i) = 2.0f * *(float *)ta_elem_ptr(x, i);
     ta_stack_clear(st);
     return ta_stack_push_tensor(st, y);
@@ -37,7 +38,8 @@ static ta_status twice(ta_kernel_ctx *ctx, ta_stack *st)
 
 static ta_registry *setup(bool clone)
 {
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::double_(Tensor(a!) self) -> Tensor(a!)", TA_KEY_CPU, double_, NULL), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::twice(Tensor self) -> Tensor", TA_KEY_CPU, twice, NULL), TA_OK);
     static const int32_t from0[1] = {0};
@@ -68,9 +70,11 @@ static void test_run_derived(void **state)
     assert_non_null(op);
     assert_true(ta_registry_is_derived(op));
     assert_false(ta_registry_is_derived(ta_registry_find(reg, "mylib::twice")));
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     int64_t n = 3;
-    DLTensor *a = ta_exec_empty(x, TA_DTYPE_F32, 1, &n);
+    DLTensor *a;
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, &n, &a), TA_OK);
     for (int i = 0; i < 3; i++) ((float *)a->data)[i] = (float)i + 1;
     ta_stack_push_tensor(ta_exec_stack(x), a);
     void *ud;
@@ -82,10 +86,11 @@ static void test_run_derived(void **state)
 
     /* out=: out starts empty and is resized. */
     ta_exec_reset(x);
-    a = ta_exec_empty(x, TA_DTYPE_F32, 1, &n);
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, &n, &a), TA_OK);
     for (int i = 0; i < 3; i++) ((float *)a->data)[i] = (float)i + 1;
     int64_t zero = 0;
-    DLTensor *o = ta_exec_empty(x, TA_DTYPE_F32, 1, &zero);
+    DLTensor *o;
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, &zero, &o), TA_OK);
     ta_stack_push_tensor(ta_exec_stack(x), a);
     ta_stack_push_tensor(ta_exec_stack(x), o);
     op = ta_registry_find(reg, "mylib::twice.out");
@@ -154,9 +159,11 @@ static void test_setup_from_yaml(void **state)
 {
     (void)state;
     ta_native_file *f = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_native_load_buffer(yaml, sizeof yaml - 1, "t.yaml", NULL, 0, NULL, &f, d), TA_OK);
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_registry_use_native(reg, f), TA_OK);
     assert_int_equal(ta_registry_add_autogen_schemas(reg, f), TA_OK);
     const ta_registry_op *foo = ta_registry_find(reg, "custom::foo");

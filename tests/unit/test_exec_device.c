@@ -28,7 +28,8 @@ static ta_status writes_self(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
     if (ta_kernel_device(ctx).device_type != kDLCUDA) return ta_kernel_error(ctx, "not on the device");
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    DLTensor *y;
+    assert_int_equal(ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y), TA_OK);
     size_t es = ta_dtype_size(x->dtype);
     for (int64_t i = 0; i < ta_numel(x); i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
     if (ta_numel(x)) ((unsigned char *)ta_elem_ptr(x, 0))[0] ^= 0x80;
@@ -62,8 +63,9 @@ static ta_status faults_on_matrices(ta_kernel_ctx *ctx, ta_stack *st)
         (void)w;
         close(fd);
     }
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return ta_kernel_error(ctx, "no memory");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK)
+        return ta_kernel_error(ctx, "no memory");
     size_t es = ta_dtype_size(x->dtype);
     for (int64_t i = 0; i < ta_numel(x); i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
     /* Like a CUDA kernel writing through a bad address: the call returns,
@@ -95,13 +97,17 @@ static void test_unavailable(void **state)
     (void)state;
     setenv("FAKEDEV_UNAVAILABLE", "1", 1);
     void *h = (void *)1;
-    ta_diags *d = ta_diags_create();
-    assert_null(ta_exec_device_load(path, &h, d));
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
+    const ta_device_ops *dev = (const ta_device_ops *)1;
+    assert_int_equal(ta_exec_device_load(path, &dev, &h, d), TA_ERR_UNSUPPORTED);
+    assert_null(dev);
     assert_null(h);
     assert_string_equal(ta_test_last_message(d), "fake device: switched off");
     assert_string_equal(ta_diags_get(d, 0)->rule, "device");
     unsetenv("FAKEDEV_UNAVAILABLE");
-    assert_null(ta_exec_device_load("/nonexistent/libtensoralias_cuda.so", &h, d));
+    assert_int_equal(ta_exec_device_load("/nonexistent/libtensoralias_cuda.so", &dev, &h, d), TA_ERR_IO);
+    assert_null(dev);
     assert_int_equal(ta_diags_count(d), 2);
     assert_true(strlen(ta_test_last_message(d)) > 0);
     ta_diags_destroy(d);
@@ -111,10 +117,11 @@ static void test_verify_on_device(void **state)
 {
     (void)state;
     void *h;
-    const ta_device_ops *dev = ta_exec_device_load(path, &h, NULL);
-    assert_non_null(dev);
+    const ta_device_ops *dev;
+    assert_int_equal(ta_exec_device_load(path, &dev, &h, NULL), TA_OK);
     assert_int_equal(dev->type, kDLCUDA);
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, "dev::w(Tensor self) -> Tensor", TA_KEY_CUDA, writes_self, NULL), TA_OK);
     assert_int_equal(ta_register_op(reg, "dev::w_(Tensor(a!) self) -> Tensor", TA_KEY_CATCHALL, writes_self, NULL), TA_OK);
     assert_int_equal(ta_register_op(reg, "dev::c.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", TA_KEY_CUDA, copy_out, NULL), TA_OK);
@@ -139,8 +146,8 @@ static void test_device_fault_restarts_child(void **state)
     (void)state;
     void *h;
     char log[256];
-    const ta_device_ops *dev = ta_exec_device_load(path, &h, NULL);
-    assert_non_null(dev);
+    const ta_device_ops *dev;
+    assert_int_equal(ta_exec_device_load(path, &dev, &h, NULL), TA_OK);
     void *sym = dlsym(h, "fakedev_fault");
     void (*reset)(void);
     assert_non_null(sym);
@@ -153,7 +160,8 @@ static void test_device_fault_restarts_child(void **state)
     assert_true(fd >= 0);
     close(fd);
 
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, "dev::f(Tensor self) -> Tensor", TA_KEY_CUDA, faults_on_matrices, NULL), TA_OK);
     const char *ops[1] = {"dev::f"};
     ta_verify_opts o = {.seed = 3, .cases = 30, .dev = dev};

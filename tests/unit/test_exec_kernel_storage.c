@@ -16,12 +16,12 @@
 static void test_storages(void **state)
 {
     (void)state;
-    ta_exec *x = ta_exec_create(NULL);
-    assert_non_null(x);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     ta_kernel_ctx *ctx = ta_exec_kernel_ctx(x);
     ta_kernel_storage a, b, at;
-    assert_true(ta_kernel_storage_new(ctx, 48, &a));
-    assert_true(ta_kernel_storage_new(ctx, 0, &b));
+    assert_int_equal(ta_kernel_storage_new(ctx, 48, &a), TA_OK);
+    assert_int_equal(ta_kernel_storage_new(ctx, 0, &b), TA_OK);
     assert_int_not_equal(a.id, b.id);
     assert_int_equal(a.bytes, 48);
     for (size_t i = 0; i < a.bytes; i++) assert_int_equal(((unsigned char *)a.base)[i], 0xA5);
@@ -34,19 +34,21 @@ static void test_storages(void **state)
     assert_false(ta_kernel_storage_at(ctx, &local, &at));
 
     int64_t shape[2] = {2, 3}, strides[2] = {1, 2};
-    DLTensor *t = ta_kernel_tensor_on(ctx, a.id, TA_DTYPE_F32, 2, shape, strides, 8);
-    assert_non_null(t);
+    DLTensor *t;
+    assert_int_equal(ta_kernel_tensor_on(ctx, a.id, TA_DTYPE_F32, 2, shape, strides, 8, &t), TA_OK);
     assert_ptr_equal(t->data, a.base);
     assert_true(ta_kernel_storage_of(ctx, t, &at));
     assert_int_equal(at.id, a.id);
     int64_t big[1] = {13};
-    assert_null(ta_kernel_tensor_on(ctx, a.id, TA_DTYPE_F32, 1, big, NULL, 0)); /* 52 bytes > 48 */
+    DLTensor *none = (DLTensor *)1;
+    assert_int_equal(ta_kernel_tensor_on(ctx, a.id, TA_DTYPE_F32, 1, big, NULL, 0, &none), TA_ERR_INVALID); /* 52 bytes > 48 */
+    assert_null(none);
     DLTensor foreign = *t;
     assert_false(ta_kernel_storage_of(ctx, &foreign, &at));
 
     /* Rebinding: onto a storage the geometry fits, else nothing changes. */
     ta_kernel_storage c;
-    assert_true(ta_kernel_storage_new(ctx, 96, &c));
+    assert_int_equal(ta_kernel_storage_new(ctx, 96, &c), TA_OK);
     int64_t grown[1] = {24};
     assert_int_equal(ta_kernel_rebind(ctx, t, c.id, 1, grown, NULL, 0), TA_OK);
     assert_ptr_equal(t->data, c.base);
@@ -74,7 +76,8 @@ static ta_status bump(ta_kernel_ctx *ctx, ta_stack *st, size_t arg, bool returns
     ta_stack_clear(st);
     if (!returns) return TA_OK;
     int64_t zero = 0;
-    DLTensor *out = ta_kernel_empty(ctx, TA_DTYPE_F32, 1, &zero);
+    DLTensor *out;
+    assert_int_equal(ta_kernel_empty(ctx, TA_DTYPE_F32, 1, &zero, &out), TA_OK);
     return out ? ta_stack_push_tensor(st, out) : ta_kernel_error(ctx, "out of memory");
 }
 
@@ -91,7 +94,8 @@ static const ta_finding *finding(const ta_op_result *r, ta_verdict_kind k)
 static void test_options_and_bridge_findings(void **state)
 {
     (void)state;
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_null(ta_registry_option(reg, "torch.library"));
     assert_int_equal(ta_registry_set_option(reg, "torch.library", "./libx.so"), TA_OK);
     assert_int_equal(ta_registry_set_option(reg, "torch.library", "./liby.so"), TA_OK);

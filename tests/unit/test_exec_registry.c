@@ -19,7 +19,8 @@ static ta_status k2(ta_kernel_ctx *c, ta_stack *s) { (void)c; (void)s; return TA
 
 static size_t errors(ta_registry *r)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_registry_take_diags(r, d);
     size_t n = ta_diags_count_severity(d, TA_SEV_ERROR);
     ta_diags_destroy(d);
@@ -41,7 +42,8 @@ static void test_names(void **state)
 static void test_same_schema_rule(void **state)
 {
     (void)state;
-    ta_registry *r = ta_registry_create();
+    ta_registry *r;
+    assert_int_equal(ta_registry_create(&r), TA_OK);
     assert_int_equal(ta_register_op(r, "mylib::f(Tensor(a!) x, int y=3) -> Tensor(a!)", TA_KEY_CPU, k1, NULL), TA_OK);
     /* Same schema, other spacing: fine. */
     assert_int_equal(ta_register_op(r, "mylib::f( Tensor(a!)  x, int y = 3 ) ->  Tensor(a!)", TA_KEY_CUDA, k2, NULL), TA_OK);
@@ -69,7 +71,8 @@ static void test_same_schema_rule(void **state)
 static void test_catchall_rule(void **state)
 {
     (void)state;
-    ta_registry *r = ta_registry_create();
+    ta_registry *r;
+    assert_int_equal(ta_registry_create(&r), TA_OK);
     assert_int_equal(ta_register_op(r, "mylib::g(Tensor x) -> Tensor", TA_KEY_CATCHALL, k1, NULL), TA_OK);
     assert_int_equal(ta_register_op(r, "mylib::g", TA_KEY_CPU, k2, NULL), TA_ERR_INVALID);
     assert_int_equal(errors(r), 1);
@@ -85,7 +88,8 @@ static void test_catchall_rule(void **state)
     assert_null(ta_registry_kernel_for(op, kDLCPU, &ud));
     /* A second kernel for one key replaces the first, with a warning. */
     assert_int_equal(ta_register_op(r, "mylib::h", TA_KEY_CUDA, k2, NULL), TA_OK);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_registry_take_diags(r, d);
     assert_int_equal(ta_diags_count_severity(d, TA_SEV_WARNING), 1);
     assert_int_equal(ta_diags_count_severity(d, TA_SEV_ERROR), 0);
@@ -97,7 +101,8 @@ static void test_catchall_rule(void **state)
 static void test_schema_only(void **state)
 {
     (void)state;
-    ta_registry *r = ta_registry_create();
+    ta_registry *r;
+    assert_int_equal(ta_registry_create(&r), TA_OK);
     assert_int_equal(ta_register_op(r, "mylib::s(Tensor a, Tensor b) -> Tensor", TA_KEY_CATCHALL, NULL, NULL), TA_OK);
     const ta_registry_op *op = ta_registry_find(r, "mylib::s");
     assert_non_null(op);
@@ -127,7 +132,8 @@ static const char *lookup(void *ud, const char *name)
 static void test_lookup(void **state)
 {
     (void)state;
-    ta_registry *r = ta_registry_create();
+    ta_registry *r;
+    assert_int_equal(ta_registry_create(&r), TA_OK);
     ta_registry_set_schema_lookup(r, lookup, NULL);
     assert_int_equal(ta_register_op(r, "aten::abs.out", TA_KEY_CPU, k1, NULL), TA_OK);
     const ta_registry_op *op = ta_registry_find(r, "aten::abs.out");
@@ -145,7 +151,7 @@ static void test_lookup(void **state)
     assert_false(ta_registry_lacks_schema(r, "aten::nope"));
     ta_registry_destroy(r);
     /* Without a schema source nothing is known to be missing. */
-    r = ta_registry_create();
+    assert_int_equal(ta_registry_create(&r), TA_OK);
     assert_false(ta_registry_lacks_schema(r, "aten::nope"));
     ta_registry_destroy(r);
 }
@@ -156,8 +162,10 @@ static void test_plugin(void **state)
     const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
     char path[512];
     snprintf(path, sizeof path, "%s/tests/plugins/libtwice.so", build);
-    ta_registry *r = ta_registry_create();
-    ta_diags *d = ta_diags_create();
+    ta_registry *r;
+    assert_int_equal(ta_registry_create(&r), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_registry_load_plugin(r, path, d), TA_OK);
     assert_int_equal(ta_diags_count(d), 0);
     const ta_registry_op *op = ta_registry_find(r, "mylib::twice");
@@ -167,9 +175,11 @@ static void test_plugin(void **state)
     assert_false(ta_registry_has_kernel(ta_registry_find(r, "mylib::later")));
 
     /* Run the plugin's kernel. */
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     int64_t shape[1] = {3};
-    DLTensor *a = ta_exec_empty(x, TA_DTYPE_F32, 1, shape);
+    DLTensor *a;
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, shape, &a), TA_OK);
     for (int i = 0; i < 3; i++) ((float *)a->data)[i] = (float)i + 1;
     ta_stack_push_tensor(ta_exec_stack(x), a);
     void *ud;

@@ -15,13 +15,13 @@
 
 #include "tensoralias/device.h"
 #include "tensoralias/exec.h"
-#include "exec/exec_internal.h"
+#include "exec/runtime/exec_internal.h"
 
 static void test_stack_values(void **state)
 {
     (void)state;
-    ta_stack *st = ta_stack_create();
-    assert_non_null(st);
+    ta_stack *st;
+    assert_int_equal(ta_stack_create(&st), TA_OK);
     assert_int_equal(ta_stack_size(st), 0);
     assert_null(ta_stack_at(st, 0));
 
@@ -120,13 +120,13 @@ static void test_geometry(void **state)
 static void test_alloc_view_restride_resize(void **state)
 {
     (void)state;
-    ta_exec *x = ta_exec_create(NULL);
-    assert_non_null(x);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     ta_kernel_ctx *ctx = ta_exec_kernel_ctx(x);
     assert_int_equal(ta_kernel_device(ctx).device_type, kDLCPU);
     int64_t shape[2] = {3, 4};
-    DLTensor *a = ta_kernel_empty(ctx, TA_DTYPE_F32, 2, shape);
-    assert_non_null(a);
+    DLTensor *a;
+    assert_int_equal(ta_kernel_empty(ctx, TA_DTYPE_F32, 2, shape, &a), TA_OK);
     assert_non_null(a->strides);
     assert_int_equal(a->strides[0], 4);
     assert_int_equal(a->byte_offset, 0);
@@ -142,21 +142,23 @@ static void test_alloc_view_restride_resize(void **state)
 
     /* A transposed view shares the storage. */
     int64_t tshape[2] = {4, 3}, tstr[2] = {1, 4};
-    DLTensor *t = ta_kernel_view(ctx, a, 2, tshape, tstr, 0);
-    assert_non_null(t);
+    DLTensor *t;
+    assert_int_equal(ta_kernel_view(ctx, a, 2, tshape, tstr, 0, &t), TA_OK);
     assert_int_equal(ta_exec_storage_of(x, t), sa);
     assert_true(*(float *)ta_elem_ptr(t, 1) == 4.0f);
     /* A view reaching past the storage is refused. */
     int64_t big[1] = {13};
-    assert_null(ta_kernel_view(ctx, a, 1, big, NULL, 0));
+    DLTensor *none = (DLTensor *)1;
+    assert_int_equal(ta_kernel_view(ctx, a, 1, big, NULL, 0, &none), TA_ERR_INVALID);
+    assert_null(none);
     int64_t row[1] = {4};
-    assert_null(ta_kernel_view(ctx, a, 1, row, NULL, 36));
-    DLTensor *last = ta_kernel_view(ctx, a, 1, row, NULL, 32);
-    assert_non_null(last);
+    assert_int_equal(ta_kernel_view(ctx, a, 1, row, NULL, 36, &none), TA_ERR_INVALID);
+    DLTensor *last;
+    assert_int_equal(ta_kernel_view(ctx, a, 1, row, NULL, 32, &last), TA_OK);
     assert_true(*(float *)ta_elem_ptr(last, 0) == 8.0f);
     /* A foreign tensor is not a base. */
     DLTensor foreign = *a;
-    assert_null(ta_kernel_view(ctx, &foreign, 1, row, NULL, 0));
+    assert_int_equal(ta_kernel_view(ctx, &foreign, 1, row, NULL, 0, &none), TA_ERR_INVALID);
     assert_int_equal(ta_exec_storage_of(x, &foreign), 0);
 
     /* restride in place (transpose_). */
@@ -179,18 +181,18 @@ static void test_alloc_view_restride_resize(void **state)
     assert_true(ta_is_contiguous(t));
 
     /* 0-dim and empty tensors. */
-    DLTensor *z = ta_kernel_empty(ctx, TA_DTYPE_F64, 0, NULL);
-    assert_non_null(z);
+    DLTensor *z;
+    assert_int_equal(ta_kernel_empty(ctx, TA_DTYPE_F64, 0, NULL, &z), TA_OK);
     assert_int_equal(ta_numel(z), 1);
     *(double *)ta_elem_ptr(z, 0) = 1.5;
     int64_t eshape[2] = {0, 3};
-    DLTensor *e = ta_kernel_empty(ctx, TA_DTYPE_I64, 2, eshape);
-    assert_non_null(e);
+    DLTensor *e;
+    assert_int_equal(ta_kernel_empty(ctx, TA_DTYPE_I64, 2, eshape, &e), TA_OK);
     assert_int_equal(ta_numel(e), 0);
     assert_int_not_equal(ta_exec_storage_of(x, e), 0);
 
-    DLTensor **arr = ta_kernel_tensor_array(ctx, 3);
-    assert_non_null(arr);
+    DLTensor **arr;
+    assert_int_equal(ta_kernel_tensor_array(ctx, 3, &arr), TA_OK);
     assert_null(arr[2]);
     arr[0] = a;
 
@@ -201,7 +203,7 @@ static void test_alloc_view_restride_resize(void **state)
     ta_exec_reset(x);
     assert_int_equal(ta_exec_storage_count(x), 0);
     /* Records are reused after a reset. */
-    for (int i = 0; i < 100; i++) assert_non_null(ta_kernel_empty(ctx, TA_DTYPE_I32, 2, shape));
+    for (int i = 0; i < 100; i++) assert_int_equal(ta_kernel_empty(ctx, TA_DTYPE_I32, 2, shape, &z), TA_OK);
     ta_exec_destroy(x);
 }
 
@@ -288,13 +290,17 @@ static void test_released_mapping_reused(void **state)
     size_t sizes[] = {12, 4095, 4096, 100000};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
         for (int front = 0; front < 2; front++) {
-            ta_exec *x = ta_exec_create(NULL);
+            ta_exec *x;
+            assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
             x->placement = front ? ~(uint64_t)0 : 0;
             ta_storage_info a, b;
-            assert_true(ta_exec_storage_get(x, ta_exec_storage_new(x, sizes[k]), &a));
+            uint32_t id;
+            assert_int_equal(ta_exec_storage_new(x, sizes[k], &id), TA_OK);
+            assert_true(ta_exec_storage_get(x, id, &a));
             memset(a.base, 0xA5, sizes[k]);
             ta_exec_reset(x);
-            assert_true(ta_exec_storage_get(x, ta_exec_storage_new(x, sizes[k]), &b));
+            assert_int_equal(ta_exec_storage_new(x, sizes[k], &id), TA_OK);
+            assert_true(ta_exec_storage_get(x, id, &b));
             assert_ptr_equal(b.base, a.base); /* the same mapping */
             char *q = b.base;
             for (size_t i = 0; i < sizes[k]; i++)
@@ -322,10 +328,13 @@ static void test_released_mapping_reused(void **state)
 static void test_resize_same_shape(void **state)
 {
     (void)state;
-    ta_exec *x = ta_exec_create(NULL);
-    uint32_t sid = ta_exec_storage_new(x, 8 * 4);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
+    uint32_t sid;
+    assert_int_equal(ta_exec_storage_new(x, 8 * 4, &sid), TA_OK);
     int64_t three = 3, two = 2, four = 4;
-    DLTensor *t = ta_exec_tensor(x, sid, TA_DTYPE_F32, 1, &three, &two, 4);
+    DLTensor *t;
+    assert_int_equal(ta_exec_tensor(x, sid, TA_DTYPE_F32, 1, &three, &two, 4, &t), TA_OK);
     ta_kernel_ctx *ctx = ta_exec_kernel_ctx(x);
     assert_int_equal(ta_kernel_resize(ctx, t, 1, &three), TA_OK);
     assert_int_equal(t->strides[0], 2);
@@ -341,7 +350,8 @@ static ta_status k_sum(ta_kernel_ctx *ctx, ta_stack *st)
     if (!x) return ta_kernel_error(ctx, "sum: no tensor");
     double s = 0;
     for (int64_t i = 0; i < ta_numel(x); i++) s += *(float *)ta_elem_ptr(x, i);
-    DLTensor *y = ta_kernel_empty(ctx, TA_DTYPE_F64, 0, NULL);
+    DLTensor *y;
+    assert_int_equal(ta_kernel_empty(ctx, TA_DTYPE_F64, 0, NULL, &y), TA_OK);
     *(double *)y->data = s * *(double *)ta_kernel_user_data(ctx);
     ta_stack_clear(st);
     return ta_stack_push_tensor(st, y);
@@ -350,14 +360,17 @@ static ta_status k_sum(ta_kernel_ctx *ctx, ta_stack *st)
 static void test_call(void **state)
 {
     (void)state;
-    ta_exec *x = ta_exec_create(ta_exec_device_cpu());
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(ta_exec_device_cpu(), &x), TA_OK);
     int64_t shape[1] = {5};
-    DLTensor *a = ta_exec_empty(x, TA_DTYPE_F32, 1, shape);
+    DLTensor *a;
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, shape, &a), TA_OK);
     for (int i = 0; i < 5; i++) ((float *)a->data)[i] = (float)i;
     ta_stack *st = ta_exec_stack(x);
     assert_int_equal(ta_stack_push_tensor(st, a), TA_OK);
     double scale = 2.0;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_exec_call(x, k_sum, &scale, d), TA_OK);
     assert_int_equal(ta_diags_count(d), 0);
     assert_int_equal(ta_stack_size(st), 1);
@@ -376,9 +389,11 @@ static void test_call(void **state)
 static void test_protect(void **state)
 {
     (void)state;
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     int64_t shape[1] = {100};
-    DLTensor *a = ta_exec_empty(x, TA_DTYPE_F32, 1, shape);
+    DLTensor *a;
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, shape, &a), TA_OK);
     uint32_t s = ta_exec_storage_of(x, a);
     assert_int_equal(ta_exec_protect(x, s, true), TA_OK);
     float v = *(float *)ta_elem_ptr(a, 3); /* reading is fine */

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "exec/samples.h"
+#include "exec/synth/samples.h"
 #include "support/testdata.h"
 #include "tensoralias/exec.h"
 
@@ -34,10 +34,10 @@ typedef struct env {
 static void env_open(env *e, const char *schema, const char *text)
 {
     memset(e, 0, sizeof *e);
-    e->arena = ta_arena_create();
-    e->x = ta_exec_create(NULL);
+    assert_int_equal(ta_arena_create(&e->arena), TA_OK);
+    assert_int_equal(ta_exec_create(NULL, &e->x), TA_OK);
     e->c = calloc(1, sizeof *e->c);
-    e->diags = ta_diags_create();
+    assert_int_equal(ta_diags_create(&e->diags), TA_OK);
     assert_non_null(e->c);
     assert_int_equal(ta_schema_parse(e->arena, schema, strlen(schema), NULL, &e->schema, e->diags), TA_OK);
     assert_int_equal(ta_decl_build(e->arena, e->schema, &e->decl), TA_OK);
@@ -183,7 +183,8 @@ static void test_load_errors(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof BAD / sizeof *BAD; i++) {
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         ta_samples *sm = (ta_samples *)1;
         assert_int_equal(ta_samples_load_buffer(BAD[i].text, strlen(BAD[i].text), "bad.json", &sm, d), TA_ERR_PARSE);
         assert_null(sm);
@@ -203,7 +204,8 @@ static void test_load_and_count(void **state)
 {
     (void)state;
     const char *text = "{\"aten::a\": [{}, {\"x\": {\"shape\": [1], \"colour\": 1}}],\n \"aten::b\": [], \"\": [{}]}";
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_samples *sm = NULL;
     assert_int_equal(ta_samples_load_buffer(text, strlen(text), NULL, &sm, d), TA_OK);
     assert_int_equal(ta_samples_count(sm, "aten::a"), 2);
@@ -420,8 +422,10 @@ static ta_status identity(ta_kernel_ctx *ctx, ta_stack *st)
 static void test_case_seed_replays_a_sample(void **state)
 {
     (void)state;
-    ta_registry *reg = ta_registry_create();
-    ta_diags *d = ta_diags_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::same(Tensor self) -> Tensor", TA_KEY_CPU, identity, NULL),
                      TA_OK);
     const char *text = "{\"mylib::same\": [{\"self\": {\"shape\": [2]}}, {\"self\": {\"shape\": [7, 5]}}]}";
@@ -482,8 +486,10 @@ static ta_status return_other(ta_kernel_ctx *ctx, ta_stack *st)
 static void test_views_of_one_storage(void **state)
 {
     (void)state;
-    ta_registry *reg = ta_registry_create();
-    ta_diags *d = ta_diags_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::copy_(Tensor(a!) self, Tensor src) -> Tensor(a!)", TA_KEY_CPU,
                                     copy_into_self, NULL), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::pick(Tensor self, Tensor other) -> Tensor", TA_KEY_CPU,

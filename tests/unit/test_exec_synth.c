@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "exec/synth.h"
+#include "exec/synth/synth.h"
 #include "tensoralias/exec.h"
 
 /* A schema and, per tensor argument, the sizes it must have: one letter per
@@ -65,13 +65,14 @@ typedef struct env {
 
 static void env_open(env *e, const char *schema)
 {
-    e->arena = ta_arena_create();
-    e->x = ta_exec_create(NULL);
+    assert_int_equal(ta_arena_create(&e->arena), TA_OK);
+    assert_int_equal(ta_exec_create(NULL, &e->x), TA_OK);
     e->c = calloc(1, sizeof *e->c);
     assert_non_null(e->arena);
     assert_non_null(e->x);
     assert_non_null(e->c);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_schema *s = NULL;
     assert_int_equal(ta_schema_parse(e->arena, schema, strlen(schema), NULL, &s, d), TA_OK);
     ta_diags_destroy(d);

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "exec/synth.h"
+#include "exec/synth/synth.h"
 #include "tensoralias/exec.h"
 
 enum { CASES = 300 };
@@ -32,8 +32,8 @@ typedef struct env {
 
 static void env_open(env *e, const char *schema)
 {
-    e->arena = ta_arena_create();
-    e->x = ta_exec_create(NULL);
+    assert_int_equal(ta_arena_create(&e->arena), TA_OK);
+    assert_int_equal(ta_exec_create(NULL, &e->x), TA_OK);
     e->c = calloc(1, sizeof *e->c);
     assert_non_null(e->c);
     assert_int_equal(ta_schema_parse(e->arena, schema, strlen(schema), NULL, &e->schema, NULL), TA_OK);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "exec/observe.h"
+#include "exec/observe/observe.h"
 #include "tensoralias/exec.h"
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -28,7 +28,8 @@ static ta_status ret(ta_stack *st, DLTensor *t)
 
 static DLTensor *copy_of(ta_kernel_ctx *ctx, const DLTensor *x)
 {
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
+    DLTensor *y;
+    assert_int_equal(ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y), TA_OK);
     size_t es = ta_dtype_size(x->dtype);
     for (int64_t i = 0; y && i < ta_numel(x); i++) memcpy(ta_elem_ptr(y, i), ta_elem_ptr(x, i), es);
     return y;
@@ -68,8 +69,8 @@ static ta_status tail_view(ta_kernel_ctx *ctx, ta_stack *st)
     int64_t one = ta_numel(x) ? 1 : 0, s = 1;
     uint64_t off = ta_numel(x) ? (uint64_t)((char *)ta_elem_ptr(x, ta_numel(x) - 1) - (char *)x->data)
                                : x->byte_offset;
-    DLTensor *v = ta_kernel_view(ctx, x, 1, &one, &s, off);
-    if (!v) return ta_kernel_error(ctx, "view refused");
+    DLTensor *v;
+    if (ta_kernel_view(ctx, x, 1, &one, &s, off, &v) != TA_OK) return ta_kernel_error(ctx, "view refused");
     return ret(st, v);
 }
 
@@ -124,14 +125,16 @@ static ta_status copy_dies_late(ta_kernel_ctx *ctx, ta_stack *st)
 
 static ta_verify_report *run(const char *schema, ta_kernel_fn fn, uint32_t cases)
 {
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, schema, TA_KEY_CPU, fn, NULL), TA_OK);
     char name[256];
     ta_op_name_of(schema, name, sizeof name);
     const char *ops[1] = {name};
     ta_verify_opts o = {.seed = 1, .cases = cases, .in_process = true};
     ta_verify_report *r = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_verify(reg, ops, 1, &o, &r, d), TA_OK);
     ta_diags_destroy(d);
     ta_registry_destroy(reg);
@@ -170,7 +173,8 @@ static void expect_verdict(const char *schema, ta_kernel_fn fn, ta_verdict_kind 
 static void test_child_report_overflows_mailbox(void **state)
 {
     (void)state;
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::cp(Tensor self) -> Tensor", TA_KEY_CPU, copy_dies_late, NULL),
                      TA_OK);
     const char *ops[1] = {"mylib::cp"};
@@ -198,13 +202,14 @@ static void test_many_operators_in_children(void **state)
 {
     (void)state;
     enum { N = 300 };
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     static char names[N][32];
     const char *ops[N];
     for (int i = 0; i < N; i++) {
         char schema[80];
         snprintf(names[i], sizeof names[i], "mylib::c%d", i);
-        snprintf(schema, sizeof schema, "%s(Tensor self) -> Tensor", names[i]);
+        snprintf(schema, sizeof schema, "mylib::c%d(Tensor self) -> Tensor", i);
         assert_int_equal(ta_register_op(reg, schema, TA_KEY_CPU, copy_kernel, NULL), TA_OK);
         ops[i] = names[i];
     }
@@ -235,7 +240,8 @@ static void test_many_operators_in_children(void **state)
 static void test_batch_crash_mid_batch(void **state)
 {
     (void)state;
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::a(Tensor self) -> Tensor", TA_KEY_CPU, copy_kernel, NULL), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::cp(Tensor self) -> Tensor", TA_KEY_CPU, copy_dies_late, NULL),
                      TA_OK);
@@ -321,7 +327,8 @@ static void test_out_partially_written(void **state)
 static void test_no_kernel_and_bad_schema(void **state)
 {
     (void)state;
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    assert_int_equal(ta_registry_create(&reg), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::nk(Tensor a) -> Tensor", TA_KEY_CATCHALL, NULL, NULL), TA_OK);
     assert_int_equal(ta_register_op(reg, "mylib::bad(Tensor a -> Tensor", TA_KEY_CPU, add_one_, NULL), TA_OK);
     const char *ops[3] = {"mylib::nk", "mylib::bad", "mylib::unknown"};
@@ -346,7 +353,8 @@ static ta_status nan_builder(void *ud, ta_exec *x, const ta_schema *s, const ta_
     (void)seed;
     c->nargs = c->nslots = 0;
     int64_t three = 3;
-    DLTensor *t = ta_exec_empty(x, TA_DTYPE_F32, 1, &three);
+    DLTensor *t;
+    assert_int_equal(ta_exec_empty(x, TA_DTYPE_F32, 1, &three, &t), TA_OK);
     uint32_t nan = 0x7fc00001u;
     memcpy(t->data, &nan, 4);
     ((float *)t->data)[1] = 1;
@@ -375,13 +383,15 @@ static void emit_collect(void *ud, const ta_finding *f)
 static void test_nan_payload(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s;
     const char *text = "mylib::n(Tensor self) -> Tensor";
     assert_int_equal(ta_schema_parse(a, text, strlen(text), NULL, &s, NULL), TA_OK);
     ta_decl *d;
     assert_int_equal(ta_decl_build(a, s, &d), TA_OK);
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     ta_finding got = {.kind = TA_V_OK};
     ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, 0, emit_collect, &got);
     ta_case_source from = {nan_builder, NULL, true};
@@ -406,9 +416,11 @@ static ta_status sliced_builder(void *ud, ta_exec *x, const ta_schema *s, const 
     (void)d;
     (void)seed;
     c->nargs = c->nslots = 0;
-    uint32_t sid = ta_exec_storage_new(x, 8 * 4);
+    uint32_t sid;
+    assert_int_equal(ta_exec_storage_new(x, 8 * 4, &sid), TA_OK);
     int64_t three = 3, two = 2;
-    DLTensor *t = ta_exec_tensor(x, sid, TA_DTYPE_F32, 1, &three, &two, 4);
+    DLTensor *t;
+    assert_int_equal(ta_exec_tensor(x, sid, TA_DTYPE_F32, 1, &three, &two, 4, &t), TA_OK);
     for (int i = 0; i < 8; i++) ((float *)t->data)[i] = (float)i;
     ta_value v = {.tag = TA_VAL_TENSOR};
     v.u.tensor = t;
@@ -430,13 +442,15 @@ static ta_status write_storage_elem(ta_kernel_ctx *ctx, ta_stack *st)
 static void test_writes_outside_view(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s;
     const char *text = "mylib::w_(Tensor(a!) self) -> Tensor(a!)";
     assert_int_equal(ta_schema_parse(a, text, strlen(text), NULL, &s, NULL), TA_OK);
     ta_decl *d;
     assert_int_equal(ta_decl_build(a, s, &d), TA_OK);
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     for (int e = 0; e < 8; e++) {
         ta_finding got = {.kind = TA_V_OK};
         ta_observer *ck = ta_observer_create(x, s, d, write_storage_elem, &e, 0, emit_collect, &got);

@@ -22,7 +22,8 @@
 static void rules_of(ta_arena *a, const char *schema, char *out, size_t cap)
 {
     ta_schema *s = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_schema_parse(a, schema, strlen(schema), NULL, &s, d), TA_OK);
     assert_int_equal(ta_alias_check_custom(s, d), TA_OK);
     const char *ids[16];
@@ -54,7 +55,8 @@ static void corpus_verdicts(void **state)
     assert_non_null(buf);
     size_t nlines;
     char **lines = ta_test_lines(buf, len, &nlines, NULL);
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     size_t rows = 0, mismatches = 0, real = 0, intended = 0, noise = 0, clean = 0, missed = 0;
     for (size_t i = 0; i < nlines; i++) {
         if (!lines[i][0] || lines[i][0] == '#') continue;

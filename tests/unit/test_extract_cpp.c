@@ -23,8 +23,9 @@ typedef struct scanned {
 static scanned scan_with(const char *src, const char *const *defines)
 {
     ta_extract_opts o = {defines, true};
-    scanned s = {ta_extract_create(&o), ta_diags_create()};
-    assert_non_null(s.x);
+    scanned s;
+    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
+    assert_int_equal(ta_diags_create(&s.d), TA_OK);
     assert_int_equal(ta_extract_scan(s.x, "t.cpp", TA_LANG_CPP, src, strlen(src), s.d), TA_OK);
     assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
     return s;
@@ -263,7 +264,8 @@ static void languages(void **state)
     assert_int_equal(ta_extract_lang_of("x.pyi"), TA_LANG_PYTHON);
     assert_int_equal(ta_extract_lang_of("x.yaml"), TA_LANG_NONE);
     assert_int_equal(ta_extract_lang_of("dir.cpp/file"), TA_LANG_NONE);
-    ta_extract *x = ta_extract_create(NULL);
+    ta_extract *x;
+    assert_int_equal(ta_extract_create(NULL, &x), TA_OK);
     assert_int_equal(ta_extract_scan(x, "a", TA_LANG_NONE, "", 0, NULL), TA_ERR_INVALID);
     assert_int_equal(ta_extract_scan(x, "a", TA_LANG_CPP, "int x;", 6, NULL), TA_OK);
     assert_int_equal(ta_extract_nfiles(x), 1);

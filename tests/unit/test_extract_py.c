@@ -25,8 +25,9 @@ typedef struct scanned {
 
 static scanned scan(const char *src)
 {
-    scanned s = {ta_extract_create(NULL), ta_diags_create()};
-    assert_non_null(s.x);
+    scanned s;
+    assert_int_equal(ta_extract_create(NULL, &s.x), TA_OK);
+    assert_int_equal(ta_diags_create(&s.d), TA_OK);
     assert_int_equal(ta_extract_scan(s.x, "t.py", TA_LANG_PYTHON, src, strlen(src), s.d), TA_OK);
     assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
     return s;

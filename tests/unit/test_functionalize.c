@@ -20,14 +20,15 @@
 
 typedef struct run {
     ta_ir_graph *g;
-    ta_func_report *r;
+    ta_functionalize_report *r;
     char *text; /* the rewrite as parse_ir reads it */
 } run;
 
 static ta_ir_graph *read_text(const char *text)
 {
     ta_ir_graph *g = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     if (ta_ir_read(text, strlen(text), "t.ir", &g, d) != TA_OK) ta_diag_render(ta_diags_get(d, 0), stdout);
     ta_diags_destroy(d);
     return g;
@@ -48,8 +49,9 @@ static run functionalize(ta_ir_graph *g, const ta_ir_ops *ops, bool no_copy_back
 {
     run r = {g, NULL, NULL};
     assert_non_null(g);
-    ta_func_opts o = {.no_copy_back = no_copy_back};
-    ta_diags *d = ta_diags_create();
+    ta_functionalize_opts o = {.no_copy_back = no_copy_back};
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_functionalize(g, ops ? ops : ta_test_default_ops(), &o, &r.r, d), TA_OK);
     ta_diags_destroy(d);
     r.text = print_graph(g);
@@ -58,12 +60,12 @@ static run functionalize(ta_ir_graph *g, const ta_ir_ops *ops, bool no_copy_back
 
 static void done(run *r)
 {
-    ta_func_report_destroy(r->r);
+    ta_functionalize_report_destroy(r->r);
     ta_ir_graph_destroy(r->g);
     free(r->text);
 }
 
-static const ta_func_counts *C(const run *r) { return ta_func_report_counts(r->r); }
+static const ta_functionalize_counts *C(const run *r) { return ta_functionalize_report_counts(r->r); }
 
 static void test_inplace_and_copy_back(void **state)
 {
@@ -208,10 +210,10 @@ static void test_no_counterpart_keeps_the_memory(void **state)
      * the add_ to %y does not touch it and is rewritten */
     assert_int_equal(C(&r)->kept, 2);
     assert_int_equal(C(&r)->rewritten, 1);
-    assert_int_equal(ta_func_report_nkept(r.r), 2);
-    assert_non_null(strstr(ta_func_report_kept(r.r, 0)->reason, "no functional counterpart"));
-    assert_string_equal(ta_func_report_kept(r.r, 1)->kind, "aten::add_");
-    assert_non_null(strstr(ta_func_report_kept(r.r, 1)->reason, "mylib::scale_"));
+    assert_int_equal(ta_functionalize_report_nkept(r.r), 2);
+    assert_non_null(strstr(ta_functionalize_report_kept(r.r, 0)->reason, "no functional counterpart"));
+    assert_string_equal(ta_functionalize_report_kept(r.r, 1)->kind, "aten::add_");
+    assert_non_null(strstr(ta_functionalize_report_kept(r.r, 1)->reason, "mylib::scale_"));
     assert_int_equal(C(&r)->mutating_after, 3); /* two kept, one copy-back of %y */
     done(&r);
     ta_ir_ops_destroy(ops);
@@ -223,14 +225,18 @@ static void test_built_in_c(void **state)
     ta_ir_graph *g;
     assert_int_equal(ta_ir_graph_create(&g), TA_OK);
     ta_ir_block *top = ta_ir_graph_block(g);
-    ta_ir_value *x = ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR));
-    ta_ir_node *k = ta_ir_append(g, top, "prim::Constant", NULL, 0, 1);
+    ta_ir_value *x;
+    assert_int_equal(ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR), &x), TA_OK);
+    ta_ir_node *k;
+    assert_int_equal(ta_ir_append(g, top, "prim::Constant", NULL, 0, 1, &k), TA_OK);
     assert_int_equal(ta_ir_node_set_attr(k, "value", "0"), TA_OK);
     ta_ir_value_set_type(ta_ir_node_output(k, 0), ta_ir_type_simple(g, TA_IR_INT));
     ta_ir_value *sel_in[3] = {x, ta_ir_node_output(k, 0), ta_ir_node_output(k, 0)};
-    ta_ir_node *sel = ta_ir_append(g, top, "aten::select", sel_in, 3, 1);
+    ta_ir_node *sel;
+    assert_int_equal(ta_ir_append(g, top, "aten::select", sel_in, 3, 1, &sel), TA_OK);
     ta_ir_value *v = ta_ir_node_output(sel, 0);
-    ta_ir_node *relu = ta_ir_append(g, top, "aten::relu_", &v, 1, 1);
+    ta_ir_node *relu;
+    assert_int_equal(ta_ir_append(g, top, "aten::relu_", &v, 1, 1, &relu), TA_OK);
     assert_int_equal(ta_ir_graph_add_output(g, ta_ir_node_output(relu, 0)), TA_OK);
     run r = functionalize(g, NULL, false);
     assert_int_equal(C(&r)->rewritten, 1);
@@ -256,20 +262,20 @@ static void check_golden(const char *rel, uint32_t before, uint32_t after, uint3
     ta_ir_graph *g = ta_test_read_graph(rel);
     if (!g) fail_msg("cannot read %s", rel);
     run r = functionalize(g, NULL, false);
-    const ta_func_counts *c = C(&r);
+    const ta_functionalize_counts *c = C(&r);
     printf("%s: %u -> %u (%u copy-backs, %u kept)\n", rel, c->mutating_before, c->mutating_after, c->copy_backs, c->kept);
     assert_int_equal(c->mutating_before, before);
     assert_int_equal(c->mutating_after, after);
     assert_int_equal(c->copy_backs, copies);
     /* what is left mutating: the copy-backs at the very end and the kept nodes */
     assert_int_equal(c->mutating_after, c->copy_backs + c->kept);
-    assert_int_equal(ta_func_report_nkept(r.r), c->kept);
+    assert_int_equal(ta_functionalize_report_nkept(r.r), c->kept);
     assert_int_equal(non_copy_back_writes(r.g, c->copy_backs), c->copy_backs);
-    assert_int_equal(ta_func_count_mutating(r.g, ta_test_default_ops()), c->mutating_after);
+    assert_int_equal(ta_functionalize_count_mutating(r.g, ta_test_default_ops()), c->mutating_after);
     /* the rewrite reads back: every value is defined before it is used */
     ta_ir_graph *again = read_text(r.text);
     assert_non_null(again);
-    assert_int_equal(ta_func_count_mutating(again, ta_test_default_ops()), c->mutating_after);
+    assert_int_equal(ta_functionalize_count_mutating(again, ta_test_default_ops()), c->mutating_after);
     ta_ir_graph_destroy(again);
     done(&r);
 }

@@ -25,9 +25,10 @@ static char *printed(const ta_ir_graph *g)
 
 static ta_ir_node *constant_int(ta_ir_graph *g, ta_ir_block *b, const char *name, const char *value)
 {
-    ta_ir_node *n = ta_ir_append(g, b, "prim::Constant", NULL, 0, 0);
-    assert_non_null(n);
-    assert_non_null(ta_ir_node_add_output(n, name, ta_ir_type_simple(g, TA_IR_INT)));
+    ta_ir_node *n;
+    assert_int_equal(ta_ir_append(g, b, "prim::Constant", NULL, 0, 0, &n), TA_OK);
+    ta_ir_value *v;
+    assert_int_equal(ta_ir_node_add_output(n, name, ta_ir_type_simple(g, TA_IR_INT), &v), TA_OK);
     assert_int_equal(ta_ir_node_set_attr(n, "value", value), TA_OK);
     return n;
 }
@@ -38,19 +39,30 @@ static ta_ir_graph *header_graph(void)
     ta_ir_graph *g;
     assert_int_equal(ta_ir_graph_create(&g), TA_OK);
     ta_ir_block *top = ta_ir_graph_block(g);
-    ta_ir_value *x = ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR));
-    ta_ir_value *c = ta_ir_graph_add_input(g, "c", ta_ir_type_simple(g, TA_IR_BOOL));
+    ta_ir_value *x;
+    assert_int_equal(ta_ir_graph_add_input(g, "x", ta_ir_type_simple(g, TA_IR_TENSOR), &x), TA_OK);
+    ta_ir_value *c;
+    assert_int_equal(ta_ir_graph_add_input(g, "c", ta_ir_type_simple(g, TA_IR_BOOL), &c), TA_OK);
     ta_ir_value *one = ta_ir_node_output(constant_int(g, top, "one", "1"), 0);
     ta_ir_value *add_in[] = {x, x, one};
-    ta_ir_node *add = ta_ir_append(g, top, "aten::add", add_in, 3, 0);
-    ta_ir_value *y = ta_ir_node_add_output(add, "y", NULL);
+    ta_ir_node *add;
+    assert_int_equal(ta_ir_append(g, top, "aten::add", add_in, 3, 0, &add), TA_OK);
+    ta_ir_value *y;
+    assert_int_equal(ta_ir_node_add_output(add, "y", NULL, &y), TA_OK);
     assert_int_equal(ta_ir_node_set_source(add, "model.py:3:8"), TA_OK);
-    ta_ir_node *iff = ta_ir_append(g, top, "prim::If", &c, 1, 0);
-    ta_ir_value *z = ta_ir_node_add_output(iff, "z", NULL);
-    ta_ir_block *b0 = ta_ir_node_add_block(iff), *b1 = ta_ir_node_add_block(iff);
+    ta_ir_node *iff;
+    assert_int_equal(ta_ir_append(g, top, "prim::If", &c, 1, 0, &iff), TA_OK);
+    ta_ir_value *z;
+    assert_int_equal(ta_ir_node_add_output(iff, "z", NULL, &z), TA_OK);
+    ta_ir_block *b0, *b1;
+    assert_int_equal(ta_ir_node_add_block(iff, &b0), TA_OK);
+    assert_int_equal(ta_ir_node_add_block(iff, &b1), TA_OK);
     assert_int_equal(ta_ir_block_add_output(b0, y), TA_OK);
-    ta_ir_node *relu = ta_ir_append(g, b1, "aten::relu_", &y, 1, 0);
-    assert_int_equal(ta_ir_block_add_output(b1, ta_ir_node_add_output(relu, "w", NULL)), TA_OK);
+    ta_ir_node *relu;
+    assert_int_equal(ta_ir_append(g, b1, "aten::relu_", &y, 1, 0, &relu), TA_OK);
+    ta_ir_value *w;
+    assert_int_equal(ta_ir_node_add_output(relu, "w", NULL, &w), TA_OK);
+    assert_int_equal(ta_ir_block_add_output(b1, w), TA_OK);
     assert_int_equal(ta_ir_graph_add_output(g, z), TA_OK);
     return g;
 }
@@ -119,8 +131,8 @@ static void test_rewrites(void **state)
     ta_ir_node *relu = ta_ir_block_first(ta_ir_node_block_at(iff, 1));
 
     /* a functional copy of y after add; the uses after add now read it */
-    ta_ir_node *clone = ta_ir_node_create(g, "aten::clone", &y, 1, 1);
-    assert_non_null(clone);
+    ta_ir_node *clone;
+    assert_int_equal(ta_ir_node_create(g, "aten::clone", &y, 1, 1, &clone), TA_OK);
     assert_int_equal(ta_ir_node_insert_after(clone, add), TA_OK);
     ta_ir_value *y2 = ta_ir_node_output(clone, 0);
     assert_int_equal(ta_ir_value_replace_uses_after(y, y2, clone), TA_OK);
@@ -129,7 +141,8 @@ static void test_rewrites(void **state)
     assert_ptr_equal(ta_ir_block_output(ta_ir_node_block_at(iff, 0), 0), y2);
 
     /* the uses before a point stay */
-    ta_ir_node *mul_in = ta_ir_node_create(g, "aten::mul", (ta_ir_value *[]){y2, y2}, 2, 1);
+    ta_ir_node *mul_in;
+    assert_int_equal(ta_ir_node_create(g, "aten::mul", (ta_ir_value *[]){y2, y2}, 2, 1, &mul_in), TA_OK);
     assert_int_equal(ta_ir_node_insert_before(mul_in, relu), TA_OK);
     ta_ir_value *m = ta_ir_node_output(mul_in, 0);
     assert_int_equal(ta_ir_value_replace_uses_after(y2, m, mul_in), TA_OK);
@@ -159,11 +172,16 @@ static void test_rewrites(void **state)
 
     /* a loop-carried value and an extra graph output */
     ta_ir_value *loop_in[] = {ta_ir_graph_find_value(g, "one"), ta_ir_graph_find_value(g, "c"), x};
-    ta_ir_node *loop = ta_ir_append(g, top, "prim::Loop", loop_in, 3, 1);
-    ta_ir_block *body = ta_ir_node_add_block(loop);
-    ta_ir_value *i = ta_ir_block_add_param(body, "i", ta_ir_type_simple(g, TA_IR_INT));
-    ta_ir_value *carried = ta_ir_block_add_param(body, "acc", NULL);
-    ta_ir_node *step = ta_ir_append(g, body, "aten::relu", &carried, 1, 1);
+    ta_ir_node *loop;
+    assert_int_equal(ta_ir_append(g, top, "prim::Loop", loop_in, 3, 1, &loop), TA_OK);
+    ta_ir_block *body;
+    assert_int_equal(ta_ir_node_add_block(loop, &body), TA_OK);
+    ta_ir_value *i;
+    assert_int_equal(ta_ir_block_add_param(body, "i", ta_ir_type_simple(g, TA_IR_INT), &i), TA_OK);
+    ta_ir_value *carried;
+    assert_int_equal(ta_ir_block_add_param(body, "acc", NULL, &carried), TA_OK);
+    ta_ir_node *step;
+    assert_int_equal(ta_ir_append(g, body, "aten::relu", &carried, 1, 1, &step), TA_OK);
     assert_int_equal(ta_ir_block_add_output(body, ta_ir_graph_find_value(g, "c")), TA_OK);
     assert_int_equal(ta_ir_block_add_output(body, ta_ir_node_output(step, 0)), TA_OK);
     assert_int_equal(ta_ir_graph_add_output(g, ta_ir_node_output(loop, 0)), TA_OK);
@@ -187,13 +205,15 @@ static void test_positions(void **state)
     ta_ir_graph *g;
     assert_int_equal(ta_ir_graph_create(&g), TA_OK);
     ta_ir_block *top = ta_ir_graph_block(g);
-    ta_ir_node *a = ta_ir_append(g, top, "prim::A", NULL, 0, 0);
-    ta_ir_node *b = ta_ir_append(g, top, "prim::B", NULL, 0, 0);
+    ta_ir_node *a;
+    assert_int_equal(ta_ir_append(g, top, "prim::A", NULL, 0, 0, &a), TA_OK);
+    ta_ir_node *b;
+    assert_int_equal(ta_ir_append(g, top, "prim::B", NULL, 0, 0, &b), TA_OK);
     enum { N = 200 };
     ta_ir_node *mid[N];
     /* always just before b: halves the gap each time, then reindexes */
     for (int i = 0; i < N; i++) {
-        mid[i] = ta_ir_node_create(g, "prim::M", NULL, 0, 0);
+        assert_int_equal(ta_ir_node_create(g, "prim::M", NULL, 0, 0, &mid[i]), TA_OK);
         assert_int_equal(ta_ir_node_insert_before(mid[i], b), TA_OK);
     }
     ta_ir_node *prev = NULL;
@@ -222,15 +242,19 @@ static void test_names(void **state)
     const char *text = "graph(%x : Tensor):\n  %3 : Tensor = aten::relu(%x)\n  return (%3)\n";
     ta_ir_graph *g;
     assert_int_equal(ta_ir_read(text, strlen(text), NULL, &g, NULL), TA_OK);
-    ta_ir_node *n = ta_ir_append(g, ta_ir_graph_block(g), "aten::relu", (ta_ir_value *[]){ta_ir_graph_find_value(g, "3")}, 1, 1);
+    ta_ir_node *n;
+    assert_int_equal(ta_ir_append(g, ta_ir_graph_block(g), "aten::relu", (ta_ir_value *[]){ta_ir_graph_find_value(g, "3")}, 1, 1, &n), TA_OK);
     const char *auto_name = ta_ir_value_name(ta_ir_node_output(n, 0));
     assert_string_equal(auto_name, "4"); /* numbers continue after the reader's */
-    ta_ir_value *dup = ta_ir_node_add_output(n, "x", NULL);
+    ta_ir_value *dup;
+    assert_int_equal(ta_ir_node_add_output(n, "x", NULL, &dup), TA_OK);
     assert_string_equal(ta_ir_value_name(dup), "x.1");
     assert_int_equal(ta_ir_value_set_name(dup, "%fresh"), TA_OK);
     assert_ptr_equal(ta_ir_graph_find_value(g, "fresh"), dup);
     assert_null(ta_ir_graph_find_value(g, "x.1"));
-    assert_null(ta_ir_node_create(g, "no_namespace", NULL, 0, 0));
+    ta_ir_node *none = (ta_ir_node *)1;
+    assert_int_equal(ta_ir_node_create(g, "no_namespace", NULL, 0, 0, &none), TA_ERR_INVALID);
+    assert_null(none);
     ta_ir_graph_destroy(g);
 }
 

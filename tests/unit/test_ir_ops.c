@@ -20,7 +20,8 @@ static void expect(const ta_ir_ops *ops, const char *params, const char *body, c
     char text[1024];
     snprintf(text, sizeof text, "graph(%s):\n%s\n  return ()\n", params, body);
     ta_ir_graph *g;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     if (ta_ir_read(text, strlen(text), "case", &g, d) != TA_OK) {
         ta_diag_render(ta_diags_get(d, 0), stdout);
         fail();
@@ -88,7 +89,8 @@ static void test_order_and_kinds(void **state)
                        "\n"
                        "PURE_FUNCTION\tmylib::pure(Tensor x) -> Tensor\n"
                        "mylib::op.first(int x) -> int\n";
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_ir_ops_add_text(ops, text, strlen(text), "ops.txt", d), TA_OK);
     assert_int_equal(ta_diags_count(d), 0);
     assert_int_equal(ta_ir_ops_count(ops), 3); /* the repeated overload is kept as first added */

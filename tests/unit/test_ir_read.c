@@ -33,7 +33,8 @@ static int round_trip(const char *rel)
     char *text = ta_test_read_data(rel, &len);
     assert_non_null(text);
     ta_ir_graph *g = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_ir_read(text, len, rel, &g, d), TA_OK);
     char *printed = print_graph(g, &plen);
     int same = plen == len && !memcmp(printed, text, len);
@@ -126,7 +127,8 @@ static void test_malformed(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
         ta_ir_graph *g = (ta_ir_graph *)1;
         ta_status st = ta_ir_read(bad[i].text, strlen(bad[i].text), "bad.ir", &g, d);
         if (st != TA_ERR_PARSE || ta_diags_count(d) != 1) printf("case %zu: status %d, %zu diags\n", i, st, ta_diags_count(d));
@@ -180,7 +182,8 @@ static void test_types(void **state)
         ta_ir_type_print(t, buf, sizeof buf);
         assert_string_equal(buf, python[i][1]);
     }
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     const ta_ir_type *t = NULL;
     assert_int_equal(ta_ir_type_parse(g, "Dict(str", 8, &t, d), TA_ERR_PARSE);
     assert_null(t);
@@ -222,7 +225,8 @@ static void test_classes(void **state)
     assert_string_equal(ta_ir_class_attr_name(m, 1), "cache");
     ta_ir_graph_destroy(g);
 
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_ir_graph_create(&g), TA_OK);
     const char *twice = "__torch__.A(Tensor)\n__torch__.A(int)\n";
     assert_int_equal(ta_ir_read_classes(g, twice, strlen(twice), "c", d), TA_ERR_PARSE);

@@ -66,7 +66,8 @@ static int check_file(const char *path)
         fprintf(stderr, "%s: no '# expect:' line\n", path);
         return 1;
     }
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     ta_status st = ta_native_load_path(path, MAIN_TAGS, &f, d);
     assert_true(st == TA_OK || st == TA_ERR_PARSE);
@@ -143,7 +144,8 @@ static void broken_files(void **state)
 /* Loads text (with tags, when given) and checks it; returns the diagnostics. */
 static ta_diags *run(const char *text, const char *tags, ta_native_file **out)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     ta_status st = ta_native_load_buffer(text, strlen(text), "t.yaml", tags,
                                          tags ? strlen(tags) : 0, "tags.yaml", &f, d);

@@ -28,7 +28,8 @@ static int cmp_str(const void *a, const void *b)
 static void golden_functions(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     ta_status st = ta_test_load_corpus("pytorch-1.13.1", &f, d);
     for (size_t i = 0; i < ta_diags_count(d) && i < 5; i++) ta_diag_render(ta_diags_get(d, i), stderr);
@@ -95,7 +96,8 @@ static void golden_functions(void **state)
 /* Both corpora load and pass the built-in checks with no diagnostic at all. */
 static void corpus_clean(const char *name)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     assert_int_equal(ta_test_load_corpus(name, &f, d), TA_OK);
     assert_int_equal(ta_native_check(f, d), TA_OK);

@@ -86,7 +86,8 @@ static size_t compare(const char *name, const char *text, size_t len)
     seen s = {0};
     ta_yaml_src src = {text, len, name};
     ta_yaml_handler h = {&s, on_begin, on_item, on_other};
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_yaml_read(&src, &h, d);
     ta_native_file *f = NULL;
     ta_native_load_buffer(text, len, name, NULL, 0, NULL, &f, d);

@@ -126,7 +126,9 @@ static bool compare(const char *name, const char *text, size_t len, int stop_aft
     out a = {.stop_after = stop_after}, b = {.stop_after = stop_after};
     ta_yaml_handler ha = {&a, on_begin, on_item, on_other};
     ta_yaml_handler hb = {&b, on_begin, on_item, on_other};
-    ta_diags *da = ta_diags_create(), *db = ta_diags_create();
+    ta_diags *da, *db;
+    assert_int_equal(ta_diags_create(&da), TA_OK);
+    assert_int_equal(ta_diags_create(&db), TA_OK);
     bool fell_back = false;
     ta_status sa = ta_yaml_read_ex(&src, &ha, da, &fell_back);
     ta_status sb = ta_yaml_read_events(&src, &hb, db);

@@ -38,9 +38,9 @@ static int setup(void **state)
     (void)state;
     ta_plugin_register_fn entry = ta_test_plugin_entry("libtensoralias_refkernels.so", &HANDLE);
     if (!entry) return -1;
-    REG = ta_registry_create();
+    assert_int_equal(ta_registry_create(&REG), TA_OK);
     if (entry(REG, TA_KERNEL_ABI_VERSION) != TA_OK) return -1;
-    X = ta_exec_create(NULL);
+    assert_int_equal(ta_exec_create(NULL, &X), TA_OK);
     return X ? 0 : -1;
 }
 

@@ -16,7 +16,8 @@
 
 static ta_schema *parse(ta_arena *a, const char *text)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_schema *s = NULL;
     ta_status st = ta_schema_parse(a, text, strlen(text), NULL, &s, d);
     if (st != TA_OK) fprintf(stderr, "%s: %s\n", text, ta_diags_get(d, 0)->message);
@@ -29,7 +30,8 @@ static ta_schema *parse(ta_arena *a, const char *text)
 static void test_fields(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = parse(a, "aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)");
     assert_true(ta_str_eq(s->ns, "aten"));
     assert_true(ta_str_eq(s->name, "add_"));
@@ -99,7 +101,8 @@ static void test_fields(void **state)
 static void test_types(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = parse(a, "f(Tensor(a)[] a, t[](b!) b, Dict(str, t)(c!) c, Tensor?[] d, int[1]? e, "
                             "Tensor(e)? f, (int, Tensor) g, Future(t) h, __torch__.torch.classes.x.Y i, "
                             "Tensor(f!)[](g) j) -> ()");
@@ -174,7 +177,8 @@ static void test_canonical_without_text(void **state)
         "mylib::op(Tensor(a) x, int y=3) -> Tensor(a) out",
         "f(Any(a) x, str s=\"\\\"'\\\\\") -> Future(t)",
     };
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     char buf[512];
     for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
         ta_schema *s = parse(a, forms[i]);
@@ -230,7 +234,8 @@ static ta_alias *write_set(ta_arena *a, const char *set)
 static void test_built_in_memory(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = ta_arena_alloc(a, sizeof *s);
     s->ns = (ta_str){"aten", 4};
     s->name = (ta_str){"foo", 3};
@@ -273,7 +278,8 @@ static void test_built_in_memory(void **state)
 static void test_arena_reset(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     for (int i = 0; i < 1000; i++) assert_non_null(ta_arena_alloc(a, 1000));
     size_t before = ta_arena_bytes(a);
     ta_arena_reset(a);
@@ -292,7 +298,8 @@ static void test_arena_reset(void **state)
 static void test_diag_calls(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     char line[] = "x: Tensor(a!) selfXXXX";
     ta_loc loc = {"f.yaml", 3, 4, 6, line, 18};
     assert_int_equal(ta_diag_error(d, &loc, "rule-a", "bad %s", "thing"), TA_OK);
@@ -352,7 +359,8 @@ static void test_str_numbers(void **state)
 static void test_by_name(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     ta_schema *s = NULL;
     const char *t = "aten::max.dim_max(Tensor self, int dim, bool keepdim=False, *, "
                     "Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)";

@@ -34,8 +34,10 @@ static void test_registered_round_trip(void **state)
     size_t *lens;
     char **lines = ta_test_lines(buf, len, &n, &lens);
     assert_int_equal(n, 4165);
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     char out[8192];
     size_t bad_parse = 0, bad_print = 0, bad_canon = 0;
     for (size_t i = 0; i < n; i++) {
@@ -79,8 +81,10 @@ static void corpus_funcs(const char *rel, size_t expect_at_least)
     assert_non_null(buf);
     size_t *lens;
     char **lines = ta_test_lines(buf, len, &n, &lens);
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     char out[8192];
     size_t funcs = 0, bad = 0;
     for (size_t i = 0; i < n; i++) {
@@ -206,8 +210,10 @@ static void test_schema_alias_golden(void **state)
     json_t **rows = ta_test_read_jsonl(ALIASES, &n);
     assert_non_null(rows);
     assert_int_equal(n, 4165);
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     size_t mismatches = 0, slots = 0;
     for (size_t i = 0; i < n; i++) {
         json_t *g = rows[i];

@@ -51,8 +51,10 @@ static void test_malformed_file(void **state)
     size_t len = 0;
     char *buf = ta_test_read_file(MALFORMED, &len);
     assert_non_null(buf);
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     size_t count = 0, wrong_col = 0;
     uint32_t lineno = 0;
     for (char *line = buf, *end; line < buf + len; line = end + 1) {
@@ -99,8 +101,10 @@ static void test_malformed_file(void **state)
 static void test_samples(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     const char *s = "foo(int x int y) -> ()";
     const ta_diag *g = expect_error(a, d, s, strlen(s), NULL);
     assert_string_equal(g->source, "<string>");
@@ -142,8 +146,10 @@ static void test_samples(void **state)
 static void test_line_breaks(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_parse_opts o = {"x.yaml", 10, 5};
     const char *s = "foo(int x,\n    int $y) -> ()";
     const ta_diag *g = expect_error(a, d, s, strlen(s), &o);
@@ -175,8 +181,10 @@ static void test_line_breaks(void **state)
 static void test_bytes(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     static const char nul[] = "foo(int\0 x) -> ()";
     const ta_diag *g = expect_error(a, d, nul, sizeof nul - 1, NULL);
     assert_int_equal(g->col, 8);
@@ -212,8 +220,10 @@ static char *repeat(const char *head, const char *unit, int n, const char *tail,
 static void test_deep_nesting(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     static const char *const units[] = {"(", "Future(", "Dict(str, ", "Union(", "RRef(", NULL};
     for (int i = 0; units[i]; i++) {
         size_t len;
@@ -263,8 +273,10 @@ static void test_deep_nesting(void **state)
 static void test_huge(void **state)
 {
     (void)state;
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_schema *s;
     size_t len;
     /* a 100,000-character operator name parses */

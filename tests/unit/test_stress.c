@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "exec/samples.h"
+#include "exec/synth/samples.h"
 #include "tensoralias/check.h"
 #include "tensoralias/native.h"
 
@@ -34,8 +34,8 @@ static char *repeat(const char *head, const char *unit, size_t n, const char *ta
 
 static ta_diags *load_check(const char *text)
 {
-    ta_diags *d = ta_diags_create();
-    assert_non_null(d);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     ta_status st = ta_native_load_buffer(text, strlen(text), "stress.yaml", NULL, 0, NULL, &f, d);
     assert_true(st == TA_OK || st == TA_ERR_PARSE);
@@ -104,7 +104,8 @@ static void long_name(void **state)
 {
     (void)state;
     char *name = repeat("", "x", 100000, "");
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     assert_int_equal(ta_diag_error(d, NULL, "r", "name '%s'", name), TA_OK);
     assert_int_equal(ta_diag_hint(d, "rename '%s'", name), TA_OK);
     const ta_diag *g = ta_diags_get(d, 0);
@@ -133,7 +134,8 @@ static void long_name(void **state)
 static void input_limit(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *f = NULL;
     static const char text[] = "- func: abs(Tensor self) -> Tensor\n";
     assert_int_equal(ta_native_load_buffer(text, TA_MAX_INPUT_BYTES + 1, "huge.yaml", NULL, 0, NULL,
@@ -165,15 +167,18 @@ static void sample_storage_cap(void **state)
         "{\"shape\": [2, 2, 2, 2], \"strides\": [4000000, 4000000, 4000000, 4000000]}]}, "
         "{\"tensors\": [{\"shape\": [2, 2], \"strides\": [4000000, 1]}]}]}";
     static const char *const schema = "aten::cat(Tensor[] tensors, int dim=0) -> Tensor";
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_schema *s = NULL;
     ta_decl *decl = NULL;
     ta_samples *sm = NULL;
     assert_int_equal(ta_schema_parse(a, schema, strlen(schema), NULL, &s, d), TA_OK);
     assert_int_equal(ta_decl_build(a, s, &decl), TA_OK);
     assert_int_equal(ta_samples_load_buffer(text, strlen(text), "huge.json", &sm, d), TA_OK);
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     ta_case *c = calloc(1, sizeof *c);
     assert_true(x && c);
     assert_int_equal(ta_samples_build(sm, "aten::cat", 0, x, s, decl, c), TA_ERR_INVALID);

@@ -79,8 +79,10 @@ static size_t compare(const char *yaml, size_t len, const char *name)
     ta_native_file *f = NULL;
     ta_native_load_buffer(yaml, len, name, NULL, 0, NULL, &f, NULL);
     assert_non_null(f);
-    ta_diags *dfull = ta_diags_create(), *dcheck = ta_diags_create(), *dpass = ta_diags_create();
-    assert_true(dfull && dcheck && dpass);
+    ta_diags *dfull, *dcheck, *dpass;
+    assert_int_equal(ta_diags_create(&dfull), TA_OK);
+    assert_int_equal(ta_diags_create(&dcheck), TA_OK);
+    assert_int_equal(ta_diags_create(&dpass), TA_OK);
     ta_torchgen *full = NULL, *chk = NULL;
     assert_int_equal(tg_from_native(f, &full, dfull, TG_FULL_MODEL), TA_OK);
     assert_int_equal(tg_from_native(f, &chk, dcheck, TG_CHECK_MODEL), TA_OK);

@@ -47,7 +47,8 @@ static int mismatch(int *n, const char *what, const char *want, const char *got)
 static void check_corpus(const char *corpus)
 {
     ta_native_file *f = load(corpus);
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    assert_int_equal(ta_arena_create(&a), TA_OK);
     int bad = 0;
     size_t checked = 0;
     for (size_t i = 0; i < ta_native_count(f); i++) {
@@ -56,11 +57,11 @@ static void check_corpus(const char *corpus)
         for (unsigned flags = 0; flags < 8; flags++) {
             ta_schema *sig;
             assert_int_equal(ta_schema_signature(a, s, flags, &sig), TA_OK);
-            tg_buf b = {0};
+            ta_strbuf b = {0};
             tg_print_signature(&b, s, flags);
             assert_false(b.failed);
             if (strcmp(sig->text, b.p ? b.p : "")) mismatch(&bad, s->text, sig->text, b.p);
-            tg_buf_free(&b);
+            ta_strbuf_free(&b);
             checked++;
         }
     }
@@ -72,11 +73,11 @@ static void check_corpus(const char *corpus)
         char buf[4096];
         assert_true(ta_schema_print_torchgen(fn->schema, buf, sizeof buf) < sizeof buf);
         if (strcmp(buf, fn->func)) mismatch(&bad, fn->name, buf, fn->func);
-        tg_buf nb = {0};
+        ta_strbuf nb = {0};
         tg_print_name(&nb, fn->schema);
         assert_false(nb.failed);
         if (strcmp(nb.p, fn->name)) mismatch(&bad, "name", nb.p, fn->name);
-        tg_buf_free(&nb);
+        ta_strbuf_free(&nb);
         if (fn->generated) {
             nderived++;
             if (strcmp(buf, fn->schema->text)) mismatch(&bad, fn->name, buf, fn->schema->text);

@@ -23,8 +23,7 @@ typedef struct fixture {
 
 static void load(fixture *fx, const char *yaml)
 {
-    fx->diags = ta_diags_create();
-    assert_non_null(fx->diags);
+    assert_int_equal(ta_diags_create(&fx->diags), TA_OK);
     ta_status st = ta_native_load_buffer(yaml, strlen(yaml), "t.yaml", NULL, 0, NULL, &fx->nf,
                                          fx->diags);
     for (size_t i = 0; i < ta_diags_count(fx->diags); i++)
@@ -249,7 +248,8 @@ static void test_check_pass_positions(void **state)
     const char *yaml = "- func: w_(Tensor(a!) self) -> Tensor(a!)\n"
                        "  dispatch:\n    CPU: w_\n"
                        "  autogen: w, w.bad_out\n";
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_native_file *nf;
     assert_int_equal(ta_native_load_buffer(yaml, strlen(yaml), "p.yaml", NULL, 0, NULL, &nf, d),
                      TA_OK);

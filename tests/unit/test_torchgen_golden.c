@@ -33,7 +33,8 @@ static ta_golden G = {.show = 12};
 static int setup(void **state)
 {
     (void)state;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     if (ta_test_load_corpus("pytorch-1.13.1", &nf, d) != TA_OK) return -1;
     ta_diags_clear(d);
     if (ta_torchgen_from_native(nf, &tg, d) != TA_OK) return -1;
@@ -116,9 +117,11 @@ static void test_every_function_every_field(void **state)
             char buf[4096];
             ta_schema_print_canonical(f->schema, buf, sizeof buf);
             ta_golden_str(&G, row, "func", buf); /* the canonical print of the derived model */
-            ta_arena *a = ta_arena_create();
+            ta_arena *a;
+            assert_int_equal(ta_arena_create(&a), TA_OK);
             ta_schema *back = NULL;
-            ta_diags *d = ta_diags_create();
+            ta_diags *d;
+            assert_int_equal(ta_diags_create(&d), TA_OK);
             if (ta_schema_parse(a, f->schema->text, f->schema->text_len, NULL, &back, d) != TA_OK ||
                 ta_schema_kind_of(back) != f->kind || back->nargs != f->schema->nargs ||
                 back->nrets != f->schema->nrets)

@@ -20,7 +20,8 @@ static ta_arena *arena;
 static const ta_schema *parse(const char *text)
 {
     ta_schema *s = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_status st = ta_schema_parse(arena, text, strlen(text), NULL, &s, d);
     if (st != TA_OK) fprintf(stderr, "cannot parse %s\n", text);
     ta_diags_destroy(d);
@@ -31,7 +32,7 @@ static const ta_schema *parse(const char *text)
 static int setup(void **state)
 {
     (void)state;
-    arena = ta_arena_create();
+    assert_int_equal(ta_arena_create(&arena), TA_OK);
     return arena ? 0 : -1;
 }
 

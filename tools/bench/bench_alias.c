@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchlib.h"
 #include "tensoralias/alias.h"
 
 /* Process CPU time: the machine is shared, so wall time says less. */
@@ -30,8 +31,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_alias: cannot open %s\n", path);
         return 1;
     }
-    ta_arena *arena = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *arena;
+    BENCH_OK(ta_arena_create(&arena));
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     size_t cap = 8192, n = 0;
     ta_schema **v = malloc(cap * sizeof *v);
     char *line = NULL;
@@ -55,13 +58,13 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             ta_alias_query *q = NULL;
             if (ta_alias_query_create(v[i], &q, d) != TA_OK) continue;
-            uint32_t nin = ta_query_ninputs(q), ns = nin + ta_query_noutputs(q);
-            for (uint32_t a = 0; a < nin; a++) yes += ta_query_is_mutable_input(q, a);
+            uint32_t nin = ta_alias_query_ninputs(q), ns = nin + ta_alias_query_noutputs(q);
+            for (uint32_t a = 0; a < nin; a++) yes += ta_alias_query_is_mutable_input(q, a);
             for (uint32_t a = 0; a < ns; a++)
                 for (uint32_t b = a + 1; b < ns; b++) {
                     ta_slot sa = a < nin ? ta_in(a) : ta_out(a - nin);
                     ta_slot sb = b < nin ? ta_in(b) : ta_out(b - nin);
-                    yes += ta_query_may_alias(q, sa, sb) + ta_query_may_contain_alias(q, sa, sb);
+                    yes += ta_alias_query_may_alias(q, sa, sb) + ta_alias_query_may_contain_alias(q, sa, sb);
                     answers += 2;
                 }
             answers += nin;

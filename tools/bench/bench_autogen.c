@@ -19,7 +19,8 @@ int main(int argc, char **argv)
     double best_load = 1e9, best_model = 1e9, best_derive = 1e9;
     size_t nfuncs = 0, nderived = 0, ngroups = 0, nerrors = 0;
     for (int r = 0; r < runs; r++) {
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        BENCH_OK(ta_diags_create(&d));
         ta_native_file *nf = NULL;
         double t0 = bench_now();
         ta_status st = ta_native_load_path(path, NULL, &nf, d);
@@ -38,9 +39,11 @@ int main(int argc, char **argv)
             return 1;
         }
         /* the derivation alone, on a model without it */
-        ta_torchgen *bare = ta_torchgen_create();
+        ta_torchgen *bare;
+        BENCH_OK(ta_torchgen_create(&bare));
         ta_torchgen_add_native(bare, nf);
-        ta_diags *d2 = ta_diags_create();
+        ta_diags *d2;
+        BENCH_OK(ta_diags_create(&d2));
         double t4 = bench_now();
         ta_torchgen_derive(bare, d2);
         double t5 = bench_now();

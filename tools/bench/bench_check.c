@@ -80,7 +80,8 @@ static void bench(const char *build, const char *corpus, int rounds, int command
         events = bench_yaml_scan(text, len);
         double t1 = bench_cpu_now();
         /* as the command: a diagnostics list, the load, every pass */
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        BENCH_OK(ta_diags_create(&d));
         ta_native_file *f = NULL;
         ta_native_load_buffer(text, len, path, tags, tlen, tpath, &f, d);
         double t2 = bench_cpu_now();
@@ -93,7 +94,7 @@ static void bench(const char *build, const char *corpus, int rounds, int command
         ndiags = ta_diags_count(d);
         ta_native_destroy(f);
         ta_diags_destroy(d);
-        d = ta_diags_create();
+        BENCH_OK(ta_diags_create(&d));
         size_t streamed = 0;
         double t4 = bench_cpu_now();
         ta_check_stream_buffer(text, len, path, tags, tlen, tpath, 0, &streamed, d);
@@ -105,7 +106,8 @@ static void bench(const char *build, const char *corpus, int rounds, int command
      * load (cold data), and again at once (warm). A loop of its own, so
      * that the rounds above all see the same heap. */
     for (int r = 0; r < rounds; r++) {
-        ta_diags *d = ta_diags_create();
+        ta_diags *d;
+        BENCH_OK(ta_diags_create(&d));
         ta_native_file *f = NULL;
         ta_native_load_buffer(text, len, path, tags, tlen, tpath, &f, d);
         for (size_t k = 0; f && k < npasses; k++) {
@@ -115,7 +117,8 @@ static void bench(const char *build, const char *corpus, int rounds, int command
             if (p1 - p0 < best_seq[k]) best_seq[k] = p1 - p0;
         }
         for (size_t k = 0; f && k < npasses; k++) {
-            ta_diags *pd = ta_diags_create();
+            ta_diags *pd;
+            BENCH_OK(ta_diags_create(&pd));
             double p0 = bench_cpu_now();
             passes[k].run(f, pd);
             double p1 = bench_cpu_now();

@@ -46,7 +46,8 @@ static ta_status alias_window(void *ctx, const ta_native_file *w, ta_diags *diag
 /* Runs one way; its figures go to fd as "count peak seconds". */
 static void run(way w, const char *path, const char *tags, size_t window, int fd)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     size_t count = 0;
     double t0 = bench_now();
     if (w == WHOLE) {

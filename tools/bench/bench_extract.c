@@ -110,8 +110,10 @@ static int synthetic(void)
     double best_scan = 1e30, best_check = 1e30;
     size_t nops = 0, nfind = 0;
     for (int r = 0; r < RUNS; r++) {
-        ta_extract *x = ta_extract_create(NULL);
-        ta_diags *d = ta_diags_create();
+        ta_extract *x;
+        BENCH_OK(ta_extract_create(NULL, &x));
+        ta_diags *d;
+        BENCH_OK(ta_diags_create(&d));
         double t0 = bench_cpu_now();
         for (int i = 0; i < NCPP + NPY; i++)
             if (ta_extract_scan(x, files[i].name, files[i].lang, files[i].text, files[i].len, d) != TA_OK)
@@ -139,8 +141,10 @@ static int synthetic(void)
 
 static int directory(const char *dir)
 {
-    ta_extract *x = ta_extract_create(NULL);
-    ta_diags *d = ta_diags_create();
+    ta_extract *x;
+    BENCH_OK(ta_extract_create(NULL, &x));
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     double t0 = bench_now();
     ta_status st = ta_extract_path(x, dir, d);
     ta_extract_finish(x, d);

@@ -25,7 +25,8 @@ enum { RUNS = 5 };
 static ta_ir_graph *read_graph(const char *text, size_t len)
 {
     ta_ir_graph *g = NULL;
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     if (ta_ir_read(text, len, "speed.ir", &g, d) != TA_OK) g = NULL;
     ta_diags_destroy(d);
     return g;
@@ -41,7 +42,7 @@ static uint32_t count_nodes(const ta_ir_graph *g)
 /* Best CPU seconds of RUNS analyses and RUNS functionalizations; the last
  * report's counts into *c. */
 static int measure(const char *text, size_t len, const ta_ir_ops *ops, double *analysis, double *func,
-                   ta_func_counts *c, uint32_t *nodes)
+                   ta_functionalize_counts *c, uint32_t *nodes)
 {
     *analysis = *func = 1e9;
     for (int r = 0; r < RUNS; r++) {
@@ -55,14 +56,14 @@ static int measure(const char *text, size_t len, const ta_ir_ops *ops, double *a
         ta_aliasdb_destroy(db);
         if (st != TA_OK) return -1;
         if (t1 - t0 < *analysis) *analysis = t1 - t0;
-        ta_func_report *rep = NULL;
+        ta_functionalize_report *rep = NULL;
         t0 = bench_cpu_now();
         st = ta_functionalize(g, ops, NULL, &rep, NULL);
         t1 = bench_cpu_now();
         if (st != TA_OK) return -1;
         if (t1 - t0 < *func) *func = t1 - t0;
-        *c = *ta_func_report_counts(rep);
-        ta_func_report_destroy(rep);
+        *c = *ta_functionalize_report_counts(rep);
+        ta_functionalize_report_destroy(rep);
         ta_ir_graph_destroy(g);
     }
     return 0;
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
         char *text = bench_read_file(path, &len);
         if (!text) return 1;
         double a, f;
-        ta_func_counts c;
+        ta_functionalize_counts c;
         uint32_t nodes = 0;
         if (measure(text, len, ops, &a, &f, &c, &nodes)) {
             fprintf(stderr, "bench_func: %s could not be read or analysed\n", path);

@@ -29,8 +29,10 @@ int main(int argc, char **argv)
             ln[n++] = i - s;
             s = i + 1;
         }
-    ta_arena *a = ta_arena_create();
-    ta_diags *d = ta_diags_create();
+    ta_arena *a;
+    BENCH_OK(ta_arena_create(&a));
+    ta_diags *d;
+    BENCH_OK(ta_diags_create(&d));
     double best = 1e30;
     size_t failures = 0;
     for (int r = 0; r < runs; r++) {

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "exec/synth.h"
+#include "exec/synth/synth.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/native.h"
 
@@ -143,7 +143,8 @@ typedef struct tally {
 
 static void run_op(const ta_native_func *fn, uint32_t ncases, ta_exec *x, ta_case *c, tally *t, json_t *dump)
 {
-    ta_arena *arena = ta_arena_create();
+    ta_arena *arena;
+    BENCH_OK(ta_arena_create(&arena));
     ta_decl *d = NULL;
     if (!arena || !fn->schema || ta_decl_build(arena, fn->schema, &d) != TA_OK) {
         ta_arena_destroy(arena);
@@ -185,13 +186,15 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    ta_diags *diags = ta_diags_create();
+    ta_diags *diags;
+    BENCH_OK(ta_diags_create(&diags));
     ta_native_file *f = NULL;
     if (ta_native_load_path(yaml, NULL, &f, diags) == TA_ERR_IO || !f) {
         fprintf(stderr, "bench_synth: cannot load %s\n", yaml);
         return 1;
     }
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    BENCH_OK(ta_exec_create(NULL, &x));
     ta_case *c = calloc(1, sizeof *c);
     json_t *dump = dump_path ? json_object() : NULL;
     tally t = {0};

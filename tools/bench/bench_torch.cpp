@@ -34,8 +34,8 @@
 #define _Noreturn __attribute__((noreturn))
 extern "C" {
 #include "benchlib.h"
-#include "exec/observe.h"
-#include "exec/samples.h"
+#include "exec/observe/observe.h"
+#include "exec/synth/samples.h"
 #include "tensoralias/exec.h"
 }
 
@@ -106,12 +106,14 @@ void run(const fixture &f, const bench_op &b, size_t protect_min, int reps)
         std::printf("%-22s no kernel through the bridge\n", b.name);
         return;
     }
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    BENCH_OK(ta_arena_create(&a));
     ta_schema *s = nullptr;
     ta_decl *d = nullptr;
     ta_schema_parse(a, b.schema, std::strlen(b.schema), nullptr, &s, nullptr);
     ta_decl_build(a, s, &d);
-    ta_exec *x = ta_exec_create(nullptr);
+    ta_exec *x;
+    BENCH_OK(ta_exec_create(nullptr, &x));
     ta_observer *ck = ta_observer_create(x, s, d, fn, ud, 0, nullptr, nullptr);
     ta_observer_set_protect_min(ck, protect_min);
     timed_source src = {f.samples, b.name, 0};
@@ -176,7 +178,7 @@ bool setup(fixture &f, const char *bridge)
     samples += "}";
     bool ok = write(fd, schemas.data(), schemas.size()) == (ssize_t)schemas.size();
     close(fd);
-    f.reg = ta_registry_create();
+    BENCH_OK(ta_registry_create(&f.reg));
     ok = ok && ta_registry_load_schemas(f.reg, path, nullptr) == TA_OK;
     unlink(path);
     if (!ok || ta_registry_load_plugin(f.reg, bridge, nullptr) != TA_OK) {

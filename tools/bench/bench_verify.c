@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/observe.h"
+#include "exec/observe/observe.h"
 #include "tensoralias/exec.h"
 
 #include "benchlib.h"
@@ -33,8 +33,8 @@ static void abs_into(DLTensor *y, const DLTensor *x)
 static ta_status k_abs(ta_kernel_ctx *ctx, ta_stack *st)
 {
     DLTensor *x = ta_stack_tensor(st, 0);
-    DLTensor *y = ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape);
-    if (!y) return ta_kernel_error(ctx, "oom");
+    DLTensor *y;
+    if (ta_kernel_empty(ctx, x->dtype, x->ndim, x->shape, &y) != TA_OK) return ta_kernel_error(ctx, "oom");
     abs_into(y, x);
     ta_stack_clear(st);
     return ta_stack_push_tensor(st, y);
@@ -60,14 +60,16 @@ static ta_status k_touch_(ta_kernel_ctx *ctx, ta_stack *st)
 
 static void throughput(uint32_t jobs)
 {
-    ta_registry *reg = ta_registry_create();
+    ta_registry *reg;
+    BENCH_OK(ta_registry_create(&reg));
     char names[16][64];
     const char *ops[16];
     for (int i = 0; i < 16; i++) {
         char schema[160];
         int kind = i % 3;
-        snprintf(names[i], sizeof names[i], "bench::op%d%s", i, kind == 1 ? ".out" : kind == 2 ? "_" : "");
-        snprintf(schema, sizeof schema, "%s%s", names[i],
+        const char *suffix = kind == 1 ? ".out" : kind == 2 ? "_" : "";
+        snprintf(names[i], sizeof names[i], "bench::op%d%s", i, suffix);
+        snprintf(schema, sizeof schema, "bench::op%d%s%s", i, suffix,
                  kind == 0 ? "(Tensor self) -> Tensor"
                  : kind == 1 ? "(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"
                              : "(Tensor(a!) self) -> Tensor(a!)");
@@ -100,15 +102,16 @@ static ta_status big_builder(void *ud, ta_exec *x, const ta_schema *s, const ta_
     (void)seed;
     const big *b = ud;
     c->nargs = c->nslots = 0;
-    DLTensor *t = ta_exec_empty(x, TA_DTYPE_F32, 1, &b->n);
-    if (!t) return TA_ERR_NOMEM;
+    DLTensor *t;
+    if (ta_exec_empty(x, TA_DTYPE_F32, 1, &b->n, &t) != TA_OK) return TA_ERR_NOMEM;
     for (int64_t i = 0; i < b->n; i++) ((float *)t->data)[i] = (float)(i % 7) - 3.0f;
     ta_value v = {.tag = TA_VAL_TENSOR};
     v.u.tensor = t;
     ta_case_push(c, x, v);
     ta_case_add_slot(c, x, 0, -1, t, false);
     if (b->out) {
-        DLTensor *o = ta_exec_empty(x, TA_DTYPE_F32, 1, &b->n);
+        DLTensor *o;
+        if (ta_exec_empty(x, TA_DTYPE_F32, 1, &b->n, &o) != TA_OK) return TA_ERR_NOMEM;
         memset(o->data, 0xA5, (size_t)b->n * 4);
         v.u.tensor = o;
         ta_case_push(c, x, v);
@@ -123,12 +126,14 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
 {
     const char *text = out ? "bench::abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"
                            : "bench::abs(Tensor self) -> Tensor";
-    ta_arena *a = ta_arena_create();
+    ta_arena *a;
+    BENCH_OK(ta_arena_create(&a));
     ta_schema *s;
     ta_decl *d;
     ta_schema_parse(a, text, strlen(text), NULL, &s, NULL);
     ta_decl_build(a, s, &d);
-    ta_exec *x = ta_exec_create(NULL);
+    ta_exec *x;
+    BENCH_OK(ta_exec_create(NULL, &x));
     big b = {(int64_t)(bytes / 4), out};
     ta_kernel_fn fn = out ? k_abs_out : k_abs;
     int reps = bytes > (8u << 20) ? 7 : 60;

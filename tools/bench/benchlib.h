@@ -1,13 +1,26 @@
 /* benchlib.h - what the benchmarks share (tools/bench/benchlib.c, linked into
- * every build/bench/bench_* program): clocks, reading a whole file, and the
+ * every build/bench/bench_* program): clocks, reading a whole file, a check
+ * of calls that cannot fail, and the
  * bare libyaml event scan that loading is measured against, and the operator
  * set the whole-graph benchmarks resolve against. */
 #ifndef TA_BENCHLIB_H
 #define TA_BENCHLIB_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "tensoralias/ir.h"
+
+/* Ends the benchmark when a library call fails that has no reason to (a
+ * constructor, out of memory): there is nothing left to measure. */
+#define BENCH_OK(call) bench_ok((call), #call)
+static inline void bench_ok(ta_status st, const char *what)
+{
+    if (st == TA_OK) return;
+    fprintf(stderr, "bench: %s: %s\n", what, ta_status_str(st));
+    exit(1);
+}
 
 /* Seconds on the monotonic clock. */
 double bench_now(void);

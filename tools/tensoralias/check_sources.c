@@ -9,8 +9,8 @@
 #include "tensoralias/alias.h"
 #include "tensoralias/extract.h"
 
-int ta_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
-                     ta_diags *d, ta_check_counts *n)
+int ta_cli_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
+                     ta_diags *d, ta_cli_check_counts *n)
 {
     ta_extract *x = NULL;
     int rc = ta_cli_extract(srcs, nsrcs, defines, no_git, &x, d);
@@ -26,7 +26,7 @@ int ta_check_sources(const char *const *srcs, int nsrcs, const char *const *defi
     return rc;
 }
 
-int ta_check_schema_list(const char *path, ta_diags *d, ta_check_counts *n)
+int ta_cli_check_schema_list(const char *path, ta_diags *d, ta_cli_check_counts *n)
 {
     char *buf;
     size_t len;
@@ -35,8 +35,8 @@ int ta_check_schema_list(const char *path, ta_diags *d, ta_check_counts *n)
         return TA_EXIT_USAGE;
     }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
-    ta_arena *a = ta_arena_create();
-    int rc = a ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
+    ta_arena *a;
+    int rc = ta_arena_create(&a) == TA_OK ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
     uint32_t line = 0;
     for (char *p = buf, *end = buf + len; a && p < end && rc == TA_EXIT_CLEAN;) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -62,7 +62,7 @@ int ta_check_schema_list(const char *path, ta_diags *d, ta_check_counts *n)
     return rc;
 }
 
-size_t ta_check_sources_nrules(void)
+size_t ta_cli_check_sources_nrules(void)
 {
     size_t nc, nx;
     ta_alias_custom_rules(&nc);
@@ -77,7 +77,7 @@ static void add_rule(ta_rule_info *v, size_t *n, ta_rule_info r)
     v[(*n)++] = r;
 }
 
-void ta_check_sources_rules(ta_rule_info *v, size_t *n)
+void ta_cli_check_sources_rules(ta_rule_info *v, size_t *n)
 {
     size_t nc, nx;
     const ta_rule_info *c = ta_alias_custom_rules(&nc);

@@ -12,24 +12,24 @@
 #include "tensoralias/native.h"
 
 /* What the sources and lists held, for the summary line. */
-typedef struct ta_check_counts {
+typedef struct ta_cli_check_counts {
     size_t schemas, files;
-} ta_check_counts;
+} ta_cli_check_counts;
 
 /* Extracts from every source (file or directory; macros in defines,
  * NULL-terminated) and checks each schema found. Diagnostics go to d.
  * Returns TA_EXIT_CLEAN or TA_EXIT_USAGE (a source could not be read). */
-int ta_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
-                     ta_diags *d, ta_check_counts *n);
+int ta_cli_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
+                     ta_diags *d, ta_cli_check_counts *n);
 
 /* Checks a plain list of schemas, one per line (blank lines and lines
  * starting with '#' skipped; "-" reads standard input), each positioned at
  * its line. Returns TA_EXIT_CLEAN or TA_EXIT_USAGE. */
-int ta_check_schema_list(const char *path, ta_diags *d, ta_check_counts *n);
+int ta_cli_check_schema_list(const char *path, ta_diags *d, ta_cli_check_counts *n);
 
 /* Appends the rules these checks report (custom-* and the extraction's) to
- * v[*n...] (room for ta_check_sources_nrules() more). */
-size_t ta_check_sources_nrules(void);
-void ta_check_sources_rules(ta_rule_info *v, size_t *n);
+ * v[*n...] (room for ta_cli_check_sources_nrules() more). */
+size_t ta_cli_check_sources_nrules(void);
+void ta_cli_check_sources_rules(ta_rule_info *v, size_t *n);
 
 #endif

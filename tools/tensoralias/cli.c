@@ -8,48 +8,23 @@
 
 #include <jansson.h>
 
+#include "base/file.h"
 #include "cli.h"
 #include "tensoralias/diag.h"
 
 int ta_cli_read_file(const char *path, char **buf, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) return -1;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    if (!b) goto fail;
-    errno = 0;
-    for (;;) {
-        if (cap - n < 2) {
-            /* Room for TA_MAX_INPUT_BYTES and one more byte, at most. */
-            size_t grown = cap * 2 > TA_MAX_INPUT_BYTES + 2 ? TA_MAX_INPUT_BYTES + 2 : cap * 2;
-            char *nb = realloc(b, grown);
-            if (!nb) goto fail;
-            b = nb;
-            cap = grown;
-        }
-        size_t r = fread(b + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0) break;
-        if (n > TA_MAX_INPUT_BYTES) {
-            errno = EFBIG; /* an endless stream stops here too */
-            goto fail;
-        }
+    static const ta_file_rules rules = {.max_bytes = TA_MAX_INPUT_BYTES, .dash_stdin = true};
+    char *b = NULL;
+    size_t cap = 0;
+    int err = ta_file_read(path, &rules, &b, &cap, len);
+    if (!err) {
+        *buf = b;
+        return 0;
     }
-    if (ferror(f)) goto fail;
-    if (f != stdin) fclose(f);
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-fail:
-    {
-        int e = errno ? errno : EIO;
-        free(b);
-        if (f != stdin) fclose(f);
-        errno = e;
-        return -1;
-    }
+    free(b);
+    errno = err;
+    return -1;
 }
 
 static int exists(const char *p) { return access(p, R_OK) == 0; }

@@ -73,7 +73,7 @@ json_t *ta_cli_json_bytes(const char *s, size_t n);
 int ta_cmd_parse(int argc, char **argv);
 int ta_cmd_check(int argc, char **argv);
 int ta_cmd_list(int argc, char **argv);
-int ta_cmd_graph(int argc, char **argv);
+int ta_cmd_schema_graph(int argc, char **argv);
 int ta_cmd_verify(int argc, char **argv);
 int ta_cmd_groups(int argc, char **argv);
 int ta_cmd_autogen(int argc, char **argv);

@@ -84,7 +84,7 @@ static ta_rule_info *all_rules(size_t *n)
     const ta_rule_info *nr = ta_native_rules(&nn);
     const ta_rule_info *ar = ta_alias_rules(&na);
     const ta_rule_info *tr = ta_torchgen_rules(&nt);
-    ta_rule_info *v = malloc((nn + na + nt + ta_check_sources_nrules()) * sizeof *v);
+    ta_rule_info *v = malloc((nn + na + nt + ta_cli_check_sources_nrules()) * sizeof *v);
     if (!v) {
         *n = 0;
         return NULL;
@@ -96,7 +96,7 @@ static ta_rule_info *all_rules(size_t *n)
     }
     memcpy(v + nn + na, tr, nt * sizeof *v);
     *n = nn + na + nt;
-    ta_check_sources_rules(v, n);
+    ta_cli_check_sources_rules(v, n);
     return v;
 }
 
@@ -146,8 +146,8 @@ static void check_args_free(check_args *c)
  * machine formats. Returns TA_EXIT_FINDINGS when there is an error. */
 static int report_part(const check_args *c, ta_diags *d, const char *what, ta_diags *all)
 {
-    ta_diags *shown = ta_diags_create();
-    if (!shown || ta_report_shown(d, c->notes, shown) != TA_OK) {
+    ta_diags *shown;
+    if (ta_diags_create(&shown) != TA_OK || ta_report_shown(d, c->notes, shown) != TA_OK) {
         ta_diags_destroy(shown);
         return TA_EXIT_USAGE;
     }
@@ -165,12 +165,12 @@ static int report_part(const check_args *c, ta_diags *d, const char *what, ta_di
 static int check_custom(const check_args *c, ta_diags *all)
 {
     const src_args *a = &c->sa;
-    ta_diags *d = ta_diags_create();
-    ta_check_counts n = {0, 0};
-    int rc = d ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
-    if (d && a->nsrcs) rc = ta_check_sources(a->srcs, a->nsrcs, a->defines, a->no_git, d, &n);
+    ta_diags *d;
+    ta_cli_check_counts n = {0, 0};
+    int rc = ta_diags_create(&d) == TA_OK ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
+    if (d && a->nsrcs) rc = ta_cli_check_sources(a->srcs, a->nsrcs, a->defines, a->no_git, d, &n);
     for (int i = 0; d && i < a->nlists && rc == TA_EXIT_CLEAN; i++)
-        rc = ta_check_schema_list(a->lists[i], d, &n);
+        rc = ta_cli_check_schema_list(a->lists[i], d, &n);
     char what[96];
     snprintf(what, sizeof what, "%zu operator%s from %zu file%s", n.schemas, n.schemas == 1 ? "" : "s",
              n.files, n.files == 1 ? "" : "s");
@@ -192,10 +192,10 @@ static int check_custom(const check_args *c, ta_diags *all)
  * report too. */
 static int check_yaml(const check_args *c, const char *file, ta_diags *all)
 {
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     const char *name = file;
     size_t count = 0;
-    if (!d) return TA_EXIT_USAGE;
+    if (ta_diags_create(&d) != TA_OK) return TA_EXIT_USAGE;
     ta_status st = ta_cli_check_native(file, c->tags, &count, d, &name);
     int rc = TA_EXIT_CLEAN;
     if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID) {
@@ -271,8 +271,9 @@ int ta_cmd_check(int argc, char **argv)
     check_args c = {.files = calloc((size_t)argc + 1, sizeof(char *)),
                     .sa = {calloc((size_t)argc + 1, sizeof(char *)), calloc((size_t)argc + 1, sizeof(char *)),
                            calloc((size_t)argc + 1, sizeof(char *)), 0, 0, 0, false}};
-    ta_diags *all = ta_diags_create();
-    int rc = !c.files || !c.sa.srcs || !c.sa.defines || !c.sa.lists || !all ? TA_EXIT_USAGE
+    ta_diags *all;
+    int rc = ta_diags_create(&all) != TA_OK || !c.files || !c.sa.srcs || !c.sa.defines || !c.sa.lists
+                 ? TA_EXIT_USAGE
                                                                            : parse_args(&c, argc, argv);
     if (rc < 0) {
         rc = TA_EXIT_CLEAN;

@@ -104,9 +104,9 @@ int ta_cmd_extract(int argc, char **argv)
         return rc;
     }
     bool json = !strcmp(fmt, "json");
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_extract *x = NULL;
-    rc = d ? ta_cli_extract(srcs, nsrcs, defines, no_git, &x, d) : TA_EXIT_USAGE;
+    rc = ta_diags_create(&d) == TA_OK ? ta_cli_extract(srcs, nsrcs, defines, no_git, &x, d) : TA_EXIT_USAGE;
     ta_report_text(d, stderr);
     for (size_t i = 0; x && i < ta_extract_count(x); i++) {
         const ta_extract_op *p = ta_extract_get(x, i);

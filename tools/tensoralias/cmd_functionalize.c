@@ -96,12 +96,12 @@ static void print_diags(const ta_diags *d)
     for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
 }
 
-static void summary(const options *o, const ta_func_report *r)
+static void summary(const options *o, const ta_functionalize_report *r)
 {
-    const ta_func_counts *c = ta_func_report_counts(r);
+    const ta_functionalize_counts *c = ta_functionalize_report_counts(r);
     const char *shown = strcmp(o->ir, "-") ? o->ir : "<stdin>";
-    for (size_t i = 0; i < ta_func_report_nkept(r); i++) {
-        const ta_func_kept *k = ta_func_report_kept(r, i);
+    for (size_t i = 0; i < ta_functionalize_report_nkept(r); i++) {
+        const ta_functionalize_kept *k = ta_functionalize_report_kept(r, i);
         fprintf(stderr, "%s:%u: note: %s (%s) stays: %s\n", shown, k->line, k->kind, k->output, k->reason);
     }
     fprintf(stderr,
@@ -111,12 +111,12 @@ static void summary(const options *o, const ta_func_report *r)
             c->regenerated, c->threaded, c->extra_outputs);
 }
 
-static int print_json(const ta_func_report *r)
+static int print_json(const ta_functionalize_report *r)
 {
-    const ta_func_counts *c = ta_func_report_counts(r);
+    const ta_functionalize_counts *c = ta_functionalize_report_counts(r);
     json_t *kept = json_array();
-    for (size_t i = 0; i < ta_func_report_nkept(r); i++) {
-        const ta_func_kept *k = ta_func_report_kept(r, i);
+    for (size_t i = 0; i < ta_functionalize_report_nkept(r); i++) {
+        const ta_functionalize_kept *k = ta_functionalize_report_kept(r, i);
         json_array_append_new(kept, json_pack("{s:s, s:s, s:i, s:s}", "kind", k->kind, "output", k->output,
                                               "line", (json_int_t)k->line, "reason", k->reason));
     }
@@ -141,8 +141,8 @@ static int run(const options *o, ta_diags *d)
     int rc = TA_EXIT_USAGE;
     ta_ir_graph *g = NULL;
     ta_ir_ops *ops = NULL;
-    ta_func_report *r = NULL;
-    ta_func_opts fo = {.no_copy_back = o->no_copy_back};
+    ta_functionalize_report *r = NULL;
+    ta_functionalize_opts fo = {.no_copy_back = o->no_copy_back};
     const char *shown = strcmp(o->ir, "-") ? o->ir : "<stdin>";
     if (ta_ir_read(text, len, shown, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
         ta_cli_load_ir_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_functionalize(g, ops, &fo, &r, d) != TA_OK) {
@@ -153,9 +153,9 @@ static int run(const options *o, ta_diags *d)
     summary(o, r);
     int bad = !strcmp(o->format, "json") ? print_json(r) : ta_ir_write_as(g, stdout, TA_IR_AS_PARSE_IR_READS) != TA_OK;
     if (bad || fflush(stdout)) goto done;
-    rc = ta_func_report_nkept(r) ? TA_EXIT_FINDINGS : TA_EXIT_CLEAN;
+    rc = ta_functionalize_report_nkept(r) ? TA_EXIT_FINDINGS : TA_EXIT_CLEAN;
 done:
-    ta_func_report_destroy(r);
+    ta_functionalize_report_destroy(r);
     ta_ir_ops_destroy(ops);
     ta_ir_graph_destroy(g);
     free(text);
@@ -167,8 +167,8 @@ int ta_cmd_functionalize(int argc, char **argv)
     options o;
     int rc = parse_args(argc, argv, &o);
     if (rc) return rc < 0 ? TA_EXIT_CLEAN : rc;
-    ta_diags *d = ta_diags_create();
-    if (!d) return TA_EXIT_USAGE;
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) return TA_EXIT_USAGE;
     rc = run(&o, d);
     ta_diags_destroy(d);
     return rc;

@@ -338,8 +338,8 @@ int ta_cmd_graph_alias(int argc, char **argv)
     options o;
     int rc = parse_args(argc, argv, &o);
     if (rc) return rc < 0 ? TA_EXIT_CLEAN : rc;
-    ta_diags *d = ta_diags_create();
-    if (!d) return TA_EXIT_USAGE;
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) return TA_EXIT_USAGE;
     rc = analyse(&o, d);
     ta_diags_destroy(d);
     return rc;

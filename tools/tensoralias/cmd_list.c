@@ -63,10 +63,11 @@ int ta_cmd_list(int argc, char **argv)
     if (!json && strcmp(fmt, "text"))
         return ta_cli_usage_error("list", "unknown format '%s' (text or json)", fmt);
 
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
     ta_native_file *f = NULL;
     const char *name = file;
-    ta_status st = d ? ta_cli_load_native(file, tags, &f, d, &name) : TA_ERR_NOMEM;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_cli_load_native(file, tags, &f, d, &name);
     int rc = TA_EXIT_CLEAN;
     if (!f) {
         ta_report_text(d, stderr);
@@ -75,8 +76,8 @@ int ta_cmd_list(int argc, char **argv)
         return TA_EXIT_USAGE;
     }
     if (ta_diags_count_severity(d, TA_SEV_ERROR)) {
-        ta_diags *shown = ta_diags_create();
-        if (!shown || ta_report_shown(d, false, shown) != TA_OK) rc = TA_EXIT_USAGE;
+        ta_diags *shown;
+        if (ta_diags_create(&shown) != TA_OK || ta_report_shown(d, false, shown) != TA_OK) rc = TA_EXIT_USAGE;
         else rc = TA_EXIT_FINDINGS;
         ta_report_text(shown, stderr);
         ta_report_summary(shown, false, name, stderr);

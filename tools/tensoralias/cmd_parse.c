@@ -199,7 +199,7 @@ static void print_schema_json(const run *r, const ta_schema *s, const char *sour
     if (ta_alias_query_create(s, &q, NULL) == TA_OK) {
         bool cut = false;
         putchar(',');
-        ta_query_write_json(q, stdout, r->max_pairs, &cut);
+        ta_alias_query_write_json(q, stdout, r->max_pairs, &cut);
         ta_alias_query_destroy(q);
         if (cut) {
             fputs(",\"pairs_truncated\":true", stdout);
@@ -291,9 +291,7 @@ int ta_cmd_parse(int argc, char **argv)
 
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    r.arena = ta_arena_create();
-    r.diags = ta_diags_create();
-    if (!r.arena || !r.diags) {
+    if (ta_arena_create(&r.arena) != TA_OK || ta_diags_create(&r.diags) != TA_OK) {
         fprintf(stderr, "tensoralias parse: out of memory\n");
         free(schemas);
         ta_arena_destroy(r.arena);

@@ -324,8 +324,8 @@ static int load_yaml(verify_run *r, const char *yaml)
 static int open_cuda(verify_run *r, ta_verify_opts *o)
 {
     const char *lib = r->cuda_lib = find_lib("libtensoralias_cuda.so", r->cuda_path, sizeof r->cuda_path);
-    o->dev = lib ? ta_exec_device_load(lib, &r->devlib, r->diags) : NULL;
-    if (o->dev) return -1;
+    o->dev = NULL;
+    if (lib && ta_exec_device_load(lib, &o->dev, &r->devlib, r->diags) == TA_OK) return -1;
     size_t n = ta_diags_count(r->diags);
     const char *err = n ? ta_diags_get(r->diags, n - 1)->message : "";
     if (!strncmp(err, "no CUDA device is available", 27))
@@ -343,8 +343,8 @@ static int load_source_schemas(verify_run *r, const verify_cli *c)
 {
     if (!c->nsources) return -1;
     if (!c->torch_library) return ta_cli_usage_error(CMD, "--schemas-from needs --torch-library");
-    ta_extract *x = ta_extract_create(NULL);
-    if (!x) return out_of_memory();
+    ta_extract *x;
+    if (ta_extract_create(NULL, &x) != TA_OK) return out_of_memory();
     ta_status st = TA_OK;
     for (int i = 0; st == TA_OK && i < c->nsources; i++) st = ta_extract_path(x, c->sources[i], r->diags);
     if (st == TA_OK) st = ta_extract_finish(x, r->diags);
@@ -621,8 +621,9 @@ int ta_cmd_verify(int argc, char **argv)
         free(c.globs);
         return rc;
     }
-    verify_run r = {.reg = ta_registry_create(), .diags = ta_diags_create()};
-    rc = !r.reg || !r.diags ? out_of_memory() : set_up(&r, &c);
+    verify_run r = {.reg = NULL};
+    rc = ta_registry_create(&r.reg) != TA_OK || ta_diags_create(&r.diags) != TA_OK ? out_of_memory()
+                                                                                  : set_up(&r, &c);
     if (rc < 0) rc = run_and_report(&r, &c);
     ta_vbaseline_destroy(r.baseline);
     ta_samples_destroy(r.samples);

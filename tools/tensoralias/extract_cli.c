@@ -16,10 +16,10 @@ int ta_cli_extract(const char *const *srcs, int nsrcs, const char *const *define
                    ta_extract **out, ta_diags *d)
 {
     ta_extract_opts o = {defines, no_git};
-    ta_extract *x = ta_extract_create(&o);
+    ta_extract *x;
     int rc = TA_EXIT_CLEAN;
     *out = NULL;
-    if (!x) return TA_EXIT_USAGE;
+    if (ta_extract_create(&o, &x) != TA_OK) return TA_EXIT_USAGE;
     for (int i = 0; i < nsrcs; i++) {
         ta_status st = ta_extract_path(x, srcs[i], d);
         if (st == TA_ERR_NOMEM) {

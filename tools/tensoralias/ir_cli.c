@@ -34,8 +34,9 @@ ta_status ta_cli_load_ir_ops(const char *const *files, int nfiles, ta_ir_ops *op
         }
         ta_native_file *nf = NULL;
         const char *shown = NULL;
-        ta_diags *yd = ta_diags_create();
-        ta_status st = yd ? ta_cli_load_native(path, NULL, &nf, yd, &shown) : TA_ERR_NOMEM;
+        ta_diags *yd;
+        ta_status st = ta_diags_create(&yd);
+        if (st == TA_OK) st = ta_cli_load_native(path, NULL, &nf, yd, &shown);
         if (!nf || st == TA_ERR_IO || st == TA_ERR_NOMEM) {
             ta_diags_move(d, yd);
             ta_diags_destroy(yd);

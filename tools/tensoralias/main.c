@@ -9,7 +9,7 @@ static const ta_command commands[] = {
     {"parse", "parse operator schemas and print them back (or as JSON)", ta_cmd_parse},
     {"check", "load native_functions.yaml as torchgen does and report every problem", ta_cmd_check},
     {"list", "list the native functions of native_functions.yaml, one per line or as JSON", ta_cmd_list},
-    {"graph", "write one schema's alias-set graph (dot, GraphML, JSON)", ta_cmd_graph},
+    {"schema-graph", "write one schema's alias-set graph (dot, GraphML, JSON)", ta_cmd_schema_graph},
     {"verify", "run kernels and check what they do to memory against their schemas", ta_cmd_verify},
     {"groups", "the operator groups torchgen forms (functional/inplace/out, views)", ta_cmd_groups},
     {"autogen", "derive the variants autogen: asks for, as torchgen does", ta_cmd_autogen},
@@ -18,6 +18,21 @@ static const ta_command commands[] = {
     {"functionalize", "remove the mutation from a TorchScript graph (functional ops, scatters)", ta_cmd_functionalize},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+/* Names a command had before, still accepted (and not listed): scripts
+ * written for them keep working. */
+static const struct {
+    const char *old, *now;
+} renamed[] = {
+    {"graph", "schema-graph"}, /* two kinds of graph: a schema's, and graph-alias's */
+};
+
+static const char *current_name(const char *cmd)
+{
+    for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+        if (!strcmp(cmd, renamed[i].old)) return renamed[i].now;
+    return cmd;
+}
 
 static void usage(FILE *out)
 {
@@ -28,7 +43,7 @@ static void usage(FILE *out)
             "\n"
             "commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
             "\n'tensoralias <command> --help' describes each command. Every command takes\n"
             "--color=auto|always|never for its diagnostics (auto: on a terminal, unless\n"
@@ -57,7 +72,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return TA_EXIT_USAGE;
     }
-    const char *cmd = argv[1];
+    const char *cmd = current_name(argv[1]);
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return ta_cli_flush_stdout() ? ta_cli_write_error(cmd, "standard output") : TA_EXIT_CLEAN;

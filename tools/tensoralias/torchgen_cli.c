@@ -20,8 +20,8 @@ int ta_cli_load_torchgen(const char *cmd, const char *path, const char *tags, bo
 {
     *nf = NULL;
     *tg = NULL;
-    ta_diags *d = ta_diags_create();
-    if (!d) return TA_EXIT_USAGE;
+    ta_diags *d;
+    if (ta_diags_create(&d) != TA_OK) return TA_EXIT_USAGE;
     const char *name = path;
     ta_status st = ta_cli_load_native(path, tags, nf, d, &name);
     if (st == TA_ERR_IO || st == TA_ERR_NOMEM || st == TA_ERR_INVALID || !*nf) {

@@ -11,7 +11,7 @@ CompositeImplicitAutograd operators have already been decomposed when the mode s
 and under inference_mode, where the mode sees the operator the Python API called
 (aten::linear, aten::flatten.using_ints) before any decomposition.
 
-Each recorded call becomes a sample (see src/exec/samples.c for the format): tensors by
+Each recorded call becomes a sample (see src/exec/synth/samples.c for the format): tensors by
 geometry (shape, dtype, strides, storage offset, shared storages), scalars and lists as they
 were passed. Tensor values are stored only where they matter: a sample is first tried with
 the values the engine generates itself; if torch rejects it, with generated values in the

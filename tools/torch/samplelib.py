@@ -3,7 +3,7 @@
 Shared by export_opinfo_samples.py (which writes samples and checks each one by building it
 here and running it in torch) and schemacheck_speed.py (which runs them under SchemaCheckMode).
 build_call() makes a call's arguments exactly as the engine's samples loader
-(src/exec/samples.c) makes them: the same storages, geometry and bytes, so a sample that runs
+(src/exec/synth/samples.c) makes them: the same storages, geometry and bytes, so a sample that runs
 here runs identically there. The format and the value generator are specified in samples.c's
 header; keep the two in step.
 """

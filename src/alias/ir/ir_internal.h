@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "schema/map.h"
+#include "base/map.h"
 #include "tensoralias/ir.h"
 
 /* ---- well-known node kinds --------------------------------------------- */

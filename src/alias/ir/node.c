@@ -24,26 +24,30 @@ ta_ir_node *ir_node_new(ta_ir_graph *g, const ir_kind_info *kind)
     return n;
 }
 
-ta_ir_node *ta_ir_node_create(ta_ir_graph *g, const char *kind, ta_ir_value *const *inputs,
-                              uint32_t ninputs, uint32_t noutputs)
+ta_status ta_ir_node_create(ta_ir_graph *g, const char *kind, ta_ir_value *const *inputs,
+                            uint32_t ninputs, uint32_t noutputs, ta_ir_node **out)
 {
-    if (!kind || !strstr(kind, "::")) return NULL;
+    *out = NULL;
+    if (!kind || !strstr(kind, "::")) return TA_ERR_INVALID;
     const ir_kind_info *k = ir_graph_kind(g, kind, strlen(kind));
     ta_ir_node *n = k ? ir_node_new(g, k) : NULL;
-    if (!n) return NULL;
-    for (uint32_t i = 0; i < ninputs; i++)
-        if (ta_ir_node_add_input(n, inputs[i]) != TA_OK) return NULL;
+    if (!n) return TA_ERR_NOMEM;
+    for (uint32_t i = 0; i < ninputs; i++) {
+        ta_status st = ta_ir_node_add_input(n, inputs[i]);
+        if (st != TA_OK) return st;
+    }
     for (uint32_t i = 0; i < noutputs; i++)
-        if (!ir_value_new(g, n, NULL, 0, NULL)) return NULL;
-    return n;
+        if (!ir_value_new(g, n, NULL, 0, NULL)) return TA_ERR_NOMEM;
+    *out = n;
+    return TA_OK;
 }
 
-ta_ir_node *ta_ir_append(ta_ir_graph *g, ta_ir_block *b, const char *kind,
-                         ta_ir_value *const *inputs, uint32_t ninputs, uint32_t noutputs)
+ta_status ta_ir_append(ta_ir_graph *g, ta_ir_block *b, const char *kind, ta_ir_value *const *inputs,
+                       uint32_t ninputs, uint32_t noutputs, ta_ir_node **out)
 {
-    ta_ir_node *n = ta_ir_node_create(g, kind, inputs, ninputs, noutputs);
-    if (!n || ta_ir_node_append(b, n) != TA_OK) return NULL;
-    return n;
+    ta_status st = ta_ir_node_create(g, kind, inputs, ninputs, noutputs, out);
+    if (st == TA_OK && (st = ta_ir_node_append(b, *out)) != TA_OK) *out = NULL;
+    return st;
 }
 
 /* ---- positions ---------------------------------------------------------------- */
@@ -233,21 +237,25 @@ ta_status ta_ir_node_set_input(ta_ir_node *n, uint32_t i, ta_ir_value *v)
     return TA_OK;
 }
 
-ta_ir_value *ta_ir_node_add_output(ta_ir_node *n, const char *name, const ta_ir_type *type)
+ta_status ta_ir_node_add_output(ta_ir_node *n, const char *name, const ta_ir_type *type,
+                                ta_ir_value **out)
 {
-    if (!n || is_sentinel(n)) return NULL;
+    *out = NULL;
+    if (!n || is_sentinel(n)) return TA_ERR_INVALID;
     if (name && *name == '%') name++;
-    return ir_value_new(n->graph, n, name, name ? strlen(name) : 0, type);
+    *out = ir_value_new(n->graph, n, name, name ? strlen(name) : 0, type);
+    return *out ? TA_OK : TA_ERR_NOMEM;
 }
 
-ta_ir_block *ta_ir_node_add_block(ta_ir_node *n)
+ta_status ta_ir_node_add_block(ta_ir_node *n, ta_ir_block **out)
 {
     ta_ir_graph *g = n->graph;
     ta_ir_block *b = ir_block_new(g, n);
+    *out = NULL;
     if (!b || ir_grow(g->arena, (void **)&n->blocks, &n->cap_blocks, n->nblocks + 1, sizeof *n->blocks))
-        return NULL;
-    n->blocks[n->nblocks++] = b;
-    return b;
+        return TA_ERR_NOMEM;
+    n->blocks[n->nblocks++] = *out = b;
+    return TA_OK;
 }
 
 ta_status ta_ir_node_set_attr(ta_ir_node *n, const char *name, const char *value)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/file.h"
+#include "base/alloc.h"
+#include "base/file.h"
 #include "alias/ir/ir_internal.h"
 
 
@@ -28,7 +28,7 @@ ta_status ta_ir_ops_create(ta_ir_ops **out)
     *out = NULL;
     ta_ir_ops *ops = ta_calloc(1, sizeof *ops);
     if (!ops) return TA_ERR_NOMEM;
-    if (!(ops->arena = ta_arena_create())) {
+    if (ta_arena_create(&ops->arena) != TA_OK) {
         free(ops);
         return TA_ERR_NOMEM;
     }

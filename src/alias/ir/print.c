@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "schema/alloc.h"
+#include "base/alloc.h"
 #include "alias/ir/ir_internal.h"
 
 static void print_type(FILE *out, const ta_ir_type *t)

@@ -382,8 +382,8 @@ static bool block(reader *r, ta_ir_node *owner)
     r->pos += 5; /* "block" */
     while (r->pos < r->len && isdigit((unsigned char)r->s[r->pos])) r->pos++;
     if (!expect(r, '(', "'(' after 'blockN'")) return false;
-    ta_ir_block *b = ta_ir_node_add_block(owner);
-    if (!b) return oom(r);
+    ta_ir_block *b;
+    if (ta_ir_node_add_block(owner, &b) != TA_OK) return oom(r);
     if (!params(r, b) || !expect(r, ':', "':' after the block's parameters") || !expect_eol(r))
         return false;
     if (++r->depth > MAX_BLOCK_DEPTH)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alias/ir/ir_internal.h"
+#include "base/strbuf.h"
 
 static const char *const simple_names[TA_IR_ANY_CLASS + 1] = {
     [TA_IR_TENSOR] = "Tensor",       [TA_IR_INT] = "int",
@@ -139,37 +140,21 @@ ta_status ir_class_add_attr(ta_arena *arena, const ta_ir_type *cls, const char *
 
 /* ---- printing ------------------------------------------------------------ */
 
-typedef struct out_buf {
-    char *buf;
-    size_t cap, len;
-} out_buf;
+static void print_list(ta_strbuf *o, const char *open, const char *close, const ta_ir_type *t);
 
-static void put(out_buf *o, const char *s, size_t n)
-{
-    if (o->len < o->cap) {
-        size_t room = o->cap - o->len;
-        memcpy(o->buf + o->len, s, n < room ? n : room);
-    }
-    o->len += n;
-}
-
-static void puts_(out_buf *o, const char *s) { put(o, s, strlen(s)); }
-
-static void print_list(out_buf *o, const char *open, const char *close, const ta_ir_type *t);
-
-static void print_type(out_buf *o, const ta_ir_type *t)
+static void print_type(ta_strbuf *o, const ta_ir_type *t)
 {
     switch ((ta_ir_type_kind)t->kind) {
     case TA_IR_TENSOR:
-        puts_(o, t->detailed ? t->name : "Tensor");
+        ta_strbuf_puts(o, t->detailed ? t->name : "Tensor");
         return;
     case TA_IR_OPTIONAL:
         print_type(o, t->elems[0]);
-        puts_(o, "?");
+        ta_strbuf_puts(o, "?");
         return;
     case TA_IR_LIST:
         print_type(o, t->elems[0]);
-        puts_(o, "[]");
+        ta_strbuf_puts(o, "[]");
         return;
     case TA_IR_TUPLE: print_list(o, "(", ")", t); return;
     case TA_IR_DICT: print_list(o, "Dict(", ")", t); return;
@@ -180,29 +165,29 @@ static void print_type(out_buf *o, const ta_ir_type *t)
     case TA_IR_CLASS:
     case TA_IR_VAR:
     case TA_IR_OTHER:
-        puts_(o, t->name);
+        ta_strbuf_puts(o, t->name);
         return;
     default:
-        puts_(o, simple_names[t->kind]);
+        ta_strbuf_puts(o, simple_names[t->kind]);
         return;
     }
 }
 
-static void print_list(out_buf *o, const char *open, const char *close, const ta_ir_type *t)
+static void print_list(ta_strbuf *o, const char *open, const char *close, const ta_ir_type *t)
 {
-    puts_(o, open);
+    ta_strbuf_puts(o, open);
     for (uint32_t i = 0; i < t->nelems; i++) {
-        if (i) puts_(o, ", ");
+        if (i) ta_strbuf_puts(o, ", ");
         print_type(o, t->elems[i]);
     }
-    puts_(o, close);
+    ta_strbuf_puts(o, close);
 }
 
 size_t ta_ir_type_print(const ta_ir_type *t, char *buf, size_t cap)
 {
-    out_buf o = {buf, cap ? cap - 1 : 0, 0};
+    ta_strbuf o;
+    ta_strbuf_init_fixed(&o, buf, cap);
     print_type(&o, t);
-    if (cap) buf[o.len < cap - 1 ? o.len : cap - 1] = '\0';
     return o.len;
 }
 

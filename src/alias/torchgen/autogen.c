@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 /* torchgen's lists of operators exempt from its assertions. */
@@ -66,7 +66,7 @@ static ta_status load_base(ta_torchgen *tg, ta_tg_function *base)
 {
     if (base->schema) return TA_OK;
     if (!tg->load) return TA_ERR_INVALID;
-    if (!tg->load_arena && !(tg->load_arena = ta_arena_create())) return TA_ERR_NOMEM;
+    if (!tg->load_arena && ta_arena_create(&tg->load_arena) != TA_OK) return TA_ERR_NOMEM;
     return tg->load(tg->load_ctx, base, tg->load_arena, &base->schema);
 }
 
@@ -264,7 +264,7 @@ static ta_status derive_out_member(ta_torchgen *tg, tg_pregroup *g, ta_tg_functi
     if (base->schema->nrets >= 64) return TA_ERR_UNSUPPORTED;
     /* its name's base is the base's, without inplace or functional suffix */
     bool drop = tg->no_func && !tg_is_view_copy_name(tg_opname_parse(base->schema->name).base);
-    if (drop && !tg->scratch && !(tg->scratch = ta_arena_create())) return TA_ERR_NOMEM;
+    if (drop && !tg->scratch && ta_arena_create(&tg->scratch) != TA_OK) return TA_ERR_NOMEM;
     ta_status st = tg_derive_out(drop ? tg->scratch : derived_arena(tg), base->schema, base->kind,
                                  !tg->no_func, &s, p->ret_origin, p->out_origin, &p->nouts);
     if (st == TA_ERR_UNSUPPORTED) {

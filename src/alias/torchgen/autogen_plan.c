@@ -5,7 +5,7 @@
  * re-deriving anything. */
 #include <string.h>
 
-#include "schema/arena.h"
+#include "base/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 /* Per callee argument, the caller's argument of the same name, or -1. */

@@ -15,7 +15,7 @@
  * are returned only when every return is a plain Tensor. */
 #include <string.h>
 
-#include "schema/arena.h"
+#include "base/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 bool tg_type_is_tensor_like(const ta_type *t)
@@ -38,39 +38,39 @@ bool tg_has_tensor_like_return(const ta_schema *s)
 }
 
 /* "out" for no overload, "<overload>_out" otherwise. */
-static void out_overload(tg_buf *b, const ta_schema *s)
+static void out_overload(ta_strbuf *b, const ta_schema *s)
 {
     if (s->overload.len) {
-        tg_buf_str(b, s->overload);
-        tg_buf_puts(b, "_out");
+        ta_strbuf_str(b, s->overload);
+        ta_strbuf_puts(b, "_out");
     } else {
-        tg_buf_puts(b, "out");
+        ta_strbuf_puts(b, "out");
     }
 }
 
 /* The operator name without inplace or functional suffix, dunder kept. */
-static void plain_name(tg_buf *b, const ta_schema *s, bool functional_suffix)
+static void plain_name(ta_strbuf *b, const ta_schema *s, bool functional_suffix)
 {
     tg_opname op = tg_opname_parse(s->name);
-    if (op.dunder) tg_buf_puts(b, "__");
-    tg_buf_str(b, op.base);
-    if (op.dunder) tg_buf_puts(b, "__");
-    else if (functional_suffix) tg_buf_puts(b, "_functional");
+    if (op.dunder) ta_strbuf_puts(b, "__");
+    ta_strbuf_str(b, op.base);
+    if (op.dunder) ta_strbuf_puts(b, "__");
+    else if (functional_suffix) ta_strbuf_puts(b, "_functional");
 }
 
 static bool set_names(ta_arena *a, ta_schema *d, const ta_schema *base, bool functional_suffix,
                       bool out)
 {
-    tg_buf name, ov;
-    tg_buf_init(&name);
-    tg_buf_init(&ov);
+    ta_strbuf name, ov;
+    ta_strbuf_init(&name);
+    ta_strbuf_init(&ov);
     plain_name(&name, base, functional_suffix);
     if (out) out_overload(&ov, base);
-    else tg_buf_str(&ov, base->overload);
+    else ta_strbuf_str(&ov, base->overload);
     bool ok = !name.failed && !ov.failed &&
               tg_schema_set_name(a, d, base->ns, name.p ? name.p : "", ov.p ? ov.p : "");
-    tg_buf_free(&name);
-    tg_buf_free(&ov);
+    ta_strbuf_free(&name);
+    ta_strbuf_free(&ov);
     return ok;
 }
 

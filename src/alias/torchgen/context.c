@@ -4,23 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/internal.h"
 
-ta_torchgen *ta_torchgen_create(void)
+ta_status ta_torchgen_create(ta_torchgen **out)
 {
-    ta_torchgen *tg = ta_calloc(1, sizeof *tg);
-    if (!tg) return NULL;
-    if (!(tg->arena = ta_arena_create())) {
+    ta_torchgen *tg = *out = ta_calloc(1, sizeof *tg);
+    if (!tg) return TA_ERR_NOMEM;
+    if (ta_arena_create(&tg->arena) != TA_OK) {
         free(tg);
-        return NULL;
+        *out = NULL;
+        return TA_ERR_NOMEM;
     }
     /* sized once for the yaml's functions and those derived */
     ta_map_init_in(&tg->by_name, NULL, tg->arena);
     ta_map_init_in(&tg->sig_idx, NULL, tg->arena);
     ta_map_init(&tg->view_keys, NULL);
-    return tg;
+    return TA_OK;
 }
 
 void ta_torchgen_destroy(ta_torchgen *tg)
@@ -77,15 +78,15 @@ bool tg_has_tag(const ta_tg_function *f, const char *tag)
     return false;
 }
 
-static const char *arena_print(ta_arena *a, tg_buf *b)
+static const char *arena_print(ta_arena *a, ta_strbuf *b)
 {
     const char *r = b->failed ? NULL : ta_arena_strndup(a, b->p ? b->p : "", b->len);
-    tg_buf_free(b);
+    ta_strbuf_free(b);
     return r;
 }
 
 void tg_describe_schema(const ta_schema *s, bool tagged_inplace_view, ta_schema_kind *kind,
-                        bool *is_view_op, tg_buf *sig)
+                        bool *is_view_op, ta_strbuf *sig)
 {
     tg_args sp;
     tg_args_split(s, &sp);
@@ -118,8 +119,8 @@ ta_status tg_set_view_key(ta_torchgen *tg, const ta_tg_function *f, const char *
 ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
 {
     const ta_schema *s = f->schema;
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     if (f->generated) {
         /* a derived schema's text is torchgen's spelling (tg_schema_finish),
          * or NULL in a model without func strings */
@@ -132,7 +133,7 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
          * the schema's text (the schema outlives the context) */
         if (!b.failed && b.len == s->text_len && (!b.len || !memcmp(b.p, s->text, b.len))) {
             f->func = s->text;
-            tg_buf_free(&b);
+            ta_strbuf_free(&b);
         } else if (!(f->func = arena_print(tg->arena, &b))) {
             return TA_ERR_NOMEM;
         }
@@ -148,7 +149,7 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f)
         b.failed ? NULL : ta_map_find_h(&tg->sig_idx, sig, b.len, tg->described_hash);
     if (same) {
         f->signature = tg->fns[same->value.i]->signature;
-        tg_buf_free(&b);
+        ta_strbuf_free(&b);
     } else if (!(f->signature = arena_print(tg->arena, &b))) {
         return TA_ERR_NOMEM;
     }

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
+#include "base/grow.h"
+#include "base/alloc.h"
 #include "alias/torchgen/internal.h"
 
 ta_status tg_diag(ta_diags *d, ta_severity sev, const char *rule, const ta_tg_function *f,
@@ -67,13 +68,7 @@ ta_status tg_pregroup_build(ta_torchgen *tg, size_t n, tg_pregroup **out,
 
 static ta_tg_group *new_group(ta_tg_group **gs, size_t *n, size_t *cap)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
-        ta_tg_group *p = ta_realloc(*gs, c * sizeof *p);
-        if (!p) return NULL;
-        *gs = p;
-        *cap = c;
-    }
+    if (TA_GROW_ONE(*gs, *n, *cap, 256) != TA_OK) return NULL;
     ta_tg_group *g = &(*gs)[(*n)++];
     memset(g, 0, sizeof *g);
     g->functional = g->inplace = g->mutable_fn = g->out = -1;
@@ -148,18 +143,18 @@ typedef struct view_filing {
     size_t ns;
 } view_filing;
 
-void tg_print_view_key(tg_buf *b, const ta_schema *s)
+void tg_print_view_key(ta_strbuf *b, const ta_schema *s)
 {
     tg_print_signature(b, s, TA_SIG_STRIP_VIEW_COPY_NAME);
 }
 
 const char *tg_view_key_dup(ta_arena *a, const ta_schema *s)
 {
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     tg_print_view_key(&b, s);
     const char *key = b.failed ? NULL : ta_arena_strndup(a, b.p ? b.p : "", b.len);
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return key;
 }
 
@@ -230,11 +225,10 @@ static ta_status view_groups(ta_torchgen *tg, ta_tg_group **gs, size_t *n, size_
 {
     size_t nf = tg->nfns;
     ta_status st = TA_OK;
-    view_filing vf = {.scratch = ta_arena_create(),
-                      .gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *vf.gid),
+    view_filing vf = {.gid = ta_malloc((nf ? 2 * nf : 1) * sizeof *vf.gid),
                       .slots = ta_malloc((nf ? nf : 1) * sizeof *vf.slots)};
     ta_map_init(&vf.extra, NULL);
-    if (!vf.slots || !vf.gid || !vf.scratch) st = TA_ERR_NOMEM;
+    if (ta_arena_create(&vf.scratch) != TA_OK || !vf.slots || !vf.gid) st = TA_ERR_NOMEM;
     for (size_t i = 0; st == TA_OK && i < 2 * nf; i++) vf.gid[i] = -1;
     for (size_t i = 0; st == TA_OK && i < nf; i++) st = file_view(tg, &vf, i, diags);
     for (size_t i = 0; st == TA_OK && !tg->no_groups && i < vf.ns; i++) {

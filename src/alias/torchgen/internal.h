@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "alias/str_lit.h"
-#include "schema/map.h"
+#include "base/map.h"
+#include "base/strbuf.h"
 #include "tensoralias/torchgen.h"
 
 /* torchgen's BaseOperatorName: "add_" is base "add" inplace; "__iand__" is
@@ -60,51 +61,14 @@ void tg_args_split(const ta_schema *s, tg_args *out);
  * them already (the model computes them once per function). */
 ta_schema_kind tg_kind_of(const ta_schema *s, const tg_args *sp, const tg_opname *op);
 
-/* Growable NUL-terminated string; on allocation failure `failed` is set and
- * further appends are ignored. Short strings (schemas are) stay in the inline
- * array, so most never touch malloc; a tg_buf must not be copied once used. */
-typedef struct tg_buf {
-    char *p; /* NULL until the first append, then small or the heap */
-    size_t len, cap;
-    bool failed;
-    char small[480];
-} tg_buf;
-
-void tg_buf_grow_put(tg_buf *b, const char *s, size_t n); /* the slow path */
-static inline void tg_buf_put(tg_buf *b, const char *s, size_t n)
-{
-    if (b->p && b->len + n < b->cap) { /* room for n bytes and the NUL */
-        memcpy(b->p + b->len, s, n);
-        b->len += n;
-        b->p[b->len] = '\0';
-    } else {
-        tg_buf_grow_put(b, s, n);
-    }
-}
-static inline void tg_buf_puts(tg_buf *b, const char *s) { tg_buf_put(b, s, strlen(s)); }
-static inline void tg_buf_str(tg_buf *b, ta_str s)
-{
-    if (s.len) tg_buf_put(b, s.ptr, s.len);
-}
-void tg_buf_free(tg_buf *b);
-/* An empty buffer. Prefer it to `= {0}`, which clears the whole inline array
- * (half a KiB) for every schema printed; the array is written before it is
- * read. */
-static inline void tg_buf_init(tg_buf *b)
-{
-    b->p = NULL;
-    b->len = b->cap = 0;
-    b->failed = false;
-}
-
 /* Prints into b as ta_schema_print_torchgen does. */
-void tg_print_schema(tg_buf *b, const ta_schema *s);
-void tg_print_name(tg_buf *b, const ta_schema *s); /* "name.overload" */
+void tg_print_schema(ta_strbuf *b, const ta_schema *s);
+void tg_print_name(ta_strbuf *b, const ta_schema *s); /* "name.overload" */
 /* Prints tg_print_schema(ta_schema_signature(s, flags)) without building the
  * signature schema. */
-void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags);
+void tg_print_signature(ta_strbuf *b, const ta_schema *s, unsigned flags);
 /* The same, given s's split and name. */
-void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
+void tg_print_signature_of(ta_strbuf *b, const ta_schema *s, const tg_args *sp,
                            const tg_opname *op, unsigned flags);
 
 /* Schema-building helpers (arena-allocated). */
@@ -183,7 +147,7 @@ const char *tg_fn_view_key(const ta_torchgen *tg, const ta_tg_function *f);
 ta_status tg_set_view_key(ta_torchgen *tg, const ta_tg_function *f, const char *key);
 /* Prints into b the view grouping key of a view copy's schema s; the
  * same as a copy in a (NULL on OOM). */
-void tg_print_view_key(tg_buf *b, const ta_schema *s);
+void tg_print_view_key(ta_strbuf *b, const ta_schema *s);
 const char *tg_view_key_dup(ta_arena *a, const ta_schema *s);
 
 #define TG_TAG_PT2_COMPLIANT "pt2_compliant_tag"
@@ -213,7 +177,7 @@ ta_status tg_describe(ta_torchgen *tg, ta_tg_function *f);
  * (tagged_inplace_view: its function has that tag) and, printed into sig,
  * its signature. */
 void tg_describe_schema(const ta_schema *s, bool tagged_inplace_view, ta_schema_kind *kind,
-                        bool *is_view_op, tg_buf *sig);
+                        bool *is_view_op, ta_strbuf *sig);
 bool tg_has_tag(const ta_tg_function *f, const char *tag);
 
 /* torchgen's pre_group_native_functions over functions [0, n): one entry per
@@ -267,8 +231,8 @@ typedef struct tg_entries {
 /* Moves a derivation's diagnostics (each at its function's line) to diags,
  * each at the entry of that line in f's yaml text (autogen-* rules at the
  * autogen name, else at the autogen: value); notes only when with_notes. */
-/* What a ta_tg_stream holds (arena and tables), for benchmarks. */
-size_t tg_stream_bytes(const ta_tg_stream *s);
+/* What a ta_torchgen_stream holds (arena and tables), for benchmarks. */
+size_t tg_stream_bytes(const ta_torchgen_stream *s);
 
 ta_status tg_reposition(const ta_native_file *f, const tg_entries *es, const ta_diags *mine,
                         bool with_notes, ta_diags *diags);

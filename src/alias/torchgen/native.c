@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/internal.h"
 
 /* Tags that torchgen gives a yaml function beyond those written: a late
@@ -172,9 +172,10 @@ static void native_where(const void *ctx, size_t i, tg_entry_where *out)
 ta_status tg_from_native(const ta_native_file *f, ta_torchgen **out, ta_diags *diags, tg_model what)
 {
     *out = NULL;
-    ta_diags *mine = ta_diags_create();
-    ta_torchgen *tg = ta_torchgen_create();
-    ta_status st = mine && tg ? TA_OK : TA_ERR_NOMEM;
+    ta_diags *mine = NULL;
+    ta_torchgen *tg = NULL;
+    ta_status st = ta_diags_create(&mine);
+    if (st == TA_OK) st = ta_torchgen_create(&tg);
     if (tg) {
         tg->no_func = what == TG_CHECK_MODEL;
         /* functions, derived ones and their strings: about 600 bytes an entry */
@@ -202,8 +203,8 @@ ta_status ta_torchgen_from_native(const ta_native_file *f, ta_torchgen **out, ta
 ta_status ta_torchgen_check_pass(const ta_native_file *f, ta_diags *diags)
 {
     ta_torchgen *tg = NULL;
-    ta_diags *mine = ta_diags_create();
-    if (!mine) return TA_ERR_NOMEM;
+    ta_diags *mine;
+    if (ta_diags_create(&mine) != TA_OK) return TA_ERR_NOMEM;
     ta_status st = tg_from_native(f, &tg, mine, TG_CHECK_MODEL);
     /* notes (autogen entries torchgen accepts and skips, as PyTorch's own
      * yamls have) stay out of a check: they are no finding */

@@ -9,70 +9,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/internal.h"
-
-/* ---- growable string ------------------------------------------------- */
-
-void tg_buf_grow_put(tg_buf *b, const char *s, size_t n)
-{
-    if (b->failed) return;
-    if (!b->p) {
-        b->p = b->small;
-        b->cap = sizeof b->small;
-        b->len = 0;
-    }
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *p = b->p == b->small ? ta_malloc(cap) : ta_realloc(b->p, cap);
-        if (!p) {
-            b->failed = true;
-            return;
-        }
-        if (b->p == b->small) memcpy(p, b->small, b->len);
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-
-void tg_buf_free(tg_buf *b)
-{
-    if (b->p != b->small) free(b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
-    b->failed = false;
-}
 
 /* ---- printing as torchgen does ---------------------------------------- */
 
-static void print_set(tg_buf *b, const ta_str *set, uint32_t n)
+static void print_set(ta_strbuf *b, const ta_str *set, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        if (i) tg_buf_puts(b, "|");
-        tg_buf_str(b, set[i]);
+        if (i) ta_strbuf_puts(b, "|");
+        ta_strbuf_str(b, set[i]);
     }
 }
 
-static void print_alias(tg_buf *b, const ta_alias *a)
+static void print_alias(ta_strbuf *b, const ta_alias *a)
 {
     if (a->bare_write) {
-        tg_buf_puts(b, "!");
+        ta_strbuf_puts(b, "!");
         return;
     }
-    tg_buf_puts(b, "(");
+    ta_strbuf_puts(b, "(");
     print_set(b, a->before, a->nbefore);
-    if (a->write) tg_buf_puts(b, "!");
+    if (a->write) ta_strbuf_puts(b, "!");
     if (a->has_arrow && a->nafter) {
-        tg_buf_puts(b, " -> ");
+        ta_strbuf_puts(b, " -> ");
         print_set(b, a->after, a->nafter);
     }
-    tg_buf_puts(b, ")");
+    ta_strbuf_puts(b, ")");
 }
 
 /* The annotation follows the type it is written on: Tensor(a!)? keeps it on
@@ -82,91 +46,91 @@ static void print_alias(tg_buf *b, const ta_alias *a)
 /* Whether a type is printed with its alias annotations. */
 typedef enum spelling { PLAIN, ANNOTATED } spelling;
 
-static void print_type_as(tg_buf *b, const ta_type *t, spelling how)
+static void print_type_as(ta_strbuf *b, const ta_type *t, spelling how)
 {
     bool annotations = how == ANNOTATED;
     switch (t->kind) {
     case TA_TYPE_NAME:
-        tg_buf_str(b, t->name);
+        ta_strbuf_str(b, t->name);
         break;
     case TA_TYPE_OPTIONAL:
         print_type_as(b, t->elems[0], how);
-        tg_buf_put(b, "?", 1);
+        ta_strbuf_put(b, "?", 1);
         break;
     case TA_TYPE_LIST:
         print_type_as(b, t->elems[0], how);
-        tg_buf_put(b, "[", 1);
+        ta_strbuf_put(b, "[", 1);
         if (t->fixed_size > 0) {
             /* "%d" by hand: this runs for every int[2] of every schema */
             char num[12];
             size_t k = sizeof num;
             for (uint32_t v = (uint32_t)t->fixed_size; v; v /= 10) num[--k] = (char)('0' + v % 10);
-            tg_buf_put(b, num + k, sizeof num - k);
+            ta_strbuf_put(b, num + k, sizeof num - k);
         }
-        tg_buf_put(b, "]", 1);
+        ta_strbuf_put(b, "]", 1);
         break;
     case TA_TYPE_TUPLE:
     case TA_TYPE_APPLY:
-        if (t->kind == TA_TYPE_APPLY) tg_buf_str(b, t->name);
-        tg_buf_put(b, "(", 1);
+        if (t->kind == TA_TYPE_APPLY) ta_strbuf_str(b, t->name);
+        ta_strbuf_put(b, "(", 1);
         for (uint32_t i = 0; i < t->nelems; i++) {
-            if (i) tg_buf_put(b, ", ", 2);
+            if (i) ta_strbuf_put(b, ", ", 2);
             print_type_as(b, t->elems[i], how);
         }
-        tg_buf_put(b, ")", 1);
+        ta_strbuf_put(b, ")", 1);
         break;
     }
     if (annotations && t->alias) print_alias(b, t->alias);
 }
 
-static void print_type(tg_buf *b, const ta_type *t) { print_type_as(b, t, ANNOTATED); }
+static void print_type(ta_strbuf *b, const ta_type *t) { print_type_as(b, t, ANNOTATED); }
 
-void tg_print_name(tg_buf *b, const ta_schema *s)
+void tg_print_name(ta_strbuf *b, const ta_schema *s)
 {
-    tg_buf_str(b, s->name);
+    ta_strbuf_str(b, s->name);
     if (s->overload.len) {
-        tg_buf_puts(b, ".");
-        tg_buf_str(b, s->overload);
+        ta_strbuf_puts(b, ".");
+        ta_strbuf_str(b, s->overload);
     }
 }
 
-void tg_print_schema(tg_buf *b, const ta_schema *s)
+void tg_print_schema(ta_strbuf *b, const ta_schema *s)
 {
     tg_print_name(b, s);
-    tg_buf_puts(b, "(");
+    ta_strbuf_puts(b, "(");
     bool star = false;
     for (uint32_t i = 0; i < s->nargs; i++) {
         const ta_arg *a = &s->args[i];
-        if (i) tg_buf_puts(b, ", ");
+        if (i) ta_strbuf_puts(b, ", ");
         if (a->kwarg_only && !star) {
-            tg_buf_puts(b, "*, ");
+            ta_strbuf_puts(b, "*, ");
             star = true;
         }
         print_type(b, a->type);
-        tg_buf_puts(b, " ");
-        tg_buf_str(b, a->name);
+        ta_strbuf_puts(b, " ");
+        ta_strbuf_str(b, a->name);
         if (a->def.kind != TA_DEFAULT_NONE_GIVEN) {
-            tg_buf_puts(b, "=");
-            tg_buf_str(b, a->def.text);
+            ta_strbuf_puts(b, "=");
+            ta_strbuf_str(b, a->def.text);
         }
     }
-    tg_buf_puts(b, ") -> ");
-    if (s->nrets != 1) tg_buf_puts(b, "(");
+    ta_strbuf_puts(b, ") -> ");
+    if (s->nrets != 1) ta_strbuf_puts(b, "(");
     for (uint32_t i = 0; i < s->nrets; i++) {
-        if (i) tg_buf_puts(b, ", ");
+        if (i) ta_strbuf_puts(b, ", ");
         print_type(b, s->rets[i].type);
         if (s->rets[i].name.len) {
-            tg_buf_puts(b, " ");
-            tg_buf_str(b, s->rets[i].name);
+            ta_strbuf_puts(b, " ");
+            ta_strbuf_str(b, s->rets[i].name);
         }
     }
-    if (s->nrets != 1) tg_buf_puts(b, ")");
+    if (s->nrets != 1) ta_strbuf_puts(b, ")");
 }
 
 size_t ta_schema_print_torchgen(const ta_schema *s, char *buf, size_t cap)
 {
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     tg_print_schema(&b, s);
     size_t n = b.failed ? 0 : b.len;
     if (cap > 0) {
@@ -174,7 +138,7 @@ size_t ta_schema_print_torchgen(const ta_schema *s, char *buf, size_t cap)
         if (k) memcpy(buf, b.p, k);
         buf[k] = '\0';
     }
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return n;
 }
 
@@ -238,19 +202,19 @@ bool tg_schema_set_name(ta_arena *a, ta_schema *s, ta_str ns, const char *name,
     s->ns = ns;
     s->name = tg_arena_str(a, name, strlen(name));
     s->overload = tg_arena_str(a, overload, strlen(overload));
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     if (ns.len) {
-        tg_buf_str(&b, ns);
-        tg_buf_puts(&b, "::");
+        ta_strbuf_str(&b, ns);
+        ta_strbuf_puts(&b, "::");
     }
-    tg_buf_puts(&b, name);
+    ta_strbuf_puts(&b, name);
     bool ok = !b.failed;
     if (ok) {
         s->full_name = tg_arena_str(a, b.p, b.len);
         ok = s->full_name.len == b.len;
     }
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return ok && s->name.len == strlen(name) && s->overload.len == strlen(overload);
 }
 
@@ -274,8 +238,8 @@ bool tg_schema_finish(ta_arena *a, ta_schema *s)
             break;
         }
     s->rets_parenthesized = s->nrets != 1;
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     tg_print_schema(&b, s);
     bool ok = !b.failed;
     if (ok) {
@@ -283,7 +247,7 @@ bool tg_schema_finish(ta_arena *a, ta_schema *s)
         s->text_len = (uint32_t)b.len;
         ok = s->text != NULL;
     }
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return ok;
 }
 
@@ -291,9 +255,9 @@ bool tg_schema_finish(ta_arena *a, ta_schema *s)
 
 /* signature()'s operator name: the base name (no overload, no inplace "_",
  * no "_functional"), dunders kept, view-copy names stripped on request. */
-static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
+static void signature_name(ta_strbuf *b, const tg_opname *op, unsigned flags)
 {
-    if (op->dunder) tg_buf_puts(b, "__");
+    if (op->dunder) ta_strbuf_puts(b, "__");
     if ((flags & TA_SIG_STRIP_VIEW_COPY_NAME) && op->base.len >= 5 &&
         memcmp(op->base.ptr + op->base.len - 5, "_copy", 5) == 0) {
         /* torchgen uses str.replace: every "_copy" goes, not only the last */
@@ -301,7 +265,7 @@ static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
             if (i + 5 <= op->base.len && memcmp(op->base.ptr + i, "_copy", 5) == 0) {
                 i += 5;
             } else {
-                tg_buf_put(b, op->base.ptr + i, 1);
+                ta_strbuf_put(b, op->base.ptr + i, 1);
                 i++;
             }
         }
@@ -311,17 +275,17 @@ static void signature_name(tg_buf *b, const tg_opname *op, unsigned flags)
          * "scatter" becomes "inverse"); 1.13.1 has no *_inverse views */
         for (uint32_t i = 0; i < op->base.len;) {
             if (i + 7 <= op->base.len && memcmp(op->base.ptr + i, "scatter", 7) == 0) {
-                tg_buf_puts(b, "inverse");
+                ta_strbuf_puts(b, "inverse");
                 i += 7;
             } else {
-                tg_buf_put(b, op->base.ptr + i, 1);
+                ta_strbuf_put(b, op->base.ptr + i, 1);
                 i++;
             }
         }
     } else {
-        tg_buf_str(b, op->base);
+        ta_strbuf_str(b, op->base);
     }
-    if (op->dunder) tg_buf_puts(b, "__");
+    if (op->dunder) ta_strbuf_puts(b, "__");
 }
 
 /* How much of the signature schema to build: all of it (named, its text
@@ -390,13 +354,13 @@ static ta_status signature_args(ta_arena *arena, const ta_schema *s, const tg_ar
 /* "<arg>_out": the name a written input takes as a return. */
 static ta_status extra_return_name(ta_arena *arena, ta_str arg, ta_str *out)
 {
-    tg_buf rn;
-    tg_buf_init(&rn);
-    tg_buf_str(&rn, arg);
-    tg_buf_puts(&rn, "_out");
+    ta_strbuf rn;
+    ta_strbuf_init(&rn);
+    ta_strbuf_str(&rn, arg);
+    ta_strbuf_puts(&rn, "_out");
     if (!rn.failed) *out = tg_arena_str(arena, rn.p, rn.len);
     bool bad = rn.failed || !out->ptr;
-    tg_buf_free(&rn);
+    ta_strbuf_free(&rn);
     return bad ? TA_ERR_NOMEM : TA_OK;
 }
 
@@ -441,11 +405,11 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
     if (!g) return TA_ERR_NOMEM;
     if (what.complete) {
         tg_opname op = tg_opname_parse(s->name);
-        tg_buf name;
-        tg_buf_init(&name);
+        ta_strbuf name;
+        ta_strbuf_init(&name);
         signature_name(&name, &op, flags);
         bool named = !name.failed && tg_schema_set_name(arena, g, s->ns, name.p ? name.p : "", "");
-        tg_buf_free(&name);
+        ta_strbuf_free(&name);
         if (!named) return TA_ERR_NOMEM;
     }
     g->source = s->source;
@@ -466,7 +430,7 @@ static ta_status build_signature(ta_arena *arena, const ta_schema *s, unsigned f
  * (tests/unit/test_tg_signature_text.c compares the two on both corpora). */
 
 
-void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
+void tg_print_signature(ta_strbuf *b, const ta_schema *s, unsigned flags)
 {
     tg_args sp;
     tg_args_split(s, &sp);
@@ -474,12 +438,12 @@ void tg_print_signature(tg_buf *b, const ta_schema *s, unsigned flags)
     tg_print_signature_of(b, s, &sp, &op, flags);
 }
 
-void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
+void tg_print_signature_of(ta_strbuf *b, const ta_schema *s, const tg_args *sp,
                            const tg_opname *op, unsigned flags)
 {
     bool keep_names = flags & TA_SIG_KEEP_RETURN_NAMES;
     signature_name(b, op, flags);
-    tg_buf_put(b, "(", 1);
+    ta_strbuf_put(b, "(", 1);
     bool bernoulli_p = TA_STR_IS(s->name, "bernoulli") && TA_STR_IS(s->overload, "p");
     bool star = false;
     uint32_t n = 0;
@@ -488,21 +452,21 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
             i < (uint32_t)sp->tensor_options + 4)
             continue;
         const ta_arg *a = &s->args[i];
-        if (n++) tg_buf_put(b, ", ", 2);
+        if (n++) ta_strbuf_put(b, ", ", 2);
         if (a->kwarg_only && !star) {
-            tg_buf_put(b, "*, ", 3);
+            ta_strbuf_put(b, "*, ", 3);
             star = true;
         }
         print_type_as(b, a->type, PLAIN);
-        tg_buf_put(b, " ", 1);
-        tg_buf_str(b, a->name);
+        ta_strbuf_put(b, " ", 1);
+        ta_strbuf_str(b, a->name);
         bool has_def = !(flags & TA_SIG_STRIP_DEFAULT) && a->def.kind != TA_DEFAULT_NONE_GIVEN;
         if (has_def) {
-            tg_buf_put(b, "=", 1);
-            tg_buf_str(b, a->def.text);
+            ta_strbuf_put(b, "=", 1);
+            ta_strbuf_str(b, a->def.text);
         } else if (bernoulli_p && TA_STR_IS(a->name, "p") && a->type->kind == TA_TYPE_NAME &&
                    TA_STR_IS(a->type->name, "float")) {
-            tg_buf_put(b, "=0.5", 4); /* Note [bernoulli.p schema], as ta_schema_signature */
+            ta_strbuf_put(b, "=0.5", 4); /* Note [bernoulli.p schema], as ta_schema_signature */
         }
     }
     /* returns: the original ones, then written inputs not returned, in the
@@ -520,27 +484,27 @@ void tg_print_signature_of(tg_buf *b, const ta_schema *s, const tg_args *sp,
                 nrets++;
                 if (i < 64) extra |= (uint64_t)1 << i;
             }
-    tg_buf_put(b, ") -> ", 5);
-    if (nrets != 1) tg_buf_put(b, "(", 1);
+    ta_strbuf_put(b, ") -> ", 5);
+    if (nrets != 1) ta_strbuf_put(b, "(", 1);
     for (uint32_t i = 0; i < s->nrets; i++) {
-        if (i) tg_buf_put(b, ", ", 2);
+        if (i) ta_strbuf_put(b, ", ", 2);
         print_type_as(b, s->rets[i].type, PLAIN);
         if (keep_names && s->rets[i].name.len) {
-            tg_buf_put(b, " ", 1);
-            tg_buf_str(b, s->rets[i].name);
+            ta_strbuf_put(b, " ", 1);
+            ta_strbuf_str(b, s->rets[i].name);
         }
     }
     uint32_t r = s->nrets;
     for (int k = 0; k < 3; k++)
         for (uint32_t i = order[k][0]; i < order[k][1]; i++) {
             if (i < 64 ? !(extra >> i & 1) : !extra_return(s, i)) continue;
-            if (r++) tg_buf_put(b, ", ", 2);
+            if (r++) ta_strbuf_put(b, ", ", 2);
             print_type_as(b, s->args[i].type, PLAIN);
             if (keep_names) {
-                tg_buf_put(b, " ", 1);
-                tg_buf_str(b, s->args[i].name);
-                tg_buf_put(b, "_out", 4);
+                ta_strbuf_put(b, " ", 1);
+                ta_strbuf_str(b, s->args[i].name);
+                ta_strbuf_put(b, "_out", 4);
             }
         }
-    if (nrets != 1) tg_buf_put(b, ")", 1);
+    if (nrets != 1) ta_strbuf_put(b, ")", 1);
 }

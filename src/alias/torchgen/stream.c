@@ -1,5 +1,5 @@
 /* stream.c - the torchgen check pass fed one yaml entry at a time
- * (ta_tg_stream_*): a check that never holds the whole loaded file.
+ * (ta_torchgen_stream_*): a check that never holds the whole loaded file.
  *
  * What is kept of an entry is what the check reads of it, compactly:
  *   - every entry: its position (repositioning finds the entry of a line);
@@ -17,14 +17,14 @@
  * of a group's base from the yaml text only when it derives for that group
  * (ta_torchgen.load), into an arena reset after the group. Then it runs the
  * same derivation, grouping and repositioning as ta_torchgen_check_pass:
- * tests/unit/test_tg_stream.c compares the two. The model's function
+ * tests/unit/test_torchgen_stream.c compares the two. The model's function
  * records (a ta_tg_function each, yaml and derived) are most of what finish
- * adds while it runs; tools/bench/bench_tg_stream measures both. */
+ * adds while it runs; tools/bench/bench_torchgen_stream measures both. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema/alloc.h"
-#include "schema/arena.h"
+#include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/torchgen/autogen_internal.h"
 
 enum {
@@ -78,7 +78,7 @@ typedef struct tgs_vec {
     size_t n, cap;
 } tgs_vec;
 
-struct ta_tg_stream {
+struct ta_torchgen_stream {
     ta_arena *arena; /* names, interned strings, autogen copies */
     const char *text;
     size_t text_len;
@@ -111,18 +111,18 @@ static void *vec_push(tgs_vec *v, size_t sz)
     return (char *)v->p + sz * v->n++;
 }
 
-ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out)
+ta_status ta_torchgen_stream_create(const ta_native_file *f, ta_torchgen_stream **out)
 {
     if (!out) return TA_ERR_INVALID;
     *out = NULL;
     if (!f) return TA_ERR_INVALID;
-    ta_tg_stream *s = ta_calloc(1, sizeof *s);
+    ta_torchgen_stream *s = ta_calloc(1, sizeof *s);
     if (!s) return TA_ERR_NOMEM;
-    s->arena = ta_arena_create();
     const char *src = ta_native_source(f);
-    if (s->arena) s->source = ta_arena_strndup(s->arena, src ? src : "", src ? strlen(src) : 0);
-    if (!s->arena || !s->source) {
-        ta_tg_stream_destroy(s);
+    if (ta_arena_create(&s->arena) == TA_OK)
+        s->source = ta_arena_strndup(s->arena, src ? src : "", src ? strlen(src) : 0);
+    if (!s->source) {
+        ta_torchgen_stream_destroy(s);
         return TA_ERR_NOMEM;
     }
     if (!src) s->source = NULL;
@@ -133,7 +133,7 @@ ta_status ta_tg_stream_create(const ta_native_file *f, ta_tg_stream **out)
     return TA_OK;
 }
 
-void ta_tg_stream_destroy(ta_tg_stream *s)
+void ta_torchgen_stream_destroy(ta_torchgen_stream *s)
 {
     if (!s) return;
     ta_map_clear(&s->sigs);
@@ -151,7 +151,7 @@ void ta_tg_stream_destroy(ta_tg_stream *s)
 /* The one copy of the string b holds: the key of sigs, else of keys, where
  * it is added to m when new (with value *v); *v is then the value it has.
  * NULL on OOM. */
-static const char *intern(ta_tg_stream *s, const tg_buf *b, ta_map *m, int64_t *v)
+static const char *intern(ta_torchgen_stream *s, const ta_strbuf *b, ta_map *m, int64_t *v)
 {
     if (b->failed) return NULL;
     const char *p = b->p ? b->p : "";
@@ -167,7 +167,7 @@ static const char *intern(ta_tg_stream *s, const tg_buf *b, ta_map *m, int64_t *
     return k;
 }
 
-static ta_status keep_autogen(ta_tg_stream *s, const ta_native_func *fn, uint32_t entry)
+static ta_status keep_autogen(ta_torchgen_stream *s, const ta_native_func *fn, uint32_t entry)
 {
     tgs_autogen *a = vec_push(&s->autogen, sizeof *a);
     if (!a) return TA_ERR_NOMEM;
@@ -194,7 +194,7 @@ static bool has_tag(const ta_native_func *fn, const char *tag)
 }
 
 /* Where fn's func value is: its bytes in the text, else a copy. */
-static ta_status locate_func(ta_tg_stream *s, const ta_native_func *fn, tgs_fn *r)
+static ta_status locate_func(ta_torchgen_stream *s, const ta_native_func *fn, tgs_fn *r)
 {
     const ta_native_str *v = &fn->func;
     r->func_len = v->len;
@@ -211,11 +211,11 @@ static ta_status locate_func(ta_tg_stream *s, const ta_native_func *fn, tgs_fn *
 }
 
 /* A view copy's grouping key, kept for finish. */
-static ta_status keep_view_key(ta_tg_stream *s, const ta_schema *sc)
+static ta_status keep_view_key(ta_torchgen_stream *s, const ta_schema *sc)
 {
     if (!tg_is_view_copy_name(tg_opname_parse(sc->name).base)) return TA_OK;
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     tg_print_view_key(&b, sc);
     tgs_view *v = vec_push(&s->views, sizeof *v);
     ta_status st = TA_ERR_NOMEM;
@@ -224,11 +224,11 @@ static ta_status keep_view_key(ta_tg_stream *s, const ta_schema *sc)
         int64_t unused = 0;
         st = (v->key = intern(s, &b, &s->keys, &unused)) ? TA_OK : TA_ERR_NOMEM;
     }
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     return st;
 }
 
-static ta_status keep_function(ta_tg_stream *s, const ta_native_func *fn, uint32_t entry,
+static ta_status keep_function(ta_torchgen_stream *s, const ta_native_func *fn, uint32_t entry,
                                uint32_t autogen)
 {
     const ta_schema *sc = fn->schema;
@@ -237,15 +237,15 @@ static ta_status keep_function(ta_tg_stream *s, const ta_native_func *fn, uint32
     memset(r, 0, sizeof *r);
     r->entry = entry;
     r->autogen = autogen;
-    tg_buf b;
-    tg_buf_init(&b);
+    ta_strbuf b;
+    ta_strbuf_init(&b);
     ta_schema_kind kind;
     bool view;
     tg_describe_schema(sc, has_tag(fn, "inplace_view"), &kind, &view, &b);
     int64_t first = (int64_t)(s->fns.n - 1);
     r->signature = intern(s, &b, &s->sigs, &first);
     r->first = (uint32_t)first;
-    tg_buf_free(&b);
+    ta_strbuf_free(&b);
     r->name = ta_arena_strndup(s->arena, fn->name, strlen(fn->name));
     if (!r->signature || !r->name) return TA_ERR_NOMEM;
     r->kind = (uint8_t)kind;
@@ -257,7 +257,7 @@ static ta_status keep_function(ta_tg_stream *s, const ta_native_func *fn, uint32
     return st == TA_OK ? keep_view_key(s, sc) : st;
 }
 
-ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f, const ta_native_func *fn)
+ta_status ta_torchgen_stream_add(ta_torchgen_stream *s, const ta_native_file *f, const ta_native_func *fn)
 {
     (void)f;
     if (!s || !fn || s->finished) return TA_ERR_INVALID;
@@ -279,7 +279,7 @@ ta_status ta_tg_stream_add(ta_tg_stream *s, const ta_native_file *f, const ta_na
 
 /* ---- finish: the check model from the summaries ----------------------- */
 
-static const tgs_autogen *autogen_of(const ta_tg_stream *s, uint32_t entry)
+static const tgs_autogen *autogen_of(const ta_torchgen_stream *s, uint32_t entry)
 {
     const tgs_autogen *a = s->autogen.p;
     size_t lo = 0, hi = s->autogen.n;
@@ -296,7 +296,7 @@ static const tgs_autogen *autogen_of(const ta_tg_stream *s, uint32_t entry)
  * text its entry was read from. */
 static ta_status load_schema(void *ctx, const ta_tg_function *f, ta_arena *a, const ta_schema **out)
 {
-    const ta_tg_stream *s = ctx;
+    const ta_torchgen_stream *s = ctx;
     const tgs_func *r = &s->funcs[f->index];
     const char *text = r->copied ? ((const char *const *)s->copies.p)[r->off] : s->text + r->off;
     ta_schema *sc = NULL;
@@ -307,7 +307,7 @@ static ta_status load_schema(void *ctx, const ta_tg_function *f, ta_arena *a, co
 }
 
 /* The model function of summary r, its strings borrowed from the stream. */
-static ta_tg_function *model_fn(const ta_tg_stream *s, ta_torchgen *tg, const tgs_fn *r)
+static ta_tg_function *model_fn(const ta_torchgen_stream *s, ta_torchgen *tg, const tgs_fn *r)
 {
     static const char *core_tag[] = {"core"};
     ta_tg_function *f = ta_arena_zalloc(tg->arena, sizeof *f);
@@ -338,7 +338,7 @@ static ta_tg_function *model_fn(const ta_tg_stream *s, ta_torchgen *tg, const tg
 
 /* Every name an autogen list gives: all that derivation looks up by name
  * (ta_torchgen.name_filter). */
-static ta_status autogen_names(const ta_tg_stream *s, ta_map *names)
+static ta_status autogen_names(const ta_torchgen_stream *s, ta_map *names)
 {
     const tgs_autogen *a = s->autogen.p;
     ta_status st = TA_OK;
@@ -350,7 +350,7 @@ static ta_status autogen_names(const ta_tg_stream *s, ta_map *names)
 
 /* The summaries the model now holds, freed before derivation (whose peak
  * is finish's): derivation reads of them only where each func text is. */
-static ta_status drop_summaries(ta_tg_stream *s)
+static ta_status drop_summaries(ta_torchgen_stream *s)
 {
     size_t n = s->fns.n;
     if (!(s->funcs = ta_malloc((n ? n : 1) * sizeof *s->funcs))) return TA_ERR_NOMEM;
@@ -367,7 +367,7 @@ static ta_status drop_summaries(ta_tg_stream *s)
 
 /* The check model of the yaml's functions, in yaml order. Its signature
  * index is the stream's (moved: finish runs once). */
-static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta_map *names)
+static ta_status build_model(ta_torchgen_stream *s, ta_torchgen *tg, uint8_t *bits, ta_map *names)
 {
     size_t n = s->fns.n;
     tg->no_func = true;
@@ -400,13 +400,13 @@ static ta_status build_model(ta_tg_stream *s, ta_torchgen *tg, uint8_t *bits, ta
 
 static uint32_t stream_line(const void *ctx, size_t i)
 {
-    const ta_tg_stream *s = ctx;
+    const ta_torchgen_stream *s = ctx;
     return ((const ta_native_pos *)s->pos.p)[i].line;
 }
 
 static void stream_where(const void *ctx, size_t i, tg_entry_where *out)
 {
-    const ta_tg_stream *s = ctx;
+    const ta_torchgen_stream *s = ctx;
     const tgs_autogen *a = autogen_of(s, (uint32_t)i);
     out->pos = ((const ta_native_pos *)s->pos.p)[i];
     out->has_autogen_key = a && a->has_key;
@@ -415,16 +415,17 @@ static void stream_where(const void *ctx, size_t i, tg_entry_where *out)
     out->nautogen = a ? a->n : 0;
 }
 
-ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f, ta_diags *diags)
+ta_status ta_torchgen_stream_finish(ta_torchgen_stream *s, const ta_native_file *f, ta_diags *diags)
 {
     if (!s || !f || s->finished) return TA_ERR_INVALID;
     s->finished = true;
-    ta_torchgen *tg = ta_torchgen_create();
-    ta_diags *mine = ta_diags_create();
+    ta_torchgen *tg = NULL;
+    ta_diags *mine = NULL;
     uint8_t *bits = ta_malloc(s->fns.n ? s->fns.n : 1);
     ta_map names;
     ta_map_init(&names, NULL);
-    ta_status st = tg && mine && bits ? TA_OK : TA_ERR_NOMEM;
+    ta_status st = bits ? ta_torchgen_create(&tg) : TA_ERR_NOMEM;
+    if (st == TA_OK) st = ta_diags_create(&mine);
     if (st == TA_OK) st = build_model(s, tg, bits, &names);
     if (st == TA_OK) st = ta_torchgen_derive(tg, mine);
     if (st == TA_OK) st = ta_torchgen_group(tg, mine);
@@ -438,7 +439,7 @@ ta_status ta_tg_stream_finish(ta_tg_stream *s, const ta_native_file *f, ta_diags
     return st;
 }
 
-size_t tg_stream_bytes(const ta_tg_stream *s)
+size_t tg_stream_bytes(const ta_torchgen_stream *s)
 {
     if (!s) return 0;
     return sizeof *s + ta_arena_bytes(s->arena) +

@@ -91,16 +91,17 @@ static DLTensor *make_tensor(ta_exec *ex, const json_t *j)
     size_t n = json_array_size(storage), es = ta_dtype_size(dt);
     unsigned char *host = calloc(n ? n : 1, es);
     for (size_t i = 0; i < n; i++) store(dt, host + i * es, number(json_array_get(storage, i)));
-    uint32_t sid = ta_exec_storage_new(ex, n * es);
+    uint32_t sid;
+    assert_int_equal(ta_exec_storage_new(ex, n * es, &sid), TA_OK);
     assert_int_not_equal(sid, 0);
     ta_storage_info si;
     assert_true(ta_exec_storage_get(ex, sid, &si));
     char err[256];
     if (n) assert_int_equal(dev->from_host(si.base, host, n * es, err, sizeof err), 0);
     free(host);
-    DLTensor *t = ta_exec_tensor(ex, sid, dt, nd, shape, strides,
-                                 (uint64_t)json_integer_value(json_object_get(j, "offset")) * es);
-    assert_non_null(t);
+    DLTensor *t;
+    assert_int_equal(ta_exec_tensor(ex, sid, dt, nd, shape, strides,
+                                 (uint64_t)json_integer_value(json_object_get(j, "offset")) * es, &t), TA_OK);
     return t;
 }
 
@@ -246,7 +247,8 @@ static void replay(ta_replay *r, const json_t *c, ta_kernel_fn fn, void *ud, cha
     int64_t ints[32][16];
     assert_true(nargs <= 32);
     for (size_t i = 0; i < nargs; i++) targs[i] = push_argument(r->ex, json_array_get(args, i), ints[i]);
-    ta_diags *d = ta_diags_create();
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_status s = ta_exec_call(r->ex, fn, ud, d);
     ta_stack *st = ta_exec_stack(r->ex);
     const json_t *list = json_object_get(c, "list"), *rets = json_object_get(c, "returns");

@@ -59,7 +59,7 @@ json_t *ta_golden_query_json(const ta_alias_query *q)
     FILE *m = open_memstream(&buf, &len);
     if (!m) return NULL;
     fputc('{', m);
-    ta_status st = ta_query_write_json(q, m, 0, NULL);
+    ta_status st = ta_alias_query_write_json(q, m, 0, NULL);
     fputc('}', m);
     fclose(m);
     json_t *j = st == TA_OK ? json_loadb(buf, len, 0, NULL) : NULL;

@@ -24,7 +24,7 @@ void ta_golden_bool(ta_golden *g, const json_t *row, const char *field, bool got
 /* row[field] is a list of exactly the strings got[0..n), in that order. */
 void ta_golden_list(ta_golden *g, const json_t *row, const char *field, const char *const *got, size_t n);
 
-/* ta_query_write_json's members as a jansson object (NULL on failure). */
+/* ta_alias_query_write_json's members as a jansson object (NULL on failure). */
 struct ta_alias_query;
 json_t *ta_golden_query_json(const struct ta_alias_query *q);
 

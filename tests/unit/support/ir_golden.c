@@ -21,10 +21,10 @@ const ta_ir_ops *ta_test_default_ops(void)
 {
     if (default_ops) return default_ops;
     char path[512];
-    ta_diags *d = ta_diags_create();
+    ta_diags *d = NULL;
     ta_native_file *nf = NULL;
     ta_ir_ops *ops = NULL;
-    bool ok = ta_ir_ops_create(&ops) == TA_OK &&
+    bool ok = ta_diags_create(&d) == TA_OK && ta_ir_ops_create(&ops) == TA_OK &&
               ta_ir_ops_add_file(ops, ta_test_data_path(path, sizeof path, "golden/torch-1.13.1/registered-operators.txt"), d) == TA_OK &&
               ta_test_load_corpus("pytorch-main", &nf, d) == TA_OK && ta_ir_ops_add_native(ops, nf, d) == TA_OK;
     ta_native_destroy(nf);
@@ -43,8 +43,8 @@ ta_ir_graph *ta_test_read_graph(const char *rel)
 {
     char path[512], name[512];
     ta_ir_graph *g = NULL;
-    ta_diags *d = ta_diags_create();
-    bool ok = ta_ir_graph_create(&g) == TA_OK;
+    ta_diags *d = NULL;
+    bool ok = ta_diags_create(&d) == TA_OK && ta_ir_graph_create(&g) == TA_OK;
     snprintf(name, sizeof name, "%s.classes", rel);
     FILE *probe = fopen(ta_test_data_path(path, sizeof path, name), "rb");
     if (ok && probe) {

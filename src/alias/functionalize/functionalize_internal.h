@@ -1,0 +1,170 @@
+/* functionalize_internal.h - the functionalization pass behind
+ * tensoralias/functionalize.h, shared by its files:
+ *   plan.c          where each value's memory comes from (its alias), what
+ *                   each node writes and its functional counterpart, and
+ *                   which memory cannot be followed exactly (tainted)
+ *   counterpart.c   functional counterparts (torchgen's signature groups),
+ *                   view kinds and their scatters
+ *   env.c           the current value of every memory root and view in a
+ *                   scope: reading (views taken again), writing (scatters)
+ *   rewrite.c       the rewrite, block by block: nodes (each write becomes its
+ *                   counterpart in place), If, Loop, copy-back, dead nodes
+ *   functionalize.c the entry point and the report
+ *
+ * An alias says how to rebuild a value from memory roots: a root is memory
+ * the graph owns as a whole (a graph input, a fresh operator output); a view
+ * is a known view operator applied to another value; a cond is one of two
+ * aliases chosen by a bool (a prim::If output whose branches return
+ * different memory); an aggregate is a list or tuple built from values; an
+ * unknown alias is one the pass cannot follow, and taints its roots.
+ *
+ * Names shared by these files carry the prefix fz_ ("fn" and "func" are
+ * the yaml's functions, ta_native_func, everywhere else).
+ */
+#ifndef TA_ALIAS_FUNCTIONALIZE_INTERNAL_H
+#define TA_ALIAS_FUNCTIONALIZE_INTERNAL_H
+
+#include "alias/ir/ir_internal.h"
+#include "tensoralias/functionalize.h"
+#include "tensoralias/torchgen.h"
+
+typedef enum fz_alias_kind {
+    FZ_NONE = 0, /* holds no tensor memory (ints, strings, classes) */
+    FZ_ROOT,
+    FZ_VIEW,
+    FZ_COND,
+    FZ_AGG,
+    FZ_UNKNOWN
+} fz_alias_kind;
+
+typedef struct fz_alias fz_alias;
+struct fz_alias {
+    fz_alias_kind kind;
+    ta_ir_value *root;        /* ROOT */
+    ta_ir_node *view;         /* VIEW: the view node */
+    ta_ir_value *parent;      /* VIEW: its input 0 as it was (the walk renames inputs) */
+    ta_ir_value *cond;        /* COND */
+    const fz_alias *alt[2];   /* COND: alt[0] when cond is true */
+    ta_ir_node *ctor;         /* AGG: the ListConstruct / TupleConstruct */
+    ta_ir_value **elems;      /* AGG: its inputs as they were; UNKNOWN: roots */
+    uint32_t nelems;
+};
+
+enum { FZ_MAX_ROOTS = 256 };
+
+/* How the walk treats a node. */
+typedef enum fz_node_plan {
+    FZ_PLAIN = 0,  /* read its inputs, nothing else */
+    FZ_FUNCTIONAL, /* a write with a functional counterpart */
+    FZ_KEEP        /* a write left in place (reason in fz_plan.why) */
+} fz_node_plan;
+
+typedef struct fz_write_plan {
+    const ta_ir_op *op;     /* the node's own operator */
+    const char *fkind;      /* the counterpart's kind, "aten::add" */
+    uint32_t fnrets;        /* the counterpart's returns */
+    uint32_t *inputs;       /* node inputs passed to the counterpart, in order */
+    uint32_t ninputs;
+    uint32_t *written;      /* node inputs written ... */
+    uint32_t *from;         /* ... and the counterpart output with their value */
+    uint32_t nwritten;
+    int32_t *out_of;        /* per node output: the written[] entry it returns, -1, or
+                             * -2 - i: the counterpart's output i (mutable's own returns) */
+    uint32_t nouts;         /* the node's outputs */
+} fz_write_plan;
+
+/* The pass over one graph. Arrays indexed by value or node id cover the ids
+ * the graph had when the pass began; what the pass adds is never looked up. */
+typedef struct fz_pass {
+    ta_ir_graph *g;
+    const ta_ir_ops *ops;
+    ta_arena *arena;          /* aliases, plans, strings */
+    ta_diags *diags;
+    uint32_t nvalues, nnodes;
+    const fz_alias **alias;   /* per value */
+    fz_node_plan *plan;       /* per node */
+    fz_write_plan **wplan;    /* per node (FUNCTIONAL and KEEP) */
+    const char **why;         /* per node: KEEP's reason */
+    uint32_t *uf;             /* union-find over value ids (roots' classes) */
+    const char **taint;       /* per class representative: why it stays, or NULL */
+    uint32_t *mem_start;      /* members: values whose alias reaches root r are */
+    uint32_t *mem;            /* mem[mem_start[r] .. mem_start[r+1]) */
+    ta_ir_value **guard;      /* per loop node: "its body runs", made once */
+    ta_ir_value **first;      /* per loop node: "first iteration", made once */
+    uint32_t *stamp;          /* per value: scratch marks */
+    uint32_t now;             /* the current mark */
+    ta_functionalize_report *report;
+    bool no_copy_back;
+    bool oom;                 /* an allocation failed where the plan went on safely */
+} fz_pass;
+
+/* ---- plan.c ---- */
+ta_status fz_plan_graph(fz_pass *p);
+uint32_t fz_find(fz_pass *p, uint32_t v);
+/* Why the memory of value v's class must stay mutable, or NULL. */
+const char *fz_tainted(fz_pass *p, const ta_ir_value *v);
+/* The roots a reaches (through views, conds, aggregates) into out (up to
+ * cap), after the n already there; returns the new count. */
+uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap);
+/* Collects the roots of a (value pointers) into out (up to cap); returns the count. */
+uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap);
+/* Whether v is visible in block b (defined in b or a block enclosing it). */
+bool fz_visible(const ta_ir_value *v, const ta_ir_block *b);
+const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v);
+/* A prim::If / prim::Loop of the shape the pass threads values through. */
+bool fz_is_if(const ta_ir_node *n);
+bool fz_is_loop(const ta_ir_node *n);
+
+/* ---- counterpart.c ---- */
+typedef enum fz_view_kind {
+    FZ_NOT_VIEW = 0, FZ_V_SELECT, FZ_V_SLICE, FZ_V_DIAGONAL, FZ_V_AS_STRIDED,
+    FZ_V_TRANSPOSE, FZ_V_T, FZ_V_UNSQUEEZE
+} fz_view_kind;
+fz_view_kind fz_view_kind_of(const ta_ir_op *op);
+/* The write plan of a mutating node, or NULL with *why set (arena string). */
+ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out,
+                         const char **why);
+/* Whether op writes any argument. */
+bool fz_op_writes(const ta_ir_op *op);
+
+/* ---- env.c ---- */
+typedef struct fz_cursor {
+    ta_ir_block *block;
+    ta_ir_node *before; /* NULL: at the end of block */
+} fz_cursor;
+
+typedef struct fz_env {
+    ta_ir_value **rcur;  /* per root: its current value */
+    ta_ir_value **vcur;  /* per value: its current value, NULL when to be taken again */
+    ta_ir_value **dirty; /* roots written in this scope, in order */
+    uint32_t ndirty, cap_dirty;
+} fz_env;
+
+ta_status fz_env_init(fz_pass *p, fz_env *e);
+ta_status fz_env_copy(fz_pass *p, fz_env *dst, const fz_env *src);
+void fz_env_free(fz_env *e);
+ta_status fz_emit(fz_pass *p, fz_cursor c, ta_ir_node *n);
+/* The value holding v's current contents at c (v itself when untouched). */
+ta_status fz_read(fz_pass *p, fz_env *e, fz_cursor c, ta_ir_value *v, ta_ir_value **out);
+/* Writes nv as the new contents of the memory a describes. */
+ta_status fz_write(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value *nv);
+/* Sets root r's current value in e and marks what views it for taking again. */
+ta_status fz_set_root(fz_pass *p, fz_env *e, ta_ir_value *root, ta_ir_value *v);
+/* After an If with blocks b0, b1 processed in e0, e1: the roots written in
+ * either leave the If as new outputs, now current in e. */
+ta_status fz_merge_if(fz_pass *p, fz_env *e, ta_ir_node *ifn, fz_env *e0, fz_env *e1);
+
+/* ---- functionalize.c ---- */
+struct ta_functionalize_report {
+    ta_functionalize_counts counts;
+    ta_functionalize_kept *kept;
+    size_t nkept, cap_kept;
+    ta_arena *arena;          /* the kept nodes' strings */
+};
+ta_status fz_report_kept(fz_pass *p, const ta_ir_node *n, const char *why);
+
+/* ---- rewrite.c ---- */
+ta_status fz_walk_graph(fz_pass *p);
+ta_status fz_walk_block(fz_pass *p, fz_env *e, ta_ir_block *b);
+
+#endif

@@ -1,0 +1,776 @@
+/* plan.c - before rewriting: the alias of every value, the plan of every
+ * node, and the classes of memory roots that must stay mutable.
+ *
+ * Roots that one value may reach together (a cond's two branches, an
+ * aggregate's elements, an unknown alias's candidates) form one class
+ * (union-find). A class is tainted, and every write to it stays in place,
+ * when some value of it cannot be followed exactly and is used, or when a
+ * write to it cannot be made functional: a partial rewrite of one memory
+ * would read stale values.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "alias/functionalize/functionalize_internal.h"
+#include "base/alloc.h"
+
+const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v)
+{
+    static const fz_alias none = {.kind = FZ_NONE};
+    return v->id < p->nvalues && p->alias[v->id] ? p->alias[v->id] : &none;
+}
+
+bool fz_visible(const ta_ir_value *v, const ta_ir_block *b)
+{
+    const ta_ir_block *def = v->node->block;
+    for (; b; b = b->owner ? b->owner->block : NULL)
+        if (b == def) return true;
+    return false;
+}
+
+uint32_t fz_find(fz_pass *p, uint32_t v)
+{
+    while (p->uf[v] != v) v = p->uf[v] = p->uf[p->uf[v]];
+    return v;
+}
+
+static void unite(fz_pass *p, uint32_t a, uint32_t b)
+{
+    a = fz_find(p, a), b = fz_find(p, b);
+    if (a == b) return;
+    p->uf[b] = a;
+    if (!p->taint[a]) p->taint[a] = p->taint[b];
+}
+
+uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
+{
+    switch (a->kind) {
+    case FZ_ROOT:
+        if (n < cap) out[n++] = a->root;
+        return n;
+    case FZ_COND:
+        n = fz_alias_roots(a->alt[0], out, n, cap);
+        return fz_alias_roots(a->alt[1], out, n, cap);
+    case FZ_AGG:
+    case FZ_UNKNOWN:
+        for (uint32_t i = 0; i < a->nelems && n < cap; i++) out[n++] = a->elems[i];
+        return n;
+    default:
+        return n;
+    }
+}
+
+/* VIEW's roots are its parent's: the caller resolves them through p. */
+/* Chains deeper than this are not followed (the caller gets cap roots:
+ * too many to follow). Well-formed graphs never come near it. */
+enum { MAX_STEPS = 4096 };
+
+static uint32_t roots_at(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap, uint32_t *steps)
+{
+    while (a->kind == FZ_VIEW && ++*steps < MAX_STEPS) a = fz_alias_of(p, a->parent);
+    if (++*steps >= MAX_STEPS) return cap;
+    if (a->kind == FZ_COND) {
+        n = roots_at(p, a->alt[0], out, n, cap, steps);
+        return roots_at(p, a->alt[1], out, n, cap, steps);
+    }
+    if (a->kind == FZ_AGG) {
+        for (uint32_t i = 0; i < a->nelems && n < cap; i++) n = roots_at(p, fz_alias_of(p, a->elems[i]), out, n, cap, steps);
+        return n;
+    }
+    return fz_alias_roots(a, out, n, cap);
+}
+
+uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
+{
+    uint32_t steps = 0;
+    return roots_at(p, a, out, n, cap, &steps);
+}
+
+enum { MAX_ROOTS = FZ_MAX_ROOTS };
+#ifndef FZ_LOOP_ROUNDS
+#define FZ_LOOP_ROUNDS 3
+#endif
+
+static void taint_value(fz_pass *p, const ta_ir_value *v, const char *why)
+{
+    ta_ir_value *r[MAX_ROOTS];
+    uint32_t n = fz_roots(p, fz_alias_of(p, v), r, 0, MAX_ROOTS);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = fz_find(p, r[i]->id);
+        if (!p->taint[c]) p->taint[c] = why;
+    }
+}
+
+const char *fz_tainted(fz_pass *p, const ta_ir_value *v)
+{
+    ta_ir_value *r[MAX_ROOTS];
+    uint32_t n = fz_roots(p, fz_alias_of(p, v), r, 0, MAX_ROOTS);
+    if (n == MAX_ROOTS) return "it may reach too many memory roots to follow";
+    for (uint32_t i = 0; i < n; i++) {
+        const char *why = p->taint[fz_find(p, r[i]->id)];
+        if (why) return why;
+    }
+    return NULL;
+}
+
+/* A reason, in the arena; never NULL (a NULL reason would read "not
+ * tainted"), so out of memory the reason is generic. */
+static const char *fmt(fz_pass *p, const char *f, const char *a, const char *b)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, f, a, b);
+    const char *s = ta_arena_strndup(p->arena, buf, strlen(buf));
+    if (!s) p->oom = true;
+    return s ? s : "the pass ran out of memory describing why";
+}
+
+static bool holds_tensor(const ta_ir_type *t)
+{
+    switch (t->kind) {
+    case TA_IR_TENSOR: case TA_IR_ANY: case TA_IR_CLASS: case TA_IR_ANY_CLASS: case TA_IR_ANY_LIST:
+    case TA_IR_ANY_TUPLE: case TA_IR_VAR: case TA_IR_OTHER:
+        return true;
+    default:
+        for (uint32_t i = 0; i < t->nelems; i++)
+            if (holds_tensor(t->elems[i])) return true;
+        return false;
+    }
+}
+
+static fz_alias *new_alias(fz_pass *p, fz_alias_kind kind)
+{
+    fz_alias *a = ta_arena_alloc(p->arena, sizeof *a);
+    if (a) memset(a, 0, sizeof *a), a->kind = kind;
+    else p->oom = true;
+    return a;
+}
+
+static ta_status set_alias(fz_pass *p, ta_ir_value *v, const fz_alias *a)
+{
+    if (!a) return TA_ERR_NOMEM;
+    p->alias[v->id] = a;
+    ta_ir_value *r[MAX_ROOTS];
+    uint32_t n = fz_roots(p, a, r, 0, MAX_ROOTS);
+    for (uint32_t i = 1; i < n; i++) unite(p, r[0]->id, r[i]->id);
+    return TA_OK;
+}
+
+static ta_status set_root(fz_pass *p, ta_ir_value *v)
+{
+    fz_alias *a = new_alias(p, FZ_ROOT);
+    if (a) a->root = v;
+    return set_alias(p, v, a);
+}
+
+/* An alias no one can follow: its candidates are the roots of the given
+ * values and v itself. Tainted when v is used. */
+static ta_status set_unknown(fz_pass *p, ta_ir_value *v, ta_ir_value *const *from, uint32_t nfrom,
+                             const char *why)
+{
+    fz_alias *a = new_alias(p, FZ_UNKNOWN);
+    ta_ir_value *r[MAX_ROOTS];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nfrom && n < MAX_ROOTS - 1; i++)
+        n = fz_roots(p, fz_alias_of(p, from[i]), r, n, MAX_ROOTS - 1);
+    r[n++] = v;
+    if (!a || !(a->elems = ta_arena_alloc(p->arena, n * sizeof *r))) return TA_ERR_NOMEM;
+    memcpy(a->elems, r, n * sizeof *r);
+    a->nelems = n;
+    ta_status st = set_alias(p, v, a);
+    if (st == TA_OK && v->nuses) taint_value(p, v, fmt(p, "%%%s may alias memory the pass cannot follow: %s", v->name, why));
+    return st;
+}
+
+/* ---- aggregates: lists and tuples built in the graph ---------------------- */
+
+/* A list or tuple whose every use only reads it. */
+static bool agg_read_only(fz_pass *p, const ta_ir_value *l)
+{
+    for (uint32_t i = 0; i < l->nuses; i++) {
+        const ta_ir_node *u = l->uses[i].user;
+        ir_kind k = u->kind->kind;
+        if (k == IR_K_EXTRACTOR && strcmp(u->kind->name, "prim::PythonOp")) continue;
+        if (k != IR_K_OTHER) return false;
+        const ta_ir_op *op = ta_ir_ops_resolve(p->ops, u);
+        uint32_t at = l->uses[i].index;
+        if (!op || op->kind == TA_IR_CONSERVATIVE || at >= op->schema->nargs || op->args[at].write ||
+            op->args[at].wild_after)
+            return false;
+    }
+    return true;
+}
+
+static bool constant_int(const ta_ir_value *v, int64_t *out)
+{
+    const ta_ir_node *d = v->node;
+    if (d->kind->kind != IR_K_CONSTANT || v->type->kind != TA_IR_INT) return false;
+    const char *s = ta_ir_node_attr(d, "value");
+    if (!s) return false;
+    ta_str str = {s, (uint32_t)strlen(s)};
+    return ta_str_to_int(str, out);
+}
+
+/* The element of aggregate agg that index value idx names, or NULL. */
+static ta_ir_value *agg_element(fz_pass *p, ta_ir_value *agg, const ta_ir_value *idx)
+{
+    const fz_alias *a = fz_alias_of(p, agg);
+    int64_t i;
+    if (a->kind != FZ_AGG || !constant_int(idx, &i) || !agg_read_only(p, agg)) return NULL;
+    if (i < 0) i += a->nelems;
+    return i >= 0 && i < a->nelems ? a->elems[i] : NULL;
+}
+
+static ta_status plan_agg(fz_pass *p, ta_ir_node *n)
+{
+    ta_ir_value *o = n->outputs[0];
+    fz_alias *a = new_alias(p, FZ_AGG);
+    if (!a || (n->ninputs && !(a->elems = ta_arena_alloc(p->arena, n->ninputs * sizeof *a->elems))))
+        return TA_ERR_NOMEM;
+    if (n->ninputs) memcpy(a->elems, n->inputs, n->ninputs * sizeof *a->elems);
+    a->nelems = n->ninputs;
+    a->ctor = n;
+    return set_alias(p, o, a);
+}
+
+/* __getitem__, TupleIndex, ListUnpack, TupleUnpack of a known aggregate. */
+static ta_status plan_extract(fz_pass *p, ta_ir_node *n, bool unpack)
+{
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *o = n->outputs[j];
+        if (!holds_tensor(o->type)) continue;
+        const fz_alias *a = fz_alias_of(p, n->inputs[0]);
+        ta_ir_value *e = NULL;
+        if (unpack && a->kind == FZ_AGG && a->nelems == n->noutputs && agg_read_only(p, n->inputs[0]))
+            e = a->elems[j];
+        else if (!unpack && n->ninputs == 2)
+            e = agg_element(p, n->inputs[0], n->inputs[1]);
+        ta_status st = e ? set_alias(p, o, fz_alias_of(p, e))
+                         : set_unknown(p, o, n->inputs, 1, "it is taken out of a list or tuple the pass cannot follow");
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* ---- nodes with schemas ------------------------------------------------- */
+
+static ta_status taint_inputs(fz_pass *p, ta_ir_node *n, const char *why)
+{
+    for (uint32_t i = 0; i < n->ninputs; i++)
+        if (holds_tensor(n->inputs[i]->type)) taint_value(p, n->inputs[i], why);
+    return TA_OK;
+}
+
+static ta_status plan_opaque(fz_pass *p, ta_ir_node *n, const char *why)
+{
+    taint_inputs(p, n, why);
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        if (!holds_tensor(n->outputs[j]->type)) continue;
+        ta_status st = set_unknown(p, n->outputs[j], n->inputs, n->ninputs, why);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+static ta_status plan_write(fz_pass *p, ta_ir_node *n, const ta_ir_op *op)
+{
+    fz_write_plan *w = NULL;
+    const char *why = NULL;
+    ta_status st = fz_counterpart(p, n, op, &w, &why);
+    if (st != TA_OK) return st;
+    p->plan[n->id] = w ? FZ_FUNCTIONAL : FZ_KEEP;
+    p->why[n->id] = why;
+    p->wplan[n->id] = w;
+    for (uint32_t i = 0; i < op->schema->nargs && i < n->ninputs; i++)
+        if (op->args[i].write && !w) taint_value(p, n->inputs[i], fmt(p, "it is written by %s, which stays (%s)", n->kind->name, why));
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *o = n->outputs[j];
+        if (!holds_tensor(o->type)) continue;
+        int32_t k = -1;
+        for (uint32_t i = 0; i < op->schema->nargs && i < n->ninputs && j < op->schema->nrets; i++)
+            if (op->args[i].write && op->args[i].nsets && op->rets[j].nsets &&
+                op->args[i].sets[0] == op->rets[j].sets[0])
+                k = (int32_t)i;
+        st = k >= 0 ? set_alias(p, o, fz_alias_of(p, n->inputs[k]))
+             : op->rets[j].nsets || op->rets[j].wild_after || op->rets[j].wild_before
+                 ? set_unknown(p, o, n->inputs, n->ninputs, "it is returned by a mutating operator as an alias")
+                 : set_root(p, o);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+static ta_status plan_op(fz_pass *p, ta_ir_node *n)
+{
+    const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
+    if (!op) return plan_opaque(p, n, fmt(p, "it is passed to %s, which has no schema%s", n->kind->name, ""));
+    if (op->kind == TA_IR_CONSERVATIVE)
+        return plan_opaque(p, n, fmt(p, "it is passed to %s, which may write it without saying so%s", n->kind->name, ""));
+    if (n->kind->kind == IR_K_BATCH_NORM || n->kind->kind == IR_K_INSTANCE_NORM) {
+        /* AliasDb's special case: the running statistics (inputs 3, 4) may be
+         * updated, without a "!" in the schema */
+        for (uint32_t i = 3; i < 5 && i < n->ninputs; i++)
+            taint_value(p, n->inputs[i], fmt(p, "it is a running statistic %s may update%s", n->kind->name, ""));
+    }
+    for (uint32_t i = 0; i < op->schema->nargs && i < n->ninputs; i++)
+        if (op->args[i].wild_after || (op->args[i].wild_before && op->args[i].write))
+            taint_value(p, n->inputs[i], fmt(p, "it enters a container or the wildcard through %s%s", n->kind->name, ""));
+    if (fz_op_writes(op)) return plan_write(p, n, op);
+    fz_view_kind vk = fz_view_kind_of(op);
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *o = n->outputs[j];
+        if (!holds_tensor(o->type)) continue;
+        ta_status st;
+        if (vk != FZ_NOT_VIEW) {
+            fz_alias *a = new_alias(p, FZ_VIEW);
+            if (a) a->view = n, a->parent = n->inputs[0];
+            st = set_alias(p, o, a);
+        } else if (op->kind != TA_IR_PURE_FUNCTION && j < op->schema->nrets &&
+                   (op->rets[j].nsets || op->rets[j].wild_after || op->rets[j].wild_before)) {
+            st = set_unknown(p, o, n->inputs, n->ninputs,
+                             fmt(p, "it is viewed through %s, which the pass cannot invert%s", n->kind->name, ""));
+        } else {
+            st = set_root(p, o);
+        }
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* ---- control flow ----------------------------------------------------------- */
+
+static ta_status plan_block(fz_pass *p, ta_ir_block *b);
+
+/* Whether every view in a's chain can be taken again at block b. */
+/* Whether every view in a's chain can be taken again at block b; with
+ * parents_too, also whether every value viewed is visible there (a loop
+ * body's values change from one planning round to the next). */
+static bool chain_visible(fz_pass *p, const fz_alias *a, const ta_ir_block *b, bool parents_too)
+{
+    for (uint32_t steps = 0; a->kind == FZ_VIEW; steps++) {
+        if (steps == MAX_STEPS || (parents_too && !fz_visible(a->parent, b))) return false;
+        for (uint32_t i = 1; i < a->view->ninputs; i++) {
+            const ta_ir_value *v = a->view->inputs[i];
+            if (!fz_visible(v, b) && v->node->kind->kind != IR_K_CONSTANT) return false;
+        }
+        a = fz_alias_of(p, a->parent);
+    }
+    if (a->kind == FZ_COND)
+        return chain_visible(p, a->alt[0], b, parents_too) && chain_visible(p, a->alt[1], b, parents_too);
+    return a->kind == FZ_ROOT;
+}
+
+/* The bool value c as seen after If n, whose branch b uses it: c itself
+ * when visible there, else a new output of n that is c in branch b (and
+ * false in the other, where the alias depending on it is not chosen). */
+static ta_ir_value *export_cond(fz_pass *p, ta_ir_node *n, int b, ta_ir_value *c)
+{
+    if (fz_visible(c, n->block)) return c;
+    if (b < 0) return NULL;
+    ta_ir_node *k;
+    ta_ir_value *o = NULL;
+    if (ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1, &k) == TA_OK &&
+        ta_ir_node_set_attr(k, "value", "0") == TA_OK && ta_ir_node_append(n->blocks[1 - b], k) == TA_OK) {
+        ta_ir_value_set_type(k->outputs[0], c->type);
+        if (ta_ir_node_add_output(n, NULL, c->type, &o) == TA_OK &&
+            (ta_ir_block_add_output(n->blocks[b], c) != TA_OK ||
+             ta_ir_block_add_output(n->blocks[1 - b], k->outputs[0]) != TA_OK))
+            o = NULL;
+    }
+    if (!o) p->oom = true;
+    return o;
+}
+
+/* a (the alias of what branch b of n returns; b = -1: a loop body), as seen
+ * after n: itself when it reaches only memory visible there, *self when it
+ * reaches only memory made inside n, a cond of those; NULL when it cannot
+ * be followed. */
+static const fz_alias *localize(fz_pass *p, const fz_alias *a, ta_ir_node *n, int b, const fz_alias *self)
+{
+    ta_ir_value *r[MAX_ROOTS];
+    if (a->kind == FZ_COND) {
+        const fz_alias *l0 = localize(p, a->alt[0], n, b, self), *l1 = localize(p, a->alt[1], n, b, self);
+        if (!l0 || !l1) return NULL;
+        if (l0 == l1) return l0;
+        if (l0 == a->alt[0] && l1 == a->alt[1] && fz_visible(a->cond, n->block)) return a;
+        ta_ir_value *c = export_cond(p, n, b, a->cond);
+        fz_alias *k = c ? new_alias(p, FZ_COND) : NULL;
+        if (k) k->cond = c, k->alt[0] = l0, k->alt[1] = l1;
+        return k;
+    }
+    if (a->kind != FZ_ROOT && a->kind != FZ_VIEW) return NULL;
+    uint32_t cnt = fz_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
+    for (uint32_t i = 0; i < cnt; i++) inside += !fz_visible(r[i], n->block);
+    if (cnt && inside == cnt) return self;
+    return cnt && inside == 0 && chain_visible(p, a, n->block, false) ? a : NULL;
+}
+
+/* Whether two of n's results (of branch b's outputs outs) reach the same
+ * memory made inside n: then neither is memory of its own. */
+static bool shares_inside(fz_pass *p, ta_ir_node *n, ta_ir_value *const *outs, uint32_t nouts, uint32_t j)
+{
+    ta_ir_value *r[MAX_ROOTS], *q[MAX_ROOTS];
+    uint32_t nr = fz_roots(p, fz_alias_of(p, outs[j]), r, 0, MAX_ROOTS);
+    for (uint32_t k = 0; k < nouts; k++) {
+        if (k == j) continue;
+        uint32_t nq = fz_roots(p, fz_alias_of(p, outs[k]), q, 0, MAX_ROOTS);
+        for (uint32_t x = 0; x < nr; x++)
+            for (uint32_t y = 0; y < nq; y++)
+                if (r[x] == q[y] && !fz_visible(r[x], n->block)) return true;
+    }
+    return false;
+}
+
+static const fz_alias *self_alias(fz_pass *p, ta_ir_value *o)
+{
+    fz_alias *s = new_alias(p, FZ_ROOT);
+    if (s) s->root = o;
+    return s;
+}
+
+static ta_status set_cond(fz_pass *p, ta_ir_value *o, ta_ir_value *cond, const fz_alias *t, const fz_alias *f,
+                          ta_ir_value *const *from, uint32_t nfrom, const char *why)
+{
+    if (!t || !f) return set_unknown(p, o, from, nfrom, why);
+    if (t == f) return set_alias(p, o, t);
+    fz_alias *a = new_alias(p, FZ_COND);
+    if (a) a->cond = cond, a->alt[0] = t, a->alt[1] = f;
+    return set_alias(p, o, a);
+}
+
+static ta_status plan_if(fz_pass *p, ta_ir_node *n)
+{
+    for (uint32_t b = 0; b < n->nblocks; b++) {
+        ta_status st = plan_block(p, n->blocks[b]);
+        if (st != TA_OK) return st;
+    }
+    uint32_t nout = n->noutputs; /* export_cond adds outputs after these */
+    for (uint32_t j = 0; j < nout; j++) {
+        ta_ir_value *o = n->outputs[j];
+        if (!holds_tensor(o->type)) continue;
+        ta_ir_value *outs[2] = {n->blocks[0]->ret->inputs[j], n->blocks[1]->ret->inputs[j]};
+        const fz_alias *self = self_alias(p, o), *l[2] = {NULL, NULL};
+        if (!self) return TA_ERR_NOMEM;
+        for (int b = 0; b < 2; b++)
+            if (!shares_inside(p, n, n->blocks[b]->ret->inputs, nout, j))
+                l[b] = localize(p, fz_alias_of(p, outs[b]), n, b, self);
+        ta_status st = set_cond(p, o, n->inputs[0], l[0], l[1], outs, 2, "it is returned by an If whose branches the pass cannot follow");
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* "The loop body runs at least once": trip > 0 and the initial condition. */
+static uint32_t depth(const ta_ir_block *b)
+{
+    uint32_t d = 0;
+    for (; b && b->owner; b = b->owner->block) d++;
+    return d;
+}
+
+/* The node after which the guard of loop goes: as far out as its trip count
+ * (a constant is copied) and condition allow, so that what depends on it can
+ * be followed outside the blocks around the loop too. */
+static ta_ir_node *guard_place(const ta_ir_node *loop, bool *copy_trip)
+{
+    const ta_ir_value *trip = loop->inputs[0], *cond = loop->inputs[1];
+    *copy_trip = trip->node->kind->kind == IR_K_CONSTANT && trip->node->nattrs == 1;
+    const ta_ir_node *at = cond->node;
+    if (!*copy_trip) {
+        uint32_t dt = depth(trip->node->block), dc = depth(cond->node->block);
+        if (dt > dc || (dt == dc && ta_ir_node_is_before(cond->node, trip->node))) at = trip->node;
+    }
+    return (ta_ir_node *)at; /* a param sentinel: the start of its block */
+}
+
+static ta_status loop_guard(fz_pass *p, ta_ir_node *loop, ta_ir_value **out)
+{
+    if ((*out = p->guard[loop->id])) return TA_OK; /* planned before, in an earlier round */
+    ta_ir_graph *g = p->g;
+    bool copy_trip;
+    ta_ir_node *at = guard_place(loop, &copy_trip), *trip = NULL;
+    if (copy_trip) {
+        if (ta_ir_node_create(g, "prim::Constant", NULL, 0, 1, &trip) != TA_OK ||
+            ta_ir_node_set_attr(trip, loop->inputs[0]->node->attrs[0].name,
+                                loop->inputs[0]->node->attrs[0].value) != TA_OK)
+            return TA_ERR_NOMEM;
+        ta_ir_value_set_type(trip->outputs[0], loop->inputs[0]->type);
+    }
+    ta_ir_node *zero;
+    if (ta_ir_node_create(g, "prim::Constant", NULL, 0, 1, &zero) != TA_OK ||
+        ta_ir_node_set_attr(zero, "value", "0") != TA_OK)
+        return TA_ERR_NOMEM;
+    ta_ir_value_set_type(zero->outputs[0], ta_ir_type_simple(g, TA_IR_INT));
+    ta_ir_value *gt_in[2] = {trip ? trip->outputs[0] : loop->inputs[0], zero->outputs[0]};
+    ta_ir_node *gt;
+    if (ta_ir_node_create(g, "aten::gt", gt_in, 2, 1, &gt) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(gt->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
+    ta_ir_value *and_in[2] = {gt->outputs[0], loop->inputs[1]};
+    ta_ir_node *and;
+    if (ta_ir_node_create(g, "aten::__and__", and_in, 2, 1, &and) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(and->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
+    ta_ir_node *seq[4] = {trip, zero, gt, and};
+    for (int i = 0; i < 4; i++)
+        if (seq[i]) ir_node_link_after(seq[i], at), at = seq[i];
+    *out = p->guard[loop->id] = and->outputs[0];
+    return TA_OK;
+}
+
+/* "This is the body's first iteration": its iteration number is 0. */
+static ta_status first_iteration(fz_pass *p, ta_ir_block *body, ta_ir_value **out)
+{
+    if ((*out = p->first[body->owner->id])) return TA_OK;
+    ta_ir_graph *g = p->g;
+    ta_ir_node *zero;
+    if (ta_ir_node_create(g, "prim::Constant", NULL, 0, 1, &zero) != TA_OK ||
+        ta_ir_node_set_attr(zero, "value", "0") != TA_OK)
+        return TA_ERR_NOMEM;
+    ta_ir_value_set_type(zero->outputs[0], ta_ir_type_simple(g, TA_IR_INT));
+    ta_ir_value *in[2] = {body->param->outputs[0], zero->outputs[0]};
+    ta_ir_node *eq;
+    if (ta_ir_node_create(g, "aten::eq", in, 2, 1, &eq) != TA_OK) return TA_ERR_NOMEM;
+    ta_ir_value_set_type(eq->outputs[0], ta_ir_type_simple(g, TA_IR_BOOL));
+    ir_node_link_after(zero, body->param);
+    ir_node_link_after(eq, zero);
+    *out = p->first[body->owner->id] = eq->outputs[0];
+    return TA_OK;
+}
+
+static bool followable(const fz_alias *a)
+{
+    return a->kind == FZ_ROOT || a->kind == FZ_VIEW || a->kind == FZ_COND;
+}
+
+/* a with the stand-in own (memory the previous iteration made) replaced by
+ * root, the parameter's own memory. */
+static const fz_alias *with_own(fz_pass *p, const fz_alias *a, const fz_alias *own, const fz_alias *root)
+{
+    if (a == own) return root;
+    if (a->kind != FZ_COND) return a;
+    const fz_alias *x = with_own(p, a->alt[0], own, root), *y = with_own(p, a->alt[1], own, root);
+    if (!x || !y) return NULL;
+    if (x == a->alt[0] && y == a->alt[1]) return a;
+    fz_alias *c = new_alias(p, FZ_COND);
+    if (c) c->cond = a->cond, c->alt[0] = x, c->alt[1] = y;
+    return c;
+}
+
+/* What a loop's carried tensor holds after the first iteration: later[j] is
+ * an alias of memory from before the loop, the parameter's own memory
+ * (`own`: memory the previous iteration made), or NULL (unknown). */
+static ta_status plan_params(fz_pass *p, ta_ir_node *n, const fz_alias *const *later, const fz_alias *own)
+{
+    ta_ir_block *body = n->blocks[0];
+    ta_ir_value *first = NULL;
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *param = body->param->outputs[j + 1], *init = n->inputs[j + 2];
+        const fz_alias *f = fz_alias_of(p, init), *l = later[j];
+        if (!holds_tensor(param->type)) continue;
+        ta_status st = TA_OK;
+        if (!followable(f) || !l) {
+            st = set_unknown(p, param, &init, 1, "it is carried around a loop, aliasing what it started as or what an iteration left");
+        } else if (l == f) {
+            st = set_alias(p, param, f);
+        } else {
+            fz_alias *c = new_alias(p, FZ_COND), *r = new_alias(p, FZ_ROOT);
+            if (!c || !r) return TA_ERR_NOMEM;
+            r->root = param;
+            if (!(l = with_own(p, l, own, r))) return TA_ERR_NOMEM;
+            if (!first) st = first_iteration(p, body, &first);
+            c->cond = first, c->alt[0] = f, c->alt[1] = l;
+            if (st == TA_OK) st = set_alias(p, param, c);
+        }
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* Whether a and b describe the same memory the same way. */
+static bool alias_equal(const fz_alias *a, const fz_alias *b)
+{
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind) return false;
+    switch (a->kind) {
+    case FZ_ROOT: return a->root == b->root;
+    case FZ_VIEW: return a->view == b->view && a->parent == b->parent;
+    case FZ_COND: return a->cond == b->cond && alias_equal(a->alt[0], b->alt[0]) && alias_equal(a->alt[1], b->alt[1]);
+    default: return false;
+    }
+}
+
+/* What each carried tensor of the planned body holds at its end (see
+ * plan_params; a cond may choose between memory from before the loop and
+ * the previous iteration's); returns whether that is what was assumed. */
+static bool carried_after(fz_pass *p, ta_ir_node *n, const fz_alias **later, const fz_alias *own)
+{
+    ta_ir_block *body = n->blocks[0];
+    bool same = true;
+    for (uint32_t j = 0; j < n->noutputs; j++) {
+        ta_ir_value *last = body->ret->inputs[j + 1], *param = body->param->outputs[j + 1];
+        const fz_alias *l = NULL;
+        if (last == param || fz_alias_of(p, last) == fz_alias_of(p, param)) l = fz_alias_of(p, n->inputs[j + 2]);
+        else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
+            l = localize(p, fz_alias_of(p, last), n, -1, own);
+        if (l && !followable(l)) l = NULL;
+        if (l && l != own && !chain_visible(p, l, n->block, true)) l = NULL; /* views of what the body makes */
+        if (alias_equal(l, later[j])) l = later[j];
+        same &= l == later[j];
+        later[j] = l;
+    }
+    return same;
+}
+
+static ta_status plan_loop(fz_pass *p, ta_ir_node *n)
+{
+    ta_ir_block *body = n->blocks[0];
+    uint32_t ncarried = n->noutputs;
+    const fz_alias **later = ta_calloc(ncarried + 1, sizeof *later);
+    fz_alias own = {.kind = FZ_ROOT};
+    if (!later) return TA_ERR_NOMEM;
+    /* first assume every body makes the memory it carries on, then what the
+     * planned body shows, until they agree (or, after three rounds, unknown) */
+    for (uint32_t j = 0; j < ncarried; j++)
+        later[j] = body->ret->inputs[j + 1] == body->param->outputs[j + 1] ? fz_alias_of(p, n->inputs[j + 2]) : &own;
+    ta_status st = TA_OK;
+    for (int round = 0; st == TA_OK; round++) {
+        if (round == FZ_LOOP_ROUNDS) memset(later, 0, ncarried * sizeof *later);
+        st = plan_params(p, n, later, &own);
+        if (st == TA_OK) st = plan_block(p, body);
+        if (st != TA_OK || round == FZ_LOOP_ROUNDS || carried_after(p, n, later, &own)) break;
+    }
+    free(later);
+    ta_ir_value *guard = NULL;
+    for (uint32_t j = 0; j < ncarried && st == TA_OK; j++) {
+        ta_ir_value *o = n->outputs[j], *init = n->inputs[j + 2], *last = body->ret->inputs[j + 1];
+        if (!holds_tensor(o->type)) continue;
+        unite(p, body->param->outputs[j + 1]->id, o->id);
+        const fz_alias *self = self_alias(p, o), *f = fz_alias_of(p, init), *t = NULL;
+        if (!self) return TA_ERR_NOMEM;
+        if (!shares_inside(p, n, body->ret->inputs + 1, ncarried, j))
+            t = localize(p, fz_alias_of(p, last), n, -1, self);
+        if (!followable(f)) f = NULL;
+        if (t && f && t != f && !o->nuses) t = NULL; /* unused: no guard needed */
+        if (t && f && t != f && !guard) st = loop_guard(p, n, &guard);
+        ta_ir_value *from[2] = {init, last};
+        if (st == TA_OK)
+            st = set_cond(p, o, guard, t, f, from, 2, "it is a loop's result, aliasing what it started as or what an iteration left");
+    }
+    return st;
+}
+
+bool fz_is_if(const ta_ir_node *n)
+{
+    return n->kind->kind == IR_K_IF && n->nblocks == 2 && n->ninputs == 1 &&
+           n->blocks[0]->ret->ninputs == n->noutputs && n->blocks[1]->ret->ninputs == n->noutputs;
+}
+
+bool fz_is_loop(const ta_ir_node *n)
+{
+    return n->kind->kind == IR_K_LOOP && n->nblocks == 1 && n->ninputs >= 2 && n->ninputs - 2 == n->noutputs &&
+           n->blocks[0]->param->noutputs == n->noutputs + 1 && n->blocks[0]->ret->ninputs == n->noutputs + 1;
+}
+
+/* Every tensor a node in b (or deeper) uses stays mutable. */
+static void taint_uses(fz_pass *p, const ta_ir_block *b, const char *why)
+{
+    for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
+        for (uint32_t i = 0; i < m->nblocks; i++) taint_uses(p, m->blocks[i], why);
+        for (uint32_t i = 0; i < m->ninputs; i++)
+            if (holds_tensor(m->inputs[i]->type)) taint_value(p, m->inputs[i], why);
+    }
+    for (uint32_t i = 0; i < b->ret->ninputs; i++)
+        if (holds_tensor(b->ret->inputs[i]->type)) taint_value(p, b->ret->inputs[i], why);
+}
+
+/* A node with blocks that is no well-formed If or Loop: what its blocks
+ * touch is left as it is. */
+static ta_status plan_blocks_opaque(fz_pass *p, ta_ir_node *n)
+{
+    const char *why = fmt(p, "it is used inside the blocks of %s, which the pass does not model%s", n->kind->name, "");
+    for (uint32_t b = 0; b < n->nblocks; b++) {
+        ta_status st = plan_block(p, n->blocks[b]);
+        if (st != TA_OK) return st;
+        taint_uses(p, n->blocks[b], why);
+    }
+    return plan_opaque(p, n, why);
+}
+
+static ta_status plan_node(fz_pass *p, ta_ir_node *n)
+{
+    if (n->nblocks && !fz_is_if(n) && !fz_is_loop(n)) return plan_blocks_opaque(p, n);
+    switch (n->kind->kind) {
+    case IR_K_IF:
+        return fz_is_if(n) ? plan_if(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::If");
+    case IR_K_LOOP:
+        return fz_is_loop(n) ? plan_loop(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::Loop");
+    case IR_K_CONSTANT:
+        return n->noutputs && holds_tensor(n->outputs[0]->type) ? set_root(p, n->outputs[0]) : TA_OK;
+    case IR_K_LIST_CONSTRUCT:
+    case IR_K_TUPLE_CONSTRUCT:
+        return n->noutputs && holds_tensor(n->outputs[0]->type) ? plan_agg(p, n) : TA_OK;
+    case IR_K_EXTRACTOR:
+        if (!strcmp(n->kind->name, "prim::TupleIndex")) return plan_extract(p, n, false);
+        if (strcmp(n->kind->name, "prim::PythonOp")) return plan_extract(p, n, true);
+        return plan_opaque(p, n, "it is passed to a Python operation");
+    case IR_K_OTHER:
+        if (!strcmp(n->kind->name, "aten::__getitem__")) return plan_extract(p, n, false);
+        return plan_op(p, n);
+    case IR_K_BATCH_NORM:
+    case IR_K_INSTANCE_NORM:
+        return plan_op(p, n);
+    case IR_K_GET_ATTR:
+        return plan_opaque(p, n, "it is a module attribute, which outlives the graph");
+    default:
+        return plan_opaque(p, n, fmt(p, "it is passed to %s, which the pass does not model%s", n->kind->name, ""));
+    }
+}
+
+static ta_status plan_block(fz_pass *p, ta_ir_block *b)
+{
+    for (ta_ir_node *n = b->param->next; n != b->ret; n = n->next) {
+        ta_status st = plan_node(p, n);
+        if (st != TA_OK) return st;
+    }
+    return TA_OK;
+}
+
+/* Every value whose alias reaches a root, listed under the root. */
+static ta_status index_members(fz_pass *p)
+{
+    uint32_t nv = p->nvalues;
+    p->mem_start = ta_calloc(nv + 1, sizeof(uint32_t));
+    if (!p->mem_start) return TA_ERR_NOMEM;
+    ta_ir_value *r[MAX_ROOTS];
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t v = 0; v < nv; v++) {
+            const fz_alias *a = p->alias[v];
+            if (!a || a->kind == FZ_UNKNOWN || a->kind == FZ_NONE) continue;
+            uint32_t n = fz_roots(p, a, r, 0, MAX_ROOTS);
+            for (uint32_t i = 0; i < n; i++) {
+                if (pass == 0) p->mem_start[r[i]->id + 1]++;
+                else p->mem[p->mem_start[r[i]->id]++] = v;
+            }
+        }
+        if (pass == 0) {
+            for (uint32_t v = 0; v < nv; v++) p->mem_start[v + 1] += p->mem_start[v];
+            p->mem = ta_malloc(sizeof(uint32_t) * (p->mem_start[nv] + 1));
+            if (!p->mem) return TA_ERR_NOMEM;
+        }
+    }
+    for (uint32_t v = nv; v > 0; v--) p->mem_start[v] = p->mem_start[v - 1];
+    p->mem_start[0] = 0;
+    return TA_OK;
+}
+
+ta_status fz_plan_graph(fz_pass *p)
+{
+    ta_ir_graph *g = p->g;
+    for (uint32_t i = 0; i < ta_ir_graph_ninputs(g); i++) {
+        ta_ir_value *v = ta_ir_graph_input(g, i);
+        ta_status st = v->type->kind == TA_IR_TENSOR ? set_root(p, v)
+                       : holds_tensor(v->type) ? set_unknown(p, v, NULL, 0, "it comes from a graph input that is not a plain Tensor")
+                                               : TA_OK;
+        if (st != TA_OK) return st;
+    }
+    ta_status st = plan_block(p, g->top);
+    return st == TA_OK ? index_members(p) : st;
+}

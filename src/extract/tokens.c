@@ -1,0 +1,105 @@
+/* tokens.c - the token array of a file being scanned, and the few ways the
+ * scanners walk it: comparing a token with a word, finding the bracket that
+ * closes a call, splitting a call's arguments at top-level commas. Both
+ * languages use the same brackets, so both scanners share these. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/grow.h"
+#include "base/alloc.h"
+#include "extract/extract_internal.h"
+
+bool xf_push(xfile *f, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
+{
+    if (TA_GROW_ONE(f->tok, f->ntok, f->captok, 256) != TA_OK) {
+        f->st = TA_ERR_NOMEM;
+        return false;
+    }
+    xtok *t = &f->tok[f->ntok++];
+    t->off = off;
+    t->len = len;
+    t->kind = (uint8_t)kind;
+    t->flags = flags;
+    t->punct = 0;
+    if (kind == XT_PUNCT)
+        t->punct = len == 1 ? (uint16_t)(unsigned char)f->s[off] : XP2(f->s[off], f->s[off + 1]);
+    return true;
+}
+
+bool xf_is(const xfile *f, const xtok *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->len == n && !memcmp(f->s + t->off, word, n);
+}
+
+bool xf_punct(const xtok *t, uint16_t p) { return t->kind == XT_PUNCT && t->punct == p; }
+
+const xtok *xf_tok(const xfile *f, uint32_t i)
+{
+    static const xtok eof = {0, 0, XT_EOF, 0, 0};
+    return i < f->ntok ? &f->tok[i] : &eof;
+}
+
+bool xf_ident(const xfile *f, uint32_t i, const char *word)
+{
+    const xtok *t = xf_tok(f, i);
+    return t->kind == XT_IDENT && (!word || xf_is(f, t, word));
+}
+
+uint32_t xf_close(const xfile *f, uint32_t open)
+{
+    int d = 0;
+    for (uint32_t i = open; i < f->ntok; i++) {
+        const xtok *t = &f->tok[i];
+        if (t->kind != XT_PUNCT || t->len != 1) continue;
+        char c = (char)t->punct;
+        if (c == '(' || c == '[' || c == '{') d++;
+        else if ((c == ')' || c == ']' || c == '}') && --d <= 0) return d == 0 ? i : f->ntok;
+    }
+    return f->ntok;
+}
+
+int xf_split(const xfile *f, uint32_t open, uint32_t close, xspan *args, int max)
+{
+    int n = 0, d = 0;
+    uint32_t start = open + 1;
+    if (start >= close) return 0;
+    for (uint32_t i = start; i <= close; i++) {
+        const xtok *t = &f->tok[i];
+        if (t->kind == XT_PUNCT && t->len == 1 && i < close) {
+            char c = (char)t->punct;
+            if (c == '(' || c == '[' || c == '{') d++;
+            else if (c == ')' || c == ']' || c == '}') d--;
+        }
+        if (i == close || (d == 0 && xf_punct(t, ','))) {
+            if (i > start || i < close) { /* a trailing comma ends no argument */
+                if (n < max) args[n] = (xspan){start, i};
+                n++;
+            }
+            start = i + 1;
+        }
+    }
+    return n;
+}
+
+uint32_t xf_dotted_start(const xfile *f, uint32_t end)
+{
+    uint32_t lo = end;
+    while (lo > 0 && f->tok[lo - 1].kind == XT_IDENT) {
+        lo--;
+        if (lo == 0 || !xf_punct(&f->tok[lo - 1], '.')) break;
+        if (lo < 2 || f->tok[lo - 2].kind != XT_IDENT) break;
+        lo--;
+    }
+    return lo;
+}
+
+bool xf_same_tokens(const xfile *f, uint32_t alo, uint32_t ahi, uint32_t blo, uint32_t bhi)
+{
+    if (ahi - alo != bhi - blo) return false;
+    for (uint32_t k = 0; k < ahi - alo; k++) {
+        const xtok *a = &f->tok[alo + k], *b = &f->tok[blo + k];
+        if (a->len != b->len || memcmp(f->s + a->off, f->s + b->off, a->len)) return false;
+    }
+    return true;
+}
