@@ -176,6 +176,14 @@ static void test_view_became_copy(void **state)
     const ta_diff_record *r3 = ta_diff_get(p.d, 0);
     assert_true(strstr(r3->items[r3->nitems - 1].detail, "a copy became a view") != NULL);
     pair_free(&p);
+    /* a return's "!": it is now the written argument itself, not a write of its own */
+    p = diff_lists("mylib::scale(Tensor x) -> Tensor", "mylib::scale(Tensor(a!) x) -> Tensor(a!)", NULL);
+    const ta_diff_item *w = only_item(p.d, TA_DW_WRITE_ADDED, &r3);
+    assert_string_equal(w->slot, "x");
+    const ta_diff_item *ret = &r3->items[r3->nitems - 1];
+    assert_int_equal(ret->what, TA_DW_ALIAS_ADDED);
+    assert_string_equal(ret->detail, "Tensor -> Tensor(a!): a fresh result became a written argument");
+    pair_free(&p);
 }
 
 static void test_sets_renamed_or_changed(void **state)

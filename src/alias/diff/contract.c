@@ -140,6 +140,13 @@ static void sets_changed(ctx *c, bool ret, uint32_t oi, uint32_t ni, const char 
     }
 }
 
+/* What a return that gained (or lost) the annotation v became (was). */
+static const char *return_change(const ta_alias_view *v, bool gained)
+{
+    if (v->write) return gained ? ": a fresh result became a written argument" : ": a written argument became a fresh result";
+    return gained ? ": a copy became a view" : ": a view became a copy";
+}
+
 static void alias_items(ctx *c, bool ret, uint32_t oi, uint32_t ni)
 {
     const ta_type *to = ret ? c->o->rets[oi].type : c->o->args[oi].type;
@@ -150,12 +157,14 @@ static void alias_items(ctx *c, bool ret, uint32_t oi, uint32_t ni)
     ta_type_alias_view(tn, &vn);
     const char *types = text(c, "%s -> %s", type_text(c, to, ta_type_print), type_text(c, tn, ta_type_print));
     const char *label = slot_label(c, ret, oi);
-    if (vo.write != vn.write) {
+    /* an argument is written or not; a return's "!" says it is a written argument itself */
+    if (!ret && vo.write != vn.write) {
         add(c, vn.write ? TA_DW_WRITE_ADDED : TA_DW_WRITE_REMOVED, ret, (int32_t)oi, (int32_t)ni, label, types);
     } else if (vo.present != vn.present) {
-        const char *what = !ret ? "" : vn.present ? ": a copy became a view" : ": a view became a copy";
         add(c, vn.present ? TA_DW_ALIAS_ADDED : TA_DW_ALIAS_REMOVED, ret, (int32_t)oi, (int32_t)ni, label,
-            text(c, "%s%s", types, vo.write ? "" : what));
+            text(c, "%s%s", types, !ret ? "" : return_change(vn.present ? &vn : &vo, vn.present)));
+    } else if (vo.write != vn.write) {
+        add(c, vn.write ? TA_DW_WRITE_ADDED : TA_DW_WRITE_REMOVED, ret, (int32_t)oi, (int32_t)ni, label, types);
     } else {
         sets_changed(c, ret, oi, ni, types);
     }
