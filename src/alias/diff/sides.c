@@ -24,16 +24,7 @@ static const char *full_name(ta_arena *a, const char *ns, const ta_schema *s)
     char buf[512];
     size_t n = ta_schema_op_name(s, buf, sizeof buf);
     if (n >= sizeof buf) n = sizeof buf - 1;
-    size_t pre = s->ns.len ? 0 : strlen(ns) + 2;
-    char *name = ta_arena_take(a, pre + n + 1);
-    if (!name) return NULL;
-    if (pre) {
-        memcpy(name, ns, pre - 2);
-        memcpy(name + pre - 2, "::", 2);
-    }
-    memcpy(name + pre, buf, n);
-    name[pre + n] = '\0';
-    return name;
+    return ta_arena_qualified(a, s->ns.len ? NULL : ns, buf, n);
 }
 
 /* Adds op unless its name is taken (a note where it is defined again). */
