@@ -226,6 +226,12 @@ TA_API const ta_rule_info *ta_native_rules(size_t *n);
  * file's text, valid while f lives) for a caret. For rule passes. */
 TA_API ta_loc ta_native_loc(const ta_native_file *f, ta_native_pos pos);
 
+/* Where bytes [off, off + len) of fn's parsed schema are in f's yaml (the
+ * func value sits on one line), as ta_native_loc gives it. fn->schema must
+ * not be NULL. */
+TA_API ta_loc ta_native_schema_loc(const ta_native_file *f, const ta_native_func *fn,
+                                   uint32_t off, uint32_t len);
+
 /* One rule pass over a loaded file. */
 typedef ta_status (*ta_native_pass_fn)(const ta_native_file *f, ta_diags *diags);
 typedef struct ta_native_pass {

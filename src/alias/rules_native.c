@@ -15,18 +15,12 @@ typedef struct native_ctx {
     const ta_native_func *fn;
 } native_ctx;
 
-/* A schema span becomes a yaml position: the loader parsed func with its
- * line and column, and func sits on one line. */
+/* A schema span becomes a yaml position. */
 static ta_status native_emit(ta_rule_sink *k, const ta_rule_info *r, uint32_t off,
                              uint32_t len, const char *hint, const char *msg)
 {
     const native_ctx *c = k->ctx;
-    const ta_schema *s = k->s;
-    ta_native_pos val = ta_native_val_pos(c->fn, TA_NK_FUNC);
-    ta_native_pos pos = {0, 0, 0, len};
-    ta_schema_locate(s, off, &pos.line, &pos.col);
-    pos.off = val.off + (s->base_col > val.col ? s->base_col - val.col : 0) + off;
-    ta_loc at = ta_native_loc(c->f, pos);
+    ta_loc at = ta_native_schema_loc(c->f, c->fn, off, len);
     return ta_rule_report(k->diags, r, &at, hint, "%s", msg);
 }
 

@@ -145,6 +145,20 @@ char *ta_arena_strndup(ta_arena *a, const char *s, size_t len)
     return p;
 }
 
+char *ta_arena_qualified(ta_arena *a, const char *ns, const char *s, size_t len)
+{
+    size_t pre = ns ? strlen(ns) + 2 : 0;
+    char *p = bump(a, pre + len + 1, 1);
+    if (!p) return NULL;
+    if (pre) {
+        memcpy(p, ns, pre - 2);
+        memcpy(p + pre - 2, "::", 2);
+    }
+    if (len) memcpy(p + pre, s, len);
+    p[pre + len] = '\0';
+    return p;
+}
+
 void ta_arena_expect(ta_arena *a, size_t size)
 {
 #ifndef TA_FAULT_INJECT /* the fault tests' chunks stay as small as each request */

@@ -20,8 +20,6 @@
 #include "schema/lexer.h"
 #include "schema/parser.h"
 
-typedef enum dkind { D_TENSOR, D_SINGLE, D_DEVICE, D_LIST, D_NO_DEFAULT } dkind;
-typedef enum ekind { E_OTHER, E_INT, E_FLOAT, E_COMPLEX, E_BOOL } ekind;
 typedef enum vkind { V_BOOL, V_NONE, V_STR, V_INT, V_FLOAT, V_COMPLEX } vkind;
 
 static bool name_is(const ta_type *t, const char *const *names)
@@ -31,49 +29,47 @@ static bool name_is(const ta_type *t, const char *const *names)
     return false;
 }
 
-/* How torch reads a default for type t, and the scalar kind of t (of its
- * elements, for a list). */
-static dkind kind_of(const ta_type *t, ekind *ek)
+ta_default_form ta_default_form_of(const ta_type *t, ta_default_elem *ek)
 {
     static const char *const tensors[] = {"Tensor", "Generator", "ConstQuantizerPtr",
                                           "Quantizer", NULL};
     static const char *const ints[] = {"int", "SymInt", "ScalarType", "Layout",
                                        "MemoryFormat", "DeviceIndex", NULL};
     static const char *const others[] = {"str", "Dimname", "Scalar", NULL};
-    *ek = E_OTHER;
+    *ek = TA_DE_OTHER;
     switch (t->kind) {
-    case TA_TYPE_OPTIONAL: return D_SINGLE;
+    case TA_TYPE_OPTIONAL: return TA_DF_SINGLE;
     case TA_TYPE_LIST: {
-        ekind inner;
-        dkind d = kind_of(t->elems[0], &inner);
-        *ek = d == D_SINGLE && t->elems[0]->kind == TA_TYPE_NAME ? inner : E_OTHER;
-        return D_LIST;
+        ta_default_elem inner;
+        ta_default_form d = ta_default_form_of(t->elems[0], &inner);
+        *ek = d == TA_DF_SINGLE && t->elems[0]->kind == TA_TYPE_NAME ? inner : TA_DE_OTHER;
+        return TA_DF_LIST;
     }
     case TA_TYPE_NAME:
-        if (name_is(t, tensors)) return D_TENSOR;
-        if (ta_str_eq(t->name, "Device")) return D_DEVICE;
+        if (name_is(t, tensors)) return TA_DF_TENSOR;
+        if (ta_str_eq(t->name, "Device")) return TA_DF_DEVICE;
         if (name_is(t, ints)) {
-            *ek = E_INT;
-            return D_SINGLE;
+            *ek = TA_DE_INT;
+            return TA_DF_SINGLE;
         }
         if (ta_str_eq(t->name, "float") || ta_str_eq(t->name, "SymFloat")) {
-            *ek = E_FLOAT;
-            return D_SINGLE;
+            *ek = TA_DE_FLOAT;
+            return TA_DF_SINGLE;
         }
         if (ta_str_eq(t->name, "complex")) {
-            *ek = E_COMPLEX;
-            return D_SINGLE;
+            *ek = TA_DE_COMPLEX;
+            return TA_DF_SINGLE;
         }
         if (ta_str_eq(t->name, "bool") || ta_str_eq(t->name, "SymBool")) {
-            *ek = E_BOOL;
-            return D_SINGLE;
+            *ek = TA_DE_BOOL;
+            return TA_DF_SINGLE;
         }
-        if (name_is(t, others)) return D_SINGLE;
-        return D_NO_DEFAULT;
+        if (name_is(t, others)) return TA_DF_SINGLE;
+        return TA_DF_NO_DEFAULT;
     case TA_TYPE_TUPLE:
     case TA_TYPE_APPLY: break;
     }
-    return D_NO_DEFAULT;
+    return TA_DF_NO_DEFAULT;
 }
 
 typedef struct checker {
@@ -87,9 +83,7 @@ typedef struct checker {
     bool dtype; /* a ScalarType argument: dtype names are values too */
 } checker;
 
-/* The dtype names newer PyTorch reads as ScalarType defaults (its
- * str2dtype: each dtype's name and legacy alias). */
-static bool dtype_name(const char *s, uint32_t n)
+bool ta_default_dtype_name(const char *s, uint32_t n)
 {
     static const char *const names[] = {
         "float32", "float64", "double", "float16", "half", "bfloat16", "complex32", "chalf",
@@ -147,7 +141,7 @@ static bool check_string(checker *c, const ta_tok *t)
 }
 
 /* One constant (torch's parseSingleConstant) read as kind ek. */
-static bool single(checker *c, ekind ek, vkind *v)
+static bool single(checker *c, ta_default_elem ek, vkind *v)
 {
     ta_tok t = c->cur;
     switch (t.kind) {
@@ -164,7 +158,7 @@ static bool single(checker *c, ekind ek, vkind *v)
         bool found = false;
         for (int i = 0; ok[i] && !found; i++)
             found = strlen(ok[i]) == t.len && !memcmp(ok[i], c->lx.s + t.off, t.len);
-        if (!found && c->dtype) found = dtype_name(c->lx.s + t.off, t.len);
+        if (!found && c->dtype) found = ta_default_dtype_name(c->lx.s + t.off, t.len);
         if (!found) {
             *c->hint = (t.len == 3 && (!memcmp(c->lx.s + t.off, "inf", 3) ||
                                        !memcmp(c->lx.s + t.off, "nan", 3)))
@@ -192,7 +186,7 @@ static bool single(checker *c, ekind ek, vkind *v)
         buf[0] = neg ? '-' : '+';
         memcpy(buf + 1, s, t.len);
         buf[t.len + 1] = '\0';
-        if (ek == E_COMPLEX || has_any(s, t.len, "j")) {
+        if (ek == TA_DE_COMPLEX || has_any(s, t.len, "j")) {
             /* torch drops the last character (the 'j') and reads the rest as
              * the imaginary part: "1.5j" and, oddly, "15" (= 1j) pass, while
              * "1" or ".5" do not. */
@@ -203,7 +197,7 @@ static bool single(checker *c, ekind ek, vkind *v)
             (void)strtod(buf, &end);
             if (end == buf || errno == ERANGE) /* std::stod wants a prefix only */
                 return fail(c, &t, "not a complex number (write it as 1.5j)%s", "");
-        } else if (ek == E_FLOAT || has_any(s, t.len, ".eE")) {
+        } else if (ek == TA_DE_FLOAT || has_any(s, t.len, ".eE")) {
             *v = V_FLOAT;
             errno = 0;
             (void)strtod(buf, NULL);
@@ -222,26 +216,26 @@ static bool single(checker *c, ekind ek, vkind *v)
     return true;
 }
 
-static bool element_fits(ekind ek, vkind v)
+static bool element_fits(ta_default_elem ek, vkind v)
 {
     switch (ek) {
-    case E_INT: return v == V_INT;
-    case E_FLOAT: return v == V_FLOAT;
-    case E_COMPLEX: return v == V_COMPLEX;
-    case E_BOOL: return v == V_BOOL;
-    case E_OTHER: break;
+    case TA_DE_INT: return v == V_INT;
+    case TA_DE_FLOAT: return v == V_FLOAT;
+    case TA_DE_COMPLEX: return v == V_COMPLEX;
+    case TA_DE_BOOL: return v == V_BOOL;
+    case TA_DE_OTHER: break;
     }
     return false;
 }
 
-static const char *ekind_name(ekind ek)
+static const char *ekind_name(ta_default_elem ek)
 {
     switch (ek) {
-    case E_INT: return "an int";
-    case E_FLOAT: return "a float";
-    case E_COMPLEX: return "a complex number";
-    case E_BOOL: return "a bool";
-    case E_OTHER: break;
+    case TA_DE_INT: return "an int";
+    case TA_DE_FLOAT: return "a float";
+    case TA_DE_COMPLEX: return "a complex number";
+    case TA_DE_BOOL: return "a bool";
+    case TA_DE_OTHER: break;
     }
     return "other";
 }
@@ -255,14 +249,14 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
     const ta_type *inner = t->kind == TA_TYPE_OPTIONAL ? t->elems[0] : t;
     c.dtype = inner->kind == TA_TYPE_NAME && ta_str_eq(inner->name, "ScalarType");
     adv(&c);
-    ekind ek;
+    ta_default_elem ek;
     vkind v;
-    switch (kind_of(t, &ek)) {
-    case D_TENSOR:
+    switch (ta_default_form_of(t, &ek)) {
+    case TA_DF_TENSOR:
         if (c.cur.kind != TK_NONE)
             return fail(&c, &c.cur, "a Tensor or Generator argument can only default to None%s", "");
         return true;
-    case D_DEVICE: {
+    case TA_DF_DEVICE: {
         if (c.cur.kind != TK_STRING)
             return fail(&c, &c.cur, "a Device argument defaults to a device string such as "
                                     "\"cpu\"%s", "");
@@ -284,17 +278,17 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                                     "\"cuda:0\")%s", "");
         return true;
     }
-    case D_SINGLE:
+    case TA_DF_SINGLE:
         if (c.cur.kind == '[')
             return fail(&c, &c.cur, "a list default needs a list type%s", "");
         return single(&c, ek, &v);
-    case D_LIST: {
+    case TA_DF_LIST: {
         if (c.cur.kind == TK_IDENT || (c.cur.kind == TK_NONE && t->fixed_size < 0)) {
             *hint = "write a list such as [] or [0, 1], or make the type optional (int[]?) "
                     "to default to None";
             return fail(&c, &c.cur, "a list argument defaults to a list%s", "");
         }
-        if (ek == E_OTHER)
+        if (ek == TA_DE_OTHER)
             return fail(&c, &c.cur, "list defaults are only supported for int, float, "
                                     "complex and bool lists%s", "");
         if (c.cur.kind != '[' && t->fixed_size < 0) {
@@ -319,7 +313,7 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
         }
         return true;
     }
-    case D_NO_DEFAULT: break;
+    case TA_DF_NO_DEFAULT: break;
     }
     *hint = "torch reads defaults only for Tensor, Generator, Device, str, Scalar, the "
             "number types and their optionals and lists";

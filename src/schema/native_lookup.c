@@ -110,3 +110,15 @@ ta_loc ta_native_loc(const ta_native_file *f, ta_native_pos pos)
 {
     return ta_yaml_loc(&f->src, pos);
 }
+
+/* The loader parsed func with the line and column of its value. */
+ta_loc ta_native_schema_loc(const ta_native_file *f, const ta_native_func *fn, uint32_t off,
+                            uint32_t len)
+{
+    const ta_schema *s = fn->schema;
+    ta_native_pos val = ta_native_val_pos(fn, TA_NK_FUNC);
+    ta_native_pos pos = {0, 0, 0, len};
+    ta_schema_locate(s, off, &pos.line, &pos.col);
+    pos.off = val.off + (s->base_col > val.col ? s->base_col - val.col : 0) + off;
+    return ta_native_loc(f, pos);
+}

@@ -26,6 +26,40 @@ bool ta_schema_check_default(const ta_type *t, const ta_default *d, char *msg,
                              size_t cap, uint32_t *off, uint32_t *len,
                              const char **hint);
 
+/* How torch 1.13.1 reads a default for an argument of type t
+ * (parseDefaultValue): None only (Tensor, Generator), a device string, one
+ * constant (the scalar types, str, Scalar and every optional), a list (or,
+ * with a fixed size, one value repeated), or no default at all (t, Any,
+ * Dict, tuples ...). *elem gets the kind of constant the type asks for (of
+ * its elements, for a list): a number is read as that kind. */
+typedef enum ta_default_form {
+    TA_DF_TENSOR, TA_DF_SINGLE, TA_DF_DEVICE, TA_DF_LIST, TA_DF_NO_DEFAULT
+} ta_default_form;
+typedef enum ta_default_elem {
+    TA_DE_OTHER, TA_DE_INT, TA_DE_FLOAT, TA_DE_COMPLEX, TA_DE_BOOL
+} ta_default_elem;
+ta_default_form ta_default_form_of(const ta_type *t, ta_default_elem *elem);
+
+/* The dtype names newer PyTorch reads as ScalarType defaults (its
+ * str2dtype: each dtype's name and legacy alias). */
+bool ta_default_dtype_name(const char *s, uint32_t n);
+
+/* Whether default da of an argument of type ta equals default db of one of
+ * type tb as torch 1.13.1 compares them (default_value() != ...): each is
+ * read into the value torch's schema parser makes of it for its type
+ * (default_value.c) and the two compared as IValues are: None, bool, int,
+ * double, complex, string and Device each equal only to their own kind
+ * (1 is not 1.0, True is not 1), numbers by value (1e-05 is
+ * 1.0000000000000001e-05, -0.0 is 0.0), strings after their escapes, the
+ * enum names as the integers torch makes of them (Mean is 1), lists by
+ * element kind, length and elements (int[2] x=1 is [1, 1]). Both must be
+ * given (kind != TA_DEFAULT_NONE_GIVEN). */
+bool ta_default_equal(const ta_type *ta, const ta_default *da, const ta_type *tb,
+                      const ta_default *db);
+/* Whether torch reads d (of an argument of type t) as a list (the forward
+ * compatibility check refuses new arguments with container defaults). */
+bool ta_default_is_list(const ta_type *t, const ta_default *d);
+
 /* The index of torchgen's TensorOptions group (keyword-only dtype, layout,
  * device, pin_memory, in that order, each optional of its type), or -1. */
 int ta_schema_tensor_options_at(const ta_schema *s);

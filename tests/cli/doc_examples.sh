@@ -1,9 +1,10 @@
 #!/bin/sh
 # The C examples of the documentation compile against the built library as
 # written and print what the page says they print: the first C block of
-# docs/library.md (schema queries), and the one of README.md's section "A
-# graph optimizer calling the C library" (a graph built, analysed, asked
-# whether nodes may move).
+# docs/library.md (schema queries), the one of its section "Diffs from C"
+# (two versions of a schema list compared), and the one of README.md's
+# section "A graph optimizer calling the C library" (a graph built,
+# analysed, asked whether nodes may move).
 . "$(dirname "$0")/lib.sh"
 
 # example TAG PAGE: the first C block of the text on standard input, and the
@@ -24,5 +25,6 @@ example() {
 }
 
 example library "docs/library.md" <docs/library.md
+awk '/^## /{in_sec = /^## Diffs from C/} in_sec' docs/library.md | example diff "docs/library.md's diff example"
 awk '/^## /{in_sec = /^## A graph optimizer calling the C library/} in_sec' README.md |
     example readme "README.md's graph example"

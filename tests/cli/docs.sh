@@ -3,8 +3,9 @@
 #   - every relative link of README.md and docs/*.md reaches a file, and its
 #     #anchor a heading there (as GitHub renders them);
 # and docs/rules.md documents every rule id the tool reports, and SARIF links to it:
-#   - every rule of check's and verify's SARIF catalogues (the loader's, the
-#     alias, torchgen, custom-operator and extraction rules, the verdicts), and
+#   - every rule of check's, verify's and diff's SARIF catalogues (the loader's,
+#     the alias, torchgen, custom-operator and extraction rules, the verdicts,
+#     diff's), and
 #     every id the sources pass as a literal to a function's `rule` parameter,
 #     has a section whose heading is the id (GitHub's anchor #id);
 #   - each rule's helpUri is the docs/rules.md URL with that anchor, and the
@@ -20,6 +21,11 @@ command -v python3 >/dev/null || { echo "skipped: no python3 to read the SARIF l
 
 printf -- '- func: abs(Tensor self) -> Tensor\n' >"$tmp/clean.yaml"
 "$TA" check --format sarif "$tmp/clean.yaml" >"$tmp/check.sarif" || fail "check of a clean yaml exited $?"
+# a diff with a break: its rules' catalogue
+printf 'aten::f(Tensor x) -> Tensor\n' >"$tmp/old.txt"
+printf 'aten::f(Tensor(a!) x) -> Tensor(a!)\n' >"$tmp/new.txt"
+"$TA" diff --format sarif "$tmp/old.txt" "$tmp/new.txt" >"$tmp/diff.sarif"
+[ $? -eq 1 ] || fail "diff of a break did not exit 1"
 # a verify run with a finding: the wrong kernels' plugin
 "$TA" verify --no-default-kernels --kernels "$BUILD/tests/plugins/libwrongkernels.so" --cases 4 \
     --ops 'mylib::writes_input' --ops 'mylib::view_copy' --format sarif >"$tmp/verify.sarif" 2>"$tmp/verify.err"
@@ -141,7 +147,10 @@ def help_anchor(rule):
 
 check_rules, _ = catalogue(os.path.join(tmp, "check.sarif"))
 verify_rules, verify_results = catalogue(os.path.join(tmp, "verify.sarif"))
-for r in check_rules + verify_rules:
+diff_rules, diff_results = catalogue(os.path.join(tmp, "diff.sarif"))
+for res in diff_results:
+    help_anchor(diff_rules[res["ruleIndex"]])
+for r in check_rules + verify_rules + diff_rules:
     if r["id"] not in sections:
         bad.append(f"rule {r['id']} has no section (### {r['id']}) in docs/rules.md")
     help_anchor(r)
@@ -184,7 +193,7 @@ for s in texts.values():
 for rule in sorted(adhoc):
     if rule not in sections:
         bad.append(f"id {rule} (reported by the sources) has no section in docs/rules.md")
-known = adhoc | {r["id"] for r in check_rules + verify_rules}
+known = adhoc | {r["id"] for r in check_rules + verify_rules + diff_rules}
 for rule in sorted(set(sections) - known):
     bad.append(f"docs/rules.md has a section for {rule}, which nothing reports")
 

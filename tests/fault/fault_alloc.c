@@ -15,7 +15,8 @@
  * selection), a whole graph (operators and classes from text, the IR
  * read, its alias analysis, queries, a move, printing, building), and a
  * samples file loaded and its cases built (shared storages, generated and
- * given values, every kind of argument). Allocations inside libyaml, igraph and jansson are theirs:
+ * given values, every kind of argument), and a diff (two schema lists,
+ * an allow-list, and two yamls with their autogen-derived functions). Allocations inside libyaml, igraph and jansson are theirs:
  * they are not counted, and fail through their own paths.
  *
  * Usage: fault_alloc [BUILD] (BUILD holds tests/plugins/libtwice.so). */
@@ -29,6 +30,7 @@
 #include "tensoralias/alias.h"
 #include "tensoralias/aliasdb.h"
 #include "tensoralias/check.h"
+#include "tensoralias/diff.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/extract.h"
 #include "tensoralias/functionalize.h"
@@ -498,6 +500,86 @@ static ta_status functionalize_graph(void)
 
 /* ---- the harness -------------------------------------------------------- */
 
+/* ---- diff ------------------------------------------------------------------- */
+
+static const char diff_old[] = "aten::f(Tensor(a) self, Tensor(b) other) -> Tensor(a)\n"
+                               "mylib::g(Tensor x, int k=1) -> Tensor\n"
+                               "mylib::gone(Tensor x) -> ()\n"
+                               "bad(\n";
+static const char diff_new[] = "# the new version\n"
+                               "aten::f(Tensor(x) self, Tensor(y) other) -> Tensor(x)\n"
+                               "mylib::g(Tensor(a!) x, SymInt k=2, *, bool e=False) -> Tensor(a!)\n"
+                               "mylib::new(Tensor x) -> ()\n";
+static const char diff_allow[] = "mylib::gone 2999-01-01\nold 2000-01-01\n";
+
+/* A loader's status: TA_OK or TA_ERR_PARSE as expected, the object made
+ * (with TA_ERR_NOMEM, none). */
+static ta_status loaded(ta_status st, const void *obj, ta_status want)
+{
+    if (st == TA_ERR_NOMEM) return obj ? WRONG : st;
+    return st == want && obj ? TA_OK : WRONG;
+}
+
+static ta_status diff_both(const ta_diff_input *o, const ta_diff_input *n, const ta_allow_list *al,
+                           size_t want, ta_diags *d)
+{
+    ta_diff *df = NULL;
+    ta_diff_opts opts = {al};
+    ta_status st = ta_diff_create(o, n, &opts, &df, d);
+    if (st == TA_ERR_NOMEM && df) st = WRONG;
+    if (st == TA_OK && ta_diff_count(df) != want) st = WRONG;
+    ta_diff_destroy(df);
+    return st;
+}
+
+static ta_status diff_lists(void)
+{
+    ta_diags *d = NULL;
+    (void)ta_diags_create(&d);
+    ta_schema_list *o = NULL, *n = NULL;
+    ta_allow_list *al = NULL;
+    ta_status st = d ? ta_schema_list_load_buffer(diff_old, sizeof diff_old - 1, "old.txt", &o, d) : TA_ERR_NOMEM;
+    st = loaded(st, o, TA_ERR_PARSE);
+    if (st == TA_OK) {
+        st = ta_schema_list_load_buffer(diff_new, sizeof diff_new - 1, "new.txt", &n, d);
+        st = loaded(st, n, TA_OK);
+    }
+    if (st == TA_OK) {
+        st = ta_allow_list_load_buffer(diff_allow, sizeof diff_allow - 1, "allow", 20261128, &al, d);
+        st = loaded(st, al, TA_OK);
+    }
+    ta_diff_input oi = {NULL, o, NULL}, ni = {NULL, n, NULL};
+    if (st == TA_OK) st = diff_both(&oi, &ni, al, 4, d);
+    ta_allow_list_destroy(al);
+    ta_schema_list_destroy(o);
+    ta_schema_list_destroy(n);
+    ta_diags_destroy(d);
+    return st;
+}
+
+static ta_status diff_yamls(void)
+{
+    static const char edited[] = "- func: abs_(Tensor(a!) self, int k=0) -> Tensor(a!)\n"
+                                 "  dispatch:\n"
+                                 "    CompositeExplicitAutograd: abs_\n"
+                                 "  autogen: abs.out\n"
+                                 "- func: view_it(Tensor self, int[] size) -> Tensor\n";
+    ta_diags *d = NULL;
+    (void)ta_diags_create(&d);
+    ta_native_file *o = NULL, *n = NULL;
+    ta_status st = d ? load(&o, d) : TA_ERR_NOMEM;
+    if (st == TA_OK) {
+        st = ta_native_load_buffer(edited, sizeof edited - 1, "new.yaml", NULL, 0, NULL, &n, d);
+        st = loaded(st, n, TA_OK);
+    }
+    ta_diff_input oi = {o, NULL, NULL}, ni = {n, NULL, NULL};
+    if (st == TA_OK) st = diff_both(&oi, &ni, NULL, 9, d);
+    ta_native_destroy(o);
+    ta_native_destroy(n);
+    ta_diags_destroy(d);
+    return st;
+}
+
 /* Runs fn with each of its allocations failing in turn; 0 when every run
  * ended in a clean TA_ERR_NOMEM. */
 static int fail_each(const char *name, ta_status (*fn)(void))
@@ -562,6 +644,8 @@ int main(int argc, char **argv)
     bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
     bad += fail_each("samples load and build", load_samples);
     bad += fail_each("functionalize a graph", functionalize_graph);
+    bad += fail_each("diff of two schema lists", diff_lists);
+    bad += fail_each("diff of two yamls", diff_yamls);
     unlink(schema_file);
     printf("%s\n", bad ? "allocation failures are not all handled" : "all allocation failures handled");
     return bad != 0;

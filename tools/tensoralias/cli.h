@@ -80,5 +80,6 @@ int ta_cmd_autogen(int argc, char **argv);
 int ta_cmd_extract(int argc, char **argv);
 int ta_cmd_graph_alias(int argc, char **argv);
 int ta_cmd_functionalize(int argc, char **argv);
+int ta_cmd_diff(int argc, char **argv);
 
 #endif

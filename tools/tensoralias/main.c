@@ -16,6 +16,7 @@ static const ta_command commands[] = {
     {"extract", "list the operator schemas declared in C++ and Python sources", ta_cmd_extract},
     {"graph-alias", "whole-graph alias analysis of a TorchScript graph (AliasDb's answers)", ta_cmd_graph_alias},
     {"functionalize", "remove the mutation from a TorchScript graph (functional ops, scatters)", ta_cmd_functionalize},
+    {"diff", "what changed in the operator contract between two versions, and what it breaks", ta_cmd_diff},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

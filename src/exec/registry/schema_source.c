@@ -13,6 +13,7 @@
 
 #include "base/grow.h"
 #include "base/alloc.h"
+#include "base/arena.h"
 #include "exec/registry/registry_internal.h"
 #include "base/file.h"
 
@@ -28,16 +29,7 @@ static const char *qualified_schema(ta_arena *a, const char *ns, const char *fun
     }
     if (!len) return "";
     bool has_ns = memchr(func, ':', strcspn(func, "(")) != NULL;
-    size_t nslen = has_ns ? 0 : strlen(ns) + 2;
-    char *s = ta_arena_alloc(a, nslen + len + 1);
-    if (!s) return NULL;
-    if (nslen) {
-        memcpy(s, ns, nslen - 2);
-        memcpy(s + nslen - 2, "::", 2);
-    }
-    memcpy(s + nslen, func, len);
-    s[nslen + len] = '\0';
-    return s;
+    return ta_arena_qualified(a, has_ns ? NULL : ns, func, len);
 }
 
 /* The operator name of a schema text ("aten::abs.out"), in the arena. */
