@@ -3,6 +3,7 @@
 #   build/tests/test_*   cmocka unit and golden tests (a test that cannot run prints why and exits 77)
 #   tests/cli/*.sh       command-line tests; they get $TA (the command) and $BUILD
 #                        (tests/cli/lib.sh is their shared preamble, not a test)
+# With TESTS=GLOB (`make test-torch`), only the command-line tests it matches.
 BUILD=${BUILD:-build}
 TA=$(pwd)/$BUILD/tensoralias
 export BUILD TA
@@ -19,10 +20,10 @@ run() {
     fi
 }
 for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] || continue
+    [ -x "$t" ] && [ -z "${TESTS:-}" ] || continue
     run "$t" "$t"
 done
-for t in tests/cli/*.sh; do
+for t in tests/cli/${TESTS:-*.sh}; do
     [ -f "$t" ] && [ "$t" != tests/cli/lib.sh ] || continue
     run "$t" sh "$t"
 done

@@ -79,6 +79,25 @@ const char *ta_cli_bundled(const char *name)
     return exists(path) ? path : NULL;
 }
 
+const char *ta_cli_find_lib(const char *name, char *buf, size_t cap)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(buf, cap, "%s/%s", exe, name);
+            if (exists(buf)) return buf;
+            snprintf(buf, cap, "%s/../lib/%s", exe, name);
+            if (exists(buf)) return buf;
+        }
+    }
+    snprintf(buf, cap, "%s/../../lib/%s", TA_DATADIR, name);
+    return exists(buf) ? buf : NULL;
+}
+
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
