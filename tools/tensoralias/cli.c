@@ -63,10 +63,10 @@ static const char *beside_exe(const char *first, const char *second, const char 
     char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
     if (!slash) return NULL;
     *slash = '\0';
-    snprintf(buf, cap, first, exe, name);
-    if (exists(buf)) return buf;
-    snprintf(buf, cap, second, exe, name);
-    return exists(buf) ? buf : NULL;
+    const char *const formats[] = {first, second};
+    for (size_t i = 0; i < 2; i++)
+        if (snprintf(buf, cap, formats[i], exe, name) < (int)cap && exists(buf)) return buf;
+    return NULL;
 }
 
 const char *ta_cli_bundled(const char *name)

@@ -60,7 +60,8 @@ static void usage(FILE *out)
             "                        operators are that torch's own native_functions.yaml.\n"
             "                        A PyPI torch is a CUDA build: its libtorch_cpu.so needs\n"
             "                        the CUDA runtime wheels (nvidia-cuda-runtime, -cupti)\n"
-            "                        beside it; no GPU is needed\n"
+            "                        beside it; no GPU is needed\n");
+    fprintf(out,
             "  --schemas-from SRC    with --torch-library: verify against the schemas the C++ and\n"
             "                        Python sources declare (as `extract` reads them; repeatable),\n"
             "                        each difference from what the library registered a\n"

@@ -60,8 +60,8 @@ static time_t newest_in(const char *dir)
     char path[PATH_MAX + 256];
     struct stat st;
     while (d && (e = readdir(d))) {
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] != '.' && stat(path, &st) == 0 && st.st_mtime > newest) newest = st.st_mtime;
+        bool fits = snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path;
+        if (fits && e->d_name[0] != '.' && stat(path, &st) == 0 && st.st_mtime > newest) newest = st.st_mtime;
     }
     if (d) closedir(d);
     return newest;
@@ -96,9 +96,9 @@ static int build_bridge(const char *script, const char *dir, const torch_facts *
 {
     fprintf(stderr, "tensoralias verify: building the libtorch bridge for torch %s into %s "
                     "(once for this torch; a few minutes)\n", f->version, out);
-    char cmd[3 * PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && sh '%s' --build '%s' '%s' 1>&2", out, script, dir, out);
-    if (strchr(out, '\'') || system(cmd) != 0)
+    char cmd[4 * PATH_MAX + 64];
+    int n = snprintf(cmd, sizeof cmd, "mkdir -p '%s' && sh '%s' --build '%s' '%s' 1>&2", out, script, dir, out);
+    if (n >= (int)sizeof cmd || strchr(out, '\'') || system(cmd) != 0)
         return ta_cli_usage_error(CMD, "could not build the libtorch bridge for torch %s (%s): see above",
                                   f->version, dir);
     return -1;
@@ -118,8 +118,9 @@ static int find_bridge(const char *script, const char *dir, const torch_facts *f
     if (!cache_root(root, sizeof root))
         return ta_cli_usage_error(CMD, "no bridge is built for torch %s, and neither XDG_CACHE_HOME nor "
                                   "HOME is set to build one into: run `make TORCH=%s`", f->version, dir);
-    snprintf(cached, sizeof cached, "%s/%s", root, f->key);
-    snprintf(out->bridge, sizeof out->bridge, "%s/libtensoralias_torch.so", cached);
+    if (snprintf(cached, sizeof cached, "%s/%s", root, f->key) >= (int)sizeof cached ||
+        snprintf(out->bridge, sizeof out->bridge, "%s/libtensoralias_torch.so", cached) >= (int)sizeof out->bridge)
+        return ta_cli_usage_error(CMD, "the cache folder's path is too long: %s", root);
     snprintf(kit, sizeof kit, "%.*s", (int)(strrchr(script, '/') - script), script);
     if (up_to_date(out->bridge, kit)) return -1;
     return build_bridge(script, dir, f, cached);
@@ -144,7 +145,7 @@ static int load_libtorch(const torch_facts *f)
 
 int ta_verify_torch_setup(const char *dir, ta_torch_setup *out)
 {
-    *out = (ta_torch_setup){{0}};
+    memset(out, 0, sizeof *out);
     if (!dir) {
         if (ta_cli_find_lib("libtensoralias_torch.so", out->bridge, sizeof out->bridge)) return -1;
         return ta_cli_usage_error(CMD, "no libtorch: install Debian's libtorch-dev and rebuild, or pass "
