@@ -70,7 +70,7 @@ done
 # or through the cuda-toolkit meta-package's extras (cuda-toolkit[cudart,...]==13.2.2).
 META=$(ls "$STAGE"/torch-*.dist-info/METADATA)
 pin_of() { # package-name
-    spec=$(sed -n "s/^Requires-Dist: \($1==[^ ;]*\).*/\1/p" "$META" | head -n 1)
+    spec=$(sed -n "s/^Requires-Dist: \($1\) *(\{0,1\}\(==[^ ;)]*\).*/\1\2/p" "$META" | head -n 1)
     if [ -z "$spec" ]; then
         toolkit=$(sed -n 's/^Requires-Dist: cuda-toolkit\[[^]]*\]==\([^ ;]*\).*/\1/p' "$META" | head -n 1)
         if [ -n "$toolkit" ]; then
