@@ -7,7 +7,8 @@
 #   src/exec/refkernels/*.c       -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   src/torch/*.cpp               -> build/libtensoralias_torch.so (the libtorch bridge; when
-#                                    libtorch's headers are found and TORCH != 0)
+#                                    libtorch's headers are found and TORCH != 0), or
+#                                    build/torch/KEY/ for TORCH=DIR (any torch's folder)
 #   tests/torchext/*.cpp          -> build/tests/torchext/lib*.so (TORCH_LIBRARY test extensions)
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)

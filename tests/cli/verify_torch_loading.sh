@@ -72,4 +72,24 @@ grep -q "is not a torch folder (no lib/libtorch_cpu.so)" out || { cat out; fail 
 "$TA" verify --torch "$tmp" >out 2>&1
 [ $? -eq 2 ] || fail "--torch alone: exit 2"
 grep -q -- "--torch needs --kernels torch or --torch-library" out || { cat out; fail "--torch alone: the reason"; }
+
+# A torch whose bridge is not built yet: built on first use into the cache,
+# saying so; a clear error when it cannot be (here no compiler; a folder
+# without headers).
+mkdir -p fake/torch/lib fake/torch/include/torch/csrc/api/include/torch
+cp libuses.so fake/torch/lib/libtorch_cpu.so
+cp libuses.so fake/torch/lib/libc10.so
+echo "__version__ = '9.9.9+fake'" >fake/torch/version.py
+XDG_CACHE_HOME=$tmp/cache "$TA" verify --torch "$tmp/fake/torch" --kernels torch >out 2>&1
+[ $? -eq 2 ] || { cat out; fail "no headers: exit 2"; }
+grep -q "has no C++ headers (include/torch/library.h): the bridge cannot be built for it" out ||
+    { cat out; fail "no headers: the reason"; }
+touch fake/torch/include/torch/library.h
+printf '#define TORCH_VERSION_MAJOR 9\n#define TORCH_VERSION_MINOR 9\n' >fake/torch/include/torch/csrc/api/include/torch/version.h
+CXX=false XDG_CACHE_HOME=$tmp/cache "$TA" verify --torch "$tmp/fake/torch" --kernels torch >out 2>&1
+[ $? -eq 2 ] || { cat out; fail "no compiler: exit 2"; }
+grep -q "building the libtorch bridge for torch 9.9.9+fake into $tmp/cache/tensoralias/torch-bridge/torch-9.9.9+fake-abi0" out ||
+    { cat out; fail "first use: the build is announced"; }
+grep -q "could not build the libtorch bridge for torch 9.9.9+fake" out || { cat out; fail "first use: the failure"; }
+[ ! -e "$tmp/cache/tensoralias/torch-bridge/torch-9.9.9+fake-abi0/libtensoralias_torch.so" ] || fail "a failed build left a bridge"
 exit 0
