@@ -28,6 +28,12 @@ OPT      ?= -O2
 SAN      ?=
 FAULT    ?=
 FUZZ_SECONDS ?= 60
+# make test T=PATTERN runs only the tests whose name (test_alias_query,
+# gates: the file name without .sh) matches the shell pattern.
+T        ?=
+# Where SARIF's helpUri points (docs/rules.md of the published tree; see
+# tools/tensoralias/sarif.h); empty: the project's own. Rebuild after a change.
+SARIF_HELP_BASE ?=
 # The version is include/tensoralias/version.h's; the SONAME carries its major.
 VERSION  := $(shell sed -n 's/^\#define TA_VERSION_STRING "\(.*\)"/\1/p' include/tensoralias/version.h)
 SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
@@ -43,7 +49,8 @@ WARN     := -Wall -Wextra -Wpedantic $(WERROR)
 CFLAGS   ?=
 CFLAGS   += -std=c17 $(OPT) -g -fPIC -D_GNU_SOURCE $(WARN) $(SAN) $(if $(FAULT),-DTA_FAULT_INJECT) \
             -Iinclude -Isrc $(PKG_CFLAGS) \
-            -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
+            -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"' \
+            $(if $(SARIF_HELP_BASE),-DTA_SARIF_HELP_BASE='"$(SARIF_HELP_BASE)"')
 LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
 
@@ -256,12 +263,12 @@ $(BUILD)/share/tensoralias/opinfo-samples.json: $(BUILD)/data/opinfo/samples.jso
 check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(BENCH_TORCH) $(BUILD)/bench/yaml_scan
 
 test: check-build
-	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' sh tests/run.sh
+	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' T='$(T)' sh tests/run.sh
 
 # The bridge's tests on the torch TORCH=DIR names (its bridge and test
 # extension built first): `make TORCH=DIR test-torch`.
 test-torch: all $(TORCHEXT_SO)
-	BUILD=$(BUILD) TESTS='verify_torch_*.sh' TA_TORCH='$(if $(filter /usr,$(TORCH_DIR)),,$(TORCH_DIR))' \
+	BUILD=$(BUILD) T='verify_torch_*' TA_TORCH='$(if $(filter /usr,$(TORCH_DIR)),,$(TORCH_DIR))' \
 	    TA_TORCH_OUT=$(TORCH_OUT) sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.

@@ -3,13 +3,15 @@
 #   build/tests/test_*   cmocka unit and golden tests (a test that cannot run prints why and exits 77)
 #   tests/cli/*.sh       command-line tests; they get $TA (the command) and $BUILD
 #                        (tests/cli/lib.sh is their shared preamble, not a test)
-# With TESTS=GLOB (`make test-torch`), only the command-line tests it matches.
+# T=PATTERN (make test T=...) runs only the tests whose name, the file name
+# without .sh, matches the shell pattern: T=gates, T='test_alias_*'.
 BUILD=${BUILD:-build}
 TA=$(pwd)/$BUILD/tensoralias
 export BUILD TA
 pass=0; fail=0; skip=0; failed=""
 run() {
     name=$1; shift
+    case $(basename "$name" .sh) in ${T:-*}) ;; *) return ;; esac
     log=$BUILD/tests/log/$(basename "$name").log
     mkdir -p "$BUILD/tests/log"
     "$@" >"$log" 2>&1
@@ -20,13 +22,14 @@ run() {
     fi
 }
 for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] && [ -z "${TESTS:-}" ] || continue
+    [ -x "$t" ] || continue
     run "$t" "$t"
 done
-for t in tests/cli/${TESTS:-*.sh}; do
+for t in tests/cli/*.sh; do
     [ -f "$t" ] && [ "$t" != tests/cli/lib.sh ] || continue
     run "$t" sh "$t"
 done
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
+[ $((pass + fail + skip)) -gt 0 ] || { echo "no test is named like '${T:-}'"; exit 1; }
 [ $fail -eq 0 ]

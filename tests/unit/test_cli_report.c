@@ -57,9 +57,26 @@ static bool level_ok(const char *l)
            !strcmp(l, "none");
 }
 
+/* A rule's documentation: helpUri is absolute (SARIF 2.1.0 wants it so)
+ * and names the rule's section of docs/rules.md; help, which GitHub shows
+ * next to an alert, carries the same link. (tests/cli/docs.sh checks
+ * that the section exists.) */
+static void help_ok(const json_t *rule, const char *id)
+{
+    const char *uri = get_s(rule, "helpUri");
+    size_t n = strlen(uri), k = strlen(id);
+    assert_true(!strncmp(uri, "https://", 8));
+    assert_true(n > k + 1 && uri[n - k - 1] == '#' && !strcmp(uri + n - k, id));
+    assert_true(strstr(uri, "docs/rules.md#") != NULL);
+    const json_t *help = json_object_get(rule, "help");
+    assert_non_null(strstr(get_s(help, "text"), uri));
+    assert_non_null(strstr(get_s(help, "markdown"), uri));
+}
+
 /* The envelope both logs share: version, $schema, one run, tool.driver with
  * name, version, informationUri and a catalogue of at least min_rules
- * distinct rules, each with a summary and a valid level. Returns the run. */
+ * distinct rules, each with a summary, its documentation and a valid level.
+ * Returns the run. */
 static json_t *check_envelope(json_t *log, size_t min_rules)
 {
     assert_non_null(log);
@@ -81,6 +98,7 @@ static json_t *check_envelope(json_t *log, size_t min_rules)
             assert_string_not_equal(id, get_s(json_array_get(jr, k), "id"));
         assert_true(strlen(get_s(json_object_get(r, "shortDescription"), "text")) > 0);
         assert_true(level_ok(get_s(json_object_get(r, "defaultConfiguration"), "level")));
+        help_ok(r, id);
     }
     /* Every result names a rule of the catalogue, by id and by index. */
     json_t *results = json_object_get(run, "results");

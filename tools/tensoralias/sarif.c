@@ -1,6 +1,7 @@
 /* sarif.c - the SARIF 2.1.0 envelope, rule catalogue and result skeleton
  * shared by check's and verify's reports (see sarif.h). */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,11 +12,33 @@ const char *ta_sarif_level(ta_severity s)
     return s == TA_SEV_ERROR ? "error" : s == TA_SEV_WARNING ? "warning" : "note";
 }
 
+/* printf into a new string; NULL on failure (vasprintf leaves *s undefined). */
+static char *format(const char *fmt, ...) TA_PRINTF(1, 2);
+static char *format(const char *fmt, ...)
+{
+    char *s;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    return n < 0 ? NULL : s;
+}
+
 int ta_sarif_rule_add(json_t *rules, const char *id, const char *summary, const char *level)
 {
-    return json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}}", "id", id,
-                                                  "shortDescription", "text", summary,
-                                                  "defaultConfiguration", "level", level));
+    char *uri = format("%s#%s", TA_SARIF_HELP_BASE, id);
+    char *text = uri ? format("%s\n\nDocumentation: %s", summary, uri) : NULL;
+    char *markdown = uri ? format("%s\n\n[Documentation of %s](%s)", summary, id, uri) : NULL;
+    int r = -1;
+    if (text && markdown)
+        r = json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:s, s:{s:s, s:s}, s:{s:s}}", "id", id,
+                                                   "shortDescription", "text", summary, "helpUri", uri,
+                                                   "help", "text", text, "markdown", markdown,
+                                                   "defaultConfiguration", "level", level));
+    free(uri);
+    free(text);
+    free(markdown);
+    return r;
 }
 
 long ta_sarif_rule_find(const json_t *rules, const char *id)

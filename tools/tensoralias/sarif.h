@@ -16,14 +16,25 @@
 
 #define TA_SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TA_SARIF_INFO_URI "https://github.com/tensoralias/tensoralias"
+/* Where each rule's documentation is: docs/rules.md, whose section for rule
+ * `id` has the anchor #id. SARIF 2.1.0 wants helpUri absolute (3.49.12; the
+ * SARIF validator GitHub points to flags a relative one, SARIF1005), so it
+ * is a URL of the published tree; `make SARIF_HELP_BASE=URL` sets another
+ * (a fork's, a release tag's). */
+#ifndef TA_SARIF_HELP_BASE
+#define TA_SARIF_HELP_BASE TA_SARIF_INFO_URI "/blob/main/docs/rules.md"
+#endif
 
 /* The SARIF level ("error", "warning", "note") of a diagnostic's or a
  * finding's severity. */
 const char *ta_sarif_level(ta_severity s);
 
 /* The rule catalogue (tool.driver.rules) is a JSON array of
- * {id, shortDescription.text, defaultConfiguration.level}. Appends one;
- * 0, or -1 on failure. */
+ * {id, shortDescription.text, helpUri, help.text, help.markdown,
+ * defaultConfiguration.level}: helpUri is the rule's section of
+ * docs/rules.md, and help carries the same link because GitHub code
+ * scanning shows help, not helpUri, next to an alert. Appends one; 0, or -1
+ * on failure. */
 int ta_sarif_rule_add(json_t *rules, const char *id, const char *summary, const char *level);
 /* The index of rule `id` in the catalogue, or -1 when it is not there. */
 long ta_sarif_rule_find(const json_t *rules, const char *id);
