@@ -117,8 +117,12 @@ std::string pinned_torch(const std::string &lib)
             all << record.rdbuf();
             if (all.str().find(base) == std::string::npos) continue;
             std::ifstream meta(info + "/METADATA");
-            for (std::string line; std::getline(meta, line);)
-                if (starts(line, "Requires-Dist: torch==")) return line.substr(22, line.find_first_of(" ;", 22) - 22);
+            for (std::string line; std::getline(meta, line);) {
+                /* "torch==2.14.1" or "torch (==2.14.1)"; not torchvision, not "torch>=2.14" */
+                size_t eq = line.find("==");
+                if (!starts(line, "Requires-Dist: torch") || line.find_first_not_of(" (", 20) != eq) continue;
+                return line.substr(eq + 2, line.find_first_of(" ;)", eq) - eq - 2);
+            }
         }
     }
     return "";
