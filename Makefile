@@ -7,7 +7,8 @@
 #   src/refkernels/*.c            -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   src/torch/*.cpp               -> build/libtensoralias_torch.so (the libtorch bridge; when
-#                                    libtorch's headers are found and TORCH != 0)
+#                                    libtorch's headers are found and TORCH != 0), or
+#                                    build/torch/KEY/ for TORCH=DIR (any torch's folder)
 #   tests/torchext/*.cpp          -> build/tests/torchext/lib*.so (TORCH_LIBRARY test extensions)
 #   tools/tensoralias/*.c         -> build/tensoralias
 #   tools/bench/bench_*.c         -> build/bench/bench_* (one program a file)
@@ -75,6 +76,11 @@ DATA_OUT := $(DATA_XZ:tests/data/%.xz=$(BUILD)/data/%)
 SHARE_OUT := $(BUILD)/share/tensoralias/native_functions.yaml $(BUILD)/share/tensoralias/tags.yaml \
              $(BUILD)/share/tensoralias/registered-operators.txt \
              $(BUILD)/share/tensoralias/opinfo-samples.json
+# What `verify --torch DIR` builds the bridge from on first use: its sources,
+# the public headers and tools/torch-config.sh.
+TORCH_KIT := $(BUILD)/share/tensoralias/torch-bridge
+TORCH_KIT_OUT := $(TORCH_KIT)/torch-config.sh \
+                 $(addprefix $(TORCH_KIT)/,$(wildcard src/torch/*.cpp src/torch/*.h include/tensoralias/*.h))
 
 # CUDA: on when nvcc is found, unless CUDA=0.
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
@@ -97,27 +103,40 @@ NVCCFLAGS ?= $(OPT) -g --std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall,-Wextra \
 CUDA_LDLIBS ?= -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
 CUDA_SO  := $(if $(filter 1,$(CUDA)),$(if $(CUDA_CU_SRC)$(CUDA_C_SRC),$(BUILD)/libtensoralias_cuda.so))
 
-# libtorch (Debian's libtorch-dev): the bridge when its headers are found,
-# unless TORCH=0. Its headers are system headers (no warnings from them).
+# libtorch: the bridge (src/torch), the TORCH_LIBRARY test extensions and the
+# bridge's benchmark, built against one torch, with the flags
+# tools/torch-config.sh gives for it (headers as system headers: no warnings
+# from them). TORCH unset: Debian's libtorch-dev when its headers are found;
+# TORCH=0: none; TORCH=DIR: the torch in DIR (a torch package folder as pip
+# lays it out, e.g. tools/install-torch.sh's, or a libtorch folder), whose
+# bridge goes to $(BUILD)/torch/KEY/ (KEY: its version and ABI), where
+# `verify --torch DIR` finds it. The bridge links libtorch_cpu and libc10 only.
 TORCH    ?= $(if $(wildcard /usr/include/torch/library.h),1,0)
 CXX      ?= g++
-TORCH_INC ?= -isystem /usr/include/torch/csrc/api/include
-TORCH_CXXFLAGS = -std=c++17 $(OPT) -g -fPIC -fvisibility=hidden -Wall -Wextra $(WERROR) $(SAN) \
-                 -Iinclude -Isrc $(TORCH_INC)
-TORCH_LIBS ?= -ltorch -ltorch_cpu -lc10
+TORCH_DIR := $(if $(filter 0,$(TORCH)),,$(if $(filter 1,$(TORCH)),/usr,$(TORCH)))
+TORCH_CONFIG = sh tools/torch-config.sh $(TORCH_DIR)
+ifneq ($(TORCH_DIR),)
+TORCH_KEY    := $(shell $(TORCH_CONFIG) key)
+TORCH_INC    := $(shell $(TORCH_CONFIG) cxxflags)
+TORCH_LIBS   := $(shell $(TORCH_CONFIG) libs)
+$(if $(TORCH_KEY),,$(error TORCH=$(TORCH): not a torch tools/torch-config.sh can build the bridge for))
+endif
+TORCH_CXXFLAGS = $(OPT) -g -fPIC -fvisibility=hidden -Wall -Wextra $(WERROR) $(SAN) -Iinclude -Isrc $(TORCH_INC)
 TORCH_SRC := $(sort $(wildcard src/torch/*.cpp))
-TORCH_OBJ := $(TORCH_SRC:%.cpp=$(BUILD)/obj/%.o)
-TORCH_SO  := $(if $(filter 1,$(TORCH)),$(if $(TORCH_SRC),$(BUILD)/libtensoralias_torch.so))
+# Debian's torch (the default) in $(BUILD) itself; another in $(BUILD)/torch/KEY.
+TORCH_OUT := $(if $(filter /usr,$(TORCH_DIR)),$(BUILD),$(BUILD)/torch/$(TORCH_KEY))
+TORCH_OBJ := $(TORCH_SRC:%.cpp=$(TORCH_OUT)/obj/%.o)
+TORCH_SO  := $(if $(TORCH_DIR),$(if $(TORCH_SRC),$(TORCH_OUT)/libtensoralias_torch.so))
 TORCHEXT_SRC := $(sort $(wildcard tests/torchext/*.cpp))
-TORCHEXT_SO  := $(if $(TORCH_SO),$(TORCHEXT_SRC:tests/torchext/%.cpp=$(BUILD)/tests/torchext/lib%.so))
-# The bridge's benchmark links libtorch itself (its kernels called directly).
-BENCH_TORCH  := $(if $(TORCH_SO),$(BUILD)/bench/bench_torch)
+TORCHEXT_SO  := $(if $(TORCH_SO),$(TORCHEXT_SRC:tests/torchext/%.cpp=$(TORCH_OUT)/tests/torchext/lib%.so))
+# The bridge's benchmark links libtorch itself (its kernels called directly): Debian's.
+BENCH_TORCH  := $(if $(filter /usr,$(TORCH_DIR)),$(if $(TORCH_SO),$(BUILD)/bench/bench_torch))
 
 TARGETS := $(BUILD)/libtensoralias.a $(BUILD)/libtensoralias.so $(BUILD)/tensoralias \
            $(if $(REF_SRC),$(BUILD)/libtensoralias_refkernels.so) $(CUDA_SO) $(TORCH_SO) \
-           $(DATA_OUT) $(SHARE_OUT)
+           $(DATA_OUT) $(SHARE_OUT) $(TORCH_KIT_OUT)
 
-.PHONY: all test check-build sanitize fault fault-run coverage fuzz fuzz-build bench install clean
+.PHONY: all test test-torch check-build sanitize fault fault-run coverage fuzz fuzz-build bench install clean
 all: $(TARGETS)
 
 $(BUILD)/obj/%.o: %.c
@@ -166,20 +185,23 @@ IGRAPH_STATIC := -Wl,-Bstatic -ligraph -Wl,-Bdynamic -lm
 CLI_STATIC_OBJ := $(if $(IGRAPH_A),$(BUILD)/obj/tools/tensoralias/static/no_libxml2.o)
 CLI_LDLIBS := $(if $(IGRAPH_A),$(filter-out -ligraph,$(LDLIBS)) $(IGRAPH_STATIC),$(LDLIBS))
 
-$(BUILD)/obj/%.o: %.cpp
+$(TORCH_OUT)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(TORCH_CXXFLAGS) -MMD -MP -c $< -o $@
 
 # The libtorch bridge: a kernel library like the others (the ta_* runtime
-# from its host), which alone links libtorch.
-$(BUILD)/libtensoralias_torch.so: $(TORCH_OBJ)
+# from its host), which alone links libtorch; not linked when a file was
+# compiled against another torch's headers than TORCH's.
+$(TORCH_OUT)/libtensoralias_torch.so: $(TORCH_OBJ)
+	sh tools/torch-config.sh --check-deps $(TORCH_DIR) $(TORCH_OBJ:.o=.d)
 	$(CXX) -shared $(LDFLAGS) -o $@ $(TORCH_OBJ) $(TORCH_LIBS)
 
 # TORCH_LIBRARY test extensions: outside code built against libtorch alone.
-$(BUILD)/tests/torchext/lib%.so: tests/torchext/%.cpp
+$(TORCH_OUT)/tests/torchext/lib%.so: tests/torchext/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(filter-out -Iinclude -Isrc,$(TORCH_CXXFLAGS)) -fvisibility=default $(DEPFLAGS) -shared $(LDFLAGS) \
 	    -o $@ $< $(TORCH_LIBS)
+	sh tools/torch-config.sh --check-deps $(TORCH_DIR) $@.d
 
 $(BUILD)/tensoralias: $(CLI_OBJ) $(CLI_STATIC_OBJ) $(BUILD)/libtensoralias.a
 	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(CLI_STATIC_OBJ) $(WHOLE_LIB) $(CLI_LDLIBS)
@@ -223,6 +245,12 @@ $(BUILD)/share/tensoralias/%: $(BUILD)/data/corpus/pytorch-main/%
 $(BUILD)/share/tensoralias/tags.yaml: tests/data/corpus/pytorch-main/tags.yaml
 	@mkdir -p $(dir $@)
 	cp $< $@
+$(TORCH_KIT)/torch-config.sh: tools/torch-config.sh
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TORCH_KIT)/%: %
+	@mkdir -p $(dir $@)
+	cp $< $@
 # torch 1.13.1's registered operators, with how AliasDb treats each (graph-alias).
 $(BUILD)/share/tensoralias/registered-operators.txt: $(BUILD)/data/golden/torch-1.13.1/registered-operators.txt
 	@mkdir -p $(dir $@)
@@ -236,6 +264,12 @@ check-build: $(TARGETS) $(TEST_BIN) $(PLUGIN_SO) $(TORCHEXT_SO) $(BENCH_BIN) $(B
 
 test: check-build
 	BUILD=$(BUILD) SAN='$(SAN)' CC='$(CC)' CUDA='$(CUDA)' TORCH='$(if $(TORCH_SO),1,0)' T='$(T)' sh tests/run.sh
+
+# The bridge's tests on the torch TORCH=DIR names (its bridge and test
+# extension built first): `make TORCH=DIR test-torch`.
+test-torch: all $(TORCHEXT_SO)
+	BUILD=$(BUILD) T='verify_torch_*' TA_TORCH='$(if $(filter /usr,$(TORCH_DIR)),,$(TORCH_DIR))' \
+	    TA_TORCH_OUT=$(TORCH_OUT) sh tests/run.sh
 
 # The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
@@ -289,6 +323,8 @@ install: all
 	for f in $(BUILD)/libtensoralias_refkernels.so $(CUDA_SO) $(TORCH_SO); do [ -f "$$f" ] && install -m 755 $$f $(DESTDIR)$(PREFIX)/lib/ || true; done
 	install -m 644 include/tensoralias/*.h $(DESTDIR)$(PREFIX)/include/tensoralias/
 	install -m 644 $(SHARE_OUT) $(DESTDIR)$(PREFIX)/share/tensoralias/
+	cd $(BUILD)/share/tensoralias && find torch-bridge -type f -exec install -D -m 644 {} \
+	    $(DESTDIR)$(PREFIX)/share/tensoralias/{} \;
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tools/tensoralias.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tensoralias.pc
 

@@ -11,7 +11,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-    build-essential clang pkg-config xz-utils \
+    build-essential clang pkg-config xz-utils unzip python3-pip \
     libyaml-dev libigraph-dev libjansson-dev libcmocka-dev libdlpack-dev \
     zlib1g-dev liblzma-dev \
     graphviz libtorch-dev python3-torchvision >/dev/null

@@ -18,9 +18,17 @@ thread_local ta_kernel_ctx *current_ctx = nullptr;
 
 void no_delete(void *) {}
 
+/* allocate became non-const, and copy_data (used by clone) pure virtual,
+ * in torch 2.3. */
+#if TA_TORCH_AT_LEAST(2, 3)
+#define TA_ALLOCATE_CONST
+#else
+#define TA_ALLOCATE_CONST const
+#endif
+
 class EngineAllocator final : public c10::Allocator {
   public:
-    c10::DataPtr allocate(size_t n) const override
+    c10::DataPtr allocate(size_t n) TA_ALLOCATE_CONST override
     {
         TORCH_CHECK(current_ctx, "tensoralias: an ATen allocation outside a verified call");
         ta_kernel_storage s;
@@ -29,6 +37,12 @@ class EngineAllocator final : public c10::Allocator {
         return {s.base, s.base, &no_delete, c10::Device(c10::DeviceType::CPU)};
     }
     c10::DeleterFnPtr raw_deleter() const override { return &no_delete; }
+#if TA_TORCH_AT_LEAST(2, 3)
+    void copy_data(void *dest, const void *src, std::size_t count) const override
+    {
+        default_copy_data(dest, src, count);
+    }
+#endif
 };
 
 EngineAllocator engine;

@@ -1,5 +1,12 @@
-/* bridge.h - what the libtorch bridge's files share (C++17; the only
- * headers of the project that include libtorch's).
+/* bridge.h - what the libtorch bridge's files share (C++17, C++20 for torch
+ * 2.14 on; the only headers of the project that include libtorch's).
+ *
+ * One source for every torch from 1.13 to the newest: where libtorch's API
+ * moved, TA_TORCH_AT_LEAST(major, minor) chooses. It is built with the flags
+ * tools/torch-config.sh gives for one torch, which carry that library's
+ * version (TA_TORCH_LIB_MAJOR/MINOR): the headers compiled against must be
+ * the same version's, checked below, so a header missing from a torch folder
+ * cannot silently come from another torch installed in /usr/include.
  *
  * The bridge is a kernel library (include/tensoralias/kernel.h): every
  * operator it registers runs through PyTorch's dispatcher, boxed, on the
@@ -10,7 +17,12 @@
  *                  at::Tensors over shared c10::Storages and back
  *   dump.cpp       with TA_TORCH_DUMP=FILE, every call's arguments and
  *                  storages, for a replay in torch (tools/torch/replay_case.py)
+ *   elf.cpp        a library's needs read from its file (DT_NEEDED, RUNPATH,
+ *                  undefined symbols)
  *   kernel.cpp     the one boxed kernel: convert, call, write back, report
+ *   load.cpp       extension libraries loaded as the dynamic loader would,
+ *                  built for this torch or refused, with stand-ins for the
+ *                  CUDA and Python libraries the CPU side lacks
  *   process.cpp    libtorch's process-wide state: made safe to fork, and put
  *                  back between the operators one child runs
  *   register.cpp   the plugin entry: which operators, and their schemas */
@@ -27,6 +39,19 @@
 #include <ATen/core/ivalue.h>
 #include <ATen/core/stack.h>
 #include <c10/core/Allocator.h>
+#include <torch/version.h>
+
+#if !defined(TA_TORCH_LIB_MAJOR) || !defined(TA_TORCH_LIB_MINOR)
+#error "build the libtorch bridge with the flags tools/torch-config.sh gives (TA_TORCH_LIB_MAJOR/MINOR)"
+#endif
+static_assert(TORCH_VERSION_MAJOR == TA_TORCH_LIB_MAJOR && TORCH_VERSION_MINOR == TA_TORCH_LIB_MINOR,
+              "the torch headers compiled against are not the version of the libtorch linked: "
+              "headers of two torch installations are mixed");
+
+#define TA_TORCH_AT_LEAST(major, minor) \
+    (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
+/* Named tensors (Dimname arguments) were removed in torch 2.13. */
+#define TA_TORCH_NAMED_TENSORS (!TA_TORCH_AT_LEAST(2, 13))
 
 #include "tensoralias/kernel.h"
 
@@ -112,6 +137,31 @@ class CallState {
 /* With TA_TORCH_DUMP=FILE set, appends the call's arguments (whole
  * storages included) to FILE as one JSON line; otherwise nothing. */
 void dump_call(const std::string &op, const torch::jit::Stack &stack);
+
+/* ---- elf.cpp ---- */
+
+struct ElfSymbol {
+    std::string name;
+    bool object; /* data (STT_OBJECT), not code */
+};
+
+/* What a shared library needs from the loader. */
+struct ElfDeps {
+    std::vector<std::string> needed; /* DT_NEEDED, in order */
+    std::string runpath;             /* DT_RUNPATH, else DT_RPATH; "" when none */
+    std::vector<ElfSymbol> undefined; /* global (not weak) undefined symbols */
+};
+
+/* Reads path's dynamic section and symbols; false when it is not a 64-bit ELF file. */
+bool read_elf_deps(const std::string &path, ElfDeps &out);
+
+/* ---- load.cpp ---- */
+
+/* Loads the extension library lib (RTLD_GLOBAL) and, before it, the
+ * libraries it needs that are not loaded, each found as the dynamic loader
+ * finds it; the CUDA and Python ones are replaced by stand-ins. "" when
+ * loaded, else why not (a library built for another torch: both versions). */
+std::string load_library(const std::string &lib);
 
 /* ---- kernel.cpp ---- */
 

@@ -12,15 +12,19 @@
  * input tensors' dimensions as kernel.h's TA_DIM_NAMES says; out= arguments
  * stay unnamed, as a fresh out= tensor in PyTorch is. Names are metadata
  * outside the bytes and geometry the engine observes: results keep the
- * names ATen gives them, and the engine never sees them. */
+ * names ATen gives them, and the engine never sees them. Torch 2.13 removed
+ * named tensors: there a Dimname argument is refused (no operator of that
+ * torch takes one). */
 #include <cstring>
 #include <sstream>
 
-#include <ATen/ATen.h>
-#include <ATen/core/NamedTensor.h>
+#include <ATen/core/Tensor.h>
 #include <c10/core/TensorImpl.h>
 
 #include "torch/bridge.h"
+#if TA_TORCH_NAMED_TENSORS
+#include <ATen/core/NamedTensor.h>
+#endif
 
 namespace ta_torch {
 namespace {
@@ -127,13 +131,19 @@ bool is_int_like(c10::TypeKind k)
 /* A Dimname value: the name as at::Dimname spells it in an IValue. */
 std::string dimname_of(const char *name)
 {
+#if TA_TORCH_NAMED_TENSORS
     return at::Dimname::fromSymbol(c10::Symbol::dimname(name ? name : "")).symbol().toQualString();
+#else
+    (void)name;
+    throw Unsupported("tensoralias: a Dimname argument, which torch " TORCH_VERSION " does not have");
+#endif
 }
 
 } // namespace
 
 bool CallState::names_dims(const ta_stack *st)
 {
+    if (!TA_TORCH_NAMED_TENSORS) return false;
     for (size_t i = 0; i < ta_stack_size(st); i++) {
         const ta_value *v = ta_stack_at(const_cast<ta_stack *>(st), i);
         if (v->tag == TA_VAL_DIMNAME || v->tag == TA_VAL_DIMNAME_LIST) return true;
@@ -144,6 +154,7 @@ bool CallState::names_dims(const ta_stack *st)
 /* Names t's dimensions as kernel.h's TA_DIM_NAMES scheme does. */
 void CallState::name_dims(at::Tensor &t)
 {
+#if TA_TORCH_NAMED_TENSORS
     static const char letters[] = TA_DIM_NAMES;
     const int64_t most = (int64_t)sizeof letters - 1;
     if (t.dim() > most) return;
@@ -151,6 +162,9 @@ void CallState::name_dims(at::Tensor &t)
     for (int64_t i = 0; i < t.dim(); i++)
         names.push_back(at::Dimname::fromSymbol(c10::Symbol::dimname(std::string(1, letters[most - t.dim() + i]))));
     at::internal_set_names_inplace(t, names);
+#else
+    (void)t;
+#endif
 }
 
 c10::Storage CallState::storage_for(const ta_kernel_storage &s)

@@ -16,7 +16,7 @@
 #include <map>
 #include <sstream>
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #include "torch/bridge.h"
 
@@ -87,6 +87,7 @@ class Dump {
         }
         o << "{\"dtype\": \"" << c10::toString(t.scalar_type()) << "\", \"shape\": " << t.sizes()
           << ", \"strides\": " << t.strides() << ", \"offset\": " << t.storage_offset() << ", \"storage\": " << id;
+#if TA_TORCH_NAMED_TENSORS
         if (t.has_names()) {
             o << ", \"names\": [";
             for (size_t i = 0; i < t.names().size(); i++) {
@@ -95,6 +96,7 @@ class Dump {
             }
             o << "]";
         }
+#endif
         o << "}";
     }
 

@@ -38,10 +38,25 @@ namespace {
 
 class SilentWarnings : public c10::WarningHandler {
   public:
+#if TA_TORCH_AT_LEAST(2, 0)
+    void process(const c10::Warning &) override {}
+#else
     void process(const c10::SourceLocation &, const std::string &, const bool) override {}
+#endif
 };
 
 SilentWarnings silent;
+
+/* The warning settings moved from c10::Warning to c10::WarningUtils in 2.0. */
+#if TA_TORCH_AT_LEAST(2, 0)
+namespace warnings = c10::WarningUtils;
+#else
+namespace warnings {
+inline bool get_warnAlways() { return c10::Warning::get_warnAlways(); }
+inline c10::WarningHandler *get_warning_handler() { return c10::Warning::get_warning_handler(); }
+inline void set_warning_handler(c10::WarningHandler *h) { c10::Warning::set_warning_handler(h); }
+} // namespace warnings
+#endif
 
 /* What prepare_process found, compared between operators. */
 struct Settings {
@@ -61,11 +76,11 @@ struct Settings {
                 c.deterministicAlgorithms(),
                 c.deterministicAlgorithmsWarnOnly(),
                 c.userEnabledMkldnn(),
-                c10::Warning::get_warnAlways(),
+                warnings::get_warnAlways(),
                 c.float32MatmulPrecision(),
                 c.linalgPreferredBackend(),
                 c10::GetAllocator(c10::DeviceType::CPU),
-                c10::Warning::get_warning_handler()};
+                warnings::get_warning_handler()};
     }
     bool operator==(const Settings &o) const
     {
@@ -88,7 +103,7 @@ std::unique_ptr<Fresh> fresh;
 void prepare_process()
 {
     at::set_num_threads(1);
-    c10::Warning::set_warning_handler(&silent);
+    warnings::set_warning_handler(&silent);
     at::Generator g = at::detail::getDefaultCPUGenerator();
     std::lock_guard<std::mutex> lock(g.mutex());
     g.set_current_seed(c10::default_rng_seed_val);

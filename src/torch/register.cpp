@@ -8,8 +8,8 @@
  *     yaml's schema. Where libtorch's schema takes other arguments (a yaml
  *     of another version), every call is refused with libtorch's schema as
  *     the reason.
- *   - a path (`verify --torch-library LIB.so`): LIB is loaded into libtorch
- *     and the operators it adds to the dispatcher are registered with the
+ *   - paths, one a line (`verify --torch-library LIB.so...`): each LIB is
+ *     loaded into libtorch in turn (load.cpp) and the operators they add to the dispatcher are registered with the
  *     schemas the dispatcher holds (inferred ones included), those with a
  *     CPU kernel with the bridge's kernel, the others as schemas only; an
  *     operator the registry knows already (declared in the sources of
@@ -17,8 +17,6 @@
  * Both first make the process safe to fork (process.cpp's prepare_process),
  * and last record libtorch's state as every child starts with it, which the
  * engine has put back between the operators one child runs (reset_process). */
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -138,11 +136,15 @@ std::set<std::string> all_op_names()
     return out;
 }
 
-ta_status register_library(ta_registry *reg, const char *lib)
+/* libs: the --torch-library paths, one a line, loaded in that order. */
+ta_status register_library(ta_registry *reg, const char *libs)
 {
     std::set<std::string> before = all_op_names();
-    if (!dlopen(lib, RTLD_NOW | RTLD_GLOBAL))
-        return ta_registry_plugin_error(reg, "cannot load %s into libtorch: %s", lib, dlerror());
+    std::stringstream list(libs);
+    for (std::string lib; std::getline(list, lib);) {
+        std::string why = load_library(lib);
+        if (!why.empty()) return ta_registry_plugin_error(reg, "%s", why.c_str());
+    }
     std::set<std::string> after = all_op_names();
     auto &d = c10::Dispatcher::singleton();
     size_t added = 0;
@@ -162,7 +164,7 @@ ta_status register_library(ta_registry *reg, const char *lib)
         if (s != TA_OK) return s;
         added++;
     }
-    if (!added) return ta_registry_plugin_error(reg, "%s registered no operator with libtorch", lib);
+    if (!added) return ta_registry_plugin_error(reg, "%s registered no operator with libtorch", libs);
     return TA_OK;
 }
 

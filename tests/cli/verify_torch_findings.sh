@@ -4,6 +4,9 @@
 # down so the tool keeps seeing them (their judgement is in
 # tests/data/torch/aten-1.13.1-findings.tsv).
 . "$(dirname "$0")/lib.sh"
+if [ -n "${TA_TORCH:-}" ]; then
+    echo "skipped: these are ATen 1.13.1's findings (Debian's torch), not $TA_TORCH's"; exit 77
+fi
 if [ ! -f "$BUILD/libtensoralias_torch.so" ]; then
     echo "skipped: the libtorch bridge is not built (no libtorch-dev)"; exit 77
 fi

@@ -4,12 +4,10 @@
 # through the libtorch bridge: the correct ones clean, each wrong one with
 # its verdict, the inferred schemas' writes caught.
 . "$(dirname "$0")/lib.sh"
-EXT=$BUILD/tests/torchext/libtaext.so
-if [ ! -f "$BUILD/libtensoralias_torch.so" ] || [ ! -f "$EXT" ]; then
-    echo "skipped: the libtorch bridge is not built (no libtorch-dev)"; exit 77
-fi
+need_bridge
+EXT=$TORCH_EXT
 
-"$TA" verify --torch-library "$EXT" --cases 12 --timeout 5 --jobs 2 --format json \
+"$TA" verify $TORCH_ARGS --torch-library "$EXT" --cases 12 --timeout 5 --jobs 2 --format json \
     >"$tmp/r.json" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ] || { cat "$tmp/err"; fail "exit status $rc, expected 1"; }
@@ -42,7 +40,7 @@ grep '"taext::rejects"' "$tmp/r.json" | grep -q 'taext::rejects takes nothing' |
 grep '"taext::inferred_into"' "$tmp/r.json" | grep -q '"argument":"_0"' || fail "inferred_into: the written _0"
 # Operators with a kernel are verified by default; a schema-only one when asked.
 grep -q '"taext::schema_only"' "$tmp/r.json" && fail "schema_only verified without --ops"
-"$TA" verify --torch-library "$EXT" --ops 'taext::schema_only' --format json >"$tmp/s.json" 2>&1
+"$TA" verify $TORCH_ARGS --torch-library "$EXT" --ops 'taext::schema_only' --format json >"$tmp/s.json" 2>&1
 grep -q '"verdict":"no-kernel"' "$tmp/s.json" || { cat "$tmp/s.json"; fail "schema_only: no-kernel"; }
 
 # --schemas-from: verified against the schemas the sources declare, each
@@ -54,14 +52,14 @@ TORCH_LIBRARY(taext, m) {
     m.def("scale(Tensor x, float f) -> Tensor");
 }
 CPP
-"$TA" verify --torch-library "$EXT" --schemas-from "$tmp/decl.cpp" --ops 'taext::writes_input' \
+"$TA" verify $TORCH_ARGS --torch-library "$EXT" --schemas-from "$tmp/decl.cpp" --ops 'taext::writes_input' \
     --ops 'taext::scale' --cases 5 --format json >"$tmp/d.json" 2>"$tmp/err"
 grep '"taext::writes_input"' "$tmp/d.json" | grep -q '"verdict":"schema-mismatch"' ||
     { cat "$tmp/d.json" "$tmp/err"; fail "--schemas-from: schema-mismatch"; }
 grep '"taext::writes_input"' "$tmp/d.json" | grep -q 'undeclared-mutation' &&
     fail "--schemas-from: verified against the source's schema, which declares the write"
 grep -q '^{"op":"taext::scale","verdict":"ok"' "$tmp/d.json" || fail "--schemas-from: scale ok"
-"$TA" verify --torch-library "$EXT" --schemas-from tests/torchext/taext.cpp --cases 5 --format json \
+"$TA" verify $TORCH_ARGS --torch-library "$EXT" --schemas-from tests/torchext/taext.cpp --cases 5 --format json \
     >"$tmp/same.json" 2>"$tmp/err"
 grep -q 'schema-mismatch' "$tmp/same.json" && { grep schema-mismatch "$tmp/same.json"; fail "own source: no mismatch"; }
 grep -q '^{"op":"taext::writes_input","verdict":"undeclared-mutation"' "$tmp/same.json" ||
@@ -80,22 +78,23 @@ checked=$(sed -n 's/.*"operator":"\([^"]*\)".*/\1/p' "$tmp/c.json" | sort -u)
 [ "$checked" = "taext::scale_" ] || { cat "$tmp/c.json" "$tmp/err"; fail "check names the operator taext::scale_"; }
 "$TA" check --format sarif "$tmp/forgot.cpp" 2>/dev/null |
     grep -q '"fullyQualifiedName": *"taext::scale_"' || fail "SARIF names the operator as a logical location"
-"$TA" verify --torch-library "$EXT" --schemas-from "$tmp/forgot.cpp" --ops "$checked" --cases 5 \
+"$TA" verify $TORCH_ARGS --torch-library "$EXT" --schemas-from "$tmp/forgot.cpp" --ops "$checked" --cases 5 \
     --format json >"$tmp/v.json" 2>"$tmp/err"
 grep -q "^{\"op\":\"$checked\",\"verdict\":\"[a-z-]*\"" "$tmp/v.json" ||
     { cat "$tmp/v.json" "$tmp/err"; fail "verify reports check's operator under the same name"; }
 grep -q '"verdict":"ok"' "$tmp/v.json" && fail "verify against the forgetful source finds the write"
 
 # A library that is not one, and one without operators, are usage errors.
-"$TA" verify --torch-library "$tmp/none.so" >"$tmp/o" 2>&1
+"$TA" verify $TORCH_ARGS --torch-library "$tmp/none.so" >"$tmp/o" 2>&1
 [ $? -eq 2 ] || fail "a missing library: exit 2"
 grep -q 'cannot load' "$tmp/o" || { cat "$tmp/o"; fail "a missing library: the reason"; }
 
 # torchvision's _C (a real TORCH_LIBRARY extension), when installed: every
 # operator exercised by the bundled samples and clean.
 TV=$(ls /usr/lib/python3/dist-packages/torchvision/_C*.so 2>/dev/null | head -n 1)
+[ -z "${TA_TORCH:-}" ] || TV="" # built for Debian's torch
 if [ -n "$TV" ]; then
-    "$TA" verify --torch-library "$TV" --samples tests/data/torchvision/samples.json --trap-writes \
+    "$TA" verify $TORCH_ARGS --torch-library "$TV" --samples tests/data/torchvision/samples.json --trap-writes \
         --format json >"$tmp/tv.json" 2>"$tmp/err" || { cat "$tmp/tv.json" "$tmp/err"; fail "torchvision"; }
     [ "$(grep -c '"verdict":"ok"' "$tmp/tv.json")" -eq 12 ] || { cat "$tmp/tv.json"; fail "torchvision: 12 ok"; }
     grep -q '"exercised":0,' "$tmp/tv.json" && fail "torchvision: an operator not exercised"

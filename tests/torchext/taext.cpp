@@ -22,6 +22,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
 #include <torch/library.h>
+#include <torch/version.h>
 
 namespace {
 
@@ -93,7 +94,7 @@ at::Tensor restrides(const at::Tensor &x) // undeclared-metadata-mutation
 at::Tensor past_end(const at::Tensor &x) // out-of-bounds
 {
     TORCH_CHECK(x.scalar_type() == at::kFloat, "past_end: float32 only");
-    float *base = static_cast<float *>(x.storage().data());
+    float *base = static_cast<float *>(const_cast<void *>(static_cast<const void *>(x.storage().data())));
     base[x.storage().nbytes() / sizeof(float)] = 1.0f;
     return x + 1;
 }
@@ -173,7 +174,9 @@ TORCH_LIBRARY(taext, m)
     m.def("past_end(Tensor x) -> Tensor");
     m.def("crashes(Tensor x) -> Tensor");
     m.def("rejects(Tensor x) -> Tensor");
+#if TORCH_VERSION_MAJOR < 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR < 13) // named tensors, gone in 2.13
     m.def("named(Tensor x, Dimname d) -> Tensor");
+#endif
     m.def("schema_only(Tensor x) -> Tensor");
     m.def("draws(Tensor x) -> Tensor");
     m.def("fresh_generator(Tensor x) -> Tensor");
@@ -207,5 +210,7 @@ TORCH_LIBRARY_IMPL(taext, CPU, m)
     m.impl("fresh_generator", &fresh_generator);
     m.impl("sets_threads", &sets_threads);
     m.impl("threads_one", &threads_one);
+#if TORCH_VERSION_MAJOR < 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR < 13)
     m.impl("named", [](const at::Tensor &x, at::Dimname) { return x + 1; });
+#endif
 }

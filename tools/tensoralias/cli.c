@@ -29,6 +29,21 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len)
 
 static int exists(const char *p) { return access(p, R_OK) == 0; }
 
+/* The first of two places relative to the executable's folder (a printf
+ * format taking that folder and name) that exists, in buf; else NULL. */
+static const char *beside_exe(const char *first, const char *second, const char *name, char *buf, size_t cap)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
+    if (!slash) return NULL;
+    *slash = '\0';
+    const char *const formats[] = {first, second};
+    for (size_t i = 0; i < 2; i++)
+        if (snprintf(buf, cap, formats[i], exe, name) < (int)cap && exists(buf)) return buf;
+    return NULL;
+}
+
 const char *ta_cli_bundled(const char *name)
 {
     static char path[PATH_MAX + 64];
@@ -37,21 +52,16 @@ const char *ta_cli_bundled(const char *name)
         snprintf(path, sizeof path, "%s/%s", env, name);
         if (exists(path)) return path;
     }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(path, sizeof path, "%s/share/tensoralias/%s", exe, name);
-            if (exists(path)) return path;
-            snprintf(path, sizeof path, "%s/../share/tensoralias/%s", exe, name);
-            if (exists(path)) return path;
-        }
-    }
+    if (beside_exe("%s/share/tensoralias/%s", "%s/../share/tensoralias/%s", name, path, sizeof path)) return path;
     snprintf(path, sizeof path, "%s/%s", TA_DATADIR, name);
     return exists(path) ? path : NULL;
+}
+
+const char *ta_cli_find_lib(const char *name, char *buf, size_t cap)
+{
+    if (beside_exe("%s/%s", "%s/../lib/%s", name, buf, cap)) return buf;
+    snprintf(buf, cap, "%s/../../lib/%s", TA_DATADIR, name);
+    return exists(buf) ? buf : NULL;
 }
 
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)

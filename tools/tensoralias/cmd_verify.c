@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "report_verify.h"
+#include "verify_torch.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/extract.h"
 #include "tensoralias/native.h"
@@ -39,7 +40,28 @@ static void usage(FILE *out)
             "                        CPU kernels, through libtorch's dispatcher\n"
             "  --torch-library LIB.so  load a TORCH_LIBRARY extension into libtorch and verify\n"
             "                        the operators it registers, against the schemas the\n"
-            "                        dispatcher holds (no yaml needed)\n"
+            "                        dispatcher holds (no yaml needed); repeatable: loaded in\n"
+            "                        the order given, each one's dependencies found as the\n"
+            "                        dynamic loader finds them (its RUNPATH). It must be built\n"
+            "                        for the torch in use (--torch). The CUDA and Python\n"
+            "                        libraries it links (libtorch_cuda.so, libc10_cuda.so,\n"
+            "                        libtorch.so, libtorch_python.so, libcudart...) are\n"
+            "                        replaced by stand-ins made with the C compiler (cc), in\n"
+            "                        which every symbol the CPU side lacks aborts if called:\n"
+            "                        its CPU kernels are verified\n"
+            "  --torch DIR           the torch whose libtorch runs them (default: Debian's\n"
+            "                        libtorch-dev): a torch package folder (python3 -c 'import\n"
+            "                        torch, os; print(os.path.dirname(torch.__file__))'), a\n"
+            "                        libtorch folder, or what tools/install-torch.sh VERSION\n"
+            "                        prints; any torch from 1.13 on. Its bridge is built on\n"
+            "                        first use (a C++ compiler and the torch's headers are\n"
+            "                        needed) into $XDG_CACHE_HOME/tensoralias/torch-bridge, or\n"
+            "                        beforehand with `make TORCH=DIR`. Without FILE.yaml the\n"
+            "                        operators are that torch's own native_functions.yaml.\n"
+            "                        A PyPI torch is a CUDA build: its libtorch_cpu.so needs\n"
+            "                        the CUDA runtime wheels (nvidia-cuda-runtime, -cupti)\n"
+            "                        beside it; no GPU is needed\n");
+    fprintf(out,
             "  --schemas-from SRC    with --torch-library: verify against the schemas the C++ and\n"
             "                        Python sources declare (as `extract` reads them; repeatable),\n"
             "                        each difference from what the library registered a\n"
@@ -86,10 +108,10 @@ static void usage(FILE *out)
 enum { MAX_LIST = 64 };
 
 typedef struct verify_cli {
-    const char *yaml, *samples, *baseline, *outpath, *device, *torch_library;
-    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *sources[MAX_LIST];
+    const char *yaml, *samples, *baseline, *outpath, *device, *torch;
+    const char *kernels[MAX_LIST], *schemas[MAX_LIST], *sources[MAX_LIST], *libraries[MAX_LIST];
     const char **globs; /* room for every argument: scripts pass one --ops per operator */
-    int nkernels, nschemas, nglobs, nsources;
+    int nkernels, nschemas, nglobs, nsources, nlibraries;
     bool no_default_kernels, no_default_samples, verbose;
     bool isolate_given; /* --isolate: else the kernels choose */
     ta_compose_mode compose;
@@ -186,7 +208,8 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
     else if (!strcmp(a, "--schemas")) return add_to(c->schemas, &c->nschemas, a, v);
     else if (!strcmp(a, "--ops")) c->globs[c->nglobs++] = v;
     else if (!strcmp(a, "--samples")) c->samples = v;
-    else if (!strcmp(a, "--torch-library")) c->torch_library = v;
+    else if (!strcmp(a, "--torch-library")) return add_to(c->libraries, &c->nlibraries, a, v);
+    else if (!strcmp(a, "--torch")) c->torch = v;
     else if (!strcmp(a, "--schemas-from")) return add_to(c->sources, &c->nsources, a, v);
     else if (!strcmp(a, "--baseline")) c->baseline = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
@@ -205,7 +228,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
 static bool takes_value(const char *a)
 {
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
-                                             "--baseline", "-o", "--format", "--device", "--torch-library", "--schemas-from", "--isolate",
+                                             "--baseline", "-o", "--format", "--device", "--torch", "--torch-library", "--schemas-from", "--isolate",
                                              "--seed", "--case-seed", "--cases", "--jobs",
                                              "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
@@ -260,27 +283,8 @@ typedef struct verify_run {
     const char *cuda_lib; /* the CUDA device library, for --device cuda */
     ta_samples *samples;
     ta_vbaseline *baseline;
+    ta_torch_setup torch; /* the bridge, and the torch it was built for */
 } verify_run;
-
-/* A file next to the executable, or in $PREFIX/lib. */
-static const char *find_lib(const char *name, char *buf, size_t cap)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(buf, cap, "%s/%s", exe, name);
-            if (access(buf, R_OK) == 0) return buf;
-            snprintf(buf, cap, "%s/../lib/%s", exe, name);
-            if (access(buf, R_OK) == 0) return buf;
-        }
-    }
-    snprintf(buf, cap, "%s/../../lib/%s", TA_DATADIR, name);
-    return access(buf, R_OK) == 0 ? buf : NULL;
-}
 
 static int render_diags(ta_diags *d)
 {
@@ -323,7 +327,7 @@ static int load_yaml(verify_run *r, const char *yaml)
 
 static int open_cuda(verify_run *r, ta_verify_opts *o)
 {
-    const char *lib = r->cuda_lib = find_lib("libtensoralias_cuda.so", r->cuda_path, sizeof r->cuda_path);
+    const char *lib = r->cuda_lib = ta_cli_find_lib("libtensoralias_cuda.so", r->cuda_path, sizeof r->cuda_path);
     o->dev = NULL;
     if (lib && ta_exec_device_load(lib, &o->dev, &r->devlib, r->diags) == TA_OK) return -1;
     size_t n = ta_diags_count(r->diags);
@@ -342,7 +346,7 @@ static int open_cuda(verify_run *r, ta_verify_opts *o)
 static int load_source_schemas(verify_run *r, const verify_cli *c)
 {
     if (!c->nsources) return -1;
-    if (!c->torch_library) return ta_cli_usage_error(CMD, "--schemas-from needs --torch-library");
+    if (!c->nlibraries) return ta_cli_usage_error(CMD, "--schemas-from needs --torch-library");
     ta_extract *x;
     if (ta_extract_create(NULL, &x) != TA_OK) return out_of_memory();
     ta_status st = TA_OK;
@@ -364,24 +368,30 @@ static int load_source_schemas(verify_run *r, const verify_cli *c)
     return -1;
 }
 
-/* The libtorch bridge (`--kernels torch`, `--torch-library`), built where
- * libtorch was found; -1 when loaded, else the exit status. */
+/* The libtorch bridge (`--kernels torch`, `--torch-library`) for the torch
+ * of the run (set_up found it); -1 when loaded, else the exit status. */
 static int load_torch_bridge(verify_run *r)
 {
-    char path[PATH_MAX + 64];
-    const char *lib = find_lib("libtensoralias_torch.so", path, sizeof path);
-    if (!lib) {
-        fprintf(stderr, "tensoralias verify: the libtorch bridge (libtensoralias_torch.so) is not "
-                        "installed: it is built where libtorch is found (libtorch-dev)\n");
-        return TA_EXIT_USAGE;
-    }
-    return ta_registry_load_plugin(r->reg, lib, r->diags) == TA_OK ? -1 : TA_EXIT_USAGE;
+    return ta_registry_load_plugin(r->reg, r->torch.bridge, r->diags) == TA_OK ? -1 : TA_EXIT_USAGE;
+}
+
+/* The --torch-library paths, one a line, for the bridge's option
+ * "torch.library"; NULL when out of memory. */
+static char *library_list(const verify_cli *c)
+{
+    size_t n = 1;
+    for (int i = 0; i < c->nlibraries; i++) n += strlen(c->libraries[i]) + 3;
+    char *list = malloc(n), *at = list;
+    for (int i = 0; list && i < c->nlibraries; i++)
+        /* dlopen searches the library path for names without a slash. */
+        at += sprintf(at, "%s%s%s", i ? "\n" : "", strchr(c->libraries[i], '/') ? "" : "./", c->libraries[i]);
+    return list;
 }
 
 /* True when libtorch's kernels are verified (--kernels torch, --torch-library). */
 static bool uses_torch(const verify_cli *c)
 {
-    bool torch = c->torch_library != NULL;
+    bool torch = c->nlibraries > 0;
     for (int i = 0; i < c->nkernels; i++) torch = torch || !strcmp(c->kernels[i], "torch");
     return torch;
 }
@@ -395,16 +405,16 @@ static int load_kernels(verify_run *r, const verify_cli *c)
     bool torch = uses_torch(c);
     const char *ref = c->no_default_kernels || torch
                           ? NULL
-                          : find_lib("libtensoralias_refkernels.so", path, sizeof path);
+                          : ta_cli_find_lib("libtensoralias_refkernels.so", path, sizeof path);
     if (ref && ta_registry_load_plugin(r->reg, ref, r->diags) != TA_OK) return TA_EXIT_USAGE;
     if (!c->no_default_kernels && r->cuda_lib &&
         ta_registry_load_plugin(r->reg, r->cuda_lib, r->diags) != TA_OK)
         return TA_EXIT_USAGE;
-    if (c->torch_library) {
-        /* dlopen searches the library path for names without a slash. */
-        snprintf(path, sizeof path, "%s%s", strchr(c->torch_library, '/') ? "" : "./", c->torch_library);
-        if (ta_registry_set_option(r->reg, "torch.library", path) != TA_OK) return TA_EXIT_USAGE;
-        if (load_torch_bridge(r) >= 0) return TA_EXIT_USAGE;
+    if (c->nlibraries) {
+        char *list = library_list(c);
+        ta_status st = list ? ta_registry_set_option(r->reg, "torch.library", list) : TA_ERR_NOMEM;
+        free(list);
+        if (st != TA_OK || load_torch_bridge(r) >= 0) return TA_EXIT_USAGE;
     }
     for (int i = 0; i < c->nkernels; i++) {
         if (!strcmp(c->kernels[i], "torch")) {
@@ -457,16 +467,33 @@ static int load_samples(verify_run *r, verify_cli *c)
 
 /* Schemas, devices, kernels, derived operators, samples and baseline;
  * -1 when all is ready, else the exit status. */
+/* The yaml verified against: FILE, none for an extension library (it
+ * brings its schemas), the --torch torch's own, or the bundled one; NULL
+ * after an error message when there is none. */
+static const char *default_yaml(const verify_run *r, const verify_cli *c)
+{
+    if (c->yaml) return c->yaml;
+    if (c->nlibraries) return NULL;
+    if (c->torch) {
+        if (!r->torch.yaml[0])
+            fprintf(stderr, "tensoralias verify: torch %s (%s) has no native_functions.yaml of its own "
+                            "(torchgen/packaged beside it): name one\n", r->torch.version, c->torch);
+        return r->torch.yaml[0] ? r->torch.yaml : NULL;
+    }
+    const char *yaml = ta_cli_bundled("native_functions.yaml");
+    if (!yaml) fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
+    return yaml;
+}
+
 static int set_up(verify_run *r, verify_cli *c)
 {
-    /* An extension library brings its schemas: no yaml unless one is named. */
-    const char *yaml = c->yaml || c->torch_library ? c->yaml : ta_cli_bundled("native_functions.yaml");
-    if (!yaml && !c->torch_library) {
-        fprintf(stderr, "tensoralias verify: the bundled native_functions.yaml is missing\n");
-        return TA_EXIT_USAGE;
-    }
+    int rc = -1;
+    if (c->torch && !uses_torch(c)) return ta_cli_usage_error(CMD, "--torch needs --kernels torch or --torch-library");
+    if (uses_torch(c) && (rc = ta_verify_torch_setup(c->torch, &r->torch)) >= 0) return rc;
+    const char *yaml = default_yaml(r, c);
+    if (!yaml && (c->yaml || !c->nlibraries)) return TA_EXIT_USAGE;
     c->yaml = yaml;
-    int rc = yaml ? load_yaml(r, yaml) : -1;
+    rc = yaml ? load_yaml(r, yaml) : -1;
     if (rc < 0 && !strcmp(c->device, "cuda")) rc = open_cuda(r, &c->opts);
     if (rc >= 0) return rc;
     /* autogen's derived operators: schemas now, composed kernels after the libraries. */
