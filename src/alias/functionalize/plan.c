@@ -191,7 +191,7 @@ static bool agg_read_only(fz_pass *p, const ta_ir_value *l)
         ir_kind k = u->kind->kind;
         if (k == IR_K_EXTRACTOR && strcmp(u->kind->name, "prim::PythonOp")) continue;
         if (k != IR_K_OTHER) return false;
-        const ta_ir_op *op = ta_ir_ops_resolve(p->ops, u);
+        const ta_ir_op *op = fz_op(p, u);
         uint32_t at = l->uses[i].index;
         if (!op || op->kind == TA_IR_CONSERVATIVE || at >= op->schema->nargs || op->args[at].write ||
             op->args[at].wild_after)
@@ -301,7 +301,7 @@ static ta_status plan_write(fz_pass *p, ta_ir_node *n, const ta_ir_op *op)
 
 static ta_status plan_op(fz_pass *p, ta_ir_node *n)
 {
-    const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
+    const ta_ir_op *op = fz_op(p, n);
     if (!op) return plan_opaque(p, n, fmt(p, "it is passed to %s, which has no schema%s", n->kind->name, ""));
     if (op->kind == TA_IR_CONSERVATIVE)
         return plan_opaque(p, n, fmt(p, "it is passed to %s, which may write it without saying so%s", n->kind->name, ""));
