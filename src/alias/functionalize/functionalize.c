@@ -21,16 +21,32 @@ uint32_t ta_functionalize_count_mutating(const ta_ir_graph *g, const ta_ir_ops *
     return count_block(g->top, ops);
 }
 
+/* Room in the operator cache for node id (the pass adds nodes); false when
+ * it cannot grow, and then resolutions are not kept. */
+static bool op_room(fz_pass *p, uint32_t id)
+{
+    if (id < p->nop) return true;
+    uint32_t cap = ta_ir_graph_node_capacity(p->g) + 1;
+    if (cap <= id) cap = id + 1;
+    const ta_ir_op **op = ta_realloc(p->op, cap * sizeof *op);
+    if (op) p->op = op;
+    uint8_t *done = op ? ta_realloc(p->op_done, cap) : NULL;
+    if (!done) return false;
+    memset(done + p->nop, 0, cap - p->nop);
+    p->op_done = done, p->nop = cap;
+    return true;
+}
+
 const ta_ir_op *fz_op(fz_pass *p, const ta_ir_node *n)
 {
-    if (n->id >= p->nnodes) return ta_ir_ops_resolve(p->ops, n);
+    if (!op_room(p, n->id)) return ta_ir_ops_resolve(p->ops, n);
     if (!p->op_done[n->id]) p->op[n->id] = ta_ir_ops_resolve(p->ops, n), p->op_done[n->id] = 1;
     return p->op[n->id];
 }
 
 void fz_set_op(fz_pass *p, const ta_ir_node *n, const ta_ir_op *op)
 {
-    if (n->id < p->nnodes) p->op[n->id] = op, p->op_done[n->id] = 1;
+    if (op_room(p, n->id)) p->op[n->id] = op, p->op_done[n->id] = 1;
 }
 
 /* count_block with the pass's resolutions */
@@ -88,6 +104,7 @@ static ta_status pass_init(fz_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_
     p->first = ta_calloc(nn, sizeof *p->first);
     p->op = ta_malloc(nn * sizeof *p->op);
     p->op_done = ta_calloc(nn, 1);
+    p->nop = (uint32_t)nn;
     if (!p->alias || !p->uf || !p->taint || !p->stamp || !p->plan || !p->wplan || !p->why || !p->guard || !p->first ||
         !p->op || !p->op_done)
         return TA_ERR_NOMEM;

@@ -104,6 +104,7 @@ typedef struct fz_pass {
     ta_ir_value **first;      /* per loop node: "first iteration", made once */
     const ta_ir_op **op;      /* per node: its operator, once resolved ... */
     uint8_t *op_done;         /* ... which it is when this is set */
+    uint32_t nop;             /* nodes the two have room for */
     fz_sig_verdict sig[FZ_SIG_CACHE];
     uint32_t nsig;
     uint32_t *stamp;          /* per value: scratch marks */
