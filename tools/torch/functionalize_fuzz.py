@@ -113,6 +113,7 @@ def main():
                     help="also minimize the first change torch's executors make to an original, and each to a rewrite")
     ap.add_argument("--keep", default=None, help="write failing graphs here")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--progress", type=int, default=0, help="a line every N graphs")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     fz = Functionalizer(a.build)
@@ -158,6 +159,8 @@ def main():
                                                  "minimized from %s: %s" % (name, r2["first"]))
         elif not a.quiet:
             print("%s: same (%s)" % (name, r.get("summary", "")), flush=True)
+        if a.progress and tot["graphs"] % a.progress == 0:
+            print("... %d graphs, %d differ, %.0f s" % (tot["graphs"], tot["graphs_ours"], time.time() - t0), flush=True)
     secs = time.time() - t0
     print("%d graphs, %d input sets each run under both settings: %d differ (%d graphs), %d sets torch refuses as "
           "written; torch's default executor changes %d original results (%d graphs%s) and %d rewrite results; %.1f s"
