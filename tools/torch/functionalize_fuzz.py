@@ -113,6 +113,8 @@ def main():
                     help="also minimize the first change torch's executors make to an original, and each to a rewrite")
     ap.add_argument("--keep", default=None, help="write failing graphs here")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--input-seed", type=int, default=None,
+                    help="the seed of the tensors for every graph (default: the graph's index in the run)")
     ap.add_argument("--progress", type=int, default=0, help="a line every N graphs")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
@@ -125,6 +127,8 @@ def main():
            "graphs_ours": 0, "graphs_torch_orig": 0}
     torch_example = None
     for i, (name, text) in enumerate(items):
+        if a.input_seed is not None:
+            i = a.input_seed
         r = check(fz, text, i, a.draws)
         tot["graphs"] += 1
         for k in ("inputs", "refused", "torch_orig", "torch_func", "ours"):

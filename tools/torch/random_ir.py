@@ -186,8 +186,11 @@ class Gen:
         self.emit(ind, "%s = prim::Loop(%s, %s, %s)" % (", ".join(o + " : Tensor" for o in outs), trip, cond,
                                                        ", ".join(i[0] for i in inits)))
         self.emit(ind + 1, "block0(%s : int, %s):" % (it, ", ".join(p + " : Tensor" for p in params)))
-        # the carried values may hold any memory the loop may leave in them
-        every = frozenset().union(*(i[2] for i in inits)) | frozenset(params)
+        # after an iteration a carried value may hold any memory visible here
+        # (a graph input, a view of a value from before the loop, what the body
+        # wrote), so no write may read it from elsewhere: torch does not refuse
+        # every overlapping copy_, and its result then depends on the order
+        every = frozenset().union(*(v[2] for v in scope)) | frozenset(params)
         body = scope + [(p, "m", every) for p in params]
         before = len(scope)
         if r.random() < 0.5:
