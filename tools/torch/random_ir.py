@@ -97,7 +97,13 @@ class Gen:
         else:
             return self.op(ind, scope)
 
-    def cond(self):
+    def cond(self, ind=None):
+        """A condition; at indent ind sometimes one computed right there (a
+        block's own bool, which nothing after the block can see)."""
+        if ind is not None and self.r.random() < 0.25:
+            n = self.name()
+            self.emit(ind, "%s : bool = aten::__not__(%s)" % (n, self.r.choice(self.conds)))
+            return n
         return self.r.choice(self.conds)
 
     def write_through_view(self, ind, scope, base):
@@ -143,6 +149,7 @@ class Gen:
 
     def if_(self, ind, scope, inner=None):
         n = self.name()
+        cond = self.cond(ind) if self.nasty else "%c"
         at = len(self.lines)
         self.emit(ind, "")
         outs, roots, shapes = [], frozenset(), set()
@@ -154,7 +161,6 @@ class Gen:
             o = self.pick(body[len(scope):] or body, "m") or self.pick(body, "m")
             self.emit(ind + 2, "-> (%s)" % o[0])
             roots |= o[2]
-        cond = self.cond() if self.nasty else "%c"
         self.lines[at] = "  " * ind + "%s : Tensor = prim::If(%s)" % (n, cond)
         scope.append((n, "m", roots | {n}))
         if self.nasty and self.r.random() < 0.3:
@@ -182,7 +188,7 @@ class Gen:
         params = [self.name() for _ in range(carried)]
         inits = [self.pick(scope, "m") if r.random() < 0.7 else scope[r.randint(0, 2)] for _ in range(carried)]
         trip = self.const(ind, r.choice([0, 0, 1, 2, 3]))
-        cond = r.choice(self.conds + ["%true"])
+        cond = self.cond(ind) if r.random() < 0.8 else "%true"
         self.emit(ind, "%s = prim::Loop(%s, %s, %s)" % (", ".join(o + " : Tensor" for o in outs), trip, cond,
                                                        ", ".join(i[0] for i in inits)))
         self.emit(ind + 1, "block0(%s : int, %s):" % (it, ", ".join(p + " : Tensor" for p in params)))

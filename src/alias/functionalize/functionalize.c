@@ -87,6 +87,7 @@ static ta_status pass_init(fz_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_
 {
     memset(p, 0, sizeof *p);
     p->g = g, p->ops = ops, p->diags = diags;
+    if (fz_prepare_parity(p) != TA_OK) return TA_ERR_NOMEM; /* adds values: before the arrays are sized */
     p->nvalues = ta_ir_graph_value_capacity(g);
     p->nnodes = ta_ir_graph_node_capacity(g);
     p->report = ta_calloc(1, sizeof *p->report);
@@ -125,6 +126,7 @@ static void pass_free(fz_pass *p)
     free(p->first);
     free(p->op);
     free(p->op_done);
+    free(p->parity);
     free(p->mem_start);
     free(p->mem);
     ta_arena_destroy(p->arena);

@@ -9,6 +9,8 @@
  *                   scope: reading (views taken again), writing (scatters)
  *   rewrite.c       the rewrite, block by block: nodes (each write becomes its
  *                   counterpart in place), If, Loop, copy-back, dead nodes
+ *   loop_parity.c   loops carrying a tensor as its own transpose: a carried
+ *                   bool says which of two it is (made before planning)
  *   interpreter_quirk.c  block results read in nested loops returned through
  *                   aten::alias (torch 1.13.1's interpreter frees them early)
  *   functionalize.c the entry point and the report
@@ -84,6 +86,15 @@ typedef struct fz_sig_verdict {
 } fz_sig_verdict;
 enum { FZ_SIG_CACHE = 64 };
 
+/* A loop's carried tensor j that each iteration transposes (loop_parity.c). */
+typedef struct fz_parity {
+    const ta_ir_node *loop;
+    uint32_t j;
+    ta_ir_value *transposed; /* its initial value transposed, before the loop */
+    ta_ir_value *flag;       /* the body's bool: it is the initial value itself */
+    ta_ir_value *flag_out;   /* the loop's result of that bool */
+} fz_parity;
+
 /* The pass over one graph. Arrays indexed by value or node id cover the ids
  * the graph had when the pass began; what the pass adds is never looked up. */
 typedef struct fz_pass {
@@ -107,6 +118,8 @@ typedef struct fz_pass {
     uint32_t nop;             /* nodes the two have room for */
     fz_sig_verdict sig[FZ_SIG_CACHE];
     uint32_t nsig;
+    fz_parity *parity;        /* loop_parity.c's loops */
+    uint32_t nparity, cap_parity;
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
     ta_functionalize_report *report;
@@ -182,6 +195,10 @@ struct ta_functionalize_report {
     ta_arena *arena;          /* the kept nodes' strings */
 };
 ta_status fz_report_kept(fz_pass *p, const ta_ir_node *n, const char *why);
+
+/* ---- loop_parity.c ---- */
+ta_status fz_prepare_parity(fz_pass *p);
+const fz_parity *fz_parity_of(const fz_pass *p, const ta_ir_node *loop, uint32_t j);
 
 /* ---- interpreter_quirk.c ---- */
 ta_status fz_guard_interpreter(fz_pass *p);
