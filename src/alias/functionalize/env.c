@@ -106,13 +106,14 @@ static ta_status regen(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta
 static ta_status regen_view(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value **out)
 {
     ta_ir_value *w = a->view->outputs[0], *base;
-    if (e->vcur[w->id]) {
+    if (!a->up && e->vcur[w->id]) { /* a view pushed into a cond is not w: never cached as w */
         *out = e->vcur[w->id];
         return TA_OK;
     }
-    ta_status st = fz_read(p, e, c, a->parent, &base);
+    ta_status st = a->up ? regen(p, e, c, a->up, &base) : fz_read(p, e, c, a->parent, &base);
     if (st == TA_OK) st = emit_like(p, c, a->view->kind->name, &base, 1, a->view, 1, w->type, out);
-    if (st == TA_OK) e->vcur[w->id] = *out, p->report->counts.regenerated++;
+    if (st == TA_OK && !a->up) e->vcur[w->id] = *out;
+    if (st == TA_OK) p->report->counts.regenerated++;
     return st;
 }
 
@@ -246,10 +247,10 @@ ta_status fz_write(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_
     if (a->kind == FZ_COND) return write_cond(p, e, c, a, nv);
     if (a->kind != FZ_VIEW) return TA_ERR_INVALID;
     ta_ir_value *parent = a->parent, *base, *nb;
-    ta_status st = fz_read(p, e, c, parent, &base);
+    ta_status st = parent ? fz_read(p, e, c, parent, &base) : regen(p, e, c, a->up, &base);
     if (st == TA_OK) st = scatter(p, c, a->view, base, nv, &nb);
-    if (st == TA_OK) st = fz_write(p, e, c, fz_alias_of(p, parent), nb);
-    if (st == TA_OK) e->vcur[parent->id] = nb, e->vcur[a->view->outputs[0]->id] = nv;
+    if (st == TA_OK) st = fz_write(p, e, c, fz_view_base(p, a), nb);
+    if (st == TA_OK && parent) e->vcur[parent->id] = nb, e->vcur[a->view->outputs[0]->id] = nv;
     return st;
 }
 

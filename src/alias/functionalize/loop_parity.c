@@ -92,9 +92,17 @@ static ta_status remember(fz_pass *p, const fz_parity *q)
     return TA_OK;
 }
 
+static bool prepared(const fz_pass *p, const ta_ir_node *loop)
+{
+    for (uint32_t i = 0; i < p->nparity; i++)
+        if (p->parity[i].loop == loop) return true;
+    return false;
+}
+
 static ta_status prepare_loop(fz_pass *p, ta_ir_node *loop)
 {
     ta_ir_block *body = loop->blocks[0];
+    if (prepared(p, loop)) return TA_OK; /* in an earlier round (loop_unroll.c) */
     ta_ir_value *flag = NULL, *flag_out = NULL;
     uint32_t ncarried = loop->noutputs;
     for (uint32_t j = 0; j < ncarried; j++) {
