@@ -1,5 +1,6 @@
 /* functionalize.c - ta_functionalize: plan, walk, count, report. */
 #include <stdio.h>
+
 #include <string.h>
 
 #include "alias/functionalize/functionalize_internal.h"
@@ -39,26 +40,22 @@ static bool op_room(fz_pass *p, uint32_t id)
 
 const ta_ir_op *fz_op(fz_pass *p, const ta_ir_node *n)
 {
-    if (!op_room(p, n->id)) return ta_ir_ops_resolve(p->ops, n);
-    if (!p->op_done[n->id]) p->op[n->id] = ta_ir_ops_resolve(p->ops, n), p->op_done[n->id] = 1;
+    if (!op_room(p, n->id)) {
+        p->oom |= p->counting; /* a node resolved twice would count twice */
+        return ir_resolve(p->resolver, n);
+    }
+    if (!p->op_done[n->id]) {
+        const ta_ir_op *op = p->op[n->id] = ir_resolve(p->resolver, n);
+        p->op_done[n->id] = 1;
+        /* the first plan resolves every node once: the count before, as count_block's */
+        p->nmutating += p->counting && op && n->kind->kind == IR_K_OTHER && fz_op_writes(op);
+    }
     return p->op[n->id];
 }
 
 void fz_set_op(fz_pass *p, const ta_ir_node *n, const ta_ir_op *op)
 {
     if (op_room(p, n->id)) p->op[n->id] = op, p->op_done[n->id] = 1;
-}
-
-/* count_block with the pass's resolutions */
-static uint32_t count_mutating(fz_pass *p, const ta_ir_block *b)
-{
-    uint32_t n = 0;
-    for (const ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
-        for (uint32_t i = 0; i < m->nblocks; i++) n += count_mutating(p, m->blocks[i]);
-        const ta_ir_op *op = m->kind->kind == IR_K_OTHER ? fz_op(p, m) : NULL;
-        n += op && fz_op_writes(op);
-    }
-    return n;
 }
 
 ta_status fz_report_kept(fz_pass *p, const ta_ir_node *n, const char *why)
@@ -89,6 +86,10 @@ static ta_status pass_init(fz_pass *p, ta_ir_graph *g, const ta_ir_ops *ops, ta_
     memset(p, 0, sizeof *p);
     p->g = g, p->ops = ops, p->diags = diags;
     p->parity = parity->parity, p->nparity = parity->nparity, p->cap_parity = parity->cap_parity;
+    p->resolver = ta_malloc(sizeof *p->resolver);
+    p->cp = ta_calloc(FZ_CP_SLOTS, sizeof *p->cp);
+    if (!p->resolver || !p->cp) return TA_ERR_NOMEM;
+    ir_resolver_init(p->resolver, ops);
     if (fz_prepare_parity(p) != TA_OK) return TA_ERR_NOMEM; /* adds values: before the arrays are sized */
     p->nvalues = ta_ir_graph_value_capacity(g);
     p->nnodes = ta_ir_graph_node_capacity(g);
@@ -132,6 +133,8 @@ static void pass_free(fz_pass *p)
     free(p->op);
     free(p->op_done);
     free(p->unroll);
+    free(p->resolver);
+    free(p->cp);
     free(p->parity);
     free(p->mem_start);
     free(p->mem);
@@ -172,16 +175,22 @@ ta_status ta_functionalize(ta_ir_graph *g, const ta_ir_ops *ops, const ta_functi
     if (report) *report = NULL;
     fz_pass p, none = {0};
     ta_status st = pass_init(&p, g, ops, diags, &none);
-    uint32_t before = st == TA_OK ? count_mutating(&p, g->top) : 0, unrolled = 0;
+    p.counting = true;
     if (st == TA_OK) st = fz_plan_graph(&p);
+    uint32_t before = p.nmutating, unrolled = 0;
+    p.counting = false;
     for (int round = 0; st == TA_OK && round < FZ_UNROLL_ROUNDS; round++)
         st = unroll_and_plan_again(&p, &unrolled);
     p.no_copy_back = opts && opts->no_copy_back;
-    if (st == TA_OK) p.report->counts.mutating_before = before, p.report->counts.unrolled = unrolled;
     if (st == TA_OK) st = fz_walk_graph(&p);
     if (st == TA_OK && p.oom) st = TA_ERR_NOMEM;
-    if (st == TA_OK) p.report->counts.mutating_after = count_mutating(&p, g->top);
-    if (st == TA_OK && report) *report = p.report, p.report = NULL;
+    if (st == TA_OK && report) {
+        ta_functionalize_counts *c = &p.report->counts;
+        /* what stays mutating: the kept writes and the copy-backs, nothing
+         * else (the pass adds no other write; the tests count them apart) */
+        c->mutating_before = before, c->unrolled = unrolled, c->mutating_after = c->kept + c->copy_backs;
+        *report = p.report, p.report = NULL;
+    }
     pass_free(&p);
     return st;
 }

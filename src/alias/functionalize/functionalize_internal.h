@@ -90,6 +90,17 @@ typedef struct fz_sig_verdict {
 } fz_sig_verdict;
 enum { FZ_SIG_CACHE = 64 };
 
+/* A write plan depends on the node's kind, its input types (they choose
+ * the overloads) and its number of outputs only: nodes alike share one. */
+enum { FZ_CP_SLOTS = 128, FZ_CP_INPUTS = 6, FZ_VK_SLOTS = 64 };
+typedef struct fz_cp_slot {
+    const ir_kind_info *kind;
+    uint32_t ninputs, noutputs;
+    const ta_ir_type *types[FZ_CP_INPUTS];
+    fz_write_plan *w;
+    const char *why;
+} fz_cp_slot;
+
 /* A loop's carried tensor j that each iteration transposes (loop_parity.c). */
 typedef struct fz_parity {
     const ta_ir_node *loop;
@@ -118,6 +129,8 @@ typedef struct fz_pass {
     uint32_t *mem;            /* mem[mem_start[r] .. mem_start[r+1]) */
     ta_ir_value **guard;      /* per loop node: "its body runs", made once */
     ta_ir_value **first;      /* per loop node: "first iteration", made once */
+    ir_resolver *resolver;    /* resolutions by kind and input types */
+    struct fz_cp_slot *cp;    /* counterparts by kind, input and output types (counterpart.c) */
     const ta_ir_op **op;      /* per node: its operator, once resolved ... */
     uint8_t *op_done;         /* ... which it is when this is set */
     uint32_t nop;             /* nodes the two have room for */
@@ -128,6 +141,12 @@ typedef struct fz_pass {
     uint32_t nparity, cap_parity;
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
+    bool has_loop;            /* the plan met a prim::Loop (interpreter_quirk.c) */
+    const ir_kind_info *scatter_kind[8]; /* per fz_view_kind: what undoes it (env.c) */
+    const ta_ir_op *vk_op[FZ_VK_SLOTS];  /* fz_view_kind_at's operators ... */
+    uint8_t vk[FZ_VK_SLOTS];             /* ... and their view kinds */
+    bool counting;            /* fz_op counts the mutating nodes it resolves (the first plan) */
+    uint32_t nmutating;       /* ... here */
     ta_functionalize_report *report;
     bool no_copy_back;
     bool oom;                 /* an allocation failed where the plan went on safely */
@@ -155,11 +174,13 @@ bool fz_is_if(const ta_ir_node *n);
 bool fz_is_loop(const ta_ir_node *n);
 
 /* ---- counterpart.c ---- */
-typedef enum fz_view_kind {
+typedef enum fz_view_kind { /* scattered into their base first, then inverted (env.c) */
     FZ_NOT_VIEW = 0, FZ_V_SELECT, FZ_V_SLICE, FZ_V_DIAGONAL, FZ_V_AS_STRIDED,
     FZ_V_TRANSPOSE, FZ_V_T, FZ_V_UNSQUEEZE
 } fz_view_kind;
 fz_view_kind fz_view_kind_of(const ta_ir_op *op);
+/* The same, remembered per operator (planning asks for every node). */
+fz_view_kind fz_view_kind_at(fz_pass *p, const ta_ir_op *op);
 /* The write plan of a mutating node, or NULL with *why set (arena string). */
 ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out,
                          const char **why);

@@ -347,7 +347,7 @@ static ta_status plan_op(fz_pass *p, ta_ir_node *n)
         if (op->args[i].wild_after || (op->args[i].wild_before && op->args[i].write))
             taint_value(p, n->inputs[i], fmt(p, "it enters a container or the wildcard through %s%s", n->kind->name, ""));
     if (fz_op_writes(op)) return plan_write(p, n, op);
-    fz_view_kind vk = fz_view_kind_of(op);
+    fz_view_kind vk = fz_view_kind_at(p, op);
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
@@ -772,6 +772,7 @@ static ta_status plan_node(fz_pass *p, ta_ir_node *n)
     case IR_K_IF:
         return fz_is_if(n) ? plan_if(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::If");
     case IR_K_LOOP:
+        p->has_loop = true;
         return fz_is_loop(n) ? plan_loop(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::Loop");
     case IR_K_CONSTANT:
         return n->noutputs && holds_tensor(n->outputs[0]->type) ? set_root(p, n->outputs[0]) : TA_OK;
