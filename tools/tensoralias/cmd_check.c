@@ -15,6 +15,7 @@
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
+#include "tensoralias/report.h"
 #include "tensoralias/torchgen.h"
 
 static void usage(FILE *out)
@@ -260,10 +261,10 @@ static int write_machine(const check_args *c, const ta_diags *all)
 {
     size_t nrules;
     ta_rule_info *rules = all_rules(&nrules);
-    int r = c->format == TA_REPORT_JSON ? ta_report_json(all, stdout)
-                                        : ta_report_sarif(all, rules, nrules, stdout);
+    ta_status st = c->format == TA_REPORT_JSON ? ta_diags_write_json(all, ta_write_file, stdout)
+                                               : ta_diags_write_sarif(all, rules, nrules, ta_write_file, stdout);
     free(rules);
-    return r;
+    return st != TA_OK;
 }
 
 int ta_cmd_check(int argc, char **argv)
