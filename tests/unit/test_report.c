@@ -124,12 +124,9 @@ static json_t *check_envelope(json_t *log, size_t min_rules)
     return run;
 }
 
-static void sarif_valid(void **state)
+/* The SARIF log of d with the catalogue, parsed. */
+static json_t *sarif_of(const ta_diags *d, const ta_rule_info *rules, size_t nrules)
 {
-    (void)state;
-    ta_diags *d = some_diags();
-    size_t nrules;
-    const ta_rule_info *rules = ta_native_rules(&nrules);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
@@ -137,6 +134,17 @@ static void sarif_valid(void **state)
     fclose(out);
     json_error_t err;
     json_t *log = json_loads(buf, 0, &err);
+    free(buf);
+    return log;
+}
+
+static void sarif_valid(void **state)
+{
+    (void)state;
+    ta_diags *d = some_diags();
+    size_t nrules;
+    const ta_rule_info *rules = ta_native_rules(&nrules);
+    json_t *log = sarif_of(d, rules, nrules);
     json_t *run = check_envelope(log, nrules + 1); /* + custom-rule */
     json_t *jr = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
     json_t *results = json_object_get(run, "results");
@@ -174,7 +182,6 @@ static void sarif_valid(void **state)
                       "artifactLocation");
     assert_string_equal(get_s(abs, "uri"), "file:///tmp/a%20b.yaml");
     json_decref(log);
-    free(buf);
     ta_diags_destroy(d);
 }
 
@@ -197,15 +204,6 @@ typedef struct two_ops {
     ta_verify_baseline *bl;
 } two_ops;
 
-/* A file holding text, its path in path (a mkstemp template). */
-static void temp_file(char *path, const char *text)
-{
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-}
-
 static void two_ops_make(two_ops *t)
 {
     memset(t, 0, sizeof *t);
@@ -222,7 +220,7 @@ static void two_ops_make(two_ops *t)
     snprintf(t->ops[1].op, sizeof t->ops[1].op, "mylib::f");
     t->rep = (ta_verify_report){.ops = t->ops, .nops = 2, .total_cases = 8};
     char blpath[] = "/tmp/ta_baseline_XXXXXX";
-    temp_file(blpath, "{\"op\":\"aten::abs_\",\"findings\":[{\"kind\":\"undeclared-mutation\",\"argument\":\"self\"}]}\n");
+    assert_non_null(ta_test_temp_file(blpath, "{\"op\":\"aten::abs_\",\"findings\":[{\"kind\":\"undeclared-mutation\",\"argument\":\"self\"}]}\n"));
     assert_int_equal(ta_verify_baseline_load(blpath, &t->bl, NULL), TA_OK);
     unlink(blpath);
     assert_non_null(t->bl);
@@ -382,7 +380,7 @@ static void baseline_refused(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char path[] = "/tmp/ta_baseline_XXXXXX";
-        temp_file(path, cases[i].text);
+        assert_non_null(ta_test_temp_file(path, cases[i].text));
         ta_diags *d;
         assert_int_equal(ta_diags_create(&d), TA_OK);
         ta_verify_baseline *b = NULL;
@@ -437,13 +435,7 @@ static void sarif_sources(void **state)
         for (size_t k = 0; k < nc; k++) known = known || !strcmp(c[k].id, xr[i].id);
         if (!known) rules[nrules++] = (ta_rule_info){xr[i].id, xr[i].severity, xr[i].summary};
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_int_equal(ta_diags_write_sarif(d, rules, nrules, ta_write_file, out), TA_OK);
-    fclose(out);
-    json_error_t err;
-    json_t *log = json_loads(buf, 0, &err);
+    json_t *log = sarif_of(d, rules, nrules);
     json_t *run = check_envelope(log, nrules);
     json_t *jr = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
     assert_int_equal(json_array_size(jr), nrules); /* nothing outside the catalogue */
@@ -468,7 +460,6 @@ static void sarif_sources(void **state)
     assert_int_equal(g->line, 2);
     assert_int_equal(g->col, 33);
     json_decref(log);
-    free(buf);
     ta_diags_destroy(d);
     ta_extract_destroy(x);
 }

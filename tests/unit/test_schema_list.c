@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "support/testdata.h"
 #include "tensoralias/exec.h"
 #include "tensoralias/ir.h"
 #include "tensoralias/schema_list.h"
@@ -126,10 +127,7 @@ static void commands_read_it(void **state)
 {
     (void)state;
     char path[] = "/tmp/ta_schema_list_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
-    close(fd);
+    assert_non_null(ta_test_temp_file(path, text));
     ta_diags *d;
     assert_int_equal(ta_diags_create(&d), TA_OK);
     ta_registry *reg;

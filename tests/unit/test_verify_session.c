@@ -94,11 +94,8 @@ static void plugin_run(void **state)
     ta_verify_session_destroy(s);
     /* The report, as a baseline: the same run passes. */
     char path[] = "/tmp/ta_session_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
-    close(fd);
-    c.baseline = path;
+    c.baseline = ta_test_temp_file(path, json);
+    assert_non_null(c.baseline);
     assert_int_equal(ta_verify_session_create(&c, &s, d), TA_OK);
     unlink(path);
     assert_int_equal(ta_verify_session_run(s, d), TA_OK);
@@ -198,10 +195,7 @@ static void bad_inputs(void **state)
     (void)state;
     const char *kernels[] = {wrong}, *ops[] = {"mylib::good"};
     char notyaml[] = "/tmp/ta_session_XXXXXX";
-    int fd = mkstemp(notyaml);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "a: 1\n", 5), 5);
-    close(fd);
+    assert_non_null(ta_test_temp_file(notyaml, "a: 1\n"));
     ta_verify_config c = plugin_config(kernels, ops, 1);
     c.yaml = notyaml;
     refused(&c, TA_ERR_IO, "verify", "no native functions in it (is it a native_functions.yaml?)");
@@ -235,11 +229,8 @@ static void empty_runs(void **state)
     ta_verify_session_destroy(s);
     ta_diags_clear(d);
     char list[] = "/tmp/ta_session_XXXXXX";
-    int fd = mkstemp(list);
-    assert_true(fd >= 0);
-    const char *text = "# two operators without kernels\nextra::one(Tensor self) -> Tensor\nextra::two(Tensor self) -> Tensor\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
+    assert_non_null(ta_test_temp_file(list, "# two operators without kernels\nextra::one(Tensor self) -> Tensor\n"
+                                            "extra::two(Tensor self) -> Tensor\n"));
     const char *files[] = {list}, *extra[] = {"extra::*"};
     c = plugin_config(kernels, extra, 1);
     c.schema_files = files;

@@ -23,6 +23,19 @@ static void text_op(ta_writer *w, const ta_op_result *o, const ta_verify_baselin
     }
 }
 
+/* ", "-separated "N kind" for every kind from `first` on that has a count,
+ * after a space. */
+static void kind_counts(ta_writer *w, const size_t *counts, int first)
+{
+    const char *sep = " ";
+    for (int k = first; k < TA_V_NKINDS; k++)
+        if (counts[k]) {
+            ta_writer_printf(w, "%s%zu %s", sep, counts[k], ta_verdict_kind_str((ta_verdict_kind)k));
+            sep = ", ";
+        }
+    ta_writer_puts(w, "\n");
+}
+
 /* Findings by kind, on a line of their own when there are any (a clean run
  * prints only the summary line). */
 static void text_findings(ta_writer *w, const ta_verify_report *r)
@@ -37,13 +50,7 @@ static void text_findings(ta_writer *w, const ta_verify_report *r)
         }
     if (!any) return;
     ta_writer_puts(w, "findings:");
-    const char *sep = " ";
-    for (int k = 1; k < TA_V_NKINDS; k++)
-        if (findings[k]) {
-            ta_writer_printf(w, "%s%zu %s", sep, findings[k], ta_verdict_kind_str((ta_verdict_kind)k));
-            sep = ", ";
-        }
-    ta_writer_puts(w, "\n");
+    kind_counts(w, findings, 1);
 }
 
 /* Operators and cases, with how many operators no case ran to completion
@@ -64,13 +71,7 @@ static void text_summary(ta_writer *w, const ta_verify_report *r, const size_t *
     if (accepted < r->total_cases)
         ta_writer_printf(w, " (%llu not accepted)", (unsigned long long)r->total_cases - accepted);
     ta_writer_printf(w, " in %.2f s:", r->seconds);
-    const char *sep = " ";
-    for (int k = 0; k < TA_V_NKINDS; k++)
-        if (verdicts[k]) {
-            ta_writer_printf(w, "%s%zu %s", sep, verdicts[k], ta_verdict_kind_str((ta_verdict_kind)k));
-            sep = ", ";
-        }
-    ta_writer_puts(w, "\n");
+    kind_counts(w, verdicts, 0);
 }
 
 void vreport_text(ta_writer *w, const ta_verify_report *r, const ta_verify_write_opts *o)
