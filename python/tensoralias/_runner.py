@@ -16,6 +16,7 @@ of other threads), so the engine's children, forked from it while it
 waits in C, can take it.
 """
 import ctypes
+import gc
 import json
 import os
 
@@ -120,6 +121,11 @@ def _run(patterns, select, settings):
         return _fail("no operator matches %s" % " ".join(select) if select else "no operator has a kernel: "
                      "nothing to verify")
     _warm_up([_capi.text(names[i]) for i in range(n.value)])
+    # The children are forks of this process: a garbage collection there
+    # would write to every tracked object's page (copying it), so there is
+    # none (the kernels' garbage goes with the child).
+    gc.freeze()
+    gc.disable()
     rep = ctypes.POINTER(_capi.VerifyReport)()
     if lib.ta_verify(reg, names, n, ctypes.byref(opts), ctypes.byref(rep), diags.ptr) != _capi.TA_OK:
         return _fail("out of memory", diags)

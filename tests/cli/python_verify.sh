@@ -2,11 +2,12 @@
 # The Python package under Debian's torch: Python operators registered with
 # torch.library (tests/python/pyops.py: correct ones and broken ones, each a
 # different breach) verified through `python -m tensoralias verify` and
-# tensoralias.verify(), each verdict as expected; `--format json` the very
-# bytes the command prints for the same operators (a TORCH_LIBRARY
-# extension both load) with the same exit status; replay by seed; the exit
-# statuses of input errors; the ctypes structures laid out as the headers
-# lay them out; parse() and check_sources().
+# tensoralias.verify(), each verdict as expected; a crash and a hang as
+# verdicts (pyops_isolation.py); `--format json` the very bytes the command
+# prints for the same operators (a TORCH_LIBRARY extension both load), with
+# the same exit status; replay by seed; the exit statuses of input errors;
+# the ctypes structures laid out as the headers lay them out; parse() and
+# check_sources().
 . "$(dirname "$0")/lib.sh"
 need_python_torch
 cd tests/python
@@ -16,6 +17,11 @@ rc=$?
 [ $rc -eq 1 ] || { cat "$tmp/err"; fail "python -m: exit status $rc, expected 1"; }
 "$PY" check_verdicts.py pyops "$tmp/r.json" || fail "python -m tensoralias verify: verdicts"
 "$PY" check_verdicts.py pyops --api || fail "tensoralias.verify(): verdicts"
+
+# A kernel that crashes and one that hangs are verdicts; the run goes on.
+"$PY" -m tensoralias verify --import pyops_isolation --timeout 0.5 --format json >"$tmp/iso.json" 2>"$tmp/err"
+[ $? -eq 1 ] || { cat "$tmp/err"; fail "crash and hang: exit status, expected 1"; }
+"$PY" check_verdicts.py pyops_isolation "$tmp/iso.json" || fail "crash and hang: verdicts"
 
 # Text: the operators with findings, then the command's summary line.
 "$PY" -m tensoralias verify --import pyops --cases 8 >"$tmp/r.txt" 2>&1
