@@ -130,16 +130,20 @@ def _metadata():
             "Requires-Python: >=3.8\n" % (NAME, version(), SUMMARY))
 
 
+def _distinfo():
+    """The .dist-info folder's name and files (RECORD aside)."""
+    wheel = "Wheel-Version: 1.0\nGenerator: tensoralias_build\nRoot-Is-Purelib: false\nTag: %s\n" % _tag()
+    files = {"METADATA": _metadata(), "WHEEL": wheel, "entry_points.txt": ENTRY_POINTS, "top_level.txt": NAME + "\n"}
+    return "%s-%s.dist-info" % (NAME, version()), files
+
+
 def _write_wheel(wheel_directory, fill):
-    distinfo = "%s-%s.dist-info" % (NAME, version())
+    distinfo, files = _distinfo()
     name = "%s-%s-%s.whl" % (NAME, version(), _tag())
     w = Wheel(os.path.join(wheel_directory, name))
     fill(w)
-    w.add(distinfo + "/METADATA", _metadata().encode())
-    w.add(distinfo + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: tensoralias_build\nRoot-Is-Purelib: false\n"
-                                "Tag: %s\n" % _tag()).encode())
-    w.add(distinfo + "/entry_points.txt", ENTRY_POINTS.encode())
-    w.add(distinfo + "/top_level.txt", b"tensoralias\n")
+    for f, text in files.items():
+        w.add(distinfo + "/" + f, text.encode())
     w.close(distinfo)
     return name
 
@@ -180,6 +184,19 @@ def get_requires_for_build_sdist(config_settings=None):
 
 def get_requires_for_build_editable(config_settings=None):
     return []
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    """The metadata alone, without building (pip asks first)."""
+    distinfo, files = _distinfo()
+    os.makedirs(os.path.join(metadata_directory, distinfo), exist_ok=True)
+    for f, text in files.items():
+        with open(os.path.join(metadata_directory, distinfo, f), "w") as out:
+            out.write(text)
+    return distinfo
+
+
+prepare_metadata_for_build_editable = prepare_metadata_for_build_wheel
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):

@@ -24,5 +24,5 @@ grep -q '^1 passed, 10 deselected' "$tmp/k.txt" || { cat "$tmp/k.txt"; fail "pyt
 [ $? -eq 4 ] && grep -q 'no operator matches nope::\*' "$tmp/n.txt" || { cat "$tmp/n.txt"; fail "no match: a usage error"; }
 
 "$PY" -m pytest $PLUGIN -q test_in_file.py >"$tmp/in.txt" 2>&1 || { cat "$tmp/in.txt"; fail "test_in_file.py"; }
-grep -q '^3 passed, 2 xfailed' "$tmp/in.txt" || { cat "$tmp/in.txt"; fail "test_in_file.py: 3 passed, 2 xfailed"; }
+grep -q '^4 passed, 2 xfailed' "$tmp/in.txt" || { cat "$tmp/in.txt"; fail "test_in_file.py: 4 passed, 2 xfailed"; }
 echo "pytest plugin as expected"

@@ -7,8 +7,20 @@ import pyops  # noqa: F401  (registers tapy::)
 
 
 def test_fixture_clean(tensoralias_verify):
-    report = tensoralias_verify(["tapy::add_one", "tapy::scale_"], cases=8)
-    assert [o.verdict for o in report] == ["ok", "ok"]
+    import torch
+    report = tensoralias_verify([torch.ops.tapy.add_one, torch.ops.tapy.scale_.default], cases=8)
+    assert [(o.op, o.verdict) for o in report] == [("tapy::add_one", "ok"), ("tapy::scale_", "ok")]
+
+
+def test_what_names_operators():
+    import torch
+    from tensoralias import _ops
+    assert _ops.patterns(torch.ops.tapy) == ["tapy::*"]
+    assert _ops.patterns(torch.ops.tapy.twice) == ["tapy::twice", "tapy::twice.*"]
+    assert _ops.patterns(torch.ops.tapy.twice.out) == ["tapy::twice.out"]
+    assert _ops.patterns(["tapy::a*", torch.ops.tapy.add_one.default]) == ["tapy::a*", "tapy::add_one"]
+    with pytest.raises(TypeError):
+        _ops.patterns(42)
 
 
 def test_fixture_fails_on_a_finding(tensoralias_verify):
