@@ -378,6 +378,15 @@ static void test_loop_parity(void **state)
     done(&r);
 }
 
+/* A loop of %n trips carrying %p, which starts as %x1 and is %x0 after an
+ * iteration, and %q, which it writes. */
+#define MIXED_LOOP                                                    \
+    "  %a : Tensor, %b : Tensor = prim::Loop(%n, %c, %x1, %x0)\n"   \
+    "    block0(%i : int, %p : Tensor, %q : Tensor):\n"             \
+    "      %w : Tensor = aten::relu_(%q)\n"                          \
+    "      %m : Tensor = aten::mul(%p, %x0)\n"                       \
+    "      -> (%c, %w, %x0)\n"
+
 /* loop_unrolled: %p starts as %x1 and is %x0 after an iteration (memory from
  * before the loop, but not what it started as), and %q is written: a mix the
  * plan follows in no round, so the loop (2 trips) is unrolled into one If per
@@ -386,12 +395,7 @@ static void test_loop_unrolled(void **state)
 {
     (void)state;
     run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %c : bool):\n"
-                                    "  %two : int = prim::Constant[value=2]()\n"
-                                    "  %a : Tensor, %b : Tensor = prim::Loop(%two, %c, %x1, %x0)\n"
-                                    "    block0(%i : int, %p : Tensor, %q : Tensor):\n"
-                                    "      %w : Tensor = aten::relu_(%q)\n"
-                                    "      %m : Tensor = aten::mul(%p, %x0)\n"
-                                    "      -> (%c, %w, %x0)\n"
+                                    "  %n : int = prim::Constant[value=2]()\n" MIXED_LOOP
                                     "  %v : Tensor = aten::sigmoid_(%a)\n"
                                     "  return (%b)\n"),
                           NULL, false);
@@ -410,12 +414,7 @@ static void test_loop_unrolled(void **state)
 static void test_loop_not_unrolled(void **state)
 {
     (void)state;
-    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %n : int, %c : bool):\n"
-                                    "  %a : Tensor, %b : Tensor = prim::Loop(%n, %c, %x1, %x0)\n"
-                                    "    block0(%i : int, %p : Tensor, %q : Tensor):\n"
-                                    "      %w : Tensor = aten::relu_(%q)\n"
-                                    "      %m : Tensor = aten::mul(%p, %x0)\n"
-                                    "      -> (%c, %w, %x0)\n"
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %n : int, %c : bool):\n" MIXED_LOOP
                                     "  return (%b)\n"),
                           NULL, false);
     assert_int_equal(C(&r)->unrolled, 0);

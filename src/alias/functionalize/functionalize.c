@@ -41,7 +41,7 @@ static bool op_room(fz_pass *p, uint32_t id)
 const ta_ir_op *fz_op(fz_pass *p, const ta_ir_node *n)
 {
     if (!op_room(p, n->id)) {
-        p->oom |= p->counting; /* a node resolved twice would count twice */
+        p->oom = true; /* the answer is right, but out of memory is said */
         return ir_resolve(p->resolver, n);
     }
     if (!p->op_done[n->id]) {
@@ -150,7 +150,7 @@ static ta_status unroll_and_plan_again(fz_pass *p, uint32_t *unrolled)
     uint32_t n = fz_unroll_candidates(p, &loops);
     if (!n) {
         free(loops);
-        return TA_OK; /* out of memory here too: the loops stay, the pass is sound */
+        return TA_OK; /* none, or out of memory (p->oom): the loops stay */
     }
     fz_pass keep = {.parity = p->parity, .nparity = p->nparity, .cap_parity = p->cap_parity};
     ta_ir_graph *g = p->g;

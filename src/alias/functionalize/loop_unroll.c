@@ -86,7 +86,11 @@ uint32_t fz_unroll_candidates(fz_pass *p, ta_ir_node ***out)
     *out = NULL;
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->nnodes; i++) n += p->unroll[i];
-    if (!n || !(*out = ta_malloc(n * sizeof **out))) return 0;
+    if (!n) return 0;
+    if (!(*out = ta_malloc(n * sizeof **out))) {
+        p->oom = true;
+        return 0;
+    }
     return collect(p, p->g->top, *out, 0);
 }
 
