@@ -15,7 +15,7 @@ bool ta_cli_is_source(const char *path)
 int ta_cli_extract(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
                    ta_extract **out, ta_diags *d)
 {
-    ta_extract_opts o = {defines, no_git};
+    ta_extract_opts o = {defines, no_git, NULL, NULL, false};
     ta_extract *x;
     int rc = TA_EXIT_CLEAN;
     *out = NULL;
