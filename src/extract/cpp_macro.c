@@ -122,6 +122,7 @@ struct xpp_shared {
 };
 
 uint32_t xs_next_id(xpp_shared *s) { return ++s->next_id; }
+ta_arena *xs_arena(xpp_shared *s) { return s->arena; }
 const xmacro *const *xs_defines(const xpp_shared *s, uint32_t *n)
 {
     *n = s->ndefines;
@@ -130,19 +131,21 @@ const xmacro *const *xs_defines(const xpp_shared *s, uint32_t *n)
 const char *const *xs_include_dirs(const xpp_shared *s) { return s->include_dirs; }
 bool xs_reads_includes(const xpp_shared *s) { return !s->no_includes; }
 
-/* One -D: "NAME=VALUE" (VALUE may be empty) or "NAME" (1), NAME possibly
- * with a parameter list as compilers allow. */
-static ta_status add_define(xpp_shared *s, const char *d)
+const xmacro *xs_parse_define(xpp_shared *s, const char *d, size_t len, ta_status *st)
 {
-    const char *eq = strchr(d, '=');
-    size_t nlen = eq ? (size_t)(eq - d) : strlen(d);
+    const char *eq = memchr(d, '=', len);
+    size_t nlen = eq ? (size_t)(eq - d) : len;
     const char *val = eq ? eq + 1 : "1";
-    size_t vlen = strlen(val);
+    size_t vlen = eq ? len - nlen - 1 : 1;
     char *text = ta_arena_alloc(s->arena, nlen + 1 + vlen + 1);
-    if (!text) return TA_ERR_NOMEM;
+    if (!text) {
+        *st = TA_ERR_NOMEM;
+        return NULL;
+    }
     memcpy(text, d, nlen);
     text[nlen] = ' ';
     memcpy(text + nlen + 1, val, vlen);
+    text[nlen + 1 + vlen] = '\0';
     xfile f = {0};
     f.s = text;
     f.n = (uint32_t)(nlen + 1 + vlen);
@@ -150,8 +153,16 @@ static ta_status add_define(xpp_shared *s, const char *d)
     ta_xcpp_lex_range(&f, 0, f.n, false, &v);
     const xmacro *m = f.st == TA_OK ? xm_parse(&f, s->arena, v.v, v.n, true, 0, f.n, xs_next_id(s)) : NULL;
     free(v.v);
-    if (f.st != TA_OK) return f.st;
-    if (!m) return TA_OK; /* not a name: ignored, as a compiler would reject it */
+    if (f.st != TA_OK) *st = f.st;
+    return f.st == TA_OK ? m : NULL;
+}
+
+/* One -D of the command line, appended to the set's. */
+static ta_status add_define(xpp_shared *s, const char *d)
+{
+    ta_status st = TA_OK;
+    const xmacro *m = xs_parse_define(s, d, strlen(d), &st);
+    if (!m) return st; /* not a name: ignored, as a compiler would reject it */
     const xmacro **nd = ta_arena_alloc(s->arena, (s->ndefines + 1) * sizeof *nd);
     if (!nd) return TA_ERR_NOMEM;
     if (s->ndefines) memcpy(nd, s->defines, s->ndefines * sizeof *nd);

@@ -28,6 +28,7 @@
 #ifndef TA_EXTRACT_CPP_PP_H
 #define TA_EXTRACT_CPP_PP_H
 
+#include "base/map.h"
 #include "extract/extract_internal.h"
 
 enum { XPP_MAX_DEPTH = 64, XPP_MAX_INCLUDE_DEPTH = 32, XPP_MAX_HEADERS = 512 };
@@ -88,6 +89,10 @@ xpp_shared *xs_pp(ta_extract *x);
 uint32_t xs_next_id(xpp_shared *s);
 /* -D macros, in the order given. */
 const xmacro *const *xs_defines(const xpp_shared *s, uint32_t *n);
+/* The macro of one -D (d[0..len): "NAME=VALUE", "NAME" meaning 1, NAME
+ * possibly with a parameter list as compilers allow); NULL when it names
+ * no macro, or out of memory (*st set). */
+const xmacro *xs_parse_define(xpp_shared *s, const char *d, size_t len, ta_status *st);
 /* Include directories given with -I (NULL-terminated). */
 const char *const *xs_include_dirs(const xpp_shared *s);
 /* Whether quoted includes are read at all (not for in-memory scans that
@@ -103,6 +108,21 @@ const char *xs_resolve(xpp_shared *s, const char *dir, const char *name, const c
  * once for the whole set; NULL when it cannot be read (or is larger than
  * 16 MiB). */
 const xheader *xs_header(xpp_shared *s, xfile *f, const char *path);
+
+ta_arena *xs_arena(xpp_shared *s);
+
+/* What compile_commands.json gives one file (compile_db.c). */
+typedef struct xcdb_entry {
+    const xmacro *const *defines;
+    uint32_t ndefines;
+    const char *const *include_dirs; /* NULL-terminated */
+} xcdb_entry;
+/* Reads the compile database at path into db (a file's real path ->
+ * xcdb_entry in the set's arena). TA_ERR_IO with a diagnostic when it
+ * cannot be read or is not a JSON array. */
+ta_status xcdb_load(xpp_shared *s, ta_map *db, const char *path, ta_diags *d);
+/* The entry of file, or NULL when the database does not list it. */
+const xcdb_entry *xcdb_find(const ta_map *db, const char *file);
 
 /* Runs f's tokens through the preprocessor: f->tok becomes the expanded
  * tokens, with the conditional directives (#if ... #endif) kept where they

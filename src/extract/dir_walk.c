@@ -219,6 +219,8 @@ ta_status ta_extract_path(ta_extract *x, const char *path, ta_diags *diags)
         io_error(diags, path, errno);
         return TA_ERR_IO;
     }
+    ta_status cs = xf_read_compile_db(x, S_ISDIR(st.st_mode) ? path : NULL, diags);
+    if (cs != TA_OK) return cs;
     char *buf = NULL;
     size_t cap = 0;
     if (!S_ISDIR(st.st_mode)) {

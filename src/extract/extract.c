@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/grow.h"
@@ -55,6 +56,12 @@ struct ta_extract {
     xpy_shared *py;  /* the Python helpers read so far */
     const char *root; /* the directory being walked (ta_extract_path), or NULL */
     bool no_git;
+    /* compile_commands.json: the one given (opts), read on the first
+     * ta_extract_path; else the first found at the top of a directory
+     * walked or in its build/ */
+    const char *cdb_path;
+    bool cdb_read;
+    ta_map cdb;      /* a file's real path -> xcdb_entry */
     size_t nfiles;
     uint64_t nbytes;
     size_t finished; /* 1 + the operator count ta_extract_finish last saw */
@@ -123,6 +130,13 @@ ta_status ta_extract_create(const ta_extract_opts *opts, ta_extract **out)
     ta_map_init(&x->kernels, NULL);
     ta_map_init(&x->links, NULL);
     x->no_git = opts && opts->no_git;
+    ta_map_init(&x->cdb, NULL);
+    if (opts && opts->compile_commands &&
+        !(x->cdb_path = ta_arena_strndup(x->arena, opts->compile_commands, strlen(opts->compile_commands)))) {
+        ta_extract_destroy(x);
+        *out = NULL;
+        return TA_ERR_NOMEM;
+    }
     ta_status st = xs_create(x->arena, opts ? opts->defines : NULL, opts ? opts->include_dirs : NULL,
                              opts && opts->no_includes, &x->pp);
     if (st == TA_OK) st = xpy_shared_create(x->arena, &x->py);
@@ -142,6 +156,7 @@ void ta_extract_destroy(ta_extract *x)
     free(x->ops);
     ta_map_clear(&x->kernels);
     ta_map_clear(&x->links);
+    ta_map_clear(&x->cdb);
     free(x);
 }
 
@@ -158,6 +173,30 @@ xpp_shared *xs_pp(ta_extract *x) { return x->pp; }
 xpy_shared *xs_py(ta_extract *x) { return x->py; }
 const char *xf_root(const ta_extract *x) { return x->root; }
 void xf_set_root(ta_extract *x, const char *root) { x->root = root; }
+
+ta_status xf_read_compile_db(ta_extract *x, const char *dir, ta_diags *diags)
+{
+    if (x->cdb_read || !xs_reads_includes(x->pp)) return TA_OK;
+    if (x->cdb_path) {
+        x->cdb_read = true;
+        return xcdb_load(x->pp, &x->cdb, x->cdb_path, diags);
+    }
+    if (!dir) return TA_OK;
+    static const char *const where[] = {"compile_commands.json", "build/compile_commands.json"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        size_t dl = strlen(dir), wl = strlen(where[i]);
+        char *path = ta_arena_alloc(x->arena, dl + 1 + wl + 1);
+        if (!path) return TA_ERR_NOMEM;
+        memcpy(path, dir, dl);
+        path[dl] = '/';
+        memcpy(path + dl + 1, where[i], wl + 1);
+        if (access(path, R_OK)) continue;
+        x->cdb_read = true;
+        ta_status st = xcdb_load(x->pp, &x->cdb, path, diags);
+        return st == TA_ERR_IO ? TA_OK : st; /* noted; the walk goes on */
+    }
+    return TA_OK;
+}
 
 /* ---- positions ----------------------------------------------------------- */
 
@@ -581,6 +620,12 @@ ta_status ta_extract_scan(ta_extract *x, const char *file, ta_extract_lang lang,
     f.diags = diags;
     if (!f.name || !xf_index_lines(&f)) return TA_ERR_NOMEM;
     f.root = x->root;
+    const xcdb_entry *cdb = lang == TA_LANG_CPP ? xcdb_find(&x->cdb, file) : NULL;
+    if (cdb) {
+        f.defines = cdb->defines;
+        f.ndefines = cdb->ndefines;
+        f.include_dirs = cdb->include_dirs;
+    }
     if (lang == TA_LANG_CPP) {
         ta_xcpp_lex(&f);
         if (f.st == TA_OK) ta_xcpp_preprocess(&f);

@@ -259,6 +259,9 @@ bool ta_xpy_infer(xfile *f, const xpy_sig *sig, xtext *out);
 /* The directory being walked (quoted includes are searched up to it). */
 const char *xf_root(const ta_extract *x);
 void xf_set_root(ta_extract *x, const char *root);
+/* Reads compile_commands.json once: the one the options name, else the
+ * one at dir's top or in dir/build (when dir is not NULL). */
+ta_status xf_read_compile_db(ta_extract *x, const char *dir, ta_diags *diags);
 /* Whether directories are walked without asking git (ta_extract_opts). */
 bool ta_extract_no_git(const ta_extract *x);
 
