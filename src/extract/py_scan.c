@@ -321,11 +321,18 @@ static void assignment(pscan *ps, uint32_t k)
 
 /* ---- define ----------------------------------------------------------------- */
 
+/* A schema whose text starts before its call (a module constant, an
+ * f-string's first field) is placed at the call. */
+static bool from_elsewhere(const pscan *ps, uint32_t anchor)
+{
+    return ps->text.nseg && ps->text.seg[0].src < anchor;
+}
+
 void xpy_declare(pscan *ps, const char *ns, uint32_t ns_len, uint32_t ns_off, const char *defer,
                  uint32_t anchor, bool inferred)
 {
     xdecl d = {TA_HOW_PY_LIBRARY, ns, ns_len, ns_off, &ps->text, false, inferred, inferred, anchor,
-               NULL, 0, ns ? NULL : defer, false};
+               NULL, 0, ns ? NULL : defer, from_elsewhere(ps, anchor)};
     xf_add_op(ps->f, &d);
 }
 
@@ -333,7 +340,8 @@ static void add(pscan *ps, ta_extract_how how, const pbind *b, uint32_t anchor, 
                 bool has_kernel)
 {
     xdecl d = {how, b ? b->ns : NULL, b ? b->ns_len : 0, b ? b->ns_off : 0, &ps->text,
-               false, inferred, has_kernel, anchor, NULL, 0, b && !b->ns ? b->defer : NULL, false};
+               false, inferred, has_kernel, anchor, NULL, 0, b && !b->ns ? b->defer : NULL,
+               from_elsewhere(ps, anchor)};
     xf_add_op(ps->f, &d);
 }
 
