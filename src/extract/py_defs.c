@@ -148,6 +148,9 @@ typedef struct sumctx {
 } sumctx;
 
 static const pyexpr NONE_EXPR = {PE_NONE, NULL, 0, NULL, 0, NULL, NULL};
+/* The schema of a define into a parameter Library that the summary does
+ * not follow (a transformed string): each call is a note. */
+static const pyexpr OPAQUE_EXPR = {PE_NONE, NULL, 0, NULL, 0, NULL, NULL};
 
 static const pyexpr *mk(sumctx *c, pekind kind, const char *s, uint32_t len, int param,
                         const pyexpr *a, const pyexpr *b)
@@ -410,10 +413,12 @@ static void site_at(sumctx *c, fbuild *b, uint32_t i, uint32_t close)
     xpy_read_args(f, i + 1, close, &a);
     if (a.npos < 1 || rlo + 1 != i - 1) return; /* a plain name as the receiver */
     c->failed = false;
-    const pyexpr *schema = to_expr(c, a.pos[0]);
     const pyexpr *lib = to_expr(c, (xspan){rlo, i - 1});
-    if (c->failed || !mentions_param(schema) || TA_GROW_ONE(b->sites, b->nsites, b->capsites, 4) != TA_OK)
-        return;
+    if (c->failed) return;
+    const pyexpr *schema = to_expr(c, a.pos[0]);
+    if (c->failed) schema = mentions_param(lib) ? &OPAQUE_EXPR : NULL;
+    else if (!mentions_param(schema)) schema = NULL;
+    if (!schema || TA_GROW_ONE(b->sites, b->nsites, b->capsites, 4) != TA_OK) return;
     b->sites[b->nsites++] = (pysite){lib, schema};
 }
 
@@ -801,9 +806,19 @@ static void apply(pscan *ps, const penv *env)
 {
     xfile *f = ps->f;
     const pyfunc *fn = env->fn;
+    bool noted = false;
     for (uint32_t k = 0; k < fn->nsites && f->st == TA_OK; k++) {
         const char *ns = NULL, *key = NULL;
         uint32_t ns_len = 0;
+        if (fn->sites[k].schema == &OPAQUE_EXPR) {
+            const xtok *t = xf_tok(f, env->anchor);
+            if (!noted)
+                xf_report(f, TA_SEV_NOTE, t->off, t->len, XR_UNRESOLVED, NULL,
+                          "'%s' defines into a Library it is given a schema it computes in a way the scanner does not follow",
+                          fn->name);
+            noted = true;
+            continue;
+        }
         xt_reset(&ps->text);
         if (!eval_str(ps, fn->sites[k].schema, env, &ps->text) || !memchr(ps->text.s, '(', ps->text.n))
             continue;

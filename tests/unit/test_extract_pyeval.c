@@ -132,8 +132,14 @@ static void across_files(void **state)
     char dir[] = "/tmp/ta-pyeval-XXXXXX";
     assert_non_null(mkdtemp(dir));
     /* the caller sorts before the helper's file: helpers are learnt first */
-    put(dir, "a_use.py", "from z_libs import get_lib\nlib = get_lib('crossfile')\nlib.define('cf(Tensor x) -> Tensor')\n");
-    put(dir, "z_libs.py", "import torch\ndef get_lib(ns):\n    return torch.library.Library(ns, 'FRAGMENT')\n");
+    put(dir, "a_use.py",
+        "from z_libs import get_lib, bind\nlib = get_lib('crossfile')\nlib.define('cf(Tensor x) -> Tensor')\n"
+        "@bind(lib, 'crossfile::pat(Tensor x) -> Tensor')\ndef pat(x):\n    return x\n");
+    /* bind transforms the schema before it defines it: each use is a note */
+    put(dir, "z_libs.py",
+        "import torch\ndef get_lib(ns):\n    return torch.library.Library(ns, 'FRAGMENT')\n"
+        "def bind(library, schema):\n    def wrapper(f):\n        library.define(schema.split('::')[-1])\n"
+        "        return f\n    return wrapper\n");
     ta_extract_opts o = {.no_git = true};
     scanned s;
     assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
@@ -143,6 +149,10 @@ static void across_files(void **state)
     assert_int_equal(ta_extract_count(s.x), 1);
     assert_string_equal(op(&s, 0)->schema, "crossfile::cf(Tensor x) -> Tensor");
     assert_int_equal(op(&s, 0)->line, 3);
+    const ta_diag *g = NULL;
+    assert_int_equal(ta_test_count_rule(s.d, "extract-unresolved", &g), 1);
+    assert_int_equal(g->line, 4);
+    assert_non_null(strstr(g->message, "'bind'"));
     done(&s);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
