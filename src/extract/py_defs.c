@@ -37,7 +37,7 @@
 
 enum { MAX_PARAMS = 32, MAX_FWD_DEPTH = 8, MAX_EXPR_DEPTH = 24, MAX_MUT = 64 };
 
-typedef enum { PE_NONE, PE_STR, PE_PARAM, PE_CAT, PE_OR, PE_INFER, PE_LIB } pekind;
+typedef enum { PE_NONE, PE_STR, PE_PARAM, PE_CAT, PE_OR, PE_INFER, PE_LIB, PE_SPLIT } pekind;
 
 /* An expression over a function's parameters. */
 typedef struct pyexpr {
@@ -45,8 +45,8 @@ typedef struct pyexpr {
     const char *s;        /* STR: the text; LIB: the namespace (NULL: key) */
     uint32_t len;
     const char *key;      /* LIB: the deferred key */
-    int param;            /* PARAM */
-    const struct pyexpr *a, *b; /* CAT a b; OR a b; INFER function, mutates */
+    int param;            /* PARAM; SPLIT: the piece (negative: from the end) */
+    const struct pyexpr *a, *b; /* CAT a b; OR a b; INFER function, mutates; SPLIT a.split(s) */
 } pyexpr;
 
 typedef struct pysite {
@@ -333,6 +333,36 @@ static const pyexpr *infer_expr(sumctx *c, uint32_t open, uint32_t close)
     return mk(c, PE_INFER, NULL, 0, 0, fn, mut);
 }
 
+/* X.split("sep")[k], k a literal integer (negative or not): PE_SPLIT of
+ * X's expression (a qualified name "ns::op..." cut to its last piece, as
+ * executorch's bind_pattern_to_op does); NULL when e is not that shape. */
+static const pyexpr *split_call_expr(sumctx *c, xspan e)
+{
+    const xfile *f = c->ps->f;
+    if (e.hi < e.lo + 9 || !xf_punct(xf_tok(f, e.hi - 1), ']') || xf_tok(f, e.hi - 2)->kind != XT_NUMBER)
+        return NULL;
+    bool neg = xf_punct(xf_tok(f, e.hi - 3), '-');
+    uint32_t lb = e.hi - (neg ? 4 : 3);
+    if (lb < e.lo + 6 || !xf_punct(xf_tok(f, lb), '[') || !xf_punct(xf_tok(f, lb - 1), ')') ||
+        xf_tok(f, lb - 2)->kind != XT_STRING || !xf_punct(xf_tok(f, lb - 3), '(') || !xf_ident(f, lb - 4, "split") ||
+        !xf_punct(xf_tok(f, lb - 5), '.'))
+        return NULL;
+    const xtok *num = xf_tok(f, e.hi - 2);
+    long k = 0;
+    for (uint32_t j = 0; j < num->len && k < 1000; j++) {
+        char d = f->s[num->off + j];
+        if (d < '0' || d > '9') return NULL;
+        k = k * 10 + (d - '0');
+    }
+    xtext sep = {0};
+    xt_reset(&sep);
+    bool ok = ta_xpy_decode(c->ps->f, xf_tok(f, lb - 2), &sep) && sep.n > 0;
+    const pyexpr *r = ok ? mk(c, PE_SPLIT, sep.s, sep.n, neg ? (int)-k : (int)k, to_expr(c, (xspan){e.lo, lb - 5}), NULL)
+                         : fail(c);
+    xt_free(&sep);
+    return r;
+}
+
 static const pyexpr *operand_expr(sumctx *c, xspan e)
 {
     const xfile *f = c->ps->f;
@@ -348,6 +378,8 @@ static const pyexpr *operand_expr(sumctx *c, xspan e)
         if (j == e.hi) return strings_expr(c, e);
     }
     if (t->kind == XT_IDENT && e.hi == e.lo + 1) return name_expr(c, e.lo);
+    const pyexpr *sp = split_call_expr(c, e);
+    if (sp) return sp;
     uint32_t end = e.lo; /* a call: a.b.infer_schema(...) */
     while (end + 2 < e.hi && xf_ident(f, end, NULL) && xf_punct(xf_tok(f, end + 1), '.')) end += 2;
     if (xf_ident(f, end, "infer_schema") && xf_punct(xf_tok(f, end + 1), '(') && xf_close(f, end + 1) == e.hi - 1)
@@ -721,6 +753,27 @@ static bool eval_str(pscan *ps, const pyexpr *e, const penv *env, xtext *out)
         out->nseg = nseg;
         if (out->s) out->s[n] = '\0';
         return eval_str(ps, e->b, env, out);
+    }
+    case PE_SPLIT: {
+        xtext whole = {0};
+        xt_reset(&whole);
+        bool ok = eval_str(ps, e->a, env, &whole) && !whole.oom;
+        uint32_t cut[64], n = 0, from = 0; /* the pieces' starts */
+        cut[n++] = 0;
+        for (uint32_t j = 0; ok && j + e->len <= whole.n && n < 64; j++)
+            if (!memcmp(whole.s + j, e->s, e->len)) {
+                cut[n++] = j + e->len;
+                j += e->len - 1;
+            }
+        long k = e->param < 0 ? (long)n + e->param : e->param;
+        ok = ok && k >= 0 && k < (long)n && n < 64;
+        if (ok) {
+            from = cut[k];
+            uint32_t to = (uint32_t)k + 1 < n ? cut[k + 1] - e->len : whole.n;
+            xt_append_range(out, &whole, from, to);
+        }
+        xt_free(&whole);
+        return ok && !out->oom;
     }
     case PE_INFER: {
         uint32_t fn = eval_fn(ps, e->a, env);

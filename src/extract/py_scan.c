@@ -393,7 +393,11 @@ static uint32_t define_call(pscan *ps, uint32_t i)
     xpy_read_args(f, i + 1, close, &a);
     if (a.npos < 1) return close;
     const xtok *last = rhi > rlo ? xf_tok(f, rhi - 1) : NULL;
-    bool module = !dotted || (last && xf_is(f, last, "library"));
+    /* torch.library.define, unless "library" is a Library of this file */
+    bool own = false;
+    for (int k = ps->nbinds; dotted && k-- > 0 && !own;)
+        own = xf_same_tokens(f, ps->binds[k].lo, ps->binds[k].hi, rlo, rhi);
+    bool module = !dotted || (!own && last && xf_is(f, last, "library"));
     const pbind *b = dotted && !module ? xpy_binding(ps, rlo, rhi) : NULL;
     uint32_t bad, anchor = xf_tok(f, i)->off;
     if (a.npos >= 2 && !b) {

@@ -112,6 +112,24 @@ static void wrappers(void **state)
     done(&s);
 }
 
+static void named_library(void **state)
+{
+    (void)state;
+    /* a Library bound to the name "library" is not torch.library */
+    scanned s = scan("from torch.library import Library\n"
+                     "class T:\n"
+                     "    def test_a(self):\n"
+                     "        library = Library('TEST_ONLY', 'DEF')\n"
+                     "        library.define('foo.Tensor(Tensor a) -> Tensor')\n"
+                     "import torch\n"
+                     "torch.library.define('mod::g', '(Tensor a) -> Tensor')\n");
+    assert_int_equal(ta_extract_count(s.x), 2);
+    assert_string_equal(op(&s, 0)->schema, "TEST_ONLY::foo.Tensor(Tensor a) -> Tensor");
+    assert_string_equal(op(&s, 1)->schema, "mod::g(Tensor a) -> Tensor");
+    assert_int_equal(ta_test_count_rule(s.d, "extract-unresolved", NULL), 0);
+    done(&s);
+}
+
 static void put(const char *dir, const char *rel, const char *text)
 {
     char p[512];
@@ -133,26 +151,31 @@ static void across_files(void **state)
     assert_non_null(mkdtemp(dir));
     /* the caller sorts before the helper's file: helpers are learnt first */
     put(dir, "a_use.py",
-        "from z_libs import get_lib, bind\nlib = get_lib('crossfile')\nlib.define('cf(Tensor x) -> Tensor')\n"
-        "@bind(lib, 'crossfile::pat(Tensor x) -> Tensor')\ndef pat(x):\n    return x\n");
-    /* bind transforms the schema before it defines it: each use is a note */
+        "from z_libs import get_lib, bind, bind_low\nlib = get_lib('crossfile')\nlib.define('cf(Tensor x) -> Tensor')\n"
+        "@bind(lib, 'crossfile::pat(Tensor x) -> Tensor')\ndef pat(x):\n    return x\n"
+        "@bind_low(lib, 'LOW(Tensor x) -> Tensor')\ndef low(x):\n    return x\n");
+    /* bind cuts the namespace off with split (followed); bind_low
+     * transforms the schema in a way not followed: each use is a note */
     put(dir, "z_libs.py",
         "import torch\ndef get_lib(ns):\n    return torch.library.Library(ns, 'FRAGMENT')\n"
-        "def bind(library, schema):\n    def wrapper(f):\n        library.define(schema.split('::')[-1])\n"
-        "        return f\n    return wrapper\n");
+        "def bind(library, schema):\n    def wrapper(f):\n        name = schema.split('::')[-1]\n"
+        "        library.define(name)\n        return f\n    return wrapper\n"
+        "def bind_low(library, schema):\n    library.define(schema.lower())\n");
     ta_extract_opts o = {.no_git = true};
     scanned s;
     assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
     assert_int_equal(ta_diags_create(&s.d), TA_OK);
     assert_int_equal(ta_extract_path(s.x, dir, s.d), TA_OK);
     assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
-    assert_int_equal(ta_extract_count(s.x), 1);
+    assert_int_equal(ta_extract_count(s.x), 2);
     assert_string_equal(op(&s, 0)->schema, "crossfile::cf(Tensor x) -> Tensor");
     assert_int_equal(op(&s, 0)->line, 3);
+    assert_string_equal(op(&s, 1)->schema, "crossfile::pat(Tensor x) -> Tensor");
+    assert_int_equal(op(&s, 1)->line, 4);
     const ta_diag *g = NULL;
     assert_int_equal(ta_test_count_rule(s.d, "extract-unresolved", &g), 1);
-    assert_int_equal(g->line, 4);
-    assert_non_null(strstr(g->message, "'bind'"));
+    assert_int_equal(g->line, 7);
+    assert_non_null(strstr(g->message, "'bind_low'"));
     done(&s);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -165,6 +188,7 @@ int main(void)
         cmocka_unit_test(constants_and_fstrings),
         cmocka_unit_test(format_percent_plus),
         cmocka_unit_test(wrappers),
+        cmocka_unit_test(named_library),
         cmocka_unit_test(across_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
