@@ -316,6 +316,7 @@ static const pyexpr *strings_expr(sumctx *c, xspan e)
     bool ok = true;
     for (uint32_t j = e.lo; j < e.hi && ok; j++)
         ok = xf_tok(ps->f, j)->kind == XT_STRING && ta_xpy_decode_f(ps->f, xf_tok(ps->f, j), &t, summary_field, &fc);
+    if (t.oom) ps->f->st = TA_ERR_NOMEM;
     const pyexpr *r = ok && !t.oom ? split_markers(c, &t) : fail(c);
     xt_free(&t);
     return r;
@@ -357,7 +358,8 @@ static const pyexpr *split_call_expr(sumctx *c, xspan e)
     xtext sep = {0};
     xt_reset(&sep);
     bool ok = ta_xpy_decode(c->ps->f, xf_tok(f, lb - 2), &sep) && sep.n > 0;
-    const pyexpr *r = ok ? mk(c, PE_SPLIT, sep.s, sep.n, neg ? (int)-k : (int)k, to_expr(c, (xspan){e.lo, lb - 5}), NULL)
+    if (sep.oom) c->ps->f->st = TA_ERR_NOMEM;
+    const pyexpr *r = ok && !sep.oom ? mk(c, PE_SPLIT, sep.s, sep.n, neg ? (int)-k : (int)k, to_expr(c, (xspan){e.lo, lb - 5}), NULL)
                          : fail(c);
     xt_free(&sep);
     return r;
@@ -387,7 +389,8 @@ static const pyexpr *operand_expr(sumctx *c, xspan e)
     xtext t2 = {0}; /* anything else that evaluates to a constant */
     uint32_t bad;
     xt_reset(&t2);
-    const pyexpr *r = xpy_eval(&c->ps->pf, e, &t2, &bad) ? mk(c, PE_STR, t2.s, t2.n, 0, NULL, NULL) : fail(c);
+    const pyexpr *r = xpy_eval(&c->ps->pf, e, &t2, &bad) && !t2.oom ? mk(c, PE_STR, t2.s, t2.n, 0, NULL, NULL) : fail(c);
+    if (t2.oom) c->ps->f->st = TA_ERR_NOMEM;
     xt_free(&t2);
     return r;
 }
@@ -772,6 +775,7 @@ static bool eval_str(pscan *ps, const pyexpr *e, const penv *env, xtext *out)
             uint32_t to = (uint32_t)k + 1 < n ? cut[k + 1] - e->len : whole.n;
             xt_append_range(out, &whole, from, to);
         }
+        if (whole.oom) out->oom = true;
         xt_free(&whole);
         return ok && !out->oom;
     }

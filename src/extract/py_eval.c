@@ -283,6 +283,7 @@ static bool operand(pyfile *pf, xspan e, xtext *out, uint32_t *bad)
     for (; j < e.hi && xf_tok(f, j)->kind == XT_STRING; j++)
         if (!ta_xpy_decode_f(f, xf_tok(f, j), &lit, fill_field, &ctx)) {
             *bad = j;
+            if (lit.oom) out->oom = true; /* the caller's file reports it */
             xt_free(&lit);
             return false;
         }
