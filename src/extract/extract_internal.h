@@ -158,6 +158,8 @@ bool xtoks_add(xfile *f, xtoks *v, const xtok *t);
  * preprocessor makes): their offset, or UINT32_MAX when out of memory
  * (f->st set) or past the limit (8 times the source and 1 MiB more). */
 uint32_t xf_spell(xfile *f, const char *bytes, uint32_t n);
+/* +1 for an opening bracket, -1 for a closing one, else 0. */
+int xf_nesting(const xtok *t);
 /* Token i, or an XT_EOF token past the end. */
 const xtok *xf_tok(const xfile *f, uint32_t i);
 /* Whether a token's text is word; whether token i is a name (word, or any

@@ -405,10 +405,7 @@ static const pyexpr *split_expr(sumctx *c, xspan e, bool at_or)
     int depth = 0;
     for (uint32_t i = e.lo; i <= e.hi; i++) {
         const xtok *t = xf_tok(f, i);
-        if (i < e.hi && t->kind == XT_PUNCT && t->len == 1) {
-            if (strchr("([{", (char)t->punct)) depth++;
-            else if (strchr(")]}", (char)t->punct)) depth--;
-        }
+        if (i < e.hi) depth += xf_nesting(t);
         bool at = i < e.hi && depth == 0 && (at_or ? xf_ident(f, i, "or") : xf_punct(t, '+'));
         if (i < e.hi && !at) continue;
         if (at_or && start == e.lo && i == e.hi) return split_expr(c, e, false);

@@ -311,10 +311,7 @@ static bool eval(pyfile *pf, xspan e, xtext *out, uint32_t *bad)
     int depth = 0;
     for (uint32_t i = e.lo; i <= e.hi; i++) {
         const xtok *t = xf_tok(f, i);
-        if (i < e.hi && t->kind == XT_PUNCT && t->len == 1) {
-            if (strchr("([{", (char)t->punct)) depth++;
-            else if (strchr(")]}", (char)t->punct)) depth--;
-        }
+        if (i < e.hi) depth += xf_nesting(t);
         if (i == e.hi || (depth == 0 && xf_punct(t, '+'))) {
             if (!operand(pf, (xspan){start, i}, out, bad)) return false;
             start = i + 1;

@@ -597,6 +597,18 @@ static uint32_t call_at(pscan *ps, uint32_t i)
     return close == i ? i : i + 1; /* its arguments may hold calls too */
 }
 
+/* What a scan of one file holds, freed. */
+static void pscan_free(pscan *ps)
+{
+    for (int k = 0; k < ps->nbinds; k++) {
+        free(ps->binds[k].ns);
+        free(ps->binds[k].defer);
+    }
+    xpy_structure_free(&ps->pf);
+    xt_free(&ps->text);
+    xt_free(&ps->part);
+}
+
 void ta_xpy_scan(xfile *f)
 {
     pscan ps;
@@ -613,13 +625,7 @@ void ta_xpy_scan(xfile *f)
         }
     }
     if ((ps.text.oom || ps.part.oom) && f->st == TA_OK) f->st = TA_ERR_NOMEM;
-    for (int k = 0; k < ps.nbinds; k++) {
-        free(ps.binds[k].ns);
-        free(ps.binds[k].defer);
-    }
-    xpy_structure_free(&ps.pf);
-    xt_free(&ps.text);
-    xt_free(&ps.part);
+    pscan_free(&ps);
 }
 
 /* Lexes and summarizes text as file. */
@@ -640,13 +646,7 @@ static ta_status summarize_text(ta_extract *x, const char *file, const char *tex
     ps.pf.f = &f;
     ta_xpy_lex(&f);
     if (f.st == TA_OK && xpy_structure(&ps.pf)) xpy_summarize(&ps, true);
-    for (int k = 0; k < ps.nbinds; k++) {
-        free(ps.binds[k].ns);
-        free(ps.binds[k].defer);
-    }
-    xpy_structure_free(&ps.pf);
-    xt_free(&ps.text);
-    xt_free(&ps.part);
+    pscan_free(&ps);
     free(f.tok);
     free(f.lines);
     return f.st;

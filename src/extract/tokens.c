@@ -144,3 +144,9 @@ bool xf_same_tokens(const xfile *f, uint32_t alo, uint32_t ahi, uint32_t blo, ui
     }
     return true;
 }
+
+int xf_nesting(const xtok *t)
+{
+    if (t->kind != XT_PUNCT || t->len != 1) return 0;
+    return strchr("([{", (char)t->punct) ? 1 : strchr(")]}", (char)t->punct) ? -1 : 0;
+}
