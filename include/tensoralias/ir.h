@@ -327,6 +327,20 @@ TA_API ta_status ta_ir_ops_add_native(ta_ir_ops *ops, const ta_native_file *f,
                                       ta_diags *diags);
 TA_API size_t ta_ir_ops_count(const ta_ir_ops *ops);
 
+/* The default operator set, compiled into the library: torch 1.13.1's
+ * registered operators, each with how AliasDb treats it, then the schemas of
+ * the bundled native_functions.yaml (PyTorch main) that torch's list lacks.
+ * An overload the set already has is left as it is.
+ *
+ * ta_ir_ops_add_default adds the overloads of every operator g's nodes name
+ * (g's nodes then resolve exactly as against the whole set, for a fraction of
+ * the cost: only those schemas are parsed); g NULL adds the whole set (4,398
+ * schemas). ta_ir_ops_add_default_kind adds the overloads of one operator
+ * ("aten::add"), in order; *found says whether the default set has it. */
+TA_API ta_status ta_ir_ops_add_default(ta_ir_ops *ops, const ta_ir_graph *g, ta_diags *diags);
+TA_API ta_status ta_ir_ops_add_default_kind(ta_ir_ops *ops, const char *kind, bool *found,
+                                            ta_diags *diags);
+
 /* The operator node n resolves to: the first overload of its kind, in the
  * order they were added, whose arguments accept n's inputs (TorchScript's
  * Node::matches: subtypes, type variables bound consistently, as many
@@ -334,6 +348,10 @@ TA_API size_t ta_ir_ops_count(const ta_ir_ops *ops);
 TA_API const ta_ir_op *ta_ir_ops_resolve(const ta_ir_ops *ops, const ta_ir_node *n);
 /* Whether some overload of that kind ("aten::add") is in the set. */
 TA_API bool ta_ir_ops_has_kind(const ta_ir_ops *ops, const char *kind);
+/* The first overload of kind in the set (NULL: none), and the one after op
+ * (NULL after the last): the order resolution tries them in. */
+TA_API const ta_ir_op *ta_ir_ops_overloads(const ta_ir_ops *ops, const char *kind);
+TA_API const ta_ir_op *ta_ir_op_next(const ta_ir_op *op);
 TA_API const ta_schema *ta_ir_op_schema(const ta_ir_op *op);
 TA_API ta_ir_alias_kind ta_ir_op_alias_kind(const ta_ir_op *op);
 /* "aten::add.Tensor(Tensor self, ...) -> Tensor" as it was added. */

@@ -74,7 +74,7 @@ typedef struct query_ctx {
     const ta_ir_graph *g;
     const ta_aliasdb *db;
     const ta_ir_ops *ops;
-    const ta_ir_node **top; /* top-level nodes in print order */
+    const ta_ir_node **top; /* top-level nodes in print order (list_top_nodes) */
     uint32_t ntop;
     const char *path;
     uint32_t line;
@@ -114,8 +114,24 @@ static bool values_of(query_ctx *q, json_t *o, const char *key, const ta_ir_valu
     return ok;
 }
 
+/* The graph's top-level nodes in print order, listed on the first query
+ * that names one (a walk of the whole graph nobody else needs). */
+static bool list_top_nodes(query_ctx *q)
+{
+    if (q->top) return true;
+    uint32_t k = 0;
+    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(q->g)); x; x = ta_ir_node_next(x)) k++;
+    q->top = malloc((k + 1) * sizeof *q->top);
+    if (!q->top) return false;
+    k = 0;
+    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(q->g)); x; x = ta_ir_node_next(x)) q->top[k++] = x;
+    q->ntop = k;
+    return true;
+}
+
 static bool node_of(query_ctx *q, json_t *o, const char *key, const ta_ir_node **n)
 {
+    if (!list_top_nodes(q)) return query_error(q, 1, "out of memory%s", "");
     json_t *j = json_object_get(o, key);
     if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) >= q->ntop)
         return query_error(q, 1, "\"%s\" must be the index of a top-level node", key);
@@ -203,18 +219,6 @@ static int run_queries(query_ctx *q, const char *path)
     }
     free(text);
     return rc;
-}
-
-static int top_nodes(const ta_ir_graph *g, const ta_ir_node ***out, uint32_t *n)
-{
-    uint32_t k = 0;
-    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(g)); x; x = ta_ir_node_next(x)) k++;
-    *out = malloc((k + 1) * sizeof **out);
-    if (!*out) return -1;
-    k = 0;
-    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(g)); x; x = ta_ir_node_next(x)) (*out)[k++] = x;
-    *n = k;
-    return 0;
 }
 
 /* ---- the command ---------------------------------------------------------------- */
@@ -305,19 +309,17 @@ static int analyse(const options *o, ta_diags *d)
     ta_ir_graph *g = NULL;
     ta_ir_ops *ops = NULL;
     ta_aliasdb *db = NULL;
-    const ta_ir_node **top = NULL;
-    uint32_t ntop = 0;
     if (read_graph(o, text, len, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
-        ta_cli_load_ir_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK ||
-        top_nodes(g, &top, &ntop)) {
+        ta_cli_load_ir_ops(o->schemas, o->nschemas, g, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK) {
         print_diags(d, true);
         goto done;
     }
     print_diags(d, o->notes); /* notes on nodes analysed conservatively */
     ta_diags_clear(d);
     if (o->queries) {
-        query_ctx q = {g, db, ops, top, ntop, NULL, 0, NULL, 0, d};
+        query_ctx q = {g, db, ops, NULL, 0, NULL, 0, NULL, 0, d};
         rc = run_queries(&q, o->queries);
+        free(q.top);
     } else if (!strcmp(o->format, "graphml")) {
         rc = ta_aliasdb_write_graphml(db, stdout) != TA_OK || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     } else {
@@ -325,7 +327,6 @@ static int analyse(const options *o, ta_diags *d)
         rc = ta_graph_alias_dump(g, db, f, stdout) || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     }
 done:
-    free(top);
     ta_aliasdb_destroy(db);
     ta_ir_ops_destroy(ops);
     ta_ir_graph_destroy(g);

@@ -149,7 +149,7 @@ static ta_status append_op(ta_ir_ops *ops, ta_ir_op *op)
     return TA_OK;
 }
 
-static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
+ta_status ir_ops_add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
                             const ta_parse_opts *opts, bool *added, ta_diags *diags)
 {
     if (added) *added = false;
@@ -177,7 +177,7 @@ ta_status ta_ir_ops_add(ta_ir_ops *ops, const char *schema, size_t len, ta_ir_al
                         bool *added, ta_diags *diags)
 {
     if (!ops || !schema) return TA_ERR_INVALID;
-    return add_schema(ops, schema, len, kind, NULL, added, diags);
+    return ir_ops_add_schema(ops, schema, len, kind, NULL, added, diags);
 }
 
 static const struct {
@@ -221,7 +221,7 @@ ta_status ta_ir_ops_add_text(ta_ir_ops *ops, const char *text, size_t len, const
         ta_ir_alias_kind kind;
         size_t skip = kind_prefix(l, n, &kind);
         ta_parse_opts opts = {source ? source : "<schemas>", line, (uint32_t)skip + 1};
-        ta_status st = add_schema(ops, l + skip, n - skip, kind, &opts, NULL, diags);
+        ta_status st = ir_ops_add_schema(ops, l + skip, n - skip, kind, &opts, NULL, diags);
         if (st == TA_ERR_NOMEM) return st;
         if (st != TA_OK) result = st;
     }
@@ -252,11 +252,16 @@ ta_status ta_ir_ops_add_native(ta_ir_ops *ops, const ta_native_file *f, ta_diags
         if (!buf) return TA_ERR_NOMEM;
         int n = has_ns ? snprintf(buf, need, "%s", fn->func.s)
                        : snprintf(buf, need, "%s::%s", ns, fn->func.s);
-        ta_status st = add_schema(ops, buf, (size_t)n, TA_IR_FROM_SCHEMA, NULL, NULL, diags);
+        ta_status st = ir_ops_add_schema(ops, buf, (size_t)n, TA_IR_FROM_SCHEMA, NULL, NULL, diags);
         if (buf != stack) free(buf);
         if (st == TA_ERR_NOMEM) return st;
     }
     return TA_OK;
+}
+
+bool ir_ops_has_overload(const ta_ir_ops *ops, const char *key, size_t len)
+{
+    return ta_map_find(&ops->by_overload, key, len) != NULL;
 }
 
 const ta_ir_op *ta_ir_ops_resolve(const ta_ir_ops *ops, const ta_ir_node *n)
@@ -272,6 +277,14 @@ bool ta_ir_ops_has_kind(const ta_ir_ops *ops, const char *kind)
 {
     return ta_map_find_str(&ops->by_kind, kind) != NULL;
 }
+
+const ta_ir_op *ta_ir_ops_overloads(const ta_ir_ops *ops, const char *kind)
+{
+    ta_map_entry *e = ta_map_find_str(&ops->by_kind, kind);
+    return e ? ((op_list *)e->value.ptr)->first : NULL;
+}
+
+const ta_ir_op *ta_ir_op_next(const ta_ir_op *op) { return op->next; }
 
 const ta_schema *ta_ir_op_schema(const ta_ir_op *op) { return op->schema; }
 ta_ir_alias_kind ta_ir_op_alias_kind(const ta_ir_op *op) { return op->kind; }

@@ -20,14 +20,10 @@ static void free_default_ops(void) { ta_ir_ops_destroy(default_ops); }
 const ta_ir_ops *ta_test_default_ops(void)
 {
     if (default_ops) return default_ops;
-    char path[512];
     ta_diags *d = NULL;
-    ta_native_file *nf = NULL;
     ta_ir_ops *ops = NULL;
     bool ok = ta_diags_create(&d) == TA_OK && ta_ir_ops_create(&ops) == TA_OK &&
-              ta_ir_ops_add_file(ops, ta_test_data_path(path, sizeof path, "golden/torch-1.13.1/registered-operators.txt"), d) == TA_OK &&
-              ta_test_load_corpus("pytorch-main", &nf, d) == TA_OK && ta_ir_ops_add_native(ops, nf, d) == TA_OK;
-    ta_native_destroy(nf);
+              ta_ir_ops_add_default(ops, NULL, d) == TA_OK;
     if (!ok) {
         for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
         ta_ir_ops_destroy(ops);

@@ -10,8 +10,8 @@
 #include "tensoralias/aliasdb.h"
 #include "tensoralias/ir.h"
 
-/* The operator set the command uses by default; NULL (and why on stderr)
- * when its files cannot be read. Made once, freed at exit. */
+/* The whole default operator set (ta_ir_ops_add_default); NULL (and why on
+ * stderr) on failure. Made once, freed at exit. */
 const ta_ir_ops *ta_test_default_ops(void);
 
 /* Reads $BUILD/data/<rel>.ir, with <rel>.classes declared first when that
