@@ -2,8 +2,8 @@
  * graphs whose answers are plain to see: views alias their base, in-place
  * ops write what they alias, containers make wildcards, unknown operators
  * are analysed conservatively and reported, custom schemas are honoured,
- * moves are checked and made, and the analysis can be rebuilt after an
- * edit. (The golden test holds it to torch on thousands of answers.) */
+ * moves are checked and made, the analysis can be rebuilt after an edit,
+ * and it is written as text, JSON, dot and GraphML. (The golden test holds it to torch on thousands of answers.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,11 +254,52 @@ static void test_control_flow(void **state)
     done(&f);
 }
 
+/* What ta_aliasdb_write prints of the views graph, each way. */
+static char *written(const ta_aliasdb *db, ta_aliasdb_format format)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    assert_int_equal(ta_aliasdb_write(db, format, out), TA_OK);
+    fclose(out);
+    return buf;
+}
+
+static void test_write(void **state)
+{
+    (void)state;
+    fixture f;
+    analyse(&f, views, NULL);
+    char *text = written(f.db, TA_ALIASDB_TEXT);
+    assert_non_null(strstr(text, "\n%s : Tensor points-to {%a} contains {%a, %s} written-by aten::relu_@8\n"));
+    assert_non_null(strstr(text, "\n%one : int immutable\n"));
+    assert_non_null(strstr(text, "%x : Tensor points-to {*Tensor, %x} contains {*Tensor, %x} wildcard\n"));
+    size_t lines = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++) lines++;
+    assert_int_equal(lines, 9); /* an input and eight outputs */
+    char *json = written(f.db, TA_ALIASDB_JSON);
+    assert_non_null(strstr(json, "{\"value\": \"%w\", \"type\": \"Tensor\", \"points_to\": [\"%a\"], \"contains\": "
+                                 "[\"%a\", \"%w\"], \"wildcard\": false, \"writers\": [{\"kind\": \"aten::relu_\", \"line\": 8}]}\n"));
+    char *dot = written(f.db, TA_ALIASDB_DOT);
+    assert_non_null(strstr(dot, "digraph aliasing {"));
+    assert_non_null(strstr(dot, "[label=\"aten::relu_\\nline 8\", shape=cds, color=red, fontcolor=red];"));
+    char *graphml = written(f.db, TA_ALIASDB_GRAPHML);
+    assert_non_null(strstr(graphml, "<graphml"));
+    assert_int_equal(ta_aliasdb_write(f.db, (ta_aliasdb_format)99, stdout), TA_ERR_INVALID);
+    free(text);
+    free(json);
+    free(dot);
+    free(graphml);
+    done(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_and_writes), cmocka_unit_test(test_moves), cmocka_unit_test(test_containers),
         cmocka_unit_test(test_unknown_and_custom), cmocka_unit_test(test_control_flow),
+        cmocka_unit_test(test_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

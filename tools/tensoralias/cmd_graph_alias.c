@@ -1,6 +1,6 @@
 /* cmd_graph_alias.c - `tensoralias graph-alias`: reads a TorchScript graph,
  * builds its alias analysis (AliasDb's, see tensoralias/aliasdb.h) and
- * either prints every value's aliasing (graph_alias_dump.c) or answers
+ * either prints every value's aliasing (ta_aliasdb_write) or answers
  * queries, one JSON object per line, on one JSON line each: the query with
  * "answer" added. The query format is the one of the AliasDb ground truth
  * (tests/data/golden/aliasdb-1.13.1), so a golden test is a comparison. */
@@ -12,7 +12,6 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "graph_alias_dump.h"
 #include "ir_cli.h"
 #include "native_cli.h"
 #include "tensoralias/aliasdb.h"
@@ -320,11 +319,12 @@ static int analyse(const options *o, ta_diags *d)
         query_ctx q = {g, db, ops, NULL, 0, NULL, 0, NULL, 0, d};
         rc = run_queries(&q, o->queries);
         free(q.top);
-    } else if (!strcmp(o->format, "graphml")) {
-        rc = ta_aliasdb_write_graphml(db, stdout) != TA_OK || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     } else {
-        ta_dump_format f = !strcmp(o->format, "json") ? TA_DUMP_JSON : !strcmp(o->format, "dot") ? TA_DUMP_DOT : TA_DUMP_TEXT;
-        rc = ta_graph_alias_dump(g, db, f, stdout) || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
+        ta_aliasdb_format f = !strcmp(o->format, "json")      ? TA_ALIASDB_JSON
+                              : !strcmp(o->format, "dot")     ? TA_ALIASDB_DOT
+                              : !strcmp(o->format, "graphml") ? TA_ALIASDB_GRAPHML
+                                                              : TA_ALIASDB_TEXT;
+        rc = ta_aliasdb_write(db, f, stdout) != TA_OK || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     }
 done:
     ta_aliasdb_destroy(db);
