@@ -126,8 +126,9 @@ TA_API const ta_ir_type *ta_aliasdb_location_wildcard(const ta_aliasdb *db, uint
 TA_API uint32_t ta_aliasdb_location_count(const ta_aliasdb *db);
 
 /* The points-to graph in GraphML (igraph's writer): a vertex per location
- * ("name": "%x", or "*Tensor" for a wildcard; "wildcard" 0/1), an edge per
- * points-to or containment ("kind"). TA_ERR_IO on a write error. */
+ * ("name": "%x", or "*Tensor" for a wildcard; "wildcard" 0/1; "open" 1 for
+ * an object of a class not declared whole, which contains every wildcard),
+ * an edge per points-to or containment ("kind"). TA_ERR_IO on a write error. */
 TA_API ta_status ta_aliasdb_write_graphml(const ta_aliasdb *db, FILE *out);
 
 /* What the analysis found, for people (what `tensoralias graph-alias`

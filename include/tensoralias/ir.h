@@ -125,6 +125,14 @@ TA_API const ta_ir_type *ta_ir_type_class(ta_ir_graph *g, const char *qualified_
  * its attributes; the reader declares those GetAttr and SetAttr show. */
 TA_API ta_status ta_ir_class_add_attr(ta_ir_graph *g, const ta_ir_type *cls,
                                       const char *name, const ta_ir_type *type);
+/* Says that the attributes added so far are all the class has (the reader
+ * then adds none). Only then does the analysis know what an object of the
+ * class may contain, as AliasDb does from the class's attribute types: a
+ * graph shows only the attributes it reads, so an object of a class not
+ * declared whole is taken to contain any mutable value (and the analysis
+ * says so in a note). ta_ir_read_classes declares classes whole. */
+TA_API ta_status ta_ir_class_declare_whole(ta_ir_graph *g, const ta_ir_type *cls);
+TA_API bool ta_ir_class_is_whole(const ta_ir_type *cls);
 TA_API uint32_t ta_ir_class_nattrs(const ta_ir_type *cls);
 TA_API const char *ta_ir_class_attr_name(const ta_ir_type *cls, uint32_t i);
 TA_API const ta_ir_type *ta_ir_class_attr_type(const ta_ir_type *cls, uint32_t i);
@@ -279,9 +287,10 @@ TA_API ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len,
 /* Declares class types completely, one a line:
  *     __torch__.m.Block(conv : __torch__.m.Conv, scale : Tensor, n : int)
  * (attribute names may be left out: "__torch__.m.Conv(Tensor, Tensor?)").
- * What a class object may contain is its attributes' types, and an
- * un-inlined graph (prim::CallMethod) does not show them all; a declared
- * class is not extended by what the reader sees. Empty lines and lines
+ * What a class object may contain is its attributes' types, and a graph
+ * does not show them all (only those it reads; an un-inlined graph fewer
+ * still): a declared class is whole (ta_ir_class_declare_whole) and not
+ * extended by what the reader sees. Empty lines and lines
  * starting with '#' are skipped. TA_ERR_PARSE with a positioned diagnostic
  * (rule "ir-syntax") for a malformed line or a class declared twice. */
 TA_API ta_status ta_ir_read_classes(ta_ir_graph *g, const char *text, size_t len,
