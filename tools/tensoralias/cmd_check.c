@@ -15,6 +15,7 @@
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
+#include "tensoralias/report.h"
 #include "tensoralias/torchgen.h"
 
 static void usage(FILE *out)
@@ -47,9 +48,9 @@ static void usage(FILE *out)
             "  --format FMT     text (default; compiler-style with a caret), json (one\n"
             "                   object per line), or sarif (SARIF 2.1.0, for GitHub code\n"
             "                   scanning; paths relative to the repository root)\n"
-            "  --schemas FILE   also check a plain list of schemas, one per line (blank\n"
-            "                   lines and '#' comments skipped; '-' for standard input),\n"
-            "                   with the custom-operator rules\n"
+            "  --schemas FILE   also check a list of schemas, one a line ('#' comments,\n"
+            "                   an alias analysis kind and a tab allowed before each; '-'\n"
+            "                   for standard input), with the custom-operator rules\n"
             "  -D NAME=VALUE    a macro the build defines, for namespaces spelled with it\n"
             "  --no-git         walk directories without asking git what it ignores\n"
             "  --notes, -v      show notes too (by default only errors and warnings)\n"
@@ -260,10 +261,10 @@ static int write_machine(const check_args *c, const ta_diags *all)
 {
     size_t nrules;
     ta_rule_info *rules = all_rules(&nrules);
-    int r = c->format == TA_REPORT_JSON ? ta_report_json(all, stdout)
-                                        : ta_report_sarif(all, rules, nrules, stdout);
+    ta_status st = c->format == TA_REPORT_JSON ? ta_diags_write_json(all, ta_write_file, stdout)
+                                               : ta_diags_write_sarif(all, rules, nrules, ta_write_file, stdout);
     free(rules);
-    return r;
+    return st != TA_OK;
 }
 
 int ta_cmd_check(int argc, char **argv)
