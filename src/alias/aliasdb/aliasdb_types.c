@@ -24,9 +24,10 @@
 enum { MAX_SET = 256 };
 
 /* Names torch prints for types AliasDb counts immutable and the IR has no
- * kind of its own for (read as TA_IR_OTHER). */
+ * kind of its own for (read as TA_IR_OTHER); "number" is how torch prints
+ * Scalar (NumberType) in a graph. */
 static const char *const immutable_others[] = {
-    "Function", "PyObject", "Quantizer", "AnyEnumType", "SymInt", "SymFloat", "SymBool", "Dimname",
+    "Function", "PyObject", "Quantizer", "AnyEnumType", "SymInt", "SymFloat", "SymBool", "Dimname", "number",
 };
 
 bool adb_type_open(const ta_ir_type *t)
