@@ -9,14 +9,19 @@ graph-alias GRAPH --queries Q` process (Q: one has_writers query), start-up,
 reading, operator set, analysis and exit included, over --runs runs: mean
 CPU time (user + system, the child's own accounting) and median wall time,
 and their ratio to torch's parse_ir + AliasDb build (the goal is >= 10x).
+With --bench BENCH_ALIASDB, that program's in-process read and build times
+(best of several runs, thread CPU time) next to torch's, the same sitting.
 
 Usage: tools/torch/aliasdb_speed.py [DIR] [--command TENSORALIAS] [--runs N]
+                                   [--bench BENCH_ALIASDB]
 (DIR default build/data/golden/aliasdb-1.13.1/speed)
 Needs /usr/bin/python3 with torch 1.13.1."""
 import argparse
 import os
 import random
+import re
 import statistics
+import subprocess
 import tempfile
 import time
 
@@ -56,7 +61,14 @@ def main():
     ap.add_argument("dir", nargs="?", default="build/data/golden/aliasdb-1.13.1/speed")
     ap.add_argument("--command", help="the tensoralias command, timed as a whole process")
     ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--bench", help="build/bench/bench_aliasdb, for the in-process read and build")
     args = ap.parse_args()
+    ours = {}
+    if args.bench:  # bench_aliasdb finds the graphs under its BUILD argument
+        build = os.path.normpath(os.path.join(args.dir, "../../../.."))
+        out = subprocess.run([args.bench, build], capture_output=True, text=True, check=True).stdout
+        for m in re.finditer(r"^(aliasdb_\d+)\s.*?read\s+([\d.]+) ms.*?build\s+([\d.]+) ms", out, re.M):
+            ours[m.group(1)] = (float(m.group(2)), float(m.group(3)))
     query = None
     if args.command:
         query = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False)
@@ -79,6 +91,10 @@ def main():
             q = len(pairs) / (time.process_time() - t0)
             print(f"aliasdb_{n}: torch parse_ir {read * 1e3:.1f} ms, AliasDb build {best * 1e3:.1f} ms, "
                   f"may_contain_alias from Python {q / 1e6:.2f} M/s")
+            if f"aliasdb_{n}" in ours:
+                r, b = ours[f"aliasdb_{n}"]
+                print(f"  bench_aliasdb in process: read {r:.2f} ms, build {b:.2f} ms: build {best * 1e3 / b:.1f}x "
+                      f"torch's, read + build {(read + best) * 1e3 / (r + b):.1f}x")
             if args.command:
                 cpu, wall = process_times([args.command, "graph-alias", path, "--queries", query.name], args.runs)
                 torch_ms = (read + best) * 1e3

@@ -83,7 +83,7 @@ ta_status ta_ir_graph_create(ta_ir_graph **out)
     ta_ir_graph *g = ta_calloc(1, sizeof *g);
     if (!g) return TA_ERR_NOMEM;
     ta_status st = ta_arena_create(&g->arena);
-    ta_map_init(&g->names, NULL);
+    ta_map_init_in(&g->names, NULL, g->arena); /* sized once by the reader: in its chunk */
     ta_map_init(&g->kinds, NULL);
     if (st != TA_OK || ir_types_init(&g->types, g->arena, NULL) != TA_OK ||
         !(g->top = ir_block_new(g, NULL))) {

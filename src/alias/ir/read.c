@@ -662,11 +662,11 @@ ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const ch
                 .status = TA_OK, .line = 1};
     classify_bytes(&r);
     if (source && !(g->source = ta_arena_strndup(g->arena, source, strlen(source)))) return TA_ERR_NOMEM;
-    /* about one value per 30 bytes of text: the name map is sized once */
+    /* the graph and its name map take about nine bytes a byte of text: in
+     * one chunk, from 128 KiB of text in huge pages (a fault per 2 MiB, not
+     * per 4 KiB); about one value per 30 bytes of text: the map is sized once */
+    ta_arena_expect(g->arena, len * 9);
     if (ta_map_reserve(&g->names, len / 30 + 16) != TA_OK) return TA_ERR_NOMEM;
-    /* the graph takes about five bytes a byte of text: in one chunk, from
-     * 512 KiB of text in huge pages (a fault per 2 MiB, not per 4 KiB) */
-    ta_arena_expect(g->arena, len * 5);
     r.look_ahead = g->names.cap * sizeof *g->names.slots > ((size_t)1 << 20);
     if (!plain_text(&r) || !graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
     return TA_OK;
