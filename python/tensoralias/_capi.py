@@ -96,7 +96,9 @@ class ExtractOp(ctypes.Structure):
 
 
 class ExtractOpts(ctypes.Structure):
-    _fields_ = [("defines", ctypes.POINTER(c_char_p)), ("no_git", c_bool)]
+    _fields_ = [("defines", ctypes.POINTER(c_char_p)), ("no_git", c_bool),
+                ("include_dirs", ctypes.POINTER(c_char_p)), ("compile_commands", c_char_p),
+                ("no_includes", c_bool)]
 
 
 _P = ctypes.POINTER

@@ -135,8 +135,12 @@ static ta_status analyse_schema(void)
 /* Schemas declared in C++ and Python sources (the extract module). */
 static ta_status extract_sources(void)
 {
+    /* macros of every kind, so that the preprocessor's allocations fail too */
     static const char cpp[] =
-        "TORCH_LIBRARY(mylib, m) {\n"
+        "#define STR_(x) #x\n#define STR(x) STR_(x)\n#define CAT_(a, b) a##b\n#define CAT(a, b) CAT_(a, b)\n"
+        "#define LIB(N, M) TORCH_LIBRARY(N, M)\n#define K 4\n#define V(n, ...) m.def(#n \"(\" #__VA_ARGS__ \") -> Tensor\")\n"
+        "LIB(CAT(my, lib), m) {\n"
+        "#ifdef FAST\n  V(fast, Tensor x);\n#else\n  m.def(\"k(int k=\" STR(K) \") -> Tensor\");\n#endif\n"
         "  m.def(\"twice(Tensor self) -> Tensor\");\n"
         "  m.def(\"scale_(Tensor(a!) self, \"\n"
         "        \"float s=2.) -> Tensor(a!)\");\n"
@@ -157,7 +161,7 @@ static ta_status extract_sources(void)
     if (st == TA_OK) st = ta_extract_scan(x, "ops.cpp", TA_LANG_CPP, cpp, sizeof cpp - 1, d);
     if (st == TA_OK) st = ta_extract_scan(x, "ops.py", TA_LANG_PYTHON, py, sizeof py - 1, d);
     if (st == TA_OK) st = ta_extract_finish(x, d);
-    if (st == TA_OK && ta_extract_count(x) < 4) st = WRONG;
+    if (st == TA_OK && ta_extract_count(x) < 6) st = WRONG;
     ta_extract_destroy(x);
     ta_diags_destroy(d);
     return st;

@@ -55,5 +55,8 @@ int main(void)
     FIELD(ta_extract_op, "ExtractOp", parsed);
     SIZE(ta_extract_opts, "ExtractOpts");
     FIELD(ta_extract_opts, "ExtractOpts", no_git);
+    FIELD(ta_extract_opts, "ExtractOpts", include_dirs);
+    FIELD(ta_extract_opts, "ExtractOpts", compile_commands);
+    FIELD(ta_extract_opts, "ExtractOpts", no_includes);
     return 0;
 }
