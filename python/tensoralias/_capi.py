@@ -16,8 +16,6 @@ c_bool, c_char_p, c_void_p, c_size_t = ctypes.c_bool, ctypes.c_char_p, ctypes.c_
 c_uint32, c_uint64, c_int, c_double = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_int, ctypes.c_double
 
 TA_OK = 0
-TA_SEV_NOTE, TA_SEV_WARNING, TA_SEV_ERROR = 0, 1, 2
-TA_V_OK = 0
 
 
 class Diag(ctypes.Structure):
