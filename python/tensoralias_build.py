@@ -18,7 +18,6 @@ include/tensoralias/version.h's.
 import base64
 import hashlib
 import io
-import json
 import os
 import re
 import subprocess
@@ -89,13 +88,6 @@ def run_make(config):
     return tdir, bridge
 
 
-def _torch_version(tdir):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONNOUSERSITE", "PYTHONHOME")}
-    r = subprocess.run([sys.executable, "-c", "import torch; print(torch.__version__)"], capture_output=True,
-                       text=True, env=env, cwd="/")
-    return r.stdout.strip().splitlines()[-1] if r.returncode == 0 else ""
-
-
 class Wheel:
     """A wheel being written: files and their RECORD lines."""
 
@@ -155,7 +147,7 @@ def _add_sources(w):
             w.add_file("tensoralias/" + f, os.path.join(src, f))
 
 
-def _add_build(w, tdir, bridge):
+def _add_build(w, bridge):
     build = os.path.join(ROOT, "build")
     w.add_file("tensoralias/_build/libtensoralias.so", os.path.realpath(os.path.join(build, "libtensoralias.so")))
     for f in BUILT:
@@ -168,8 +160,6 @@ def _add_build(w, tdir, bridge):
             w.add_file("tensoralias/_build/" + os.path.relpath(path, build), path)
     if bridge:
         w.add_file("tensoralias/_build/" + bridge, os.path.join(build, bridge))
-        record = {"torch_dir": tdir, "torch_version": _torch_version(tdir), "bridge": bridge}
-        w.add("tensoralias/_build/torch-built-for.json", json.dumps(record, indent=1).encode())
 
 
 # ---- PEP 517 ---------------------------------------------------------------
@@ -201,7 +191,7 @@ prepare_metadata_for_build_editable = prepare_metadata_for_build_wheel
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     tdir, bridge = run_make(config_settings)
-    return _write_wheel(wheel_directory, lambda w: (_add_sources(w), _add_build(w, tdir, bridge)))
+    return _write_wheel(wheel_directory, lambda w: (_add_sources(w), _add_build(w, bridge)))
 
 
 def build_editable(wheel_directory, config_settings=None, metadata_directory=None):

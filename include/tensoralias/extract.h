@@ -81,12 +81,23 @@ typedef struct ta_extract_op {
 typedef struct ta_extract ta_extract;
 
 typedef struct ta_extract_opts {
-    /* Macros the build defines ("TORCH_EXTENSION_NAME=_C"), as -D does for a
-     * compiler: a TORCH_LIBRARY namespace or a schema piece spelled as one
-     * of them resolves to its value. NULL-terminated, or NULL. */
+    /* Macros the build defines ("TORCH_EXTENSION_NAME=_C", "F(x)=x", "NDEBUG"),
+     * as -D does for a compiler: they take part in the preprocessing of
+     * every C++ file (after compile_commands.json's, before the file's own).
+     * NULL-terminated, or NULL. */
     const char *const *defines;
     /* Walk directories without asking git which files it ignores. */
     bool no_git;
+    /* Directories searched for quoted #includes, as -I does (after the
+     * includer's own directory). NULL-terminated, or NULL. */
+    const char *const *include_dirs;
+    /* A compile_commands.json whose -D and -I apply to the files it lists;
+     * NULL: the one at the top of a directory walked (or in its build/),
+     * if any. */
+    const char *compile_commands;
+    /* Read no header and no build file from disk (ta_extract_scan of text
+     * that must be read alone, as the fuzz targets do). */
+    bool no_includes;
 } ta_extract_opts;
 
 /* opts may be NULL (no defines, git used when available). TA_ERR_NOMEM

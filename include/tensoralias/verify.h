@@ -148,6 +148,14 @@ typedef struct ta_verify_config {
     const char *data_dir; /* the bundled files' folder (bundled.h); NULL: found */
     ta_verify_log_fn log; /* or NULL */
     void *log_ud;
+    /* Operators of this process's own libtorch dispatcher, registered by
+     * the bridge with the schemas the dispatcher holds: fnmatch patterns on
+     * their names ("mylib::op" for a default overload). For a process that
+     * registered operators itself (the Python package: torch.library, Python
+     * kernels); verified as torch_libraries' are, with no yaml, and not
+     * together with torch_libraries or "torch" kernels. */
+    const char *const *torch_ops;
+    size_t ntorch_ops;
 } ta_verify_config;
 
 typedef struct ta_verify_session ta_verify_session;

@@ -16,8 +16,6 @@ c_bool, c_char_p, c_void_p, c_size_t = ctypes.c_bool, ctypes.c_char_p, ctypes.c_
 c_uint32, c_uint64, c_int, c_double = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_int, ctypes.c_double
 
 TA_OK = 0
-TA_SEV_NOTE, TA_SEV_WARNING, TA_SEV_ERROR = 0, 1, 2
-TA_V_OK = 0
 
 
 class Diag(ctypes.Structure):
@@ -51,6 +49,23 @@ class VerifyOpts(ctypes.Structure):
                 ("jobs", c_uint32), ("trap_writes", c_bool), ("in_process", c_bool),
                 ("has_case_seed", c_bool), ("case_seed", c_uint64), ("dev", c_void_p), ("samples", c_void_p),
                 ("strict", c_bool), ("progress", c_void_p), ("progress_ud", c_void_p), ("batch", c_uint32)]
+
+
+_StrList = ctypes.POINTER(c_char_p)
+# verify.h: ta_verify_log_fn, report.h: ta_write_fn
+LOG_FN = ctypes.CFUNCTYPE(None, c_void_p, c_bool, c_char_p)
+WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, ctypes.POINTER(ctypes.c_char), c_size_t)
+TA_VERIFY_TEXT, TA_VERIFY_JSON = 0, 1
+
+
+class VerifyConfig(ctypes.Structure):
+    _fields_ = [("yaml", c_char_p), ("schema_files", _StrList), ("nschema_files", c_size_t),
+                ("schema_sources", _StrList), ("nschema_sources", c_size_t), ("kernels", _StrList),
+                ("nkernels", c_size_t), ("torch_libraries", _StrList), ("ntorch_libraries", c_size_t),
+                ("torch_dir", c_char_p), ("no_default_kernels", c_bool), ("compose", c_int), ("cuda", c_bool),
+                ("samples", c_char_p), ("no_default_samples", c_bool), ("run", VerifyOpts), ("ops", _StrList),
+                ("nops", c_size_t), ("baseline", c_char_p), ("data_dir", c_char_p), ("log", LOG_FN),
+                ("log_ud", c_void_p), ("torch_ops", _StrList), ("ntorch_ops", c_size_t)]
 
 
 class Slot(ctypes.Structure):
@@ -96,7 +111,9 @@ class ExtractOp(ctypes.Structure):
 
 
 class ExtractOpts(ctypes.Structure):
-    _fields_ = [("defines", ctypes.POINTER(c_char_p)), ("no_git", c_bool)]
+    _fields_ = [("defines", ctypes.POINTER(c_char_p)), ("no_git", c_bool),
+                ("include_dirs", ctypes.POINTER(c_char_p)), ("compile_commands", c_char_p),
+                ("no_includes", c_bool)]
 
 
 _P = ctypes.POINTER
@@ -109,18 +126,14 @@ _SIGNATURES = {
     "ta_diags_count": (c_size_t, [c_void_p]),
     "ta_diags_get": (_P(Diag), [c_void_p, c_size_t]),
     # exec.h
-    "ta_registry_create": (c_int, [_P(c_void_p)]),
-    "ta_registry_destroy": (None, [c_void_p]),
-    "ta_registry_set_option": (c_int, [c_void_p, c_char_p, c_char_p]),
-    "ta_registry_load_plugin": (c_int, [c_void_p, c_char_p, c_void_p]),
-    "ta_registry_load_schemas": (c_int, [c_void_p, c_char_p, c_void_p]),
-    "ta_registry_select": (c_int, [c_void_p, _P(c_char_p), c_size_t, _P(_P(c_char_p)), _P(c_size_t)]),
-    "ta_verify": (c_int, [c_void_p, _P(c_char_p), c_size_t, _P(VerifyOpts), _P(_P(VerifyReport)), c_void_p]),
-    "ta_verify_report_destroy": (None, [_P(VerifyReport)]),
-    "ta_verdict_kind_str": (c_char_p, [c_int]),
-    "ta_samples_load": (c_int, [c_char_p, _P(c_void_p), c_void_p]),
-    "ta_samples_check": (c_int, [c_void_p, c_void_p, c_char_p, c_void_p]),
-    "ta_samples_destroy": (None, [c_void_p]),
+    # verify.h
+    "ta_verify_session_create": (c_int, [_P(VerifyConfig), _P(c_void_p), c_void_p]),
+    "ta_verify_session_run": (c_int, [c_void_p, c_void_p]),
+    "ta_verify_session_report": (_P(VerifyReport), [c_void_p]),
+    "ta_verify_session_opts": (_P(VerifyOpts), [c_void_p]),
+    "ta_verify_session_write": (c_int, [c_void_p, c_int, c_bool, WRITE_FN, c_void_p]),
+    "ta_verify_session_failed": (c_bool, [c_void_p]),
+    "ta_verify_session_destroy": (None, [c_void_p]),
     # schema.h, alias.h
     "ta_arena_create": (c_int, [_P(c_void_p)]),
     "ta_arena_destroy": (None, [c_void_p]),

@@ -2,17 +2,15 @@
 the engine as `tensoralias verify --torch-library` verifies a library's."""
 from . import _capi, _ops, _runner
 
-# Operators a batch child runs (the command's --isolate batch default for
-# libtorch's kernels: a process that has mapped libtorch is slow to fork).
-DEFAULT_BATCH = 32
 
 
 def parse_isolate(isolate):
-    """'operator' -> 1, 'batch' -> 32, 'batch:N' -> N (the command's --isolate)."""
+    """'operator' -> 1, 'batch' -> 0 (the session's choice for torch's
+    kernels: TA_VERIFY_BATCH), 'batch:N' -> N (the command's --isolate)."""
     if isolate == "operator":
         return 1
     if isolate == "batch":
-        return DEFAULT_BATCH
+        return 0
     if isinstance(isolate, str) and isolate.startswith("batch:") and isolate[6:].isdigit() and int(isolate[6:]) > 0:
         return int(isolate[6:])
     raise ValueError("tensoralias: isolate is 'operator', 'batch' or 'batch:N', not %r" % (isolate,))
@@ -49,6 +47,16 @@ def verify(ops=None, samples=None, imports=(), libraries=(), **options):
 
     Raises VerifyError when nothing can be verified (the command's exit 2).
     """
+    report, error = run(ops, samples, imports, libraries, **options)
+    if report is None:
+        raise error
+    return report
+
+
+def run(ops=None, samples=None, imports=(), libraries=(), **options):
+    """verify()'s run: (Report or None, VerifyError or None), both when
+    none of the selected operators had a kernel (the command then writes
+    its report and exits 2)."""
     added = _ops.import_modules(list(imports), list(libraries))
     wanted = _ops.patterns(ops)
     if not wanted:

@@ -7,7 +7,7 @@ import sys
 
 from . import _paths
 from ._runner import VerifyError
-from ._verify import parse_isolate, verify
+from ._verify import parse_isolate, run
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -67,8 +67,16 @@ def _write(a, report):
         sys.stdout.flush()
     s = report.stats
     if a.verbose and s["children"]:
-        sys.stderr.write("isolation: %s, %d child process%s\n" % (a.isolate, s["children"],
-                                                                  "" if s["children"] == 1 else "es"))
+        sys.stderr.write("isolation: %s, %d child process%s\n" % (
+            "batch:%d" % s["batch"] if s["batch"] > 1 else "operator", s["children"],
+            "" if s["children"] == 1 else "es"))
+
+
+def _show(error):
+    for d in error.diagnostics:
+        where = "%s:%d:%d: " % (d["source"], d["line"], d["col"]) if d["line"] else ""
+        sys.stderr.write("%s%s: %s [%s]\n" % (where, d["severity"], d["message"], d["rule"]))
+    sys.stderr.write("%s\n" % error)
 
 
 def verify_main(argv):
@@ -76,27 +84,22 @@ def verify_main(argv):
     a = p.parse_args(argv)
     _check(p, a)
     try:
-        report = verify(a.ops or None, samples=a.samples, imports=a.imports, libraries=a.load_library,
-                        cases=a.cases, seed=a.seed,
-                        case_seed=a.case_seed, timeout=a.timeout, jobs=a.jobs, isolate=a.isolate,
-                        trap_writes=a.trap_writes, strict=a.strict)
+        report, error = run(a.ops or None, samples=a.samples, imports=a.imports, libraries=a.load_library,
+                            cases=a.cases, seed=a.seed, case_seed=a.case_seed, timeout=a.timeout, jobs=a.jobs,
+                            isolate=a.isolate, trap_writes=a.trap_writes, strict=a.strict)
     except VerifyError as e:
-        for d in e.diagnostics:
-            where = "%s:%d:%d: " % (d["source"], d["line"], d["col"]) if d["line"] else ""
-            sys.stderr.write("%s%s: %s [%s]\n" % (where, d["severity"], d["message"], d["rule"]))
-        sys.stderr.write("%s\n" % e)
-        return EXIT_USAGE
+        report, error = None, e
     except (ImportError, OSError, RuntimeError) as e:
         sys.stderr.write("tensoralias verify: %s\n" % e)
         return EXIT_USAGE
     try:
-        _write(a, report)
+        if report is not None:
+            _write(a, report)
     except OSError as e:
         sys.stderr.write("tensoralias verify: %s\n" % e)
         return EXIT_USAGE
-    if all(o.verdict == "no-kernel" for o in report):
-        sys.stderr.write("tensoralias verify: nothing was verified: none of the %d selected operators has a "
-                         "kernel\n" % len(report.ops))
+    if error is not None:
+        _show(error)
         return EXIT_USAGE
     return EXIT_CLEAN if report.ok else EXIT_FINDINGS
 

@@ -1,10 +1,13 @@
 """A verification report as Python objects.
 
-The fields are ta_verify_report's (include/tensoralias/exec.h), copied out
-of the C structures by the runner. to_json() gives exactly the object
-`tensoralias verify --format json` writes for an operator (its keys, in its
-order), and text() the command's text report.
+The runner has the engine write its report (ta_verify_session_write): the
+JSON lines `tensoralias verify --format json` prints, and the text report
+with and without every operator. Report parses the JSON into OpResult and
+Finding objects and keeps the written bytes, so json_lines() and text()
+are the command's own output, and an operator's text its block of the
+verbose report (a line an operator, then a line a finding).
 """
+import json
 
 
 class Finding:
@@ -12,22 +15,22 @@ class Finding:
     ("error", "warning", "info"), the argument it is about ("self",
     "return 0" or ""), the case seed that replays it, and the message."""
 
-    __slots__ = ("kind", "severity", "argument", "seed", "message")
+    __slots__ = ("kind", "severity", "argument", "seed", "message", "_json", "_line")
 
-    def __init__(self, kind, severity, argument, seed, message):
-        self.kind, self.severity, self.argument, self.seed, self.message = kind, severity, argument, seed, message
+    def __init__(self, j, line):
+        self.kind, self.severity, self.argument = j["kind"], j["severity"], j["argument"]
+        self.seed, self.message = int(j["seed"], 16), j["message"]
+        self._json, self._line = j, line
 
     @property
     def seed_hex(self):
         return "0x%x" % self.seed
 
     def to_json(self):
-        return {"kind": self.kind, "severity": self.severity, "argument": self.argument, "seed": self.seed_hex,
-                "message": self.message}
+        return self._json
 
     def __str__(self):
-        arg = " (%s)" % self.argument if self.argument else ""
-        return "%s: %s%s: %s [seed %s]" % (self.severity, self.kind, arg, self.message, self.seed_hex)
+        return self._line
 
     def __repr__(self):
         return "Finding(%r, %r, seed=%s)" % (self.kind, self.argument, self.seed_hex)
@@ -36,13 +39,16 @@ class Finding:
 class OpResult:
     """The outcome for one operator overload: its verdict ("ok", the worst
     finding's kind, "not-exercised" or "no-kernel"), the cases run and
-    accepted, and every finding."""
+    accepted, every finding, and a note (the first rejected case's reason)."""
 
-    __slots__ = ("op", "verdict", "severity", "cases", "exercised", "note", "derived", "findings")
+    __slots__ = ("op", "verdict", "severity", "cases", "exercised", "note", "derived", "findings", "_json",
+                 "_text")
 
-    def __init__(self, op, verdict, severity, cases, exercised, note, derived, findings):
-        self.op, self.verdict, self.severity = op, verdict, severity
-        self.cases, self.exercised, self.note, self.derived, self.findings = cases, exercised, note, derived, findings
+    def __init__(self, j, note, block):
+        self.op, self.verdict, self.severity = j["op"], j["verdict"], j["severity"]
+        self.cases, self.exercised, self.derived = j["cases"], j["exercised"], j.get("derived", False)
+        self.note, self._json, self._text = note, j, "\n".join(block)
+        self.findings = [Finding(f, line.strip()) for f, line in zip(j["findings"], block[1:])]
 
     @property
     def errors(self):
@@ -59,18 +65,10 @@ class OpResult:
         return "python -m tensoralias verify --ops '%s' --case-seed %s --import MODULE" % (self.op, finding.seed_hex)
 
     def to_json(self):
-        j = {"op": self.op, "verdict": self.verdict, "severity": self.severity, "cases": self.cases,
-             "exercised": self.exercised, "findings": [f.to_json() for f in self.findings]}
-        if self.derived:
-            j["derived"] = True
-        return j
+        return self._json
 
     def text(self):
-        lines = ["%s%s: %s (%d %s, %d exercised)" % (self.op, " (derived)" if self.derived else "", self.verdict,
-                                                     self.cases, "case" if self.cases == 1 else "cases",
-                                                     self.exercised)]
-        lines += ["  %s" % f for f in self.findings]
-        return "\n".join(lines)
+        return self._text
 
     def __str__(self):
         return self.text()
@@ -79,21 +77,28 @@ class OpResult:
         return "OpResult(%r, %r)" % (self.op, self.verdict)
 
 
-def _plural(n, one, many):
-    return "%d %s" % (n, one if n == 1 else many)
+def _blocks(verbose_text):
+    """The verbose text report's operator blocks: a line that does not
+    start with a space begins one (the findings and summary lines last)."""
+    blocks = []
+    for line in verbose_text.splitlines():
+        if line.startswith(" ") and blocks:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    return blocks
 
 
 class Report:
     """What a verification found: one OpResult per operator, in order
     (report["mylib::op"] finds one), the cases run and the seconds taken."""
 
-    def __init__(self, ops, total_cases, seconds, stats, kind_order=()):
-        self.ops, self.total_cases, self.seconds, self.stats = ops, total_cases, seconds, stats
-        self._order = {k: i for i, k in enumerate(kind_order)}  # the engine's order of verdict kinds
-
-    def _by_kind(self, counts):
-        kinds = sorted(counts, key=lambda k: self._order.get(k, len(self._order)))
-        return ", ".join("%d %s" % (counts[k], k) for k in kinds)
+    def __init__(self, written):
+        self._json, self._text, self._verbose = written["json"], written["text"], written["verbose"]
+        self.total_cases, self.seconds, self.stats = written["total_cases"], written["seconds"], written["stats"]
+        objs = [json.loads(line) for line in self._json.splitlines()]
+        self.ops = [OpResult(j, note, block) for j, note, block in zip(objs, written["notes"],
+                                                                        _blocks(self._verbose))]
 
     @property
     def ok(self):
@@ -120,43 +125,15 @@ class Report:
 
     def json_lines(self):
         """What `tensoralias verify --format json` prints: one object a line."""
-        import json
-        return "".join(json.dumps(o.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
-                       for o in self.ops)
+        return self._json
 
     def text(self, verbose=False):
         """The command's text report: operators with a warning or an error
         (all with verbose), the findings by kind, and the summary line."""
-        lines = [o.text() for o in self.ops if verbose or (o.verdict != "ok" and o.severity in ("warning", "error"))]
-        kinds = {}
-        for o in self.ops:
-            for f in o.findings:
-                if f.kind not in ("no-kernel", "not-exercised"):
-                    kinds[f.kind] = kinds.get(f.kind, 0) + 1
-        if kinds:
-            lines.append("findings: " + self._by_kind(kinds))
-        exercised = sum(1 for o in self.ops if o.exercised)
-        accepted = sum(o.exercised for o in self.ops)
-        s = _plural(len(self.ops), "operator", "operators")
-        if exercised < len(self.ops):
-            s += " (%d exercised)" % exercised
-        s += ", " + _plural(self.total_cases, "case", "cases")
-        if accepted < self.total_cases:
-            s += " (%d not accepted)" % (self.total_cases - accepted)
-        verdicts = {}
-        for o in self.ops:
-            verdicts[o.verdict] = verdicts.get(o.verdict, 0) + 1
-        s += " in %.2f s: " % self.seconds + self._by_kind(verdicts)
-        return "\n".join(lines + [s]) + "\n"
+        return self._verbose if verbose else self._text
 
     def __str__(self):
         return self.text()
 
     def __repr__(self):
         return "Report(%d operators, ok=%s)" % (len(self.ops), self.ok)
-
-    @classmethod
-    def from_dict(cls, d):
-        ops = [OpResult(o["op"], o["verdict"], o["severity"], o["cases"], o["exercised"], o["note"], o["derived"],
-                        [Finding(**f) for f in o["findings"]]) for o in d["ops"]]
-        return cls(ops, d["total_cases"], d["seconds"], d["stats"], d.get("kinds", ()))

@@ -5,7 +5,8 @@
  * splices it to the next (inside literals too, but not inside raw strings,
  * where phase 2 is undone), a preprocessor directive is one token, and
  * literals take their prefixes (u8 u U L, R for raw) and user-defined
- * suffixes. Nothing is expanded: macros are for the scanner to resolve. */
+ * suffixes. Nothing is expanded here: that is the preprocessor's job
+ * (cpp_pp.c), which lexes the inside of a directive with the same code. */
 #include <string.h>
 
 #include "extract/extract_internal.h"
@@ -122,19 +123,34 @@ static uint32_t number(const char *s, uint32_t n, uint32_t i)
     return i;
 }
 
+/* A range of the text being lexed into a token array. */
+typedef struct xlexer {
+    xfile *f;
+    xtoks *out;
+    uint32_t n;  /* the end of the range */
+    bool space;  /* blanks since the last token */
+} xlexer;
+
+static void push(xlexer *lx, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
+{
+    if (xtoks_push(lx->f, lx->out, kind, off, len, flags) && lx->space)
+        lx->out->v[lx->out->n - 1].pp |= XP_SPACE;
+    lx->space = false;
+}
+
 /* One token starting with an identifier character at s[i]: a name, or a
  * literal whose prefix it is. */
-static uint32_t word(xfile *f, uint32_t i)
+static uint32_t word(xlexer *lx, uint32_t i)
 {
-    const char *s = f->s;
-    uint32_t n = f->n, j = i;
+    const char *s = lx->f->s;
+    uint32_t n = lx->n, j = i;
     while (j < n && ident_char(s[j])) j++;
     bool is_raw, wide, open = false;
     if (j < n && (s[j] == '"' || s[j] == '\'') && j - i <= 3 &&
         literal_prefix(s + i, j - i, &is_raw, &wide)) {
         if (s[j] == '\'' && !is_raw) {
             uint32_t e = quoted(s, n, j, '\'', &open);
-            xf_push(f, XT_CHAR, i, e - i, 0);
+            push(lx, XT_CHAR, i, e - i, 0);
             return e;
         }
         if (s[j] == '"') {
@@ -142,58 +158,81 @@ static uint32_t word(xfile *f, uint32_t i)
             if (!open) e = suffix(s, n, e);
             uint8_t fl = (uint8_t)((open ? XS_UNTERMINATED : 0) | (is_raw ? XS_RAW : 0) |
                                    (wide ? XS_WIDE : 0));
-            xf_push(f, XT_STRING, i, e - i, fl);
+            push(lx, XT_STRING, i, e - i, fl);
             return e;
         }
     }
-    xf_push(f, XT_IDENT, i, j - i, 0);
+    push(lx, XT_IDENT, i, j - i, 0);
     return j;
 }
 
-void ta_xcpp_lex(xfile *f)
+/* The operators of two characters the scanners and the preprocessor tell
+ * apart: ::, ->, and ## (token pasting). */
+static bool two_char_op(const char *s, uint32_t n, uint32_t i)
+{
+    char c = s[i];
+    return i + 1 < n && ((c == ':' && s[i + 1] == ':') || (c == '-' && s[i + 1] == '>') ||
+                         (c == '#' && s[i + 1] == '#'));
+}
+
+void ta_xcpp_lex_range(xfile *f, uint32_t lo, uint32_t hi, bool directives, xtoks *out)
 {
     const char *s = f->s;
-    uint32_t n = f->n, i = 0;
-    bool bol = true; /* nothing but blanks and comments since the line began */
+    xlexer lx = {f, out, hi, false};
+    uint32_t n = hi, i = lo;
+    bool bol = directives; /* nothing but blanks and comments since the line began */
     while (i < n && f->st == TA_OK) {
         char c = s[i];
         uint32_t k;
         if (c == '\n') {
-            bol = true;
+            bol = directives;
+            lx.space = true;
             i++;
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            lx.space = true;
             i++;
         } else if ((k = splice(s, n, i))) {
             i += k;
         } else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
             i = line_comment(s, n, i);
+            lx.space = true;
         } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
             i = block_comment(s, n, i);
+            lx.space = true;
         } else if (c == '#' && bol) {
             uint32_t e = directive(s, n, i);
-            xf_push(f, XT_DIRECTIVE, i, e - i, 0);
+            push(&lx, XT_DIRECTIVE, i, e - i, 0);
             i = e;
         } else {
             bol = false;
             if (ident_start(c)) {
-                i = word(f, i);
+                i = word(&lx, i);
             } else if ((c >= '0' && c <= '9') || (c == '.' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')) {
                 uint32_t e = number(s, n, i);
-                xf_push(f, XT_NUMBER, i, e - i, 0);
+                push(&lx, XT_NUMBER, i, e - i, 0);
                 i = e;
             } else if (c == '"' || c == '\'') {
                 bool open = false;
                 uint32_t e = quoted(s, n, i, c, &open);
                 if (c == '"' && !open) e = suffix(s, n, e);
-                xf_push(f, c == '"' ? XT_STRING : XT_CHAR, i, e - i, open ? XS_UNTERMINATED : 0);
+                push(&lx, c == '"' ? XT_STRING : XT_CHAR, i, e - i, open ? XS_UNTERMINATED : 0);
                 i = e;
             } else {
-                bool two = i + 1 < n && ((c == ':' && s[i + 1] == ':') || (c == '-' && s[i + 1] == '>'));
-                xf_push(f, XT_PUNCT, i, two ? 2 : 1, 0);
+                bool two = two_char_op(s, n, i);
+                push(&lx, XT_PUNCT, i, two ? 2 : 1, 0);
                 i += two ? 2 : 1;
             }
         }
     }
+}
+
+void ta_xcpp_lex(xfile *f)
+{
+    xtoks v = {f->tok, f->ntok, f->captok};
+    ta_xcpp_lex_range(f, 0, f->n, true, &v);
+    f->tok = v.v;
+    f->ntok = v.n;
+    f->captok = v.cap;
 }
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -241,7 +280,22 @@ static uint32_t escape(const char *s, uint32_t end, uint32_t i, xtext *out)
     return i + 1 < end ? 2 : 1;
 }
 
+static bool decode(xfile *f, const xtok *t, xtext *out);
+
 bool ta_xcpp_decode(xfile *f, const xtok *t, xtext *out)
+{
+    uint32_t first = out->nseg;
+    bool ok = decode(f, t, out);
+    if (t->off >= f->n) /* made by the preprocessor: its bytes stand for where it came from */
+        for (uint32_t k = first; k < out->nseg; k++) {
+            out->seg[k].src = t->org;
+            out->seg[k].src_len = t->orglen ? t->orglen : 1;
+            out->seg[k].verbatim = false;
+        }
+    return ok;
+}
+
+static bool decode(xfile *f, const xtok *t, xtext *out)
 {
     if (t->kind != XT_STRING || (t->flags & (XS_UNTERMINATED | XS_WIDE))) return false;
     const char *s = f->s;

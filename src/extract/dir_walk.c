@@ -200,6 +200,17 @@ static ta_status scan_file(ta_extract *x, const char *path, ta_extract_lang lang
     return ta_extract_scan(x, path, lang, *buf, len, diags);
 }
 
+/* Reads a Python file for its helpers (the scan reports what cannot be
+ * read). */
+static ta_status prepass_file(ta_extract *x, const char *path, char **buf, size_t *cap)
+{
+    size_t len = 0;
+    static const ta_file_rules rules = {.regular_only = true};
+    int err = ta_file_read(path, &rules, buf, cap, &len);
+    if (err == ENOMEM) return TA_ERR_NOMEM;
+    return err ? TA_OK : ta_xpy_prepass(x, path, *buf, len);
+}
+
 ta_status ta_extract_path(ta_extract *x, const char *path, ta_diags *diags)
 {
     if (!x || !path) return TA_ERR_INVALID;
@@ -208,6 +219,8 @@ ta_status ta_extract_path(ta_extract *x, const char *path, ta_diags *diags)
         io_error(diags, path, errno);
         return TA_ERR_IO;
     }
+    ta_status cs = xf_read_compile_db(x, S_ISDIR(st.st_mode) ? path : NULL, diags);
+    if (cs != TA_OK) return cs;
     char *buf = NULL;
     size_t cap = 0;
     if (!S_ISDIR(st.st_mode)) {
@@ -224,10 +237,16 @@ ta_status ta_extract_path(ta_extract *x, const char *path, ta_diags *diags)
     }
     ta_status s = l.oom ? TA_ERR_NOMEM : TA_OK;
     if (s == TA_OK && l.n) qsort(l.v, l.n, sizeof *l.v, cmp_paths); /* qsort(NULL, 0) is UB */
+    const char *outer = xf_root(x);
+    xf_set_root(x, path);
+    /* the Python helpers first, so that a call is known wherever it is */
+    for (size_t i = 0; i < l.n && s == TA_OK; i++)
+        if (ta_extract_lang_of(l.v[i]) == TA_LANG_PYTHON) s = prepass_file(x, l.v[i], &buf, &cap);
     for (size_t i = 0; i < l.n && (s == TA_OK || s == TA_ERR_IO); i++) {
         ta_status r = scan_file(x, l.v[i], ta_extract_lang_of(l.v[i]), &buf, &cap, diags, true);
         if (r != TA_OK) s = r;
     }
+    xf_set_root(x, outer);
     free(buf);
     plist_free(&l);
     return s;

@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/alloc.h"
 #include "base/grow.h"
-#include "extract/extract_internal.h"
 #include "base/map.h"
+#include "extract/cpp_pp.h"
+#include "extract/extract_internal.h"
+#include "extract/py_internal.h"
 
 /* A decoded run located in the source. */
 typedef struct lseg {
@@ -28,12 +31,19 @@ typedef struct xop {
     uint32_t nlines;
     uint32_t *cond;       /* xdecl's preprocessor branches */
     uint32_t ncond;
+    const char *defer;    /* xdecl's: the namespace is resolved at finish */
 } xop;
 
-/* A function-like macro that opens a library block (see xf_define_block). */
-typedef struct xwrapper {
-    int kind, ns_arg, var_arg, nparams;
-} xwrapper;
+/* One source of a deferred namespace (xf_add_link): a namespace, or
+ * another key; counted only when requires (if any) has a source itself. */
+typedef struct xlink {
+    const char *ns;       /* NULL: from, or an unknown namespace */
+    const char *from;
+    const char *requires;
+    const char *file;     /* where the link was made, for notes */
+    uint32_t line;
+    struct xlink *next;
+} xlink;
 
 struct ta_extract {
     ta_arena *arena;
@@ -41,9 +51,17 @@ struct ta_extract {
     size_t n, cap;
     /* Keys and values are arena strings (the map borrows them). */
     ta_map kernels;  /* "ns::name" or "name" -> 1: a kernel is registered */
-    ta_map macros;   /* NAME -> value: -D and object-like #defines */
-    ta_map wrappers; /* NAME -> xwrapper */
+    ta_map links;    /* deferred-namespace key -> xlink list */
+    xpp_shared *pp;  /* the C++ preprocessor's macros and headers */
+    xpy_shared *py;  /* the Python helpers read so far */
+    const char *root; /* the directory being walked (ta_extract_path), or NULL */
     bool no_git;
+    /* compile_commands.json: the one given (opts), read on the first
+     * ta_extract_path; else the first found at the top of a directory
+     * walked or in its build/ */
+    const char *cdb_path;
+    bool cdb_read;
+    ta_map cdb;      /* a file's real path -> xcdb_entry */
     size_t nfiles;
     uint64_t nbytes;
     size_t finished; /* 1 + the operator count ta_extract_finish last saw */
@@ -61,6 +79,8 @@ static const ta_extract_rule rules[] = {
      "a schema or namespace is spelled with a macro, variable or f-string the scanner does not resolve"},
     {XR_INFERRED, TA_SEV_NOTE,
      "the schema is inferred at registration (from a C++ kernel or Python type hints) and is not in the source"},
+    {XR_CONDITIONAL, TA_SEV_NOTE,
+     "operators declared in one branch of an #if exist only in the builds that compile that branch"},
 };
 
 const ta_extract_rule *ta_extract_rules(size_t *n)
@@ -99,21 +119,6 @@ ta_extract_lang ta_extract_lang_of(const char *path)
 /* ---- the set ------------------------------------------------------------ */
 
 
-/* Remembers macro name = value (or wrapper w); a later definition wins. */
-static void add_macro(ta_extract *x, const char *name, size_t len, const char *value, size_t vlen,
-                      const xwrapper *w, ta_status *st)
-{
-    char *key = ta_arena_strndup(x->arena, name, len);
-    void *v = w ? ta_arena_alloc(x->arena, sizeof *w) : ta_arena_strndup(x->arena, value, vlen);
-    ta_map_entry *e = NULL;
-    if (!key || !v || ta_map_add(w ? &x->wrappers : &x->macros, key, len, ta_map_ptr(v), &e) != TA_OK) {
-        *st = TA_ERR_NOMEM;
-        return;
-    }
-    if (w) memcpy(v, w, sizeof *w);
-    e->value = ta_map_ptr(v);
-}
-
 ta_status ta_extract_create(const ta_extract_opts *opts, ta_extract **out)
 {
     ta_extract *x = *out = ta_calloc(1, sizeof *x);
@@ -123,15 +128,18 @@ ta_status ta_extract_create(const ta_extract_opts *opts, ta_extract **out)
         return TA_ERR_NOMEM;
     }
     ta_map_init(&x->kernels, NULL);
-    ta_map_init(&x->macros, NULL);
-    ta_map_init(&x->wrappers, NULL);
-    ta_status st = TA_OK;
-    for (const char *const *d = opts ? opts->defines : NULL; d && *d; d++) {
-        const char *eq = strchr(*d, '=');
-        size_t len = eq ? (size_t)(eq - *d) : strlen(*d);
-        add_macro(x, *d, len, eq ? eq + 1 : "1", eq ? strlen(eq + 1) : 1, NULL, &st);
-    }
+    ta_map_init(&x->links, NULL);
     x->no_git = opts && opts->no_git;
+    ta_map_init(&x->cdb, NULL);
+    if (opts && opts->compile_commands &&
+        !(x->cdb_path = ta_arena_strndup(x->arena, opts->compile_commands, strlen(opts->compile_commands)))) {
+        ta_extract_destroy(x);
+        *out = NULL;
+        return TA_ERR_NOMEM;
+    }
+    ta_status st = xs_create(x->arena, opts ? opts->defines : NULL, opts ? opts->include_dirs : NULL,
+                             opts && opts->no_includes, &x->pp);
+    if (st == TA_OK) st = xpy_shared_create(x->arena, &x->py);
     if (st != TA_OK) {
         ta_extract_destroy(x);
         *out = NULL;
@@ -142,11 +150,13 @@ ta_status ta_extract_create(const ta_extract_opts *opts, ta_extract **out)
 void ta_extract_destroy(ta_extract *x)
 {
     if (!x) return;
+    xs_destroy(x->pp);
+    xpy_shared_free(x->py);
     ta_arena_destroy(x->arena);
     free(x->ops);
     ta_map_clear(&x->kernels);
-    ta_map_clear(&x->macros);
-    ta_map_clear(&x->wrappers);
+    ta_map_clear(&x->links);
+    ta_map_clear(&x->cdb);
     free(x);
 }
 
@@ -159,37 +169,33 @@ size_t ta_extract_nfiles(const ta_extract *x) { return x ? x->nfiles : 0; }
 uint64_t ta_extract_nbytes(const ta_extract *x) { return x ? x->nbytes : 0; }
 bool ta_extract_no_git(const ta_extract *x) { return x->no_git; }
 
-/* ---- macros -------------------------------------------------------------- */
+xpp_shared *xs_pp(ta_extract *x) { return x->pp; }
+xpy_shared *xs_py(ta_extract *x) { return x->py; }
+const char *xf_root(const ta_extract *x) { return x->root; }
+void xf_set_root(ta_extract *x, const char *root) { x->root = root; }
 
-const char *xf_macro(const xfile *f, const char *name, uint32_t len)
+ta_status xf_read_compile_db(ta_extract *x, const char *dir, ta_diags *diags)
 {
-    const ta_map_entry *e = ta_map_find(&f->x->macros, name, len);
-    return e ? e->value.ptr : NULL;
-}
-
-void xf_define(xfile *f, const char *name, uint32_t len, const char *value, uint32_t vlen)
-{
-    add_macro(f->x, name, len, value, vlen, NULL, &f->st);
-}
-
-void xf_define_block(xfile *f, const char *name, uint32_t len, int kind, int ns_arg, int var_arg,
-                     int nparams)
-{
-    xwrapper w = {kind, ns_arg, var_arg, nparams};
-    add_macro(f->x, name, len, NULL, 0, &w, &f->st);
-}
-
-bool xf_block_macro(const xfile *f, const char *name, uint32_t len, int *kind, int *ns_arg,
-                    int *var_arg, int *nparams)
-{
-    const ta_map_entry *e = ta_map_find(&f->x->wrappers, name, len);
-    if (!e) return false;
-    const xwrapper *w = e->value.ptr;
-    *kind = w->kind;
-    *ns_arg = w->ns_arg;
-    *var_arg = w->var_arg;
-    *nparams = w->nparams;
-    return true;
+    if (x->cdb_read || !xs_reads_includes(x->pp)) return TA_OK;
+    if (x->cdb_path) {
+        x->cdb_read = true;
+        return xcdb_load(x->pp, &x->cdb, x->cdb_path, diags);
+    }
+    if (!dir) return TA_OK;
+    static const char *const where[] = {"compile_commands.json", "build/compile_commands.json"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        size_t dl = strlen(dir), wl = strlen(where[i]);
+        char *path = ta_arena_alloc(x->arena, dl + 1 + wl + 1);
+        if (!path) return TA_ERR_NOMEM;
+        memcpy(path, dir, dl);
+        path[dl] = '/';
+        memcpy(path + dl + 1, where[i], wl + 1);
+        if (access(path, R_OK)) continue;
+        x->cdb_read = true;
+        ta_status st = xcdb_load(x->pp, &x->cdb, path, diags);
+        return st == TA_ERR_IO ? TA_OK : st; /* noted; the walk goes on */
+    }
+    return TA_OK;
 }
 
 /* ---- positions ----------------------------------------------------------- */
@@ -320,7 +326,7 @@ static char *qualified(ta_arena *a, const char *ns, uint32_t ns_len, const char 
     return q;
 }
 
-static void parse_op(xfile *f, size_t index);
+static ta_status parse_op(ta_extract *x, size_t index, ta_diags *diags);
 
 /* The source offset of decoded byte k of t. */
 static uint32_t source_of(const xtext *t, uint32_t k, uint32_t fallback)
@@ -386,7 +392,7 @@ void xf_add_op(xfile *f, const xdecl *d)
     p->how = d->how;
     p->inferred = d->inferred;
     p->has_kernel = d->has_kernel;
-    xf_pos(f, t->nseg ? t->seg[0].src : d->anchor, &p->line, &p->col);
+    xf_pos(f, t->nseg && !d->expanded ? t->seg[0].src : d->anchor, &p->line, &p->col);
     uint32_t a, b, sep, ns_len, shift;
     const char *ns;
     name_span(t->s, t->n, &a, &b, &sep);
@@ -413,10 +419,40 @@ void xf_add_op(xfile *f, const xdecl *d)
     } else if (d->ncond) {
         f->st = TA_ERR_NOMEM;
     }
+    if (d->defer && !ns && !(op->defer = ta_arena_strndup(ar, d->defer, strlen(d->defer))))
+        f->st = TA_ERR_NOMEM;
     if (f->st != TA_OK) return;
     x->n++;
     if (d->has_kernel) xf_add_kernel(f, NULL, 0, p->name, (uint32_t)strlen(p->name));
-    if (p->schema) parse_op(f, x->n - 1);
+    if (p->schema && !op->defer) {
+        ta_status st = parse_op(x, x->n - 1, f->diags);
+        if (st != TA_OK) f->st = st;
+    }
+}
+
+void xf_add_link(xfile *f, const char *key, const char *ns, uint32_t ns_len, const char *from)
+{
+    xf_add_link_if(f, key, ns, ns_len, from, NULL);
+}
+
+void xf_add_link_if(xfile *f, const char *key, const char *ns, uint32_t ns_len, const char *from,
+                    const char *requires)
+{
+    ta_extract *x = f->x;
+    ta_arena *a = x->arena;
+    xlink *l = ta_arena_alloc(a, sizeof *l);
+    char *k = ta_arena_strndup(a, key, strlen(key));
+    ta_map_entry *e = NULL;
+    if (!l || !k || (ns && !(l->ns = ta_arena_strndup(a, ns, ns_len))) ||
+        (from && !(l->from = ta_arena_strndup(a, from, strlen(from)))) ||
+        (requires && !(l->requires = ta_arena_strndup(a, requires, strlen(requires)))) ||
+        ta_map_add(&x->links, k, strlen(k), ta_map_ptr(NULL), &e) != TA_OK) {
+        f->st = TA_ERR_NOMEM;
+        return;
+    }
+    l->file = f->name;
+    l->next = e->value.ptr;
+    e->value = ta_map_ptr(l);
 }
 
 void xf_add_kernel(xfile *f, const char *ns, uint32_t ns_len, const char *name, uint32_t name_len)
@@ -508,29 +544,25 @@ static uint32_t offset_of(const char *s, uint32_t n, uint32_t line, uint32_t col
     return off > n ? n : off;
 }
 
-static void parse_op(xfile *f, size_t index)
+static ta_status parse_op(ta_extract *x, size_t index, ta_diags *diags)
 {
-    ta_extract *x = f->x;
     ta_extract_op *p = &x->ops[index].pub;
     ta_diags *tmp;
-    if (ta_diags_create(&tmp) != TA_OK) {
-        f->st = TA_ERR_NOMEM;
-        return;
-    }
+    if (ta_diags_create(&tmp) != TA_OK) return TA_ERR_NOMEM;
     ta_schema *s = NULL;
-    ta_status st = ta_schema_parse(x->arena, p->schema, p->schema_len, NULL, &s, tmp);
-    if (st == TA_ERR_NOMEM) f->st = st;
+    ta_status st = ta_schema_parse(x->arena, p->schema, p->schema_len, NULL, &s, tmp), res = TA_OK;
+    if (st == TA_ERR_NOMEM) res = st;
     p->parsed = st == TA_OK ? s : NULL;
-    for (size_t i = 0; i < ta_diags_count(tmp); i++) {
+    for (size_t i = 0; i < ta_diags_count(tmp) && res == TA_OK; i++) {
         const ta_diag *g = ta_diags_get(tmp, i);
         ta_loc loc;
         uint32_t off = offset_of(p->schema, p->schema_len, g->line, g->col);
         ta_extract_locate(x, index, off, g->length, &loc);
-        ta_status s2 = ta_diag_emit(f->diags, g->severity, &loc, g->rule, "%s", g->message);
-        if (s2 == TA_OK && g->hint) s2 = ta_diag_hint(f->diags, "%s", g->hint);
-        if (s2 != TA_OK) f->st = s2;
+        res = ta_diag_emit(diags, g->severity, &loc, g->rule, "%s", g->message);
+        if (res == TA_OK && g->hint) res = ta_diag_hint(diags, "%s", g->hint);
     }
     ta_diags_destroy(tmp);
+    return res;
 }
 
 /* ---- scanning ------------------------------------------------------------ */
@@ -541,7 +573,7 @@ static bool worth_lexing(const char *s, size_t n, ta_extract_lang lang)
 {
     static const char *const cpp[] = {"TORCH_LIBRARY", "TORCH_SELECTIVE", "def(", "def (", ".op(",
                                       "RegisterOperators"};
-    static const char *const py[] = {"define(", "Library", "custom_op", "triton_op", "impl("};
+    static const char *const py[] = {"define(", "Library", "custom_op", "triton_op", "impl(", "->"};
     const char *const *needles = lang == TA_LANG_CPP ? cpp : py;
     size_t k = lang == TA_LANG_CPP ? sizeof cpp / sizeof cpp[0] : sizeof py / sizeof py[0];
     for (size_t i = 0; i < k; i++)
@@ -549,7 +581,13 @@ static bool worth_lexing(const char *s, size_t n, ta_extract_lang lang)
     return false;
 }
 
-static bool index_lines(xfile *f)
+const char *xf_intern(ta_extract *x, const char *file)
+{
+    const char *name = file ? file : "<string>";
+    return ta_arena_strndup(x->arena, name, strlen(name));
+}
+
+bool xf_index_lines(xfile *f)
 {
     uint32_t cap = 1;
     for (const char *p = f->s, *e = f->s + f->n; (p = memchr(p, '\n', (size_t)(e - p))); p++) cap++;
@@ -576,13 +614,21 @@ ta_status ta_extract_scan(ta_extract *x, const char *file, ta_extract_lang lang,
     if (!len || !worth_lexing(text, len, lang)) return TA_OK;
     xfile f = {0};
     f.x = x;
-    f.name = ta_arena_strndup(x->arena, file ? file : "<string>", strlen(file ? file : "<string>"));
+    f.name = xf_intern(x, file);
     f.s = text;
     f.n = (uint32_t)len;
     f.diags = diags;
-    if (!f.name || !index_lines(&f)) return TA_ERR_NOMEM;
+    if (!f.name || !xf_index_lines(&f)) return TA_ERR_NOMEM;
+    f.root = x->root;
+    const xcdb_entry *cdb = lang == TA_LANG_CPP ? xcdb_find(&x->cdb, file) : NULL;
+    if (cdb) {
+        f.defines = cdb->defines;
+        f.ndefines = cdb->ndefines;
+        f.include_dirs = cdb->include_dirs;
+    }
     if (lang == TA_LANG_CPP) {
         ta_xcpp_lex(&f);
+        if (f.st == TA_OK) ta_xcpp_preprocess(&f);
         if (f.st == TA_OK) ta_xcpp_scan(&f);
     } else {
         ta_xpy_lex(&f);
@@ -590,6 +636,7 @@ ta_status ta_extract_scan(ta_extract *x, const char *file, ta_extract_lang lang,
     }
     free(f.tok);
     free(f.lines);
+    free(f.buf);
     return f.st;
 }
 
@@ -663,11 +710,149 @@ static ta_status report_duplicates(ta_extract *x, ta_diags *diags)
     return st;
 }
 
+/* ---- deferred namespaces ------------------------------------------------- */
+
+/* The namespaces a key stands for, gathered through its links. */
+typedef struct nsset {
+    const char *v[8];
+    int n;
+    bool unknown;                 /* a source whose namespace is not known */
+    const void *visited[256];
+    int nvisited;
+} nsset;
+
+static const xlink *links_of(const ta_extract *x, const char *key)
+{
+    const ta_map_entry *e = ta_map_find_str(&x->links, key);
+    return e ? e->value.ptr : NULL;
+}
+
+static void gather(const ta_extract *x, const char *key, nsset *r)
+{
+    const xlink *head = links_of(x, key);
+    if (!head) return;
+    for (int k = 0; k < r->nvisited; k++)
+        if (r->visited[k] == head) return;
+    if (r->nvisited == 256) {
+        r->unknown = true;
+        return;
+    }
+    r->visited[r->nvisited++] = head;
+    for (const xlink *l = head; l; l = l->next) {
+        if (l->requires && !links_of(x, l->requires)) continue;
+        if (l->from) {
+            gather(x, l->from, r);
+        } else if (!l->ns) {
+            r->unknown = true;
+        } else {
+            bool seen = false;
+            for (int k = 0; k < r->n && !seen; k++) seen = !strcmp(r->v[k], l->ns);
+            if (!seen && r->n < 8) r->v[r->n++] = l->ns;
+        }
+    }
+}
+
+/* Op i's namespace found at last: inserted before its name, the map of
+ * its bytes shifted (a verbatim run split where the name starts). */
+static ta_status qualify_late(ta_extract *x, xop *op, const char *ns)
+{
+    ta_extract_op *p = &op->pub;
+    ta_arena *ar = x->arena;
+    uint32_t nl = (uint32_t)strlen(ns), a = 0, b, sep;
+    if (p->schema) {
+        name_span(p->schema, p->schema_len, &a, &b, &sep);
+        char *q = qualified(ar, ns, nl, p->schema, p->schema_len, a);
+        if (!q || !(p->name = ta_arena_strndup(ar, q + a, b - a + nl + 2))) return TA_ERR_NOMEM;
+        p->schema = q;
+        p->schema_len += nl + 2;
+        lseg *seg = ta_arena_alloc(ar, (op->nseg + 2) * sizeof *seg);
+        if (!seg) return TA_ERR_NOMEM;
+        uint32_t n = 0;
+        bool inserted = false;
+        for (uint32_t k = 0; k <= op->nseg; k++) {
+            lseg g = k < op->nseg ? op->seg[k] : (lseg){0};
+            bool split = k < op->nseg && g.verbatim && g.dec < a && a < g.dec + g.src_len;
+            if (split) { /* [dec, a) stays, [a, end) follows the namespace */
+                seg[n] = g;
+                seg[n++].src_len = a - g.dec;
+                g.col += a - g.dec;
+                g.src_len -= a - g.dec;
+                g.dec = a;
+            }
+            if (!inserted && (k == op->nseg || g.dec >= a)) {
+                const lseg *at = k < op->nseg ? &g : n ? &seg[n - 1] : NULL;
+                seg[n++] = (lseg){a, at ? at->line : p->line, at ? at->col : p->col, 1, false};
+                inserted = true;
+            }
+            if (k == op->nseg) break;
+            if (g.dec >= a) g.dec += nl + 2;
+            seg[n++] = g;
+        }
+        op->seg = seg;
+        op->nseg = n;
+    } else if (!(p->name = qualified(ar, ns, nl, p->name, (uint32_t)strlen(p->name), 0))) {
+        return TA_ERR_NOMEM;
+    }
+    return (p->ns = ta_arena_strndup(ar, ns, nl)) ? TA_OK : TA_ERR_NOMEM;
+}
+
+/* Why a deferred namespace stays unknown, once per file and key. */
+static ta_status note_unresolved(ta_extract *x, size_t i, const nsset *r, ta_map *noted, ta_diags *diags)
+{
+    const xop *op = &x->ops[i];
+    char key[512];
+    snprintf(key, sizeof key, "%s\1%s", op->pub.file, op->defer);
+    ta_map_entry *e = NULL;
+    char *k = ta_arena_strndup(x->arena, key, strlen(key));
+    if (!k || ta_map_add(noted, k, strlen(k), ta_map_int(1), &e) != TA_OK) return TA_ERR_NOMEM;
+    if (e->key != k || r->unknown) return TA_OK; /* noted already; an unknown block was noted where it is */
+    ta_loc loc;
+    if (op->pub.schema) ta_extract_locate(x, i, 0, 1, &loc);
+    else loc = (ta_loc){op->pub.file, op->pub.line, op->pub.col, 1, NULL, 0};
+    const char *what = op->defer + 2;
+    int wl = (int)strcspn(what, "#@");
+    if (r->n > 1)
+        return ta_diag_note(diags, &loc, XR_UNRESOLVED,
+                            "the library of '%.*s' comes from several namespaces ('%s', '%s'%s); its operators are listed without one",
+                            wl, what, r->v[0], r->v[1], r->n > 2 ? ", ..." : "");
+    return ta_diag_note(diags, &loc, XR_UNRESOLVED,
+                        op->defer[0] == 'c'
+                            ? "'%.*s' is given its torch::Library by its callers, and no TORCH_LIBRARY block in the sources passes one; its operators are listed without a namespace"
+                            : "the library '%.*s' is not one the sources make with a namespace written out; its operators are listed without one",
+                        wl, what);
+}
+
+static ta_status resolve_deferred(ta_extract *x, ta_diags *diags)
+{
+    ta_map noted;
+    ta_map_init(&noted, NULL);
+    ta_status st = TA_OK;
+    for (size_t i = 0; i < x->n && st == TA_OK; i++) {
+        xop *op = &x->ops[i];
+        if (!op->defer) continue;
+        nsset *r = ta_calloc(1, sizeof *r);
+        if (!r) {
+            st = TA_ERR_NOMEM;
+            break;
+        }
+        gather(x, op->defer, r);
+        if (r->n == 1 && !r->unknown) st = qualify_late(x, op, r->v[0]);
+        else st = note_unresolved(x, i, r, &noted, diags);
+        free(r);
+        op->defer = NULL;
+        if (st == TA_OK && op->pub.schema) st = parse_op(x, i, diags);
+    }
+    ta_map_clear(&noted);
+    return st;
+}
+
 ta_status ta_extract_finish(ta_extract *x, ta_diags *diags)
 {
     if (!x) return TA_ERR_INVALID;
     if (x->finished == x->n + 1) return TA_OK; /* nothing new since the last call */
     x->finished = x->n + 1;
+    ta_status st = resolve_deferred(x, diags);
+    if (st != TA_OK) return st;
     for (size_t i = 0; i < x->n; i++)
         if (!x->ops[i].pub.has_kernel) x->ops[i].pub.has_kernel = kernel_for(x, &x->ops[i].pub);
     return report_duplicates(x, diags);

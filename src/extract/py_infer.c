@@ -329,6 +329,7 @@ static bool default_repr(icx *c, uint32_t lo, uint32_t hi, char *buf, size_t cap
         xtext s = {0};
         bool ok = ta_xpy_decode((xfile *)f, t, &s) && s.n + 3 <= cap;
         if (ok) snprintf(buf, cap, "\"%s\"", s.s ? s.s : "");
+        if (s.oom && ((xfile *)f)->st == TA_OK) ((xfile *)f)->st = TA_ERR_NOMEM;
         xt_free(&s);
         return ok ? true : fail(c, lo, "a string default the scanner does not read");
     }

@@ -159,7 +159,29 @@ static uint32_t escape(const char *s, uint32_t end, uint32_t i, xtext *out)
     return 2;
 }
 
-bool ta_xpy_decode(xfile *f, const xtok *t, xtext *out)
+bool ta_xpy_decode(xfile *f, const xtok *t, xtext *out) { return ta_xpy_decode_f(f, t, out, NULL, NULL); }
+
+/* The replacement field of an f-string whose "{" is at s[i]: a name,
+ * optionally with !s (what str() gives, as without it); its name's
+ * offset and length, and the index past "}". false for anything else. */
+static bool simple_field(const char *s, uint32_t close, uint32_t i, uint32_t *name, uint32_t *len,
+                         uint32_t *end)
+{
+    uint32_t j = i + 1;
+    while (j < close && s[j] == ' ') j++;
+    *name = j;
+    while (j < close && (((s[j] | 32) >= 'a' && (s[j] | 32) <= 'z') || s[j] == '_' ||
+                         (j > *name && s[j] >= '0' && s[j] <= '9')))
+        j++;
+    *len = j - *name;
+    while (j < close && s[j] == ' ') j++;
+    if (j + 1 < close && s[j] == '!' && s[j + 1] == 's') j += 2;
+    if (!*len || (s[*name] >= '0' && s[*name] <= '9') || j >= close || s[j] != '}') return false;
+    *end = j + 1;
+    return true;
+}
+
+bool ta_xpy_decode_f(xfile *f, const xtok *t, xtext *out, xpy_field_fn *field, void *ctx)
 {
     if (t->kind != XT_STRING || (t->flags & (XS_UNTERMINATED | XS_BYTES))) return false;
     const char *s = f->s;
@@ -173,9 +195,17 @@ bool ta_xpy_decode(xfile *f, const xtok *t, xtext *out)
     for (i = body; i < close;) {
         char c = s[i];
         if (fmt && (c == '{' || c == '}')) {
-            if (i + 1 >= close || s[i + 1] != c) return false; /* a replacement field */
-            xt_copy(out, s, run, i + 1 - run);                   /* keep one brace */
-            i += 2;
+            uint32_t name, len, end;
+            if (i + 1 < close && s[i + 1] == c) {   /* a doubled brace: keep one */
+                xt_copy(out, s, run, i + 1 - run);
+                i += 2;
+            } else if (c == '{' && field && simple_field(s, close, i, &name, &len, &end)) {
+                xt_copy(out, s, run, i - run);
+                if (!field(ctx, name, len, i, end - i, out)) return false;
+                i = end;
+            } else {
+                return false; /* a replacement field the caller cannot fill */
+            }
             run = i;
         } else if (c == '\\' && !raw && i + 1 < close) {
             xt_copy(out, s, run, i - run);

@@ -9,21 +9,62 @@
 #include "base/alloc.h"
 #include "extract/extract_internal.h"
 
-bool xf_push(xfile *f, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
+bool xtoks_push(xfile *f, xtoks *v, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
 {
-    if (TA_GROW_ONE(f->tok, f->ntok, f->captok, 256) != TA_OK) {
+    xtok t = {off, len, off, len, off, 0, (uint8_t)kind, flags, 0};
+    if (kind == XT_PUNCT)
+        t.punct = len == 1 ? (uint16_t)(unsigned char)f->s[off] : XP2(f->s[off], f->s[off + 1]);
+    return xtoks_add(f, v, &t);
+}
+
+bool xtoks_add(xfile *f, xtoks *v, const xtok *t)
+{
+    if (TA_GROW_ONE(v->v, v->n, v->cap, 256) != TA_OK) {
         f->st = TA_ERR_NOMEM;
         return false;
     }
-    xtok *t = &f->tok[f->ntok++];
-    t->off = off;
-    t->len = len;
-    t->kind = (uint8_t)kind;
-    t->flags = flags;
-    t->punct = 0;
-    if (kind == XT_PUNCT)
-        t->punct = len == 1 ? (uint16_t)(unsigned char)f->s[off] : XP2(f->s[off], f->s[off + 1]);
+    v->v[v->n++] = *t;
     return true;
+}
+
+bool xf_push(xfile *f, xkind kind, uint32_t off, uint32_t len, uint8_t flags)
+{
+    xtoks v = {f->tok, f->ntok, f->captok};
+    bool ok = xtoks_push(f, &v, kind, off, len, flags);
+    f->tok = v.v;
+    f->ntok = v.n;
+    f->captok = v.cap;
+    return ok;
+}
+
+/* Spellings past the source: at most this many bytes beyond it, so that
+ * hostile macros cannot make a file's text grow without end. */
+static uint64_t spell_limit(const xfile *f) { return (uint64_t)f->n * 8 + (1u << 20); }
+
+uint32_t xf_spell(xfile *f, const char *bytes, uint32_t n)
+{
+    uint64_t need = (uint64_t)(f->buf ? f->nbuf : f->n) + n;
+    if (need - f->n > spell_limit(f)) return UINT32_MAX;
+    if (need > f->capbuf) {
+        size_t cap = f->capbuf ? f->capbuf : (size_t)f->n + 4096;
+        while (cap < need) cap *= 2;
+        char *b = ta_realloc(f->buf, cap);
+        if (!b) {
+            f->st = TA_ERR_NOMEM;
+            return UINT32_MAX;
+        }
+        if (!f->buf) {
+            memcpy(b, f->s, f->n);
+            f->nbuf = f->n;
+        }
+        f->buf = b;
+        f->capbuf = cap;
+        f->s = b;
+    }
+    uint32_t off = f->nbuf;
+    memcpy(f->buf + off, bytes, n);
+    f->nbuf += n;
+    return off;
 }
 
 bool xf_is(const xfile *f, const xtok *t, const char *word)
@@ -36,7 +77,7 @@ bool xf_punct(const xtok *t, uint16_t p) { return t->kind == XT_PUNCT && t->punc
 
 const xtok *xf_tok(const xfile *f, uint32_t i)
 {
-    static const xtok eof = {0, 0, XT_EOF, 0, 0};
+    static const xtok eof = {0, 0, 0, 0, 0, 0, XT_EOF, 0, 0};
     return i < f->ntok ? &f->tok[i] : &eof;
 }
 
@@ -102,4 +143,10 @@ bool xf_same_tokens(const xfile *f, uint32_t alo, uint32_t ahi, uint32_t blo, ui
         if (a->len != b->len || memcmp(f->s + a->off, f->s + b->off, a->len)) return false;
     }
     return true;
+}
+
+int xf_nesting(const xtok *t)
+{
+    if (t->kind != XT_PUNCT || t->len != 1) return 0;
+    return strchr("([{", (char)t->punct) ? 1 : strchr(")]}", (char)t->punct) ? -1 : 0;
 }

@@ -149,3 +149,28 @@ void xt_append(xtext *t, const xtext *src)
     t->n += src->n;
     t->s[t->n] = '\0';
 }
+
+void xt_append_range(xtext *t, const xtext *src, uint32_t lo, uint32_t hi)
+{
+    if (src->oom) t->oom = true;
+    if (hi > src->n) hi = src->n;
+    if (lo >= hi || !room(t, hi - lo)) return;
+    uint32_t base = t->n;
+    for (uint32_t i = 0; i < src->nseg; i++) {
+        const xseg *g = &src->seg[i];
+        uint32_t end = i + 1 < src->nseg ? src->seg[i + 1].dec : src->n;
+        if (end <= lo || g->dec >= hi) continue;
+        uint32_t a = g->dec > lo ? g->dec : lo, b = end < hi ? end : hi;
+        xseg *n = new_seg(t);
+        if (!n) return;
+        *n = *g;
+        n->dec = base + (a - lo);
+        if (g->verbatim) {
+            n->src += a - g->dec;
+            n->src_len = b - a;
+        }
+    }
+    memcpy(t->s + t->n, src->s + lo, hi - lo);
+    t->n += hi - lo;
+    t->s[t->n] = '\0';
+}

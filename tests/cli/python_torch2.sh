@@ -29,7 +29,8 @@ grep '"tapy2::leaky_view"' "$tmp/c.json" | grep -q 'must not also be an input\|v
 "$PY" -m tensoralias verify --import pyops --format json >"$tmp/l.json" 2>"$tmp/err"
 "$PY" check_verdicts.py pyops "$tmp/l.json" || fail "torch.library.Library on torch 2.x"
 if "$PY" -c 'import pytest' 2>/dev/null; then
-    "$PY" -m pytest -p tensoralias.pytest_plugin -p no:cacheprovider -q --tensoralias-import pyops_custom \
+    # The plugin from this checkout, not a copy pip installed into the venv.
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 "$PY" -m pytest -p tensoralias.pytest_plugin -p no:cacheprovider -q --tensoralias-import pyops_custom \
         --junitxml "$tmp/c.xml" "$tmp" >"$tmp/p.txt" 2>&1
     "$PY" check_junit.py pyops_custom "$tmp/c.xml" || { cat "$tmp/p.txt"; fail "custom_op: the pytest plugin"; }
 else

@@ -4,8 +4,8 @@
 # different breach) verified through `python -m tensoralias verify` and
 # tensoralias.verify(), each verdict as expected; a crash and a hang as
 # verdicts (pyops_isolation.py); `--format json` the very bytes the command
-# prints for the same operators (a TORCH_LIBRARY extension both load), with
-# the same exit status; replay by seed; the exit statuses of input errors;
+# prints for the same operators (a TORCH_LIBRARY extension both load, and
+# ATen operators), with the same exit status, and the same text report; replay by seed; the exit statuses of input errors;
 # the ctypes structures laid out as the headers lay them out; parse() and
 # check_sources().
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +53,22 @@ crc=$?
 prc=$?
 [ $crc -eq $prc ] || fail "exit status: the command $crc, python -m $prc"
 [ -s "$tmp/cli.json" ] && cmp "$tmp/cli.json" "$tmp/py.json" || { diff "$tmp/cli.json" "$tmp/py.json"; fail "--format json differs"; }
+
+# And ATen's own operators through the bridge: the command verifies them
+# against the yaml, the package against the schemas its dispatcher holds
+# (the same for Debian's torch and the bundled yaml); one has a finding.
+# The text reports are the same but for the seconds.
+aten="--ops aten::_cast_Float --ops aten::abs --ops aten::abs_ --cases 6 --timeout 5"
+"$TA" verify --kernels torch --no-default-samples $aten --format json >"$tmp/cli.json" 2>/dev/null
+crc=$?
+"$PY" -m tensoralias verify $aten --format json >"$tmp/py.json" 2>/dev/null
+prc=$?
+[ $crc -eq 1 ] && [ $prc -eq 1 ] || fail "aten: exit status: the command $crc, python -m $prc, expected 1"
+grep -q '"op":"aten::_cast_Float","verdict":"undeclared-alias"' "$tmp/cli.json" || { cat "$tmp/cli.json"; fail "aten: the finding"; }
+cmp "$tmp/cli.json" "$tmp/py.json" || { diff "$tmp/cli.json" "$tmp/py.json"; fail "aten: --format json differs"; }
+"$TA" verify --kernels torch --no-default-samples $aten -v 2>/dev/null | sed 's/ in [0-9.]* s:/ in S s:/' >"$tmp/cli.txt"
+"$PY" -m tensoralias verify $aten -v 2>/dev/null | sed 's/ in [0-9.]* s:/ in S s:/' >"$tmp/py.txt"
+cmp "$tmp/cli.txt" "$tmp/py.txt" || { diff "$tmp/cli.txt" "$tmp/py.txt"; fail "aten: the text report differs"; }
 
 # The ctypes structures agree with the headers.
 cd ../..

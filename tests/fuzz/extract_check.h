@@ -27,11 +27,14 @@ static void check_loc(const ta_loc *loc, uint32_t nlines)
     if (loc->line_text) CHECK(loc->col + loc->length <= loc->line_len + 2);
 }
 
-static void check_scan(const uint8_t *data, size_t size, ta_extract_lang lang)
+/* defines: -D macros (NULL-terminated, or NULL). No header or build file
+ * is read from disk: the input alone decides what happens. */
+static void check_scan_with(const uint8_t *data, size_t size, ta_extract_lang lang, const char *const *defines)
 {
     ta_extract *x;
     ta_diags *d;
-    CHECK(ta_extract_create(NULL, &x) == TA_OK && ta_diags_create(&d) == TA_OK);
+    ta_extract_opts o = {.defines = defines, .no_git = true, .no_includes = true};
+    CHECK(ta_extract_create(&o, &x) == TA_OK && ta_diags_create(&d) == TA_OK);
     CHECK(ta_extract_scan(x, "fuzz", lang, (const char *)data, size, d) == TA_OK);
     CHECK(ta_extract_finish(x, d) == TA_OK);
     CHECK(ta_alias_check_extracted(x, d) == TA_OK);
@@ -54,4 +57,9 @@ static void check_scan(const uint8_t *data, size_t size, ta_extract_lang lang)
     }
     ta_diags_destroy(d);
     ta_extract_destroy(x);
+}
+
+static inline void check_scan(const uint8_t *data, size_t size, ta_extract_lang lang)
+{
+    check_scan_with(data, size, lang, NULL);
 }

@@ -10,6 +10,7 @@
 #include "tensoralias/exec.h"
 #include "tensoralias/extract.h"
 #include "tensoralias/schema.h"
+#include "tensoralias/verify.h"
 
 #define SIZE(T, name) printf("%s sizeof %zu\n", name, sizeof(T))
 #define FIELD(T, name, f) printf("%s %s %zu\n", name, #f, offsetof(T, f))
@@ -41,6 +42,15 @@ int main(void)
     FIELD(ta_verify_opts, "VerifyOpts", strict);
     FIELD(ta_verify_opts, "VerifyOpts", progress);
     FIELD(ta_verify_opts, "VerifyOpts", batch);
+    SIZE(ta_verify_config, "VerifyConfig");
+    FIELD(ta_verify_config, "VerifyConfig", torch_dir);
+    FIELD(ta_verify_config, "VerifyConfig", compose);
+    FIELD(ta_verify_config, "VerifyConfig", samples);
+    FIELD(ta_verify_config, "VerifyConfig", run);
+    FIELD(ta_verify_config, "VerifyConfig", ops);
+    FIELD(ta_verify_config, "VerifyConfig", log);
+    FIELD(ta_verify_config, "VerifyConfig", torch_ops);
+    FIELD(ta_verify_config, "VerifyConfig", ntorch_ops);
     SIZE(ta_slot, "Slot");
     SIZE(ta_arg, "Arg");
     FIELD(ta_arg, "Arg", kwarg_only);
@@ -55,5 +65,8 @@ int main(void)
     FIELD(ta_extract_op, "ExtractOp", parsed);
     SIZE(ta_extract_opts, "ExtractOpts");
     FIELD(ta_extract_opts, "ExtractOpts", no_git);
+    FIELD(ta_extract_opts, "ExtractOpts", include_dirs);
+    FIELD(ta_extract_opts, "ExtractOpts", compile_commands);
+    FIELD(ta_extract_opts, "ExtractOpts", no_includes);
     return 0;
 }

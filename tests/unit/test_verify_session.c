@@ -3,9 +3,10 @@
  * (the reference kernels found beside the bundled data, a kernel library of
  * tests/plugins, schema files), its run, its report and gate with and
  * without a baseline; what the configuration cannot mean, refused before
- * anything runs, each with its "verify-config" or "verify" diagnostic; and
- * where the bundled files are found. Needs the build's share/ and
- * tests/plugins (make check-build). */
+ * anything runs, each with its "verify-config" or "verify" diagnostic;
+ * where the bundled files are found; and the operators of the process's own
+ * libtorch dispatcher through the bridge (the Python package's run). Needs
+ * the build's share/ and tests/plugins (make check-build). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +166,15 @@ static void contradictions(void **state)
     c.schema_sources = srcs;
     c.nschema_sources = 1;
     refused(&c, TA_ERR_INVALID, "verify-config", "--schemas-from needs --torch-library");
+    const char *torch[] = {"torch"}, *mine[] = {"mylib::*"};
+    c = plugin_config(torch, ops, 1);
+    c.torch_ops = mine;
+    c.ntorch_ops = 1;
+    refused(&c, TA_ERR_INVALID, "verify-config", "cannot be verified together with --torch-library or --kernels torch");
+    c.nkernels = 0;
+    c.torch_libraries = srcs;
+    c.ntorch_libraries = 1;
+    refused(&c, TA_ERR_INVALID, "verify-config", "cannot be verified together with --torch-library or --kernels torch");
 }
 
 /* A folder that is no torch: torch-config.sh's own words go to the log
@@ -186,6 +196,54 @@ static void torch_log(void **state)
     c.log_ud = said;
     refused(&c, TA_ERR_INVALID, "verify-config", "--torch /: not a torch the bridge can use");
     assert_non_null(strstr(said, "torch-config: "));
+}
+
+/* The operators of this process's own dispatcher (what the Python package
+ * verifies): registered by the bridge from the patterns, with the schema
+ * libtorch holds, and no yaml; the reference kernels stay out, batches are
+ * chosen as for any torch kernels. Needs the bridge (Debian's libtorch-dev). */
+static void process_ops(void **state)
+{
+    (void)state;
+    char bridge[1024];
+    if (ta_bundled_library(data_dir, "libtensoralias_torch.so", bridge, sizeof bridge) != TA_OK) {
+        fprintf(stderr, "skipped: the libtorch bridge is not built\n");
+        skip();
+    }
+    const char *mine[] = {"aten::abs", "aten::neg_"}, *ops[] = {"aten::*"};
+    ta_verify_config c = {0};
+    c.data_dir = data_dir;
+    /* Debian's libtorch named as a torch folder: torch-config.sh's facts are
+     * the session's, not lines to log. */
+    char said[512] = "";
+    c.torch_dir = "/usr";
+    c.log = note_line;
+    c.log_ud = said;
+    c.torch_ops = mine;
+    c.ntorch_ops = 2;
+    c.ops = ops;
+    c.nops = 1;
+    c.run.cases = 3;
+    ta_diags *d;
+    assert_int_equal(ta_diags_create(&d), TA_OK);
+    ta_verify_session *s;
+    ta_status st = ta_verify_session_create(&c, &s, d);
+    if (st != TA_OK) fprintf(stderr, "%s", messages(d));
+    assert_int_equal(st, TA_OK);
+    assert_string_equal(said, "");
+    assert_int_equal(ta_verify_session_opts(s)->batch, TA_VERIFY_BATCH);
+    assert_int_equal(ta_verify_session_run(s, d), TA_OK);
+    const ta_verify_report *r = ta_verify_session_report(s);
+    assert_int_equal(r->nops, 2); /* those two, no yaml's aten operator besides */
+    assert_string_equal(r->ops[0].op, "aten::abs");
+    assert_string_equal(r->ops[1].op, "aten::neg_");
+    for (size_t i = 0; i < r->nops; i++) {
+        assert_int_equal(r->ops[i].verdict, TA_V_OK);
+        assert_int_equal(r->ops[i].cases, 3);
+    }
+    assert_false(ta_verify_session_failed(s));
+    ta_verify_session_destroy(s);
+    ta_diags_destroy(d);
 }
 
 /* Inputs that cannot be used: each a "verify" message (the loaders' own
@@ -276,6 +334,7 @@ int main(void)
         cmocka_unit_test(reference_kernels),
         cmocka_unit_test(contradictions),
         cmocka_unit_test(torch_log),
+        cmocka_unit_test(process_ops),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(empty_runs),
         cmocka_unit_test(bundled_files),

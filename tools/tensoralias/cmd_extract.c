@@ -14,7 +14,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: tensoralias extract [--format text|json] [-D NAME=VALUE ...] [--no-git] SRC...\n"
+            "usage: tensoralias extract [--format text|json] [-D NAME=VALUE ...] [-I DIR ...]\n"
+            "                          [--compile-commands FILE] [--no-git] SRC...\n"
             "\n"
             "Finds the operator schemas declared in C++ (.cpp .cc .cu .cxx .c++ .cuh .h .hh\n"
             ".hpp .hxx .mm) and Python (.py .pyi) sources: m.def in TORCH_LIBRARY and\n"
@@ -38,6 +39,12 @@ static void usage(FILE *out)
             "                    python-define, custom-op), inferred, has_kernel\n"
             "  -D NAME=VALUE     a macro the build defines (TORCH_EXTENSION_NAME=_C), for\n"
             "                    namespaces and schema pieces spelled with it\n"
+            "  -I DIR            a directory searched for quoted #includes (after the\n"
+            "                    includer's own and before its parents up the tree)\n"
+            "  --compile-commands FILE\n"
+            "                    the build's compile_commands.json: each file it lists is\n"
+            "                    read with its -D and -I (default: compile_commands.json\n"
+            "                    or build/compile_commands.json at the top of a directory)\n"
             "  --no-git          walk directories without asking git what it ignores\n"
             "  -h, --help        this text\n"
             "\n"
@@ -81,16 +88,20 @@ int ta_cmd_extract(int argc, char **argv)
     const char *fmt = "text";
     const char **srcs = calloc((size_t)argc + 1, sizeof *srcs);
     const char **defines = calloc((size_t)argc + 1, sizeof *defines);
-    int nsrcs = 0, ndefines = 0, rc = -1, only_files = 0;
-    bool no_git = false;
-    if (!srcs || !defines) rc = TA_EXIT_USAGE;
+    const char **incs = calloc((size_t)argc + 1, sizeof *incs);
+    int nsrcs = 0, ndefines = 0, nincs = 0, rc = -1, only_files = 0;
+    ta_extract_opts o = {.defines = defines, .include_dirs = incs};
+    if (!srcs || !defines || !incs) rc = TA_EXIT_USAGE;
     for (int i = 1; i < argc && rc < 0; i++) {
         const char *v = NULL;
         if (only_files || argv[i][0] != '-') srcs[nsrcs++] = argv[i];
         else if (!strcmp(argv[i], "--")) only_files = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) usage(stdout), rc = TA_EXIT_CLEAN;
-        else if (!strcmp(argv[i], "--no-git")) no_git = true;
+        else if (!strcmp(argv[i], "--no-git")) o.no_git = true;
         else if ((v = ta_cli_opt_value(argc, argv, &i, "--format"))) fmt = v;
+        else if ((v = ta_cli_opt_value(argc, argv, &i, "--compile-commands"))) o.compile_commands = v;
+        else if ((v = ta_cli_opt_value(argc, argv, &i, "-I"))) incs[nincs++] = v;
+        else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) incs[nincs++] = argv[i] + 2;
         else if ((v = ta_cli_opt_value(argc, argv, &i, "-D"))) defines[ndefines++] = v;
         else if (!strncmp(argv[i], "-D", 2) && argv[i][2]) defines[ndefines++] = argv[i] + 2;
         else rc = ta_cli_usage_error("extract", "unknown option or missing value '%s'", argv[i]);
@@ -101,12 +112,13 @@ int ta_cmd_extract(int argc, char **argv)
     if (rc >= 0) {
         free(srcs);
         free(defines);
+        free(incs);
         return rc;
     }
     bool json = !strcmp(fmt, "json");
     ta_diags *d;
     ta_extract *x = NULL;
-    rc = ta_diags_create(&d) == TA_OK ? ta_cli_extract(srcs, nsrcs, defines, no_git, &x, d) : TA_EXIT_USAGE;
+    rc = ta_diags_create(&d) == TA_OK ? ta_cli_extract_with(srcs, nsrcs, &o, &x, d) : TA_EXIT_USAGE;
     ta_report_text(d, stderr);
     for (size_t i = 0; x && i < ta_extract_count(x); i++) {
         const ta_extract_op *p = ta_extract_get(x, i);
@@ -122,5 +134,6 @@ int ta_cmd_extract(int argc, char **argv)
     ta_diags_destroy(d);
     free(srcs);
     free(defines);
+    free(incs);
     return rc;
 }

@@ -15,11 +15,17 @@ bool ta_cli_is_source(const char *path)
 int ta_cli_extract(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
                    ta_extract **out, ta_diags *d)
 {
-    ta_extract_opts o = {defines, no_git};
+    ta_extract_opts o = {.defines = defines, .no_git = no_git};
+    return ta_cli_extract_with(srcs, nsrcs, &o, out, d);
+}
+
+int ta_cli_extract_with(const char *const *srcs, int nsrcs, const ta_extract_opts *o, ta_extract **out,
+                        ta_diags *d)
+{
     ta_extract *x;
     int rc = TA_EXIT_CLEAN;
     *out = NULL;
-    if (ta_extract_create(&o, &x) != TA_OK) return TA_EXIT_USAGE;
+    if (ta_extract_create(o, &x) != TA_OK) return TA_EXIT_USAGE;
     for (int i = 0; i < nsrcs; i++) {
         ta_status st = ta_extract_path(x, srcs[i], d);
         if (st == TA_ERR_NOMEM) {

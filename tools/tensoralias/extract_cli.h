@@ -18,5 +18,8 @@ bool ta_cli_is_source(const char *path);
  * ran out (*out NULL). */
 int ta_cli_extract(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
                    ta_extract **out, ta_diags *d);
+/* The same with every option of the extraction (-I, compile_commands.json). */
+int ta_cli_extract_with(const char *const *srcs, int nsrcs, const ta_extract_opts *o, ta_extract **out,
+                        ta_diags *d);
 
 #endif

@@ -31,7 +31,7 @@ bool session_uses_aten(const ta_verify_config *c)
 
 bool session_uses_torch(const ta_verify_config *c)
 {
-    return c->ntorch_libraries > 0 || session_uses_aten(c);
+    return c->ntorch_libraries > 0 || c->ntorch_ops > 0 || session_uses_aten(c);
 }
 
 /* ---- the configuration, copied ------------------------------------------ */
@@ -68,7 +68,8 @@ static bool copy_config(ta_verify_session *s, const ta_verify_config *from)
            copy_str(a, &c->baseline) && copy_str(a, &c->data_dir) &&
            copy_list(a, &c->schema_files, c->nschema_files) &&
            copy_list(a, &c->schema_sources, c->nschema_sources) && copy_list(a, &c->kernels, c->nkernels) &&
-           copy_list(a, &c->torch_libraries, c->ntorch_libraries) && copy_list(a, &c->ops, c->nops);
+           copy_list(a, &c->torch_libraries, c->ntorch_libraries) && copy_list(a, &c->ops, c->nops) &&
+           copy_list(a, &c->torch_ops, c->ntorch_ops);
 }
 
 /* ---- set-up --------------------------------------------------------------- */
@@ -81,6 +82,11 @@ static ta_status check_config(const ta_verify_config *c, ta_diags *d)
                             "--torch needs --kernels torch or --torch-library");
     if (c->nschema_sources && !c->ntorch_libraries)
         return session_fail(d, TA_ERR_INVALID, "verify-config", "--schemas-from needs --torch-library");
+    /* The bridge registers in one mode: the process's operators, or a library's, or aten's. */
+    if (c->ntorch_ops && (c->ntorch_libraries || session_uses_aten(c)))
+        return session_fail(d, TA_ERR_INVALID, "verify-config",
+                            "the process's own operators (torch_ops) cannot be verified together with "
+                            "--torch-library or --kernels torch");
     return TA_OK;
 }
 

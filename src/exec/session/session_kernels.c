@@ -1,6 +1,7 @@
 /* session_kernels.c - the kernel libraries of a run: the reference kernels
  * (CPU, and the CUDA ones inside the device library), the libtorch bridge
- * with its TORCH_LIBRARY extensions, and the configuration's libraries.
+ * with its TORCH_LIBRARY extensions or the process's own operators, and
+ * the configuration's libraries.
  * ATen's own kernels ("torch") come without the reference kernels, which
  * would only stand in for them. */
 #include <stdio.h>
@@ -28,16 +29,15 @@ static ta_status load_reference(ta_verify_session *s, ta_diags *d)
     return TA_OK;
 }
 
-/* The torch libraries, one a line, as the bridge's option "torch.library"
- * wants them. */
-static ta_status set_torch_libraries(ta_verify_session *s)
+/* A list one item a line, as the bridge's options "torch.library" (paths,
+ * each made one dlopen takes as a path) and "torch.ops" (patterns) want it. */
+static ta_status set_lines(ta_verify_session *s, const char *key, const char *const *items, size_t n, bool paths)
 {
-    const ta_verify_config *c = &s->c;
     ta_strbuf b;
     ta_strbuf_init(&b);
-    for (size_t i = 0; i < c->ntorch_libraries; i++)
-        ta_strbuf_printf(&b, "%s%s%s", i ? "\n" : "", local_prefix(c->torch_libraries[i]), c->torch_libraries[i]);
-    ta_status st = b.failed ? TA_ERR_NOMEM : ta_registry_set_option(s->reg, "torch.library", b.p ? b.p : "");
+    for (size_t i = 0; i < n; i++)
+        ta_strbuf_printf(&b, "%s%s%s", i ? "\n" : "", paths ? local_prefix(items[i]) : "", items[i]);
+    ta_status st = b.failed ? TA_ERR_NOMEM : ta_registry_set_option(s->reg, key, b.p ? b.p : "");
     ta_strbuf_free(&b);
     return st;
 }
@@ -47,7 +47,11 @@ ta_status session_load_kernels(ta_verify_session *s, ta_diags *d)
     const ta_verify_config *c = &s->c;
     ta_status st = load_reference(s, d);
     if (st == TA_OK && c->ntorch_libraries) {
-        st = set_torch_libraries(s);
+        st = set_lines(s, "torch.library", c->torch_libraries, c->ntorch_libraries, true);
+        if (st == TA_OK) st = ta_registry_load_plugin(s->reg, s->torch.bridge, d);
+    }
+    if (st == TA_OK && c->ntorch_ops) {
+        st = set_lines(s, "torch.ops", c->torch_ops, c->ntorch_ops, false);
         if (st == TA_OK) st = ta_registry_load_plugin(s->reg, s->torch.bridge, d);
     }
     for (size_t i = 0; st == TA_OK && i < c->nkernels; i++) {

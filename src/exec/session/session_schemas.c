@@ -10,14 +10,14 @@
 #include "tensoralias/extract.h"
 
 /* The yaml verified against: the configuration's, none for extension
- * libraries alone (they bring their schemas), the torch's own, or the
- * bundled one. TA_OK with *yaml NULL for none. */
+ * libraries or the process's own operators (they bring their schemas), the
+ * torch's own, or the bundled one. TA_OK with *yaml NULL for none. */
 static ta_status choose_yaml(ta_verify_session *s, const char **yaml, ta_diags *d)
 {
     static const char bundled[] = "native_functions.yaml";
     const ta_verify_config *c = &s->c;
     *yaml = c->yaml;
-    if (c->yaml || c->ntorch_libraries) return TA_OK;
+    if (c->yaml || c->ntorch_libraries || c->ntorch_ops) return TA_OK;
     if (c->torch_dir) {
         *yaml = s->torch.yaml[0] ? s->torch.yaml : NULL;
         if (*yaml) return TA_OK;

@@ -30,7 +30,8 @@ static void log_line(const ta_verify_config *c, bool output, const char *line)
     if (c->log) c->log(c->log_ud, output, line);
 }
 
-/* One line of torch-config.sh's facts ("name=value"); false for another. */
+/* One line of torch-config.sh's facts ("name=value", kept when the session
+ * needs it); false for another line (a message). */
 static bool take_fact(torch_facts *f, char *line)
 {
     static const struct {
@@ -43,13 +44,12 @@ static bool take_fact(torch_facts *f, char *line)
         {"libdir", offsetof(torch_facts, libdir), sizeof ((torch_facts *)0)->libdir},
         {"yaml", offsetof(torch_facts, yaml), sizeof ((torch_facts *)0)->yaml},
     };
-    char *eq = strchr(line, '=');
-    for (size_t i = 0; eq && i < sizeof facts / sizeof *facts; i++)
-        if ((size_t)(eq - line) == strlen(facts[i].name) && !strncmp(line, facts[i].name, (size_t)(eq - line))) {
-            snprintf((char *)f + facts[i].off, facts[i].cap, "%s", eq + 1);
-            return true;
-        }
-    return false;
+    size_t n = strspn(line, "abcdefghijklmnopqrstuvwxyz_");
+    if (!n || line[n] != '=') return false;
+    for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+        if (n == strlen(facts[i].name) && !strncmp(line, facts[i].name, n))
+            snprintf((char *)f + facts[i].off, facts[i].cap, "%s", line + n + 1);
+    return true;
 }
 
 /* Runs a shell command, its standard error with its output; each line is
