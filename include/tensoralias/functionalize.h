@@ -17,6 +17,9 @@
  *     extra block outputs and loop-carried values; a value that aliases
  *     different memory in each branch is written (and read again) through a
  *     prim::If on the same condition;
+ *   - a loop whose carried memory changes from one iteration to the next in
+ *     a way no single alias describes is unrolled, when its trip count is
+ *     a small constant, into one prim::If per iteration;
  *   - a graph input that was written gets one aten::copy_ of its final value
  *     at the end of the graph (or, with no_copy_back, the final value as an
  *     extra graph output).
@@ -60,6 +63,7 @@ typedef struct ta_functionalize_counts {
     uint32_t regenerated;     /* views taken again after a write */
     uint32_t threaded;        /* block outputs and loop-carried values added */
     uint32_t kept;            /* mutating nodes left as they were */
+    uint32_t unrolled;        /* loops unrolled (a small constant trip count) */
 } ta_functionalize_counts;
 
 /* A mutating node the pass left in place, and why. Strings live as long as

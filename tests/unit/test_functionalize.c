@@ -315,9 +315,10 @@ static void test_zero_trip_loop_alias(void **state)
 }
 
 /* view_of_branch_cond: the branch returns a view of an If on a bool made in
- * the branch. After the outer If that bool is gone, so what the result
- * aliases cannot be chosen there: the write through it stays (it used to be
- * rewritten with a use of the bool out of its scope). */
+ * the branch. After the outer If that bool is gone (it used to be read there,
+ * out of its scope): the view is pushed into the If (transpose(e ? x0 : x2)
+ * is e ? transpose(x0) : transpose(x2)) and the bool leaves the outer If as
+ * an output, so the write through the result is rewritten into both. */
 static void test_view_of_branch_cond(void **state)
 {
     (void)state;
@@ -340,9 +341,11 @@ static void test_view_of_branch_cond(void **state)
                                     "  %o : Tensor = aten::mul(%x0, %x2)\n"
                                     "  return (%o)\n"),
                           NULL, false);
-    assert_int_equal(C(&r)->kept, 1);
-    assert_int_equal(C(&r)->copy_backs, 0);
-    assert_non_null(strstr(r.text, "aten::relu_(%r)"));
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    assert_non_null(strstr(r.text, "aten::relu(%r)"));
+    assert_non_null(strstr(r.text, "-> (%t, %e)")); /* the bool leaves the If */
+    assert_non_null(strstr(r.text, "aten::transpose(%w, %zero, %one)"));
     reads_back(&r);
     done(&r);
 }
@@ -372,6 +375,52 @@ static void test_loop_parity(void **state)
     assert_non_null(strstr(r.text, "= aten::__not__(")); /* the parity */
     assert_non_null(strstr(r.text, "aten::copy_(%x0, "));
     reads_back(&r);
+    done(&r);
+}
+
+/* A loop of %n trips carrying %p, which starts as %x1 and is %x0 after an
+ * iteration, and %q, which it writes. */
+#define MIXED_LOOP                                                    \
+    "  %a : Tensor, %b : Tensor = prim::Loop(%n, %c, %x1, %x0)\n"   \
+    "    block0(%i : int, %p : Tensor, %q : Tensor):\n"             \
+    "      %w : Tensor = aten::relu_(%q)\n"                          \
+    "      %m : Tensor = aten::mul(%p, %x0)\n"                       \
+    "      -> (%c, %w, %x0)\n"
+
+/* loop_unrolled: %p starts as %x1 and is %x0 after an iteration (memory from
+ * before the loop, but not what it started as), and %q is written: a mix the
+ * plan follows in no round, so the loop (2 trips) is unrolled into one If per
+ * iteration, and every write is rewritten. */
+static void test_loop_unrolled(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %c : bool):\n"
+                                    "  %n : int = prim::Constant[value=2]()\n" MIXED_LOOP
+                                    "  %v : Tensor = aten::sigmoid_(%a)\n"
+                                    "  return (%b)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->unrolled, 1);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    assert_null(strstr(r.text, "prim::Loop"));
+    assert_non_null(strstr(r.text, "aten::relu(")); /* in each copy of the body */
+    assert_non_null(strstr(strstr(r.text, "aten::relu(") + 1, "aten::relu("));
+    reads_back(&r);
+    done(&r);
+}
+
+/* A loop the plan cannot follow stays a loop when its trip count is not a
+ * constant, and its writes stay, with the reason. */
+static void test_loop_not_unrolled(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %n : int, %c : bool):\n" MIXED_LOOP
+                                    "  return (%b)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->unrolled, 0);
+    assert_int_equal(C(&r)->kept, 1);
+    assert_non_null(strstr(ta_functionalize_report_kept(r.r, 0)->reason, "carried around a loop"));
+    assert_non_null(strstr(r.text, "prim::Loop"));
     done(&r);
 }
 
@@ -445,6 +494,8 @@ int main(void)
         cmocka_unit_test(test_zero_trip_loop_alias),
         cmocka_unit_test(test_view_of_branch_cond),
         cmocka_unit_test(test_loop_parity),
+        cmocka_unit_test(test_loop_unrolled),
+        cmocka_unit_test(test_loop_not_unrolled),
         cmocka_unit_test(test_golden_graphs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,9 +106,9 @@ static void summary(const options *o, const ta_functionalize_report *r)
     }
     fprintf(stderr,
             "%s: %u mutating nodes before, %u after (%u copy-backs, %u kept); %u rewritten, %u scatters, "
-            "%u views taken again, %u values threaded through blocks, %u outputs added\n",
+            "%u views taken again, %u values threaded through blocks, %u outputs added, %u loops unrolled\n",
             shown, c->mutating_before, c->mutating_after, c->copy_backs, c->kept, c->rewritten, c->scatters,
-            c->regenerated, c->threaded, c->extra_outputs);
+            c->regenerated, c->threaded, c->extra_outputs, c->unrolled);
 }
 
 static int print_json(const ta_functionalize_report *r)
@@ -120,11 +120,11 @@ static int print_json(const ta_functionalize_report *r)
         json_array_append_new(kept, json_pack("{s:s, s:s, s:i, s:s}", "kind", k->kind, "output", k->output,
                                               "line", (json_int_t)k->line, "reason", k->reason));
     }
-    json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "mutating_before",
+    json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "mutating_before",
                           (json_int_t)c->mutating_before, "mutating_after", (json_int_t)c->mutating_after,
                           "rewritten", (json_int_t)c->rewritten, "copy_backs", (json_int_t)c->copy_backs,
                           "extra_outputs", (json_int_t)c->extra_outputs, "scatters", (json_int_t)c->scatters,
-                          "regenerated", (json_int_t)c->regenerated, "threaded", (json_int_t)c->threaded, "kept", kept);
+                          "regenerated", (json_int_t)c->regenerated, "threaded", (json_int_t)c->threaded, "unrolled", (json_int_t)c->unrolled, "kept", kept);
     int bad = !o || json_dumpf(o, stdout, JSON_PRESERVE_ORDER) || putchar('\n') == EOF;
     json_decref(o);
     return bad;

@@ -125,6 +125,22 @@ def main():
     t0 = time.time()
     tot = {"graphs": 0, "inputs": 0, "refused": 0, "torch_orig": 0, "torch_func": 0, "ours": 0,
            "graphs_ours": 0, "graphs_torch_orig": 0}
+    try:
+        torch_example = run(a, fz, items, tot)
+    except KeyboardInterrupt:  # SIGINT: the summary of the graphs done
+        torch_example = tot.get("torch_example")
+        print("interrupted", flush=True)
+    secs = time.time() - t0
+    print("%d graphs, %d input sets each run under both settings: %d differ (%d graphs), %d sets torch refuses as "
+          "written; torch's default executor changes %d original results (%d graphs%s) and %d rewrite results; %.1f s"
+          % (tot["graphs"], tot["inputs"], tot["ours"], tot["graphs_ours"], tot["refused"], tot["torch_orig"],
+             tot["graphs_torch_orig"], ", first: " + torch_example if torch_example else "", tot["torch_func"], secs))
+    return 1 if tot["ours"] else 0
+
+
+def run(a, fz, items, tot):
+    """Checks items, adding to tot; returns the first graph torch's executor changes."""
+    t0 = time.time()
     torch_example = None
     for i, (name, text) in enumerate(items):
         if a.input_seed is not None:
@@ -164,13 +180,11 @@ def main():
         elif not a.quiet:
             print("%s: same (%s)" % (name, r.get("summary", "")), flush=True)
         if a.progress and tot["graphs"] % a.progress == 0:
-            print("... %d graphs, %d differ, %.0f s" % (tot["graphs"], tot["graphs_ours"], time.time() - t0), flush=True)
-    secs = time.time() - t0
-    print("%d graphs, %d input sets each run under both settings: %d differ (%d graphs), %d sets torch refuses as "
-          "written; torch's default executor changes %d original results (%d graphs%s) and %d rewrite results; %.1f s"
-          % (tot["graphs"], tot["inputs"], tot["ours"], tot["graphs_ours"], tot["refused"], tot["torch_orig"],
-             tot["graphs_torch_orig"], ", first: " + torch_example if torch_example else "", tot["torch_func"], secs))
-    return 1 if tot["ours"] else 0
+            print("... %d graphs, %d differ, torch's executors change %d originals' results and %d rewrites', %.0f s"
+                  % (tot["graphs"], tot["graphs_ours"], tot["graphs_torch_orig"], tot["torch_func"],
+                     time.time() - t0), flush=True)
+        tot["torch_example"] = torch_example
+    return torch_example
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import os
 import re
 
 COUNTS = ("mutating_before", "mutating_after", "rewritten", "copy_backs", "extra_outputs", "scatters",
-          "regenerated", "threaded", "kept")
+          "regenerated", "threaded", "kept", "unrolled")
 
 
 class _Counts(ctypes.Structure):

@@ -36,6 +36,13 @@ fz_view_kind fz_view_kind_of(const ta_ir_op *op)
     return FZ_NOT_VIEW;
 }
 
+fz_view_kind fz_view_kind_at(fz_pass *p, const ta_ir_op *op)
+{
+    uint32_t i = (uint32_t)((uintptr_t)op >> 4 ^ (uintptr_t)op >> 12) & (FZ_VK_SLOTS - 1);
+    if (p->vk_op[i] != op) p->vk_op[i] = op, p->vk[i] = (uint8_t)fz_view_kind_of(op);
+    return (fz_view_kind)p->vk[i];
+}
+
 /* The counterpart's name for a schema of kind k, in buf. */
 static bool functional_name(const ta_schema *s, ta_schema_kind k, char *buf, size_t cap)
 {
@@ -142,8 +149,8 @@ static ta_status fill_plan(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, const 
     return f->schema->nrets >= need ? TA_OK : TA_ERR_INVALID;
 }
 
-ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out,
-                         const char **why)
+static ta_status make_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out,
+                                  const char **why)
 {
     const ta_schema *s = op->schema;
     ta_schema_kind k = ta_schema_kind_of(s);
@@ -192,4 +199,29 @@ ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write
     }
     if (st == TA_OK) *out = w;
     return st;
+}
+
+static fz_cp_slot *cp_slot(fz_pass *p, const ta_ir_node *n)
+{
+    uintptr_t h = (uintptr_t)n->kind >> 4 ^ n->noutputs;
+    for (uint32_t i = 0; i < n->ninputs; i++) h = h * 31 + ((uintptr_t)n->inputs[i]->type >> 4);
+    return &p->cp[(h ^ h >> 11) & (FZ_CP_SLOTS - 1)];
+}
+
+ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out, const char **why)
+{
+    if (n->ninputs > FZ_CP_INPUTS) return make_counterpart(p, n, op, out, why);
+    fz_cp_slot *s = cp_slot(p, n);
+    bool hit = s->kind == n->kind && s->ninputs == n->ninputs && s->noutputs == n->noutputs;
+    for (uint32_t i = 0; hit && i < n->ninputs; i++) hit = s->types[i] == n->inputs[i]->type;
+    if (hit) {
+        *out = s->w, *why = s->why;
+        return TA_OK;
+    }
+    *out = NULL, *why = NULL;
+    ta_status st = make_counterpart(p, n, op, out, why);
+    if (st != TA_OK) return st;
+    s->kind = n->kind, s->ninputs = n->ninputs, s->noutputs = n->noutputs, s->w = *out, s->why = *why;
+    for (uint32_t i = 0; i < n->ninputs; i++) s->types[i] = n->inputs[i]->type;
+    return TA_OK;
 }

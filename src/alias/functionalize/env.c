@@ -84,7 +84,7 @@ static ta_status arg_at(fz_pass *p, fz_cursor c, ta_ir_value *v, ta_ir_value **o
 }
 
 /* Emits kind(first..., view's inputs from `from` on) at c; *out its output. */
-static ta_status emit_like(fz_pass *p, fz_cursor c, const char *kind, ta_ir_value *const *first, uint32_t nfirst,
+static ta_status emit_like(fz_pass *p, fz_cursor c, const ir_kind_info *kind, ta_ir_value *const *first, uint32_t nfirst,
                            const ta_ir_node *view, uint32_t from, const ta_ir_type *type, ta_ir_value **out)
 {
     ta_ir_value *in[16];
@@ -95,7 +95,7 @@ static ta_status emit_like(fz_pass *p, fz_cursor c, const char *kind, ta_ir_valu
         if (st != TA_OK) return st;
     }
     ta_ir_node *k;
-    if (ta_ir_node_create(p->g, kind, in, n, 1, &k) != TA_OK) return TA_ERR_NOMEM;
+    if (!kind || ir_node_create_kind(p->g, kind, in, n, 1, &k) != TA_OK) return TA_ERR_NOMEM;
     ta_ir_value_set_type(k->outputs[0], type);
     *out = k->outputs[0];
     return fz_emit(p, c, k);
@@ -106,13 +106,14 @@ static ta_status regen(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta
 static ta_status regen_view(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value **out)
 {
     ta_ir_value *w = a->view->outputs[0], *base;
-    if (e->vcur[w->id]) {
+    if (!a->up && e->vcur[w->id]) { /* a view pushed into a cond is not w: never cached as w */
         *out = e->vcur[w->id];
         return TA_OK;
     }
-    ta_status st = fz_read(p, e, c, a->parent, &base);
-    if (st == TA_OK) st = emit_like(p, c, a->view->kind->name, &base, 1, a->view, 1, w->type, out);
-    if (st == TA_OK) e->vcur[w->id] = *out, p->report->counts.regenerated++;
+    ta_status st = a->up ? regen(p, e, c, a->up, &base) : fz_read(p, e, c, a->parent, &base);
+    if (st == TA_OK) st = emit_like(p, c, a->view->kind, &base, 1, a->view, 1, w->type, out);
+    if (st == TA_OK && !a->up) e->vcur[w->id] = *out;
+    if (st == TA_OK) p->report->counts.regenerated++;
     return st;
 }
 
@@ -212,16 +213,18 @@ static ta_status scatter(fz_pass *p, fz_cursor c, const ta_ir_node *view, ta_ir_
     ta_ir_value *two[2] = {base, nv};
     const ta_ir_type *type = view->inputs[0]->type;
     p->report->counts.scatters++;
-    switch (op ? fz_view_kind_of(op) : FZ_NOT_VIEW) {
-    case FZ_V_SELECT: return emit_like(p, c, "aten::select_scatter", two, 2, view, 1, type, out);
-    case FZ_V_SLICE: return emit_like(p, c, "aten::slice_scatter", two, 2, view, 1, type, out);
-    case FZ_V_DIAGONAL: return emit_like(p, c, "aten::diagonal_scatter", two, 2, view, 1, type, out);
-    case FZ_V_AS_STRIDED: return emit_like(p, c, "aten::as_strided_scatter", two, 2, view, 1, type, out);
-    case FZ_V_TRANSPOSE: return emit_like(p, c, "aten::transpose", &nv, 1, view, 1, type, out);
-    case FZ_V_T: return emit_like(p, c, "aten::t", &nv, 1, view, 1, type, out);
-    case FZ_V_UNSQUEEZE: return emit_like(p, c, "aten::squeeze", &nv, 1, view, 1, type, out);
-    default: return TA_ERR_INVALID;
-    }
+    static const char *const kinds[] = {
+        [FZ_V_SELECT] = "aten::select_scatter", [FZ_V_SLICE] = "aten::slice_scatter",
+        [FZ_V_DIAGONAL] = "aten::diagonal_scatter", [FZ_V_AS_STRIDED] = "aten::as_strided_scatter",
+        [FZ_V_TRANSPOSE] = "aten::transpose", [FZ_V_T] = "aten::t", [FZ_V_UNSQUEEZE] = "aten::squeeze"};
+    fz_view_kind vk = op ? fz_view_kind_at(p, op) : FZ_NOT_VIEW;
+    if (vk == FZ_NOT_VIEW) return TA_ERR_INVALID;
+    if (!p->scatter_kind[vk]) p->scatter_kind[vk] = ir_graph_kind(p->g, kinds[vk], strlen(kinds[vk]));
+    /* a select, slice, diagonal or as_strided view's write is scattered into
+     * its base (fz_view_kind lists those first); a transpose, t or unsqueeze
+     * view's is viewed back by its inverse */
+    bool into_base = vk <= FZ_V_AS_STRIDED;
+    return emit_like(p, c, p->scatter_kind[vk], into_base ? two : &nv, into_base ? 2 : 1, view, 1, type, out);
 }
 
 static ta_status write_cond(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_value *nv)
@@ -246,10 +249,10 @@ ta_status fz_write(fz_pass *p, fz_env *e, fz_cursor c, const fz_alias *a, ta_ir_
     if (a->kind == FZ_COND) return write_cond(p, e, c, a, nv);
     if (a->kind != FZ_VIEW) return TA_ERR_INVALID;
     ta_ir_value *parent = a->parent, *base, *nb;
-    ta_status st = fz_read(p, e, c, parent, &base);
+    ta_status st = parent ? fz_read(p, e, c, parent, &base) : regen(p, e, c, a->up, &base);
     if (st == TA_OK) st = scatter(p, c, a->view, base, nv, &nb);
-    if (st == TA_OK) st = fz_write(p, e, c, fz_alias_of(p, parent), nb);
-    if (st == TA_OK) e->vcur[parent->id] = nb, e->vcur[a->view->outputs[0]->id] = nv;
+    if (st == TA_OK) st = fz_write(p, e, c, fz_view_base(p, a), nb);
+    if (st == TA_OK && parent) e->vcur[parent->id] = nb, e->vcur[a->view->outputs[0]->id] = nv;
     return st;
 }
 

@@ -11,6 +11,8 @@
  *                   counterpart in place), If, Loop, copy-back, dead nodes
  *   loop_parity.c   loops carrying a tensor as its own transpose: a carried
  *                   bool says which of two it is (made before planning)
+ *   loop_unroll.c   loops the plan cannot follow, unrolled when their trip
+ *                   count is a small constant (then planned again)
  *   interpreter_quirk.c  block results read in nested loops returned through
  *                   aten::alias (torch 1.13.1's interpreter frees them early)
  *   functionalize.c the entry point and the report
@@ -47,6 +49,8 @@ struct fz_alias {
     ta_ir_value *root;        /* ROOT */
     ta_ir_node *view;         /* VIEW: the view node */
     ta_ir_value *parent;      /* VIEW: its input 0 as it was (the walk renames inputs) */
+    const fz_alias *up;       /* VIEW: instead of parent's alias (then parent is NULL): one
+                               * alternative of a cond the view was pushed into */
     ta_ir_value *cond;        /* COND */
     const fz_alias *alt[2];   /* COND: alt[0] when cond is true */
     ta_ir_node *ctor;         /* AGG: the ListConstruct / TupleConstruct */
@@ -86,6 +90,17 @@ typedef struct fz_sig_verdict {
 } fz_sig_verdict;
 enum { FZ_SIG_CACHE = 64 };
 
+/* A write plan depends on the node's kind, its input types (they choose
+ * the overloads) and its number of outputs only: nodes alike share one. */
+enum { FZ_CP_SLOTS = 128, FZ_CP_INPUTS = 6, FZ_VK_SLOTS = 64 };
+typedef struct fz_cp_slot {
+    const ir_kind_info *kind;
+    uint32_t ninputs, noutputs;
+    const ta_ir_type *types[FZ_CP_INPUTS];
+    fz_write_plan *w;
+    const char *why;
+} fz_cp_slot;
+
 /* A loop's carried tensor j that each iteration transposes (loop_parity.c). */
 typedef struct fz_parity {
     const ta_ir_node *loop;
@@ -109,19 +124,29 @@ typedef struct fz_pass {
     const char **why;         /* per node: KEEP's reason */
     uint32_t *uf;             /* union-find over value ids (roots' classes) */
     const char **taint;       /* per class representative: why it stays, or NULL */
+    uint8_t *foreign;         /* ... and whether for a reason other than a loop's carrying */
     uint32_t *mem_start;      /* members: values whose alias reaches root r are */
     uint32_t *mem;            /* mem[mem_start[r] .. mem_start[r+1]) */
     ta_ir_value **guard;      /* per loop node: "its body runs", made once */
     ta_ir_value **first;      /* per loop node: "first iteration", made once */
+    ir_resolver *resolver;    /* resolutions by kind and input types */
+    struct fz_cp_slot *cp;    /* counterparts by kind, input and output types (counterpart.c) */
     const ta_ir_op **op;      /* per node: its operator, once resolved ... */
     uint8_t *op_done;         /* ... which it is when this is set */
     uint32_t nop;             /* nodes the two have room for */
     fz_sig_verdict sig[FZ_SIG_CACHE];
     uint32_t nsig;
+    uint8_t *unroll;          /* per loop node: the plan cannot follow what it carries */
     fz_parity *parity;        /* loop_parity.c's loops */
     uint32_t nparity, cap_parity;
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
+    bool has_loop;            /* the plan met a prim::Loop (interpreter_quirk.c) */
+    const ir_kind_info *scatter_kind[8]; /* per fz_view_kind: what undoes it (env.c) */
+    const ta_ir_op *vk_op[FZ_VK_SLOTS];  /* fz_view_kind_at's operators ... */
+    uint8_t vk[FZ_VK_SLOTS];             /* ... and their view kinds */
+    bool counting;            /* fz_op counts the mutating nodes it resolves (the first plan) */
+    uint32_t nmutating;       /* ... here */
     ta_functionalize_report *report;
     bool no_copy_back;
     bool oom;                 /* an allocation failed where the plan went on safely */
@@ -132,6 +157,8 @@ ta_status fz_plan_graph(fz_pass *p);
 uint32_t fz_find(fz_pass *p, uint32_t v);
 /* Why the memory of value v's class must stay mutable, or NULL. */
 const char *fz_tainted(fz_pass *p, const ta_ir_value *v);
+/* Whether that is for a reason other than a loop carrying it (or too many roots). */
+bool fz_tainted_foreign(fz_pass *p, const ta_ir_value *v);
 /* The roots a reaches (through views, conds, aggregates) into out (up to
  * cap), after the n already there; returns the new count. */
 uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap);
@@ -140,16 +167,20 @@ uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32
 /* Whether v is visible in block b (defined in b or a block enclosing it). */
 bool fz_visible(const ta_ir_value *v, const ta_ir_block *b);
 const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v);
+/* The alias a VIEW views. */
+const fz_alias *fz_view_base(const fz_pass *p, const fz_alias *a);
 /* A prim::If / prim::Loop of the shape the pass threads values through. */
 bool fz_is_if(const ta_ir_node *n);
 bool fz_is_loop(const ta_ir_node *n);
 
 /* ---- counterpart.c ---- */
-typedef enum fz_view_kind {
+typedef enum fz_view_kind { /* scattered into their base first, then inverted (env.c) */
     FZ_NOT_VIEW = 0, FZ_V_SELECT, FZ_V_SLICE, FZ_V_DIAGONAL, FZ_V_AS_STRIDED,
     FZ_V_TRANSPOSE, FZ_V_T, FZ_V_UNSQUEEZE
 } fz_view_kind;
 fz_view_kind fz_view_kind_of(const ta_ir_op *op);
+/* The same, remembered per operator (planning asks for every node). */
+fz_view_kind fz_view_kind_at(fz_pass *p, const ta_ir_op *op);
 /* The write plan of a mutating node, or NULL with *why set (arena string). */
 ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write_plan **out,
                          const char **why);
@@ -199,6 +230,17 @@ ta_status fz_report_kept(fz_pass *p, const ta_ir_node *n, const char *why);
 /* ---- loop_parity.c ---- */
 ta_status fz_prepare_parity(fz_pass *p);
 const fz_parity *fz_parity_of(const fz_pass *p, const ta_ir_node *loop, uint32_t j);
+
+/* ---- loop_unroll.c ---- */
+/* The loops the plan marked that may be unrolled, inner ones first, into
+ * *out (to free); returns their count. */
+uint32_t fz_unroll_candidates(fz_pass *p, ta_ir_node ***out);
+/* Unrolls those loops of g still small enough, counting them in *done;
+ * parity entries follow the loops copied. */
+ta_status fz_unroll(ta_ir_graph *g, ta_ir_node *const *loops, uint32_t n, fz_parity **parity, uint32_t *nparity,
+                    uint32_t *cap_parity, uint32_t *done);
+enum { FZ_UNROLL_ROUNDS = 4 };
+ /* plans after unrolling: loops inside loops copied */
 
 /* ---- interpreter_quirk.c ---- */
 ta_status fz_guard_interpreter(fz_pass *p);

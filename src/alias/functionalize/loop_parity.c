@@ -92,9 +92,17 @@ static ta_status remember(fz_pass *p, const fz_parity *q)
     return TA_OK;
 }
 
+static bool prepared(const fz_pass *p, const ta_ir_node *loop)
+{
+    for (uint32_t i = 0; i < p->nparity; i++)
+        if (p->parity[i].loop == loop) return true;
+    return false;
+}
+
 static ta_status prepare_loop(fz_pass *p, ta_ir_node *loop)
 {
     ta_ir_block *body = loop->blocks[0];
+    if (prepared(p, loop)) return TA_OK; /* in an earlier round (loop_unroll.c) */
     ta_ir_value *flag = NULL, *flag_out = NULL;
     uint32_t ncarried = loop->noutputs;
     for (uint32_t j = 0; j < ncarried; j++) {
@@ -127,7 +135,8 @@ static ta_status prepare_block(fz_pass *p, ta_ir_block *b)
 
 ta_status fz_prepare_parity(fz_pass *p)
 {
-    return prepare_block(p, p->g->top);
+    /* a graph that never had a loop node has no kind of that name */
+    return ta_map_find(&p->g->kinds, "prim::Loop", 10) ? prepare_block(p, p->g->top) : TA_OK;
 }
 
 const fz_parity *fz_parity_of(const fz_pass *p, const ta_ir_node *loop, uint32_t j)

@@ -20,6 +20,11 @@ const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v)
     return v->id < p->nvalues && p->alias[v->id] ? p->alias[v->id] : &none;
 }
 
+const fz_alias *fz_view_base(const fz_pass *p, const fz_alias *a)
+{
+    return a->up ? a->up : fz_alias_of(p, a->parent);
+}
+
 bool fz_visible(const ta_ir_value *v, const ta_ir_block *b)
 {
     const ta_ir_block *def = v->node->block;
@@ -40,6 +45,7 @@ static void unite(fz_pass *p, uint32_t a, uint32_t b)
     if (a == b) return;
     p->uf[b] = a;
     if (!p->taint[a]) p->taint[a] = p->taint[b];
+    p->foreign[a] |= p->foreign[b];
 }
 
 uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
@@ -67,7 +73,7 @@ enum { MAX_STEPS = 4096 };
 
 static uint32_t roots_at(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap, uint32_t *steps)
 {
-    while (a->kind == FZ_VIEW && ++*steps < MAX_STEPS) a = fz_alias_of(p, a->parent);
+    while (a->kind == FZ_VIEW && ++*steps < MAX_STEPS) a = fz_view_base(p, a);
     if (++*steps >= MAX_STEPS) return cap;
     if (a->kind == FZ_COND) {
         n = roots_at(p, a->alt[0], out, n, cap, steps);
@@ -91,14 +97,32 @@ enum { MAX_ROOTS = FZ_MAX_ROOTS };
 #define FZ_LOOP_ROUNDS 3
 #endif
 
-static void taint_value(fz_pass *p, const ta_ir_value *v, const char *why)
+/* Taints the memory v may reach; foreign: for a reason no loop around
+ * it causes (loop_unroll.c unrolls no loop with such writes inside). */
+static void taint_by(fz_pass *p, const ta_ir_value *v, const char *why, bool foreign)
 {
     ta_ir_value *r[MAX_ROOTS];
     uint32_t n = fz_roots(p, fz_alias_of(p, v), r, 0, MAX_ROOTS);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t c = fz_find(p, r[i]->id);
         if (!p->taint[c]) p->taint[c] = why;
+        p->foreign[c] |= foreign;
     }
+}
+
+static void taint_value(fz_pass *p, const ta_ir_value *v, const char *why)
+{
+    taint_by(p, v, why, true);
+}
+
+bool fz_tainted_foreign(fz_pass *p, const ta_ir_value *v)
+{
+    ta_ir_value *r[MAX_ROOTS];
+    uint32_t n = fz_roots(p, fz_alias_of(p, v), r, 0, MAX_ROOTS);
+    if (n == MAX_ROOTS) return true;
+    for (uint32_t i = 0; i < n; i++)
+        if (p->foreign[fz_find(p, r[i]->id)]) return true;
+    return false;
 }
 
 const char *fz_tainted(fz_pass *p, const ta_ir_value *v)
@@ -163,9 +187,10 @@ static ta_status set_root(fz_pass *p, ta_ir_value *v)
 }
 
 /* An alias no one can follow: its candidates are the roots of the given
- * values and v itself. Tainted when v is used. */
-static ta_status set_unknown(fz_pass *p, ta_ir_value *v, ta_ir_value *const *from, uint32_t nfrom,
-                             const char *why)
+ * values and v itself. Tainted when v is used; by_loop: because a loop
+ * carries it (loop_unroll.c may help), else for a reason of v's own. */
+static ta_status unknown_alias(fz_pass *p, ta_ir_value *v, ta_ir_value *const *from, uint32_t nfrom,
+                               const char *why, bool by_loop)
 {
     fz_alias *a = new_alias(p, FZ_UNKNOWN);
     ta_ir_value *r[MAX_ROOTS];
@@ -177,8 +202,15 @@ static ta_status set_unknown(fz_pass *p, ta_ir_value *v, ta_ir_value *const *fro
     memcpy(a->elems, r, n * sizeof *r);
     a->nelems = n;
     ta_status st = set_alias(p, v, a);
-    if (st == TA_OK && v->nuses) taint_value(p, v, fmt(p, "%%%s may alias memory the pass cannot follow: %s", v->name, why));
+    if (st == TA_OK && v->nuses)
+        taint_by(p, v, fmt(p, "%%%s may alias memory the pass cannot follow: %s", v->name, why), !by_loop);
     return st;
+}
+
+static ta_status set_unknown(fz_pass *p, ta_ir_value *v, ta_ir_value *const *from, uint32_t nfrom,
+                             const char *why)
+{
+    return unknown_alias(p, v, from, nfrom, why, false);
 }
 
 /* ---- aggregates: lists and tuples built in the graph ---------------------- */
@@ -315,7 +347,7 @@ static ta_status plan_op(fz_pass *p, ta_ir_node *n)
         if (op->args[i].wild_after || (op->args[i].wild_before && op->args[i].write))
             taint_value(p, n->inputs[i], fmt(p, "it enters a container or the wildcard through %s%s", n->kind->name, ""));
     if (fz_op_writes(op)) return plan_write(p, n, op);
-    fz_view_kind vk = fz_view_kind_of(op);
+    fz_view_kind vk = fz_view_kind_at(p, op);
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
@@ -347,12 +379,12 @@ static ta_status plan_block(fz_pass *p, ta_ir_block *b);
 static bool chain_visible(fz_pass *p, const fz_alias *a, const ta_ir_block *b, bool parents_too)
 {
     for (uint32_t steps = 0; a->kind == FZ_VIEW; steps++) {
-        if (steps == MAX_STEPS || (parents_too && !fz_visible(a->parent, b))) return false;
+        if (steps == MAX_STEPS || (parents_too && a->parent && !fz_visible(a->parent, b))) return false;
         for (uint32_t i = 1; i < a->view->ninputs; i++) {
             const ta_ir_value *v = a->view->inputs[i];
             if (!fz_visible(v, b) && v->node->kind->kind != IR_K_CONSTANT) return false;
         }
-        a = fz_alias_of(p, a->parent);
+        a = fz_view_base(p, a);
     }
     if (a->kind == FZ_COND) /* a view of a cond: the cond is chosen at b too */
         return fz_visible(a->cond, b) && chain_visible(p, a->alt[0], b, parents_too) &&
@@ -381,6 +413,28 @@ static ta_ir_value *export_cond(fz_pass *p, ta_ir_node *n, int b, ta_ir_value *c
     return o;
 }
 
+/* A view of a cond is the cond of the view of each alternative:
+ * transpose(c ? A : B) is c ? transpose(A) : transpose(B). a with its views
+ * pushed into the conds they view (a itself when it views none), NULL when
+ * out of memory or too deep. */
+static const fz_alias *push_views(fz_pass *p, const fz_alias *a, uint32_t depth)
+{
+    if (a->kind != FZ_VIEW) return a;
+    if (depth > 64) return NULL;
+    const fz_alias *base = fz_view_base(p, a), *pushed = push_views(p, base, depth + 1);
+    if (!pushed || pushed->kind != FZ_COND) return pushed == base ? a : NULL;
+    fz_alias *c = new_alias(p, FZ_COND);
+    if (!c) return NULL;
+    c->cond = pushed->cond;
+    for (int i = 0; i < 2; i++) {
+        fz_alias *v = new_alias(p, FZ_VIEW);
+        if (!v) return NULL;
+        v->view = a->view, v->up = pushed->alt[i];
+        if (!(c->alt[i] = push_views(p, v, depth + 1))) return NULL;
+    }
+    return c;
+}
+
 /* a (the alias of what branch b of n returns; b = -1: a loop body), as seen
  * after n: itself when it reaches only memory visible there, *self when it
  * reaches only memory made inside n, a cond of those; NULL when it cannot
@@ -402,7 +456,9 @@ static const fz_alias *localize(fz_pass *p, const fz_alias *a, ta_ir_node *n, in
     uint32_t cnt = fz_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
     for (uint32_t i = 0; i < cnt; i++) inside += !fz_visible(r[i], n->block);
     if (cnt && inside == cnt) return self;
-    return cnt && inside == 0 && chain_visible(p, a, n->block, false) ? a : NULL;
+    if (cnt && inside == 0 && chain_visible(p, a, n->block, false)) return a;
+    const fz_alias *pushed = b >= 0 ? push_views(p, a, 0) : NULL; /* a view of a cond made in the branch */
+    return pushed && pushed != a ? localize(p, pushed, n, b, self) : NULL;
 }
 
 /* Whether two of n's results (of branch b's outputs outs) reach the same
@@ -431,7 +487,7 @@ static const fz_alias *self_alias(fz_pass *p, ta_ir_value *o)
 static ta_status set_cond(fz_pass *p, ta_ir_value *o, ta_ir_value *cond, const fz_alias *t, const fz_alias *f,
                           ta_ir_value *const *from, uint32_t nfrom, const char *why)
 {
-    if (!t || !f) return set_unknown(p, o, from, nfrom, why);
+    if (!t || !f) return unknown_alias(p, o, from, nfrom, why, true);
     if (t == f) return set_alias(p, o, t);
     fz_alias *a = new_alias(p, FZ_COND);
     if (a) a->cond = cond, a->alt[0] = t, a->alt[1] = f;
@@ -573,7 +629,9 @@ static ta_status plan_params(fz_pass *p, ta_ir_node *n, const fz_alias *const *l
             if (c) c->cond = q->flag, c->alt[0] = f, c->alt[1] = fz_alias_of(p, q->transposed);
             st = set_alias(p, param, c);
         } else if (!followable(f) || !l) {
-            st = set_unknown(p, param, &init, 1, "it is carried around a loop, aliasing what it started as or what an iteration left");
+            /* a taint is for good, even when a later round follows it: loop_unroll.c may help */
+            if (followable(f) && param->nuses) p->unroll[n->id] = 1;
+            st = unknown_alias(p, param, &init, 1, "it is carried around a loop, aliasing what it started as or what an iteration left", true);
         } else if (l == f) {
             st = set_alias(p, param, f);
         } else {
@@ -597,7 +655,7 @@ static bool alias_equal(const fz_alias *a, const fz_alias *b)
     if (!a || !b || a->kind != b->kind) return false;
     switch (a->kind) {
     case FZ_ROOT: return a->root == b->root;
-    case FZ_VIEW: return a->view == b->view && a->parent == b->parent;
+    case FZ_VIEW: return a->view == b->view && a->parent == b->parent && alias_equal(a->up, b->up);
     case FZ_COND: return a->cond == b->cond && alias_equal(a->alt[0], b->alt[0]) && alias_equal(a->alt[1], b->alt[1]);
     default: return false;
     }
@@ -662,6 +720,7 @@ static ta_status plan_loop(fz_pass *p, ta_ir_node *n)
         if (!followable(f)) f = NULL;
         if (t && f && t != f && !o->nuses) t = NULL; /* unused: no guard needed */
         if (t && f && t != f && !guard) st = loop_guard(p, n, &guard);
+        if ((!t || !f) && o->nuses) p->unroll[n->id] = 1; /* loop_unroll.c may help */
         ta_ir_value *from[2] = {init, last};
         if (st == TA_OK)
             st = set_cond(p, o, guard, t, f, from, 2, "it is a loop's result, aliasing what it started as or what an iteration left");
@@ -713,6 +772,7 @@ static ta_status plan_node(fz_pass *p, ta_ir_node *n)
     case IR_K_IF:
         return fz_is_if(n) ? plan_if(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::If");
     case IR_K_LOOP:
+        p->has_loop = true;
         return fz_is_loop(n) ? plan_loop(p, n) : plan_opaque(p, n, "it is passed to a malformed prim::Loop");
     case IR_K_CONSTANT:
         return n->noutputs && holds_tensor(n->outputs[0]->type) ? set_root(p, n->outputs[0]) : TA_OK;

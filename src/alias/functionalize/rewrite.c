@@ -293,22 +293,15 @@ static bool removable(fz_pass *p, const ta_ir_node *n, const uint32_t *dead)
 }
 
 /* Marks what no one uses (views of old values, guards nothing needed), last
- * node first so that chains go too. */
-static void mark_dead(fz_pass *p, ta_ir_block *b, uint32_t *dead, uint8_t *gone)
+ * node first so that chains go too, and lists it after the n listed. */
+static uint32_t mark_dead(fz_pass *p, ta_ir_block *b, uint32_t *dead, uint8_t *gone, ta_ir_node **list, uint32_t n)
 {
-    for (ta_ir_node *n = b->ret->prev; n != b->param; n = n->prev) {
-        for (uint32_t i = 0; i < n->nblocks; i++) mark_dead(p, n->blocks[i], dead, gone);
-        if (!removable(p, n, dead)) continue;
-        gone[n->id] = 1;
-        for (uint32_t i = 0; i < n->ninputs; i++) dead[n->inputs[i]->id]++;
-    }
-}
-
-static uint32_t collect_gone(const ta_ir_block *b, const uint8_t *gone, ta_ir_node **list, uint32_t n)
-{
-    for (ta_ir_node *m = b->param->next; m != b->ret; m = m->next) {
-        for (uint32_t i = 0; i < m->nblocks; i++) n = collect_gone(m->blocks[i], gone, list, n);
-        if (gone[m->id]) list[n++] = m;
+    for (ta_ir_node *m = b->ret->prev; m != b->param; m = m->prev) {
+        for (uint32_t i = 0; i < m->nblocks; i++) n = mark_dead(p, m->blocks[i], dead, gone, list, n);
+        if (!removable(p, m, dead)) continue;
+        gone[m->id] = 1;
+        list[n++] = m;
+        for (uint32_t i = 0; i < m->ninputs; i++) dead[m->inputs[i]->id]++;
     }
     return n;
 }
@@ -322,8 +315,7 @@ static ta_status sweep(fz_pass *p)
     uint8_t *gone = ta_calloc(nn + 1, 1);
     ta_ir_node **list = ta_malloc((nn + 1) * sizeof *list);
     ta_status st = dead && gone && list ? TA_OK : TA_ERR_NOMEM;
-    if (st == TA_OK) mark_dead(p, p->g->top, dead, gone);
-    uint32_t ngone = st == TA_OK ? collect_gone(p->g->top, gone, list, 0) : 0;
+    uint32_t ngone = st == TA_OK ? mark_dead(p, p->g->top, dead, gone, list, 0) : 0;
     for (uint32_t i = 0; i < ngone; i++)
         for (uint32_t k = 0; k < list[i]->ninputs; k++) {
             ta_ir_value *v = list[i]->inputs[k];

@@ -178,9 +178,40 @@ static ta_ir_value *value_with(ta_ir_graph *g, ta_ir_node *def, const char *name
     return v;
 }
 
+/* The decimal digits of x into buf (room for 20); returns their count. */
+static size_t decimal(char *buf, uint64_t x)
+{
+    char tmp[20];
+    size_t n = 0;
+    do tmp[n++] = (char)('0' + x % 10);
+    while (x /= 10);
+    for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    return n;
+}
+
+/* A value named by the next free number: passes make many, so the name is
+ * looked up once, and that entry bound (free_name + bind_name look twice). */
+static ta_ir_value *numbered_value(ta_ir_graph *g, ta_ir_node *def, const ta_ir_type *type)
+{
+    char buf[24];
+    for (;;) {
+        size_t n = decimal(buf, g->next_number++);
+        uint64_t h = ta_map_hash(&g->names, buf, n);
+        ta_map_entry *e = ta_map_find_h(&g->names, buf, n, h);
+        if (e && e->value.ptr) continue;
+        const char *copy = ta_arena_strndup(g->arena, buf, n);
+        ta_ir_value *v = copy ? value_with(g, def, copy, type) : NULL;
+        if (!v) return NULL;
+        if (e) e->value = ta_map_ptr(v); /* a name freed by a removal */
+        else if (ta_map_add_h(&g->names, copy, n, h, ta_map_ptr(v), NULL) != TA_OK) return NULL;
+        return v;
+    }
+}
+
 ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
                           const ta_ir_type *type)
 {
+    if (!name || !name_len) return numbered_value(g, def, type);
     const char *free = free_name(g, name, name_len);
     ta_ir_value *v = free ? value_with(g, def, free, type) : NULL;
     if (!v || bind_name(g, v) != TA_OK) return NULL;

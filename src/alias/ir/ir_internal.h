@@ -202,6 +202,9 @@ void ir_value_forget(ta_ir_graph *g, ta_ir_value *v);
 ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uint32_t index);
 void ir_value_drop_use(ta_ir_value *v, ta_ir_node *user, uint32_t index);
 ta_ir_node *ir_node_new(ta_ir_graph *g, const ir_kind_info *kind);
+/* ta_ir_node_create with the kind looked up already (ir_graph_kind). */
+ta_status ir_node_create_kind(ta_ir_graph *g, const ir_kind_info *k, ta_ir_value *const *inputs, uint32_t ninputs,
+                              uint32_t noutputs, ta_ir_node **out);
 ta_ir_block *ir_block_new(ta_ir_graph *g, ta_ir_node *owner);
 /* Inserts detached n after pos (a node or the param sentinel). */
 void ir_node_link_after(ta_ir_node *n, ta_ir_node *pos);
@@ -219,6 +222,22 @@ bool ir_type_equal(const ta_ir_type *a, const ta_ir_type *b);
 bool ir_type_subtype(const ta_ir_type *a, const ta_ir_type *f);
 typedef struct ta_ir_op ta_ir_op;
 bool ir_op_matches(const ta_ir_op *op, const ta_ir_node *n);
+
+/* resolver.c: ta_ir_ops_resolve with a cache of (kind, input types) -> op,
+ * for a pass over one graph and one operator set. */
+enum { IR_RESOLVER_SLOTS = 256, IR_RESOLVER_INPUTS = 6 };
+typedef struct ir_resolver_slot {
+    const ir_kind_info *kind;
+    uint32_t ninputs;
+    const ta_ir_type *types[IR_RESOLVER_INPUTS];
+    const ta_ir_op *op;
+} ir_resolver_slot;
+typedef struct ir_resolver {
+    const ta_ir_ops *ops;
+    ir_resolver_slot slot[IR_RESOLVER_SLOTS];
+} ir_resolver;
+void ir_resolver_init(ir_resolver *r, const ta_ir_ops *ops);
+const ta_ir_op *ir_resolve(ir_resolver *r, const ta_ir_node *n);
 
 /* ops.c: adds one schema (see ta_ir_ops_add); opts place it in diagnostics. */
 ta_status ir_ops_add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,

@@ -30,7 +30,14 @@ ta_status ta_ir_node_create(ta_ir_graph *g, const char *kind, ta_ir_value *const
     *out = NULL;
     if (!kind || !strstr(kind, "::")) return TA_ERR_INVALID;
     const ir_kind_info *k = ir_graph_kind(g, kind, strlen(kind));
-    ta_ir_node *n = k ? ir_node_new(g, k) : NULL;
+    return k ? ir_node_create_kind(g, k, inputs, ninputs, noutputs, out) : TA_ERR_NOMEM;
+}
+
+ta_status ir_node_create_kind(ta_ir_graph *g, const ir_kind_info *k, ta_ir_value *const *inputs, uint32_t ninputs,
+                              uint32_t noutputs, ta_ir_node **out)
+{
+    *out = NULL;
+    ta_ir_node *n = ir_node_new(g, k);
     if (!n) return TA_ERR_NOMEM;
     for (uint32_t i = 0; i < ninputs; i++) {
         ta_status st = ta_ir_node_add_input(n, inputs[i]);
