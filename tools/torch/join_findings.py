@@ -4,8 +4,8 @@
     TORCH_PY=/work/cache/venvs/torch-2.15.0/bin/python
     $TORCH_PY tools/torch/join_findings.py OLD.tsv NEW.tsv DUMPS/ [--old-python /usr/bin/python3]
 
-OLD.tsv and NEW.tsv are judged findings files (tests/data/torch/aten-VERSION-findings.tsv); run with
-the Python of the NEW torch. DUMPS holds each OLD finding's call as the OLD torch's bridge recorded
+OLD.tsv and NEW.tsv are judged findings files (tests/data/torch/aten-VERSION-findings.tsv; NEW may
+also be the `verify --format json` report it was made from); run with the Python of the NEW torch. DUMPS holds each OLD finding's call as the OLD torch's bridge recorded
 it (TA_TORCH_DUMP), one file per operator and seed, named OP-SEED.jsonl with ':' as '_'
 (`--dump` makes them: `--tensoralias build/tensoralias --yaml OLD_YAML`). Each OLD finding is
 looked at three ways:
@@ -13,12 +13,15 @@ looked at three ways:
              torch has no such overload, "same", "same contract" (the same alias annotations in
              the same places: an argument renamed, an int now a SymInt), or "changed" (both printed)
   behaviour  the OLD call replayed in this torch (replay_case.py, judged as check_findings.py
-             judges a finding): does it still do what the finding says?
+             judges a finding): does it still do what the finding says? (Only for findings NEW
+             does not have, unless --replay-all: a replay takes seconds.)
   report     whether NEW.tsv has a finding of the same operator, kind and argument
-and given one of: "removed upstream" (the overload is gone), "fixed upstream: schema" (this torch's
-schema declares what the kernel does: it still does it), "fixed upstream: kernel" (same schema, the
-kernel no longer does it: it now refuses the call, or does it right), "still present" (same schema,
-same behaviour), or "see note" (what the three say does not fit one of these). One tab-separated
+and given one of: "removed upstream" (the overload is gone), "still present" (NEW has it, or the
+call still does it and the alias annotations are the same), "fixed upstream: schema" (the call still
+does it, NEW has no such finding, and the annotations changed: this torch's schema declares it),
+"fixed upstream: kernel" (the call no longer does it: the kernel refuses it now, or does it right),
+or "not checkable" (by a replay: a read past memory the kernel allocated, say, and not in
+NEW: the finding's row in the join says why, by hand). One tab-separated
 line per OLD finding: op, kind, argument, seed, outcome, schema, behaviour, report. Not run by the
 suite (it needs two torches).
 """
@@ -48,6 +51,12 @@ print(json.dumps(out))
 
 
 def read_tsv(path):
+    """The rows of a judged findings file, or the error findings of a JSON report."""
+    if path.endswith(".json"):
+        with open(path) as fh:
+            ops = [json.loads(line) for line in fh if line.strip()]
+        return [dict(op=o["op"], kind=f["kind"], argument=f["argument"], seed=f["seed"], judgement="",
+                     message=f["message"]) for o in ops for f in o["findings"] if f["severity"] == "error"]
     rows = []
     with open(path) as fh:
         for line in fh:
@@ -75,17 +84,33 @@ def contract(schema):
     return ann(args), ann(rets)
 
 
+def arg_names(schema):
+    args = schema[schema.index("(") + 1:schema.rindex(") -> ")]
+    return [a.split("=")[0].split()[-1] for a in args.split(", ") if a and a != "*"]
+
+
+def renamed(old_schema, new_schema, arg):
+    """The argument's name in the new schema (by position: grad became grad_output)."""
+    base, _, rest = arg.partition("[")
+    try:
+        i = arg_names(old_schema).index(base)
+        return arg_names(new_schema)[i] + (_ + rest if _ else "")
+    except (ValueError, IndexError, AttributeError):
+        return arg
+
+
 def outcome(old_schema, new_schema, confirmed, in_report):
     if new_schema is None:
         return "removed upstream"
-    same = old_schema is not None and contract(old_schema) == contract(new_schema)
-    if not same and confirmed and not in_report:
-        return "fixed upstream: schema"
-    if same and confirmed is False and not in_report:
-        return "fixed upstream: kernel"
-    if same and confirmed:
+    if in_report:  # this torch's own run finds it again
         return "still present"
-    return "see note"
+    if old_schema is not None and contract(old_schema) != contract(new_schema) and confirmed:
+        return "fixed upstream: schema"
+    if confirmed:
+        return "still present"
+    if confirmed is False:
+        return "fixed upstream: kernel"
+    return "not checkable"
 
 
 def main():
@@ -97,6 +122,8 @@ def main():
     ap.add_argument("--dump", action="store_true", help="record the OLD calls first (missing ones)")
     ap.add_argument("--tensoralias", default="build/tensoralias")
     ap.add_argument("--yaml", help="the OLD yaml, with --dump")
+    ap.add_argument("--replay-all", action="store_true",
+                    help="replay the findings NEW has too (by default only the others are replayed)")
     o = ap.parse_args()
     old, new = read_tsv(o.old), read_tsv(o.new)
     present = {(r["op"], r["kind"], r["argument"]) for r in new}
@@ -108,8 +135,12 @@ def main():
         if o.dump and not os.path.exists(path):
             check_findings.dump_case(o.tensoralias, o.yaml, r["op"], r["seed"], path)
         a, b = s_old.get(r["op"]), s_new.get(r["op"])
+        in_report = (r["op"], r["kind"], r["argument"]) in present or \
+            bool(a and b and (r["op"], r["kind"], renamed(a, b, r["argument"])) in present)
         if b is None:
             ok, seen = None, "not replayed: no such overload"
+        elif in_report and not o.replay_all:
+            ok, seen = None, "not replayed: NEW has it"
         elif not os.path.exists(path):
             ok, seen = None, "no call recorded"
         elif "a tensor the kernel allocated" in r["message"]:
@@ -117,7 +148,6 @@ def main():
             ok = True if seen.startswith("signal") else None
         else:
             ok, seen = check_findings.judge(r, path)
-        in_report = (r["op"], r["kind"], r["argument"]) in present
         behaviour = ("confirmed" if ok else "not checkable" if ok is None else "NOT confirmed") + ": " + str(seen)
         schema = ("gone" if b is None else "same" if a == b else
                   "same contract" if a and contract(a) == contract(b) else "changed: %s -> %s" % (a, b))

@@ -119,7 +119,9 @@ assert shares(r[0], r[1])
          "aten::to_mkldnn_backward", "aten::to_dense_backward",
          "aten::fake_quantize_per_tensor_affine_cachemask_backward",
          "aten::fake_quantize_per_channel_affine_cachemask_backward", "aten::_remove_batch_dim",
-         "aten::_nested_compute_contiguous_strides_offsets", "aten::set.source_Tensor"], "asserts", '''
+         "aten::set.source_Tensor", "aten::_foobar", "aten::_test_optional_intlist",
+         "aten::_test_optional_filled_intlist", "aten::_test_optional_floatlist",
+         "aten::_test_parallel_materialize"], "asserts", '''
 # Each schema declares a fresh result (a plain `-> Tensor`), and each of these calls returns its
 # input itself (or a view of it): a consumer that trusts the schema (functionalization, AliasDb,
 # an in-place rewrite) may write the result and so the input.
@@ -149,6 +151,10 @@ calls = {  # name: (result, the input it shares storage with)
         (a.fake_quantize_per_channel_affine_cachemask_backward(e, e.bool()), e),
     "_remove_batch_dim": (a._remove_batch_dim(x[:1], 1, 1, 0), x),
     "set.source_Tensor": (a.set.source_Tensor(torch.empty(2, 3), x), x),
+    "_foobar": (a._foobar(x), x), "_test_optional_intlist": (a._test_optional_intlist(x, None), x),
+    "_test_optional_filled_intlist": (a._test_optional_filled_intlist(x, None), x),
+    "_test_optional_floatlist": (a._test_optional_floatlist(x, None), x),
+    "_test_parallel_materialize": (a._test_parallel_materialize(x, 1, True), x),
 }
 fresh = [n for n, (r, inp) in calls.items() if not shares(r, inp)]
 assert not fresh, "these now return a fresh tensor: %s" % fresh
@@ -263,6 +269,43 @@ p = [torch.zeros(2)]
 torch.ops.aten._fused_adam_(p, [torch.ones(2)], [torch.zeros(2)], [torch.zeros(2)], [], [torch.ones(())],
                             lr=0.5, beta1=0.5, beta2=0.5, weight_decay=0.0, eps=0.5, amsgrad=False,
                             maximize=False, grad_scale=None, found_inf=at_page_end(torch.empty(0)))
+'''),
+    "batch_norm_out_eval_save_stats": (
+        ["aten::native_batch_norm.out", "aten::_native_batch_norm_legit.out", "aten::_batch_norm_with_update.out"],
+        "asserts", '''
+# In eval mode native_batch_norm returns empty save_mean / save_invstd ([0]); its out= variant, on
+# an input that is not contiguous, neither resizes the save_mean / save_invstd it is given to that
+# nor writes them: it returns them as they were (with a contiguous input it raises instead).
+x = torch.randn(4, 3).t()
+sm, sv = torch.full((3, 4), 7.0), torch.full((3, 4), 7.0)
+r = torch.ops.aten.native_batch_norm.out(x, None, None, torch.zeros(4), torch.ones(4), False, 0.5, 0.5,
+                                         out=torch.empty(0), save_mean=sm, save_invstd=sv)
+f = torch.ops.aten.native_batch_norm(x, None, None, torch.zeros(4), torch.ones(4), False, 0.5, 0.5)
+assert r[1] is sm and sm.shape != f[1].shape and (sm == 7.0).all(), (sm.shape, f[1].shape)
+'''),
+    "lstm_cell_backward_shared_results": (
+        ["aten::_thnn_differentiable_lstm_cell_backward"], "asserts", '''
+# Schema: _thnn_differentiable_lstm_cell_backward(...) -> (Tensor, Tensor, Tensor, Tensor, Tensor):
+# five fresh results. The gradients of the input and hidden gates are one tensor, and so are those
+# of the two biases: results 0 and 1 share storage, and so do results 3 and 4.
+g = torch.randn(2, 3)
+r = torch.ops.aten._thnn_differentiable_lstm_cell_backward(g, g, torch.randn(2, 12), torch.randn(2, 12),
+                                                           torch.randn(12), torch.randn(12), g, g)
+assert shares(r[0], r[1]) and shares(r[3], r[4])
+'''),
+    "upsample_aa_scales_disagree": (
+        ["aten::_upsample_bilinear2d_aa", "aten::_upsample_bilinear2d_aa.out", "aten::_upsample_bicubic2d_aa",
+         "aten::_upsample_bicubic2d_aa.out", "aten::_upsample_lanczos2d_aa", "aten::_upsample_lanczos2d_aa.out"],
+        "dies", '''
+# The antialiased upsamplings take a scale that disagrees with output_size (width 3 -> 6 is a
+# scale of 2, 0.5 is given) unchecked, and read past self (with scales None: clean).
+torch.ops.aten._upsample_bilinear2d_aa(at_page_end(torch.randn(1, 3, 4, 3)), [7, 6], False, None, 0.5)
+'''),
+    "coo_to_csr_negative_index": (
+        ["aten::_convert_indices_from_coo_to_csr", "aten::_convert_indices_from_coo_to_csr.out"], "dies", '''
+# _convert_indices_from_coo_to_csr writes result[i] from i = input[last] + 1 on, unchecked: a
+# negative COO index writes before the result it allocates (glibc then finds its heap corrupted).
+torch.ops.aten._convert_indices_from_coo_to_csr(torch.tensor([-2], dtype=torch.int32), 1, out_int32=True)
 '''),
 }
 
