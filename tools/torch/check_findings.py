@@ -4,7 +4,7 @@
     /usr/bin/python3 tools/torch/check_findings.py REPORT.json YAML [--tensoralias build/tensoralias]
 
 For each error finding, its case is run again by the command with the bridge recording the call
-(TA_TORCH_DUMP, src/torch/dump.cpp), the call is replayed in torch 1.13.1 by replay_case.py, and
+(TA_TORCH_DUMP, src/torch/dump.cpp), the call is replayed in torch by replay_case.py, and
 what torch did is set against what the finding says (with glibc's MALLOC_PERTURB_ filling fresh
 allocations with the engine's marker byte, so uninitialized memory looks alike on both sides):
   crash                         the replay dies of a signal
@@ -27,8 +27,11 @@ tab-separated line per finding: op, kind, argument, seed, "confirmed"/"NOT confi
 checkable", and what the replay saw. With --tsv FILE (the project's judged record,
 tests/data/torch/aten-1.13.1-findings.tsv) it prints that file instead, brought up to this report:
 its comment lines, then one row per error finding, sorted by operator, kind and argument, with
-the judgement the file has for the same operator, kind, argument and seed (else "UNJUDGED"), the
-check as "in torch", and the finding's message. Needs torch (1.13.1); not run by the suite.
+the judgement the file has for the same operator, kind, argument and seed (else for the same
+operator, kind and argument, else "UNJUDGED"), the check as "in torch", and the finding's message.
+Run it with the Python of the torch the report was made with: /usr/bin/python3 for Debian's
+1.13.1; for another, `--torch DIR` (as given to verify) and a Python that imports that torch (a venv
+with `pip install torch==VERSION`). Not run by the suite.
 """
 import argparse
 import json
@@ -41,12 +44,13 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def dump_case(ta, yaml, op, seed, path):
+def dump_case(ta, yaml, op, seed, path, torch_dir=None):
     if os.path.exists(path):
         os.unlink(path)
     env = dict(os.environ, TA_TORCH_DUMP=path)
-    subprocess.run([ta, "verify", yaml, "--kernels", "torch", "--ops", op, "--case-seed", seed,
-                    "--timeout", "3"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cmd = [ta, "verify", yaml, "--kernels", "torch", "--ops", op, "--case-seed", seed, "--timeout", "3"]
+    subprocess.run(cmd + (["--torch", torch_dir] if torch_dir else []), env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return os.path.exists(path)
 
 
@@ -103,6 +107,8 @@ def judge(f, path):
         return g.get("outcome") == "signal 11", "plain: %s; guarded: %s" % (seen, g.get("outcome"))
     if seen.startswith("signal") or seen == "timeout":
         return False, seen
+    if "changed" not in r:  # the replay itself failed
+        return None, seen
     if kind == "undeclared-alias":
         hit = [s for s in r["shares"] if s[1] == arg]
         return bool(hit), "%s; shares %s" % (seen, r["shares"])
@@ -126,7 +132,8 @@ def judge(f, path):
 
 
 def read_judged(path):
-    """The comment lines of a judged tsv, and its judgements by (op, kind, argument, seed)."""
+    """The comment lines of a judged tsv, and its judgements by (op, kind, argument, seed) and by
+    (op, kind, argument): a finding whose case changed (another seed) keeps its judgement."""
     head, judged = [], {}
     with open(path) as fh:
         for line in fh:
@@ -138,6 +145,7 @@ def read_judged(path):
                 if len(f) != 7:
                     sys.exit("%s: a row of %d fields, not 7: %s" % (path, len(f), line[:80]))
                 judged[tuple(f[:4])] = f[4]
+                judged.setdefault(tuple(f[:3]), f[4])
     return head, judged
 
 
@@ -146,6 +154,8 @@ def main():
     ap.add_argument("report")
     ap.add_argument("yaml")
     ap.add_argument("--tensoralias", default="build/tensoralias")
+    ap.add_argument("--torch", help="the torch folder the report was made with (verify --torch DIR); "
+                    "run this script with that torch's Python")
     ap.add_argument("--ops", help="only findings of operators matching this regex")
     ap.add_argument("--valgrind", action="store_true",
                     help="check accesses past memory the kernel allocated under valgrind (a minute each)")
@@ -163,7 +173,7 @@ def main():
             if f["severity"] != "error":
                 continue
             path = os.path.join(tmp, "call.jsonl")
-            if not dump_case(o.tensoralias, o.yaml, row["op"], f["seed"], path):
+            if not dump_case(o.tensoralias, o.yaml, row["op"], f["seed"], path, o.torch):
                 ok, seen = None, "no call recorded"
             elif "a tensor the kernel allocated" in f["message"]:
                 seen = replay(path).get("outcome")
@@ -181,7 +191,7 @@ def main():
             if judged is None:
                 print("\t".join(list(key) + [verdict, str(seen)]), flush=True)
             else:
-                out.append(list(key) + [judged.get(key, "UNJUDGED"), "%s: %s" % (verdict, seen),
+                out.append(list(key) + [judged.get(key, judged.get(key[:3], "UNJUDGED")), "%s: %s" % (verdict, seen),
                                         f["message"].replace("\t", " ").replace("\n", " ")])
     if judged is not None:
         print("\n".join(head))

@@ -211,7 +211,7 @@ def observe(call, guard, guard_outs, room):
     except Exception as e:  # what ATen raises
         res["outcome"] = "raised: " + str(e).split("\n")[0][:300]
         out = None
-    results = list(out) if len(schema.returns) > 1 else [out]
+    results = [] if out is None else list(out) if len(schema.returns) > 1 else [out]
     flat = []
     for i, r in enumerate(results):
         if isinstance(r, torch.Tensor):

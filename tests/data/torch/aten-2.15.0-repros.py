@@ -1,0 +1,377 @@
+"""Minimal reproductions, against torch 2.15.0, of the real ATen findings of `verify --kernels torch`
+that are still there in 2.15.0 (docs/aten-findings.md; judged in aten-2.15.0-findings.tsv, joined with
+1.13.1's in aten-1.13.1-to-2.15.0.tsv, whose "still present" rows name these ids).
+
+    python3 tests/data/torch/aten-2.15.0-repros.py [ID...] [--list] [--markdown]
+
+Each reproduction is a few lines of plain torch, run in a child process of its own (forked after
+`import torch`, one thread): "asserts" ones end in an assert that holds while the bug is there,
+"dies" ones kill the process with a signal (SIGSEGV, SIGFPE, or glibc's abort on a heap it
+corrupted). `at_page_end(t)` gives a copy of t whose storage ends where an inaccessible page
+begins, so that a read one element past the end faults at once instead of reading a neighbour's
+bytes (as AddressSanitizer would show it). Prints one line per reproduction; exits 1 when one no
+longer reproduces (the bug was fixed: move its row of the join to "fixed upstream"). Written for
+this project; the inputs are the findings' cases, shrunk by hand.
+"""
+import ctypes
+import multiprocessing as mp
+import sys
+
+import torch
+
+PRELUDE = '''
+import torch
+nan, inf = float("nan"), float("inf")
+def shares(a, b):  # one storage (the same StorageImpl: empty ones too), or the same bytes
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    return sa._cdata == sb._cdata or (sa.data_ptr() != 0 and sa.data_ptr() == sb.data_ptr())
+'''
+
+# id: (ops it covers, "asserts" | "dies", code)
+REPROS = {
+    "batch_norm_update_stats": (
+        ["aten::batch_norm_update_stats", "aten::batch_norm_update_stats.out"], "asserts", '''
+# Schema: batch_norm_update_stats(Tensor input, Tensor? running_mean, Tensor? running_var, float momentum)
+# declares no write (no '!'), but the kernel updates the running statistics in place.
+x = torch.arange(8.).reshape(4, 2)
+rm, rv = torch.zeros(2), torch.ones(2)
+torch.ops.aten.batch_norm_update_stats(x, rm, rv, 0.5)
+assert rm.tolist() != [0.0, 0.0] and rv.tolist() != [1.0, 1.0], (rm, rv)
+'''),
+    "saturate_weight_to_fp16": (
+        ["aten::_saturate_weight_to_fp16"], "asserts", '''
+# Schema: _saturate_weight_to_fp16(Tensor weight) -> Tensor: a fresh result, weight read-only.
+# The kernel clamps weight in place and returns weight itself.
+w = torch.tensor([[inf, 1.0]])
+r = torch.ops.aten._saturate_weight_to_fp16(w)
+assert w[0, 0].item() == 65504.0 and shares(r, w), w
+'''),
+    "fbgemm_pack_gemm_matrix_fp16": (
+        ["aten::fbgemm_pack_gemm_matrix_fp16"], "asserts", '''
+# Schema: fbgemm_pack_gemm_matrix_fp16(Tensor input) -> Tensor: input read-only. Packing clamps
+# input itself to the fp16 range first (through _saturate_weight_to_fp16, above).
+w = torch.tensor([[-inf, 1.0], [2.0, 3.0]])
+torch.ops.aten.fbgemm_pack_gemm_matrix_fp16(w)
+assert w[0, 0].item() == -65504.0, w
+'''),
+    "cov_zeroes_input": (
+        ["aten::cov"], "asserts", '''
+# Schema: cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor.
+# With one observation and exactly one of fweights / aweights, cov zeroes a view of its input
+# (Correlation.cpp: `in.zero_()` on `self.view({1, -1})` or on self itself).
+x = torch.tensor([[3.0], [5.0]])
+torch.cov(x, fweights=torch.tensor([2]))
+assert x.tolist() == [[0.0], [0.0]], x
+'''),
+    "rrelu_with_noise_strided_noise": (
+        ["aten::rrelu_with_noise"], "asserts", '''
+# Schema: rrelu_with_noise(Tensor self, Tensor(b!) noise, ...): noise is written, but through its
+# view only. The kernel writes a non-contiguous noise as if it were contiguous.
+base = torch.zeros(8)
+noise = base[1::2][:3]                  # elements 1, 3, 5 of base
+torch.ops.aten.rrelu_with_noise(torch.full((3,), -1.0), noise, training=True)
+assert base[2].item() != 0.0, base      # base[1:4] written: element 2 lies between noise's elements
+'''),
+    "fused_sgd_strided_param": (
+        ["aten::_fused_sgd_", "aten::_fused_sgd"], "asserts", '''
+# Schema: _fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, ...):
+# each param is written through its view only. The CPU kernel walks a non-contiguous param as if
+# it were contiguous: it writes elements between the param's own and leaves half of its own alone.
+base = torch.zeros(8)
+p = base[::2]                           # elements 0, 2, 4, 6
+torch.ops.aten._fused_sgd_([p], [torch.ones(4)], [], weight_decay=0.0, momentum=0.0, lr=1.0,
+                           dampening=0.0, nesterov=False, maximize=False, is_first_step=True)
+assert base.tolist() == [-1.0] * 4 + [0.0] * 4, base  # base[0:4] written, not p's elements
+'''),
+    "set_source_storage_offset": (
+        ["aten::set_.source_Tensor_storage_offset"], "asserts", '''
+# Schema: set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset,
+# SymInt[] size, SymInt[] stride=[]): source is not written, but set_ grows the storage self now
+# shares with source, so source ends up over other memory (its data pointer changes).
+src = torch.zeros(4, 4)
+before = src.data_ptr()
+torch.empty(4, 4).t().set_(src, 1, (4, 4), (4, 1))
+assert src.data_ptr() != before
+'''),
+    "slow_conv_transpose2d_unbatched": (
+        ["aten::slow_conv_transpose2d"], "asserts", '''
+# Schema: slow_conv_transpose2d(Tensor self, Tensor weight, ...) -> Tensor: self is read-only.
+# Given an unbatched (3-d) input the kernel makes self itself 4-d (an in-place unsqueeze).
+x = torch.randn(1, 3, 5)
+torch.ops.aten.slow_conv_transpose2d(x, torch.randn(1, 1, 2, 2), [2, 2])
+assert x.dim() == 4, x.shape
+'''),
+    "results_view_one_buffer": (
+        ["aten::where", "aten::nonzero_numpy"], "asserts", '''
+# Schemas: where(Tensor condition) -> Tensor[] and nonzero_numpy(Tensor self) -> Tensor[]: fresh
+# results, no alias between them. Each result is a view of one nonzero() buffer.
+r = torch.ops.aten.where(torch.ones(2, 2) > 0)
+assert shares(r[0], r[1])
+r = torch.ops.aten.nonzero_numpy(torch.ones(2, 2))
+assert shares(r[0], r[1])
+'''),
+    "returns_input": (
+        ["aten::_cast_Double", "aten::_cast_Float", "aten::_cast_Int", "aten::_cast_Long", "aten::data",
+         "aten::dropout", "aten::feature_dropout", "aten::alpha_dropout", "aten::feature_alpha_dropout",
+         "aten::native_dropout", "aten::conj_physical", "aten::atleast_1d", "aten::atleast_2d",
+         "aten::atleast_3d", "aten::type_as", "aten::sum_to_size", "aten::to_dense", "aten::lift",
+         "aten::cartesian_prod", "aten::cumprod_backward", "aten::cummaxmin_backward", "aten::dequantize.self",
+         "aten::to_mkldnn_backward", "aten::to_dense_backward",
+         "aten::fake_quantize_per_tensor_affine_cachemask_backward",
+         "aten::fake_quantize_per_channel_affine_cachemask_backward", "aten::_remove_batch_dim",
+         "aten::set.source_Tensor", "aten::_foobar", "aten::_test_optional_intlist",
+         "aten::_test_optional_filled_intlist", "aten::_test_optional_floatlist",
+         "aten::_test_parallel_materialize"], "asserts", '''
+# Each schema declares a fresh result (a plain `-> Tensor`), and each of these calls returns its
+# input itself (or a view of it): a consumer that trusts the schema (functionalization, AliasDb,
+# an in-place rewrite) may write the result and so the input.
+a = torch.ops.aten
+x, e, d, i, l = torch.randn(2, 3), torch.empty(0, 3), torch.randn(2, 3).double(), torch.ones(2, 3).int(), torch.ones(2, 3).long()
+g = torch.ones(1)
+calls = {  # name: (result, the input it shares storage with)
+    "_cast_Float": (a._cast_Float(x), x), "_cast_Double": (a._cast_Double(d), d),
+    "_cast_Int": (a._cast_Int(i), i), "_cast_Long": (a._cast_Long(l), l),
+    "data": (a.data(x), x), "dropout": (a.dropout(x, 0.5, False), x),
+    "feature_dropout": (a.feature_dropout(x, 0.5, False), x),
+    "alpha_dropout": (a.alpha_dropout(x, 0.5, False), x),
+    "feature_alpha_dropout": (a.feature_alpha_dropout(x, 0.5, False), x),
+    "native_dropout": (a.native_dropout(e, 0.5, None)[0], e),
+    "conj_physical": (a.conj_physical(x), x), "atleast_1d": (a.atleast_1d(x), x),
+    "atleast_2d": (a.atleast_2d(x), x), "atleast_3d": (a.atleast_3d(x.view(1, 2, 3)), x),
+    "type_as": (a.type_as(x, x), x), "sum_to_size": (a.sum_to_size(x, [2, 3]), x),
+    "to_dense": (a.to_dense(x), x), "lift": (a.lift(x), x),
+    "cartesian_prod": (a.cartesian_prod([x[0]]), x),
+    "cumprod_backward": (a.cumprod_backward(g, g, 0, g), g),
+    "cummaxmin_backward": (a.cummaxmin_backward(e, e, e.long(), 0), e),
+    "dequantize.self": (a.dequantize.self(x), x), "to_mkldnn_backward": (a.to_mkldnn_backward(x, x), x),
+    "to_dense_backward": (a.to_dense_backward(x, x), x),
+    "fake_quantize_per_tensor_affine_cachemask_backward":
+        (a.fake_quantize_per_tensor_affine_cachemask_backward(e, e.bool()), e),
+    "fake_quantize_per_channel_affine_cachemask_backward":
+        (a.fake_quantize_per_channel_affine_cachemask_backward(e, e.bool()), e),
+    "_remove_batch_dim": (a._remove_batch_dim(x[:1], 1, 1, 0), x),
+    "set.source_Tensor": (a.set.source_Tensor(torch.empty(2, 3), x), x),
+    "_foobar": (a._foobar(x), x), "_test_optional_intlist": (a._test_optional_intlist(x, None), x),
+    "_test_optional_filled_intlist": (a._test_optional_filled_intlist(x, None), x),
+    "_test_optional_floatlist": (a._test_optional_floatlist(x, None), x),
+    "_test_parallel_materialize": (a._test_parallel_materialize(x, 1, True), x),
+}
+fresh = [n for n, (r, inp) in calls.items() if not shares(r, inp)]
+assert not fresh, "these now return a fresh tensor: %s" % fresh
+'''),
+    "softmax_out_noncontiguous": (
+        ["aten::_softmax.out", "aten::_log_softmax.out", "aten::_softmax_backward_data.out",
+         "aten::_log_softmax_backward_data.out"], "asserts", '''
+# The out= variants of the softmaxes write a non-contiguous out as if it were contiguous: bytes
+# between out's elements change, and some of out's own elements are never written.
+base = torch.full((10,), nan)
+out = base[1::2]                        # elements 1, 3, 5, 7, 9
+torch.ops.aten._softmax.out(torch.zeros(5), -1, False, out=out)
+assert not torch.isnan(base[2]) and torch.isnan(out).any(), base
+base = torch.full((10,), nan)
+torch.ops.aten._log_softmax.out(torch.zeros(5), -1, False, out=base[1::2])
+assert not torch.isnan(base[2]), base
+'''),
+    "logcumsumexp_out_other_dtype": (
+        ["aten::_logcumsumexp.out"], "asserts", '''
+# _logcumsumexp.out with an out= of another dtype writes out as if it were contiguous and of
+# self's dtype: bytes outside out's view change and part of out is never written.
+base = torch.full((14,), -7, dtype=torch.int64)
+out = base[1::2]
+torch.ops.aten._logcumsumexp.out(torch.zeros(7), -1, out=out)
+assert base[2].item() != -7 or (out == -7).any(), base
+'''),
+    "adaptive_max_pool3d_out_noncontiguous": (
+        ["aten::adaptive_max_pool3d.out"], "asserts", '''
+# adaptive_max_pool3d.out writes a non-contiguous out as if it were contiguous.
+base = torch.full((2 * 27,), nan)
+out = base[::2].view(1, 3, 3, 3)
+torch.ops.aten.adaptive_max_pool3d.out(torch.randn(1, 3, 3, 3), [3, 3, 3],
+                                      out=out, indices=torch.empty(0, dtype=torch.long))
+assert not torch.isnan(base[1]) or torch.isnan(out).any(), base
+'''),
+    "upsample_bicubic2d_backward_noncontiguous": (
+        ["aten::upsample_bicubic2d_backward.grad_input"], "asserts", '''
+# upsample_bicubic2d_backward.grad_input writes a non-contiguous grad_input as if it were
+# contiguous: bytes between its elements change.
+base = torch.full((10,), 7.0)
+gi = base[::2].view(1, 1, 1, 5)         # elements 0, 2, 4, 6, 8
+torch.ops.aten.upsample_bicubic2d_backward.grad_input(torch.ones(1, 1, 1, 7), [1, 7], [1, 1, 1, 5],
+                                                      False, None, 0.5, grad_input=gi)
+assert base[1].item() != 7.0, base      # element 1 lies between grad_input's elements
+'''),
+    "gelu_out_noncontiguous": (
+        ["aten::gelu.out", "aten::gelu_backward.grad_input"], "asserts", '''
+# gelu.out leaves a non-contiguous out unwritten.
+base = torch.full((10,), nan)
+out = base[1::2]
+torch.ops.aten.gelu.out(torch.zeros(5), out=out)
+assert torch.isnan(out).any(), out
+'''),
+    "add_relu_out_other_dtype": (
+        ["aten::_add_relu.out"], "asserts", '''
+# _add_relu.out with an out= of another dtype returns a new tensor, not out.
+out = torch.empty(0, dtype=torch.float64)
+r = torch.ops.aten._add_relu.out(torch.ones(2, 3), torch.ones(2, 3), out=out)
+assert r is not out and r.dtype != out.dtype, (r.dtype, out.dtype)
+'''),
+    "chunk_cat_zero_dim": (
+        ["aten::_chunk_cat"], "dies", '''
+# _chunk_cat on 0-dim tensors: SIGSEGV (no check that the tensors have a dimension).
+torch.ops.aten._chunk_cat([torch.tensor(1.0) for _ in range(3)], -1, 1)
+'''),
+    "rrelu_with_noise_out_empty_out": (
+        ["aten::rrelu_with_noise.out"], "dies", '''
+# rrelu_with_noise.out in training mode writes out without resizing it: an empty out= (the usual
+# way to let an out= variant size its result) is written past its end (SIGSEGV, or a heap glibc
+# later finds corrupted). With out of the right shape it runs clean.
+torch.ops.aten.rrelu_with_noise.out(torch.randn(2, 3, 4), torch.zeros(2, 3, 4), training=True, out=torch.empty(0))
+'''),
+    "cummax_helper_negative_dim": (
+        ["aten::_cummax_helper", "aten::_cummin_helper"], "dies", '''
+# _cummax_helper / _cummin_helper do not wrap a negative dim (torch.cummax does before calling
+# them): with dim=-1 and well-formed values and indices they write past indices and corrupt the
+# heap (dim=1 runs clean).
+x = torch.randn(2, 3)
+torch.ops.aten._cummax_helper(x, torch.empty(2, 3), torch.zeros(2, 3, dtype=torch.long), -1)
+torch.ops.aten._cummin_helper(x, torch.empty(2, 3), torch.zeros(2, 3, dtype=torch.long), -1)
+'''),
+    "cdist_backward_unchecked_shapes": (
+        ["aten::_cdist_backward", "aten::_cdist_backward.out"], "dies", '''
+# _cdist_backward does not check that grad_output has cdist's shape ([3, 3] here): it reads past
+# a [3, 1] grad_output (its storage ends at an inaccessible page; of the right shape: clean).
+x = torch.randn(3, 1)
+torch.ops.aten._cdist_backward(at_page_end(torch.ones(3, 1)), x, x, 0.5, torch.ones(3, 3))
+'''),
+    "pdist_backward_unchecked_shapes": (
+        ["aten::_pdist_backward"], "dies", '''
+# _pdist_backward does not check grad_output's size (6 = 4*3/2 here): it reads past a shorter one.
+x = torch.randn(4, 4, dtype=torch.float64)
+torch.ops.aten._pdist_backward(at_page_end(torch.ones(2, dtype=torch.float64)), x, 0.5,
+                               torch.ones(6, dtype=torch.float64))
+'''),
+    "masked_softmax_empty": (
+        ["aten::_masked_softmax", "aten::_masked_softmax.out"], "dies", '''
+# _masked_softmax of an empty input with dim=None reads its first element anyway.
+torch.ops.aten._masked_softmax(at_page_end(torch.empty(0)), torch.empty(0, dtype=torch.bool), None, 1)
+'''),
+    "compute_linear_combination_unchecked_shapes": (
+        ["aten::_compute_linear_combination", "aten::_compute_linear_combination.out"], "dies", '''
+# _compute_linear_combination(input [n, ...], coefficients [m, n]) does not check that input has
+# coefficients.size(1) rows: with 2 rows and coefficients [2, 3] it reads a third row past input.
+torch.ops.aten._compute_linear_combination(at_page_end(torch.randn(2, 3)), torch.randn(2, 3))
+'''),
+    "fused_adam_empty_found_inf": (
+        ["aten::_fused_adam", "aten::_fused_adam_", "aten::_fused_adamw", "aten::_fused_adamw_",
+         "aten::_fused_adamw.out", "aten::_fused_adagrad"], "dies", '''
+# The fused optimizers read found_inf[0] without checking that found_inf has an element.
+p = [torch.zeros(2)]
+torch.ops.aten._fused_adam_(p, [torch.ones(2)], [torch.zeros(2)], [torch.zeros(2)], [], [torch.ones(())],
+                            lr=0.5, beta1=0.5, beta2=0.5, weight_decay=0.0, eps=0.5, amsgrad=False,
+                            maximize=False, grad_scale=None, found_inf=at_page_end(torch.empty(0)))
+'''),
+    "batch_norm_out_eval_save_stats": (
+        ["aten::native_batch_norm.out", "aten::_native_batch_norm_legit.out", "aten::_batch_norm_with_update.out"],
+        "asserts", '''
+# In eval mode native_batch_norm returns empty save_mean / save_invstd ([0]); its out= variant, on
+# an input that is not contiguous, neither resizes the save_mean / save_invstd it is given to that
+# nor writes them: it returns them as they were (with a contiguous input it raises instead).
+x = torch.randn(4, 3).t()
+sm, sv = torch.full((3, 4), 7.0), torch.full((3, 4), 7.0)
+r = torch.ops.aten.native_batch_norm.out(x, None, None, torch.zeros(4), torch.ones(4), False, 0.5, 0.5,
+                                         out=torch.empty(0), save_mean=sm, save_invstd=sv)
+f = torch.ops.aten.native_batch_norm(x, None, None, torch.zeros(4), torch.ones(4), False, 0.5, 0.5)
+assert r[1] is sm and sm.shape != f[1].shape and (sm == 7.0).all(), (sm.shape, f[1].shape)
+'''),
+    "lstm_cell_backward_shared_results": (
+        ["aten::_thnn_differentiable_lstm_cell_backward"], "asserts", '''
+# Schema: _thnn_differentiable_lstm_cell_backward(...) -> (Tensor, Tensor, Tensor, Tensor, Tensor):
+# five fresh results. The gradients of the input and hidden gates are one tensor, and so are those
+# of the two biases: results 0 and 1 share storage, and so do results 3 and 4.
+g = torch.randn(2, 3)
+r = torch.ops.aten._thnn_differentiable_lstm_cell_backward(g, g, torch.randn(2, 12), torch.randn(2, 12),
+                                                           torch.randn(12), torch.randn(12), g, g)
+assert shares(r[0], r[1]) and shares(r[3], r[4])
+'''),
+    "upsample_aa_scales_disagree": (
+        ["aten::_upsample_bilinear2d_aa", "aten::_upsample_bilinear2d_aa.out", "aten::_upsample_bicubic2d_aa",
+         "aten::_upsample_bicubic2d_aa.out", "aten::_upsample_lanczos2d_aa", "aten::_upsample_lanczos2d_aa.out"],
+        "dies", '''
+# The antialiased upsamplings take a scale that disagrees with output_size (width 3 -> 6 is a
+# scale of 2, 0.5 is given) unchecked, and read past self (with scales None: clean).
+torch.ops.aten._upsample_bilinear2d_aa(at_page_end(torch.randn(1, 3, 4, 3)), [7, 6], False, None, 0.5)
+'''),
+    "coo_to_csr_negative_index": (
+        ["aten::_convert_indices_from_coo_to_csr", "aten::_convert_indices_from_coo_to_csr.out"], "dies", '''
+# _convert_indices_from_coo_to_csr writes result[i] from i = input[last] + 1 on, unchecked: a
+# negative COO index writes before the result it allocates (glibc then finds its heap corrupted).
+torch.ops.aten._convert_indices_from_coo_to_csr(torch.tensor([-2], dtype=torch.int32), 1, out_int32=True)
+'''),
+}
+
+
+def at_page_end(t):
+    """A copy of t whose storage's last byte is followed by an inaccessible page."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                          ctypes.c_long]
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    n = t.numel() * t.element_size()
+    body = max(4096, (n + 4095) // 4096 * 4096)
+    addr = libc.mmap(None, body + 4096, 3, 0x22, -1, 0)
+    libc.mprotect(addr + body, 4096, 0)
+    buf = (ctypes.c_char * max(n, 1)).from_address(addr + body - max(n, 1))
+    src = t.contiguous()
+    ctypes.memmove(buf, src.data_ptr(), n)
+    at_page_end.keep.append(buf)
+    return torch.frombuffer(buf, dtype=torch.uint8)[:n].view(t.dtype).view(t.shape)
+
+
+at_page_end.keep = []
+
+
+def child(code):
+    torch.set_num_threads(1)
+    import warnings
+    warnings.simplefilter("ignore")
+    env = {"at_page_end": at_page_end}
+    exec(PRELUDE + code, env)
+
+
+def run(rid):
+    ops, expect, code = REPROS[rid]
+    p = mp.get_context("fork").Process(target=child, args=(code,))
+    p.start()
+    p.join(60)
+    if p.is_alive():
+        p.kill()
+        p.join()
+        return False, "timeout"
+    if expect == "dies":
+        return p.exitcode < 0, "died of signal %d" % -p.exitcode if p.exitcode < 0 else "exit %d" % p.exitcode
+    return p.exitcode == 0, "the assert holds" if p.exitcode == 0 else "exit %d (see above)" % p.exitcode
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if "--list" in sys.argv:
+        for rid, (ops, expect, _) in REPROS.items():
+            print("%s\t%s\t%s" % (rid, expect, " ".join(ops)))
+        return 0
+    if "--markdown" in sys.argv:
+        for rid, (ops, expect, code) in REPROS.items():
+            print("#### `%s` (%s)\n\n```python\nimport torch%s```\n" % (rid, ", ".join("`%s`" % o for o in ops),
+                                                                       code.replace("shares(", "_shares(")))
+        return 0
+    bad = 0
+    print("torch", torch.__version__)
+    for rid in args or REPROS:
+        ok, what = run(rid)
+        bad += not ok
+        print("%s: %s (%s)" % (rid, "reproduces" if ok else "DOES NOT reproduce", what), flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
