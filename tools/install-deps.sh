@@ -17,4 +17,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential clang pkg-config xz-utils unzip python3-pip python3-venv \
     libyaml-dev libigraph-dev libjansson-dev libcmocka-dev libdlpack-dev \
     zlib1g-dev liblzma-dev \
-    graphviz libtorch-dev python3-torchvision python3-pytest python3-venv >/dev/null
+    graphviz libtorch-dev python3-torchvision python3-pytest >/dev/null
