@@ -75,6 +75,12 @@ static void usage(FILE *out)
             "  --ops GLOB            operators to verify (fnmatch on 'aten::abs.out'; repeatable)\n"
             "  --seed N              base seed (default 0)\n"
             "  --case-seed S         run only the case with this seed (from a finding)\n"
+            "  --found PATH          with --case-seed: the case's discovery path (a finding's\n"
+            "                        '{found: ...}'), for a case input discovery made\n"
+            "  --no-discovery        a case the kernel rejects is only rejected; by default the\n"
+            "                        rejection is read for what the kernel wants (ranks, sizes,\n"
+            "                        dtypes, ...) and the case tried again, while an operator\n"
+            "                        has accepted fewer than half of its cases\n"
             "  --cases N             synthesized cases per operator (default 40; 0: samples only)\n"
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
@@ -146,6 +152,7 @@ static bool parse_flag(verify_cli *c, const char *a)
     else if (!strcmp(a, "--trap-writes")) c->opts.trap_writes = true;
     else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) c->verbose = true;
     else if (!strcmp(a, "--strict")) c->opts.strict = true;
+    else if (!strcmp(a, "--no-discovery")) c->opts.no_discovery = true;
     else return false;
     return true;
 }
@@ -212,6 +219,7 @@ static int parse_valued(verify_cli *c, const char *a, const char *v)
     else if (!strcmp(a, "--torch")) c->torch = v;
     else if (!strcmp(a, "--schemas-from")) return add_to(c->sources, &c->nsources, a, v);
     else if (!strcmp(a, "--baseline")) c->baseline = v;
+    else if (!strcmp(a, "--found")) c->opts.discovered = v;
     else if (!strcmp(a, "-o")) c->outpath = v;
     else if (!strcmp(a, "--format")) return parse_format(c, v);
     else if (!strcmp(a, "--isolate")) return parse_isolate(c, v);
@@ -229,7 +237,7 @@ static bool takes_value(const char *a)
 {
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
                                              "--baseline", "-o", "--format", "--device", "--torch", "--torch-library", "--schemas-from", "--isolate",
-                                             "--seed", "--case-seed", "--cases", "--jobs",
+                                             "--seed", "--case-seed", "--found", "--cases", "--jobs",
                                              "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
         if (!strcmp(a, with_value[i])) return true;
@@ -269,6 +277,8 @@ static int parse_args(verify_cli *c, int argc, char **argv)
             return ta_cli_usage_error(CMD, "one yaml file at most ('%s')", a);
         }
     }
+    if (c->opts.discovered && !c->opts.has_case_seed)
+        return ta_cli_usage_error(CMD, "--found replays one case: give its --case-seed too");
     return -1;
 }
 
@@ -614,6 +624,28 @@ static void write_isolation(const verify_cli *c, const ta_verify_report *rep)
     fprintf(stderr, "\n");
 }
 
+/* -v: what input discovery did, on standard error: its calls and in how
+ * many operators, the calls a fake or Meta kernel refused alone, the cases
+ * only it got accepted, its time. */
+static void write_discovery(const verify_cli *c, const ta_verify_report *rep)
+{
+    unsigned long long calls = 0, found = 0, screened = 0;
+    size_t ops = 0;
+    double secs = 0;
+    for (size_t i = 0; i < rep->nops; i++) {
+        const ta_op_result *o = &rep->ops[i];
+        calls += o->discovery_calls;
+        found += o->discovered;
+        screened += o->screened;
+        secs += o->discovery_seconds;
+        ops += o->discovery_calls > 0;
+    }
+    if (!c->verbose || c->opts.no_discovery) return;
+    fprintf(stderr, "discovery: %llu call%s in %zu operator%s (%llu screened by fake or Meta kernels), %llu case%s "
+                    "accepted only through it, %.2f s\n",
+            calls, calls == 1 ? "" : "s", ops, ops == 1 ? "" : "s", screened, found, found == 1 ? "" : "s", secs);
+}
+
 /* Verifies the selected operators and writes the report. */
 static int run_and_report(verify_run *r, verify_cli *c)
 {
@@ -630,6 +662,7 @@ static int run_and_report(verify_run *r, verify_cli *c)
         out_of_memory();
     } else if ((rc = write_report(r, c, rep)) < 0) {
         write_isolation(c, rep);
+        write_discovery(c, rep);
         rc = exit_status(rep, r->baseline);
         if (!ran_any(rep))
             rc = ta_cli_usage_error(CMD, "nothing was verified: none of the %zu selected "
