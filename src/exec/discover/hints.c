@@ -38,6 +38,19 @@ static int find_node(const dsc_cond *c, const ta_decl *d, const char *atom_text)
     return -1;
 }
 
+/* Whether every name of c is an argument's, but for item indexes
+ * (lst[i]): a fact's text is bound, its names the schema's. */
+static bool names_bound(const dsc_cond *c)
+{
+    for (int k = 0; k < c->nn; k++) {
+        const dsc_node *n = &c->n[k];
+        bool free_a = n->a >= 0 && c->n[n->a].op == DSC_REF && c->n[n->a].v < 0;
+        bool free_b = n->b >= 0 && c->n[n->b].op == DSC_REF && c->n[n->b].v < 0;
+        if (free_a || (free_b && n->op != DSC_ITEM)) return false;
+    }
+    return !(c->n[c->root].op == DSC_REF && c->n[c->root].v < 0);
+}
+
 /* One fact from "cond @ atom" text[0..len). */
 static bool read_fact(dsc_fact *f, const ta_decl *d, const char *text, size_t len)
 {
@@ -51,7 +64,7 @@ static bool read_fact(dsc_fact *f, const ta_decl *d, const char *text, size_t le
     dsc_cond one;
     if (a == end || !dsc_cond_parse(&one, a, (size_t)(end - a), d)) return false;
     if (dsc_cond_print(&one, one.root, d, NULL, atom, sizeof atom) >= sizeof atom) return false;
-    if (!dsc_cond_parse(&f->cond, text, (size_t)(at - text), d)) return false;
+    if (!dsc_cond_parse(&f->cond, text, (size_t)(at - text), d) || !names_bound(&f->cond)) return false;
     f->atom = find_node(&f->cond, d, atom);
     return f->atom >= 0;
 }
