@@ -89,9 +89,10 @@ static ta_case_outcome attempt(dsc_search *S, ta_observer *ck, uint64_t seed)
     if (S->on_attempt) S->on_attempt(S->ud);
     if (!S->started) S->started = now();
     double t0 = now();
-    ta_case_source src = {hinted_build, S, false};
+    ta_case_source src = {hinted_build, S, false, true};
     ta_case_outcome oc = ta_observer_run(ck, seed, &src);
     S->stats.attempts++;
+    S->stats.screened += ta_observer_screened(ck);
     S->stats.seconds += now() - t0;
     return oc;
 }
@@ -214,7 +215,7 @@ ta_case_outcome dsc_search_run(dsc_search *S, ta_observer *ck, uint64_t seed, ds
     S->on_attempt = on_attempt;
     S->ud = ud;
     if (S->replay) {
-        ta_case_source src = {hinted_build, S, false};
+        ta_case_source src = {hinted_build, S, false, false};
         return ta_observer_run(ck, seed, &src);
     }
     ta_case_outcome oc = ta_observer_run(ck, seed, NULL);

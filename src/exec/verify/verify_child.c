@@ -308,7 +308,7 @@ static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta
     bool sample;
     uint64_t seed = verify_seed_of_case(j, o, c, &sample);
     void *bud[2] = {j, (void *)o->samples};
-    ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples)};
+    ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples), false};
     if (!sample && S) return dsc_search_run(S, ck, seed, restart_clock, NULL);
     return ta_observer_run(ck, seed, &from);
 }
@@ -374,6 +374,7 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         return false;
     }
     if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd, !j->pages_off);
+    ta_observer_set_screen(ck, j->screen, j->screen_ud);
     dsc_search *S = open_search(j, o);
     dsc_stats reported = {0};
     bool go_on = true;
