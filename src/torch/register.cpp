@@ -104,8 +104,13 @@ ta_status add(ta_registry *reg, const c10::OperatorHandle &h, const std::string 
     /* from_file and the like would read and write files named by the case. */
     for (const auto &a : h.schema().arguments())
         if (a.name() == "filename") e->refusal = "tensoralias: an operator that opens files is not run";
-    return kernel ? ta_register_op(reg, op, TA_KEY_CPU, ta_torch_kernel, e)
-                  : ta_register_op(reg, op, TA_KEY_CATCHALL, nullptr, nullptr);
+    if (!kernel) return ta_register_op(reg, op, TA_KEY_CATCHALL, nullptr, nullptr);
+    ta_status s = ta_register_op(reg, op, TA_KEY_CPU, ta_torch_kernel, e);
+    /* A Meta kernel (or a composite one, which may run on meta tensors)
+     * screens the cases input discovery tries. */
+    if (s == TA_OK && h.hasComputedKernelForDispatchKey(c10::DispatchKey::Meta))
+        s = ta_register_screen(reg, name.c_str(), ta_torch_screen, e);
+    return s;
 }
 
 ta_status register_aten(ta_registry *reg)
