@@ -142,6 +142,13 @@ TA_API void ta_diags_truncate(ta_diags *d, size_t n);
 /* Moves every diagnostic of src to the end of dst, leaving src empty. */
 TA_API ta_status ta_diags_move(ta_diags *dst, ta_diags *src);
 
+/* What a rule id means, for reports (SARIF rules[], report.h). */
+typedef struct ta_rule_info {
+    const char *id;
+    ta_severity severity;  /* default level */
+    const char *summary;   /* one line */
+} ta_rule_info;
+
 /* Writes one diagnostic as a compiler would, with the source line and a
  * caret when they are known. Used by the command, never by the library.
  * The caret lands under the character at the diagnostic's byte column:

@@ -176,11 +176,10 @@ TA_API ta_status ta_registry_use_native(ta_registry *reg, const ta_native_file *
 
 /* Registers every schema of a file, without kernels (`verify --schemas`): a
  * native_functions.yaml (namespaces as written, aten otherwise), or a list
- * of schemas, one a line ("- ns::op(...)", quoted or not, or bare; blank
- * lines and '#' comments skipped). Schemas the registration rules refuse
- * are reported in diags. TA_ERR_PARSE when a list's line is no schema, or
- * the list holds none (each with a positioned diagnostic); TA_ERR_IO (with
- * a diagnostic) when the file cannot be read. */
+ * of schemas (schema_list.h: one a line, '#' comments). Schemas the
+ * registration rules refuse are reported in diags. TA_ERR_PARSE when a
+ * list's line is no schema, or the list holds none (each with a positioned
+ * diagnostic); TA_ERR_IO (with a diagnostic) when the file cannot be read. */
 TA_API ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags *diags);
 
 /* The operators to verify: without globs, every registered operator with a

@@ -314,10 +314,11 @@ TA_API void ta_ir_ops_destroy(ta_ir_ops *ops);
  * overload already in the set is kept as it is (*added false). */
 TA_API ta_status ta_ir_ops_add(ta_ir_ops *ops, const char *schema, size_t len,
                                ta_ir_alias_kind kind, bool *added, ta_diags *diags);
-/* Adds every line of a file: "schema" or "KIND<TAB>schema" (KIND one of
- * FROM_SCHEMA, CONSERVATIVE, PURE_FUNCTION, INTERNAL_SPECIAL_CASE); empty
- * lines and lines starting with '#' are skipped. A line that does not parse
- * is an error diagnostic at its position, the others are still added. */
+/* Adds every schema of a schema list (schema_list.h: one a line, each
+ * optionally after its kind, FROM_SCHEMA, CONSERVATIVE, PURE_FUNCTION or
+ * INTERNAL_SPECIAL_CASE, and a tab; '#' comments). A line that does not
+ * parse is an error diagnostic at its position (TA_ERR_PARSE), the others
+ * are still added. */
 TA_API ta_status ta_ir_ops_add_text(ta_ir_ops *ops, const char *text, size_t len,
                                     const char *source, ta_diags *diags);
 TA_API ta_status ta_ir_ops_add_file(ta_ir_ops *ops, const char *path, ta_diags *diags);

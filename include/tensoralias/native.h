@@ -211,13 +211,6 @@ TA_API bool ta_dispatch_key_known(const char *key, size_t len);
 
 /* ---- rules and checks -------------------------------------------------- */
 
-/* What a rule id means, for reports (SARIF rules[]). */
-typedef struct ta_rule_info {
-    const char *id;
-    ta_severity severity;  /* default level */
-    const char *summary;   /* one line */
-} ta_rule_info;
-
 /* Every rule the loader and the built-in passes report. */
 TA_API const ta_rule_info *ta_native_rules(size_t *n);
 

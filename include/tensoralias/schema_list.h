@@ -1,4 +1,6 @@
-/* tensoralias/schema_list.h - a plain list of operator schemas, one a line.
+/* tensoralias/schema_list.h - a plain list of operator schemas, one a line:
+ * what every command's --schemas FILE reads (check, verify, diff,
+ * graph-alias, functionalize), and the one reader of it.
  *
  * The simplest way to hand tensoralias a set of operators is a text file
  * with one schema a line:
@@ -6,12 +8,17 @@
  *     # my extension's operators
  *     mylib::scale(Tensor(a!) x, float f) -> ()
  *     mylib::gather(Tensor src, Tensor idx) -> Tensor
+ *     CONSERVATIVE	mylib::opaque(Tensor x) -> Tensor
  *
- * Blank lines and lines whose first non-blank byte is '#' are skipped. Each
- * schema is parsed at its line and column, so a diagnostic about it points
- * into the file; a line that does not parse is reported (rule
- * "schema-syntax") and left out of the list. A ta_schema_list owns its text
- * and its schemas in one arena.
+ * Blank lines and lines whose first non-blank byte is '#' are skipped, and
+ * so are blanks around a schema. A schema may follow how TorchScript's
+ * AliasDb treats the operator (c10::AliasAnalysisKind: FROM_SCHEMA,
+ * CONSERVATIVE, PURE_FUNCTION or INTERNAL_SPECIAL_CASE) and a tab or spaces,
+ * as torch's list of registered operators writes it. Each schema is parsed
+ * at its line and column, so a diagnostic about it points into the file; a
+ * line that does not parse is reported (rule "schema-syntax", under the
+ * whole line as written) and left out of the list. A ta_schema_list owns
+ * its text and its schemas in one arena.
  */
 #ifndef TENSORALIAS_SCHEMA_LIST_H
 #define TENSORALIAS_SCHEMA_LIST_H
@@ -46,6 +53,12 @@ TA_API void ta_schema_list_destroy(ta_schema_list *l);
 TA_API size_t ta_schema_list_count(const ta_schema_list *l);
 TA_API const ta_schema *ta_schema_list_get(const ta_schema_list *l, size_t i);
 TA_API const char *ta_schema_list_source(const ta_schema_list *l);
+
+/* The alias analysis kind line i named ("CONSERVATIVE"), or NULL when it
+ * named none (or i is out of range). */
+TA_API const char *ta_schema_list_kind(const ta_schema_list *l, size_t i);
+/* How many lines held something other than a schema (each reported). */
+TA_API size_t ta_schema_list_rejected(const ta_schema_list *l);
 
 /* Where bytes [off, off + len) of schema i were written: the file name,
  * line, column, length and the whole source line (valid while l lives) for

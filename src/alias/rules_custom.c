@@ -27,6 +27,7 @@
 #define R_DEST "custom-dest-not-written"
 #define R_DEST_MAYBE "custom-dest-maybe-not-written"
 #define R_OPT_DEST "custom-optional-dest-not-written"
+#define R_OPT_OUT "custom-optional-out-not-written"
 #define R_CACHE "custom-cache-not-written"
 #define R_VOID "custom-void-no-write"
 #define R_NAME "custom-mutating-name"
@@ -41,8 +42,10 @@ static const ta_rule_info rules[] = {
      "a Tensor named like a destination (out, output, dst, result, x_out) is not annotated as written"},
     {R_OPT_DEST, TA_SEV_ERROR,
      "a Tensor? named like a destination is not annotated as written in an operator that writes its outputs"},
+    {R_OPT_OUT, TA_SEV_ERROR,
+     "a Tensor? named like an out= argument (out, output, x_out) is not annotated as written in an operator that returns a tensor"},
     {R_CACHE, TA_SEV_ERROR,
-     "a cache tensor (key_cache, kv_cache) is not annotated as written in an operator named for storing into it that declares no other write"},
+     "a cache tensor (key_cache, kv_cache, cache_K) is not annotated as written in an operator named for storing into it that declares no other write"},
     {R_NAME, TA_SEV_ERROR,
      "an operator named like a mutation (trailing '_', inplace) or taking an inplace flag declares no write"},
     {R_BANG, TA_SEV_ERROR, "a '!' on a type that cannot be written through (int, float, bool, ...)"},
@@ -178,12 +181,15 @@ static bool optional_tensor(const ta_type *t)
            ta_str_eq(t->elems[0]->name, "Tensor");
 }
 
-/* What a write annotation would look like for this argument, for hints. */
+/* What a write annotation would look like for this argument, for hints
+ * (its default kept: "Tensor(a!)? out=None"). */
 static void annotated_spelling(const ta_arg *a, char *buf, size_t cap)
 {
-    if (optional_tensor(a->type)) snprintf(buf, cap, "Tensor(a!)? %.*s", NAMEF(a->name));
-    else if (a->type->kind == TA_TYPE_LIST) snprintf(buf, cap, "Tensor(a!)[] %.*s", NAMEF(a->name));
-    else snprintf(buf, cap, "Tensor(a!) %.*s", NAMEF(a->name));
+    const char *type = optional_tensor(a->type) ? "Tensor(a!)?"
+                       : a->type->kind == TA_TYPE_LIST ? "Tensor(a!)[]"
+                                                        : "Tensor(a!)";
+    snprintf(buf, cap, "%s %.*s%s%.*s", type, NAMEF(a->name), a->def.text.len ? "=" : "",
+             NAMEF(a->def.text));
 }
 
 /* "-> ()" or "-> None": nothing comes back. */
@@ -211,6 +217,24 @@ static void write_hint(const cc *c, bool sure, const ta_arg *a, char *buf, size_
              spelled);
 }
 
+/* Some return is a tensor (Tensor, Tensor?, Tensor[]), as an out=
+ * operator returns its out argument. */
+static bool returns_tensor(const ta_schema *s)
+{
+    for (uint32_t i = 0; i < s->nrets; i++)
+        if (ta_type_is_tensor_like(s->rets[i].type)) return true;
+    return false;
+}
+
+/* The first argument naming a position to store at, or NULL. */
+static const ta_arg *position_arg(const ta_schema *s)
+{
+    for (uint32_t i = 0; i < s->nargs; i++)
+        if (ta_type_is_tensor_like(s->args[i].type) && ta_custom_position_name(s->args[i].name))
+            return &s->args[i];
+    return NULL;
+}
+
 static const char *returns_what(const ta_schema *s)
 {
     return returns_nothing(s) ? "returns nothing" : "returns other values";
@@ -224,6 +248,52 @@ static bool backward_args(const ta_schema *s)
     return false;
 }
 
+/* An optional tensor named like a destination: the out= pattern, written
+ * when the caller passes it. Reports and says so, or says it is as likely
+ * an optional input. */
+static bool optional_destination(cc *c, const ta_arg *a, ta_dest_kind dk, bool backward,
+                                 const char *hint)
+{
+    const ta_schema *s = c->s;
+    if (c->any_write) {
+        if (dk == TA_DEST_NONE) return false;
+        report(c, dk == TA_DEST_CERTAIN ? R_OPT_DEST : R_DEST_MAYBE, a->span, hint,
+               "optional tensor '%.*s' is named like a destination and the operator writes its other outputs, but '%.*s' is not annotated as written",
+               NAMEF(a->name), NAMEF(a->name));
+        return true;
+    }
+    /* torch.abs(x, out=y): y is written and returned. An operator named
+     * "_grad" may be a grouped GEMM of gradients; only a gradient
+     * argument makes "out" the forward output a backward reads. */
+    if (backward || !returns_tensor(s) || !ta_custom_out_convention_name(a->name)) return false;
+    report(c, R_OPT_OUT, a->span, hint,
+           "optional tensor '%.*s' follows the out= convention of an operator that returns a tensor, but is not annotated as written: when a caller passes it, the kernel writes it",
+           NAMEF(a->name));
+    return true;
+}
+
+/* A cache the operator's name says it stores into. */
+static bool cache_destination(cc *c, const ta_arg *a, const char *hint)
+{
+    const ta_schema *s = c->s;
+    /* (an operator that declares another write stores into that one) */
+    if (c->any_write || !ta_custom_cache_name(a->name)) return false;
+    const ta_arg *pos;
+    if (ta_custom_stores_op(s->name))
+        report(c, R_CACHE, a->span, hint,
+               "operator '%.*s' stores into caches by its name, but cache '%.*s' is not annotated as written",
+               NAMEF(s->name), NAMEF(a->name));
+    else if (ta_custom_transforms_op(s->name) && (pos = position_arg(s)) != NULL)
+        /* quantize or rope new keys and values at positions: attention
+         * kernels read caches too, but take no verb of storing */
+        report(c, R_CACHE, a->span, hint,
+               "operator '%.*s' transforms values by its name and takes the positions to store them at ('%.*s'), but cache '%.*s' is not annotated as written",
+               NAMEF(s->name), NAMEF(pos->name), NAMEF(a->name));
+    else
+        return false;
+    return true;
+}
+
 /* One unannotated tensor argument named like where results go. */
 static void destination(cc *c, const ta_arg *a, bool backward, bool silent)
 {
@@ -232,11 +302,8 @@ static void destination(cc *c, const ta_arg *a, bool backward, bool silent)
     if (backward && dk != TA_DEST_NONE && ta_custom_out_name(a->name)) return; /* the forward output */
     char hint[192];
     write_hint(c, true, a, hint, sizeof hint);
-    if (dk != TA_DEST_NONE && optional_tensor(a->type)) {
-        if (!c->any_write) return; /* no out pattern: as likely an optional input */
-        report(c, dk == TA_DEST_CERTAIN ? R_OPT_DEST : R_DEST_MAYBE, a->span, hint,
-               "optional tensor '%.*s' is named like a destination and the operator writes its other outputs, but '%.*s' is not annotated as written",
-               NAMEF(a->name), NAMEF(a->name));
+    if (optional_tensor(a->type) && (dk != TA_DEST_NONE || ta_custom_out_convention_name(a->name))) {
+        if (!optional_destination(c, a, dk, backward, hint)) return;
     } else if (dk == TA_DEST_CERTAIN) {
         report(c, R_DEST, a->span, hint,
                "'%.*s' is named like a destination, but the operator (which %s) does not declare it written",
@@ -245,12 +312,7 @@ static void destination(cc *c, const ta_arg *a, bool backward, bool silent)
         report(c, R_DEST_MAYBE, a->span, hint,
                "'%.*s' looks like a destination, and the operator returns nothing and declares no write",
                NAMEF(a->name));
-    } else if (ta_custom_cache_name(a->name) && ta_custom_stores_op(s->name) && !c->any_write) {
-        /* (an operator that declares another write stores into that one) */
-        report(c, R_CACHE, a->span, hint,
-               "operator '%.*s' stores into caches by its name, but cache '%.*s' is not annotated as written",
-               NAMEF(s->name), NAMEF(a->name));
-    } else {
+    } else if (!cache_destination(c, a, hint)) {
         return;
     }
     c->reported = true;
@@ -367,7 +429,9 @@ static void rule_sets(cc *c)
         const ta_type *t = first < s->nargs ? s->args[first].type : s->rets[first - s->nargs].type;
         ta_span sp = first < s->nargs ? s->args[first].span : s->rets[first - s->nargs].span;
         set_span(q, t, (int)k, &sp);
-        if (uses == 1 && !written)
+        /* (labels on the arguments of an operator that returns no tensor
+         * leave no alias missing: nothing could share their memory) */
+        if (uses == 1 && !written && (first >= s->nargs || returns_tensor(s)))
             report(c, R_SET_ONCE, sp, "drop the annotation, or give the slot it aliases the same set",
                    "alias set '%.*s' appears only here, so it aliases nothing", NAMEF(q->sets[k]));
         if (written && !written_in_arg)

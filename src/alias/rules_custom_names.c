@@ -46,14 +46,27 @@ static bool contains(const char *s, uint32_t n, const char *w)
 }
 
 /* The descriptors that make "out_X" or "output_X" an input describing the
- * output (its offsets, sizes, scale, ...), not the output itself. */
+ * output (its offsets, sizes, scale, ...), not the output itself; X is
+ * one, or ends in one. */
 static const char *const descriptors[] = {
     "offset", "offsets", "size", "sizes", "shape", "shapes", "stride", "strides", "dim", "dims",
     "len", "lens", "length", "lengths", "dtype", "dtypes", "type", "features", "channels",
     "numel", "start", "end", "start_idx", "end_idx", "idx", "index", "indices", "loc", "locs",
     "ptr", "ptrs", "scale", "scales", "zero_point", "zero_points", "multiplier", "shift",
     "grad", "grads", "mask", "ids", "id", "rank", "ranks", "spec", "layout", "batch_size",
-    NULL};
+    "gate", NULL};
+
+/* Whether n[0..len) has several '_'-separated words and the last names a
+ * parameter applied to the output (output_norm_weight); a lone "weight"
+ * may be what is written (out_weight), and a last "indices" the indices
+ * written (out_raw_indices). */
+static bool last_word_describes(const char *n, uint32_t len)
+{
+    static const char *const params[] = {"weight", "weights", "bias", NULL};
+    uint32_t i = len;
+    while (i > 0 && n[i - 1] != '_') i--;
+    return i > 0 && in_list(n + i, len - i, params);
+}
 
 /* Names that end like a destination but are inputs. */
 static const char *const input_names[] = {
@@ -87,6 +100,23 @@ bool ta_custom_gradient_name(ta_str arg) { return arg.len && gradient_like(arg.p
 
 bool ta_custom_out_name(ta_str arg) { return bare_out(arg.ptr, arg.len); }
 
+/* "x_out", "attn_output": the part after the last '_' is "out" or "output". */
+static bool out_suffix(const char *n, uint32_t len)
+{
+    for (uint32_t i = len; i-- > 1;)
+        if (n[i] == '_') return word_is(n + i + 1, len - i - 1, "out") ||
+                                word_is(n + i + 1, len - i - 1, "output");
+    return false;
+}
+
+bool ta_custom_out_convention_name(ta_str arg)
+{
+    const char *n = arg.ptr;
+    uint32_t len = arg.len;
+    if (!len || in_list(n, len, input_names) || gradient_like(n, len)) return false;
+    return bare_out(n, len) || out_suffix(n, len);
+}
+
 ta_dest_kind ta_custom_dest_name(ta_str arg, ta_str op)
 {
     const char *n = arg.ptr;
@@ -115,12 +145,32 @@ ta_dest_kind ta_custom_dest_name(ta_str arg, ta_str op)
     for (const char *const *p = prefixes; *p; p++) {
         size_t k = strlen(*p);
         if (len > k && !strncmp(n, *p, k))
-            return in_list(n + k, len - (uint32_t)k, descriptors) ? TA_DEST_NONE : TA_DEST_LIKELY;
+            return in_list(n + k, len - (uint32_t)k, descriptors) ||
+                           last_word_describes(n + k, len - (uint32_t)k)
+                       ? TA_DEST_NONE
+                       : TA_DEST_LIKELY;
     }
     return TA_DEST_NONE;
 }
 
 /* ---- caches ------------------------------------------------------------------ */
+
+/* Whether every '_'-separated word of n[0..len) is "cache" or one of
+ * the key/value words, with "cache" among them: cache_K, cache_kv. */
+static bool kv_cache_words(const char *n, uint32_t len)
+{
+    static const char *const kv[] = {"k", "v", "kv", "key", "value", "keys", "values", NULL};
+    bool cache = false;
+    uint32_t i = 0;
+    while (i < len) {
+        uint32_t j = i;
+        while (j < len && n[j] != '_') j++;
+        if (word_is(n + i, j - i, "cache")) cache = true;
+        else if (!in_list(n + i, j - i, kv)) return false;
+        i = j + 1;
+    }
+    return cache;
+}
 
 bool ta_custom_cache_name(ta_str arg)
 {
@@ -129,6 +179,7 @@ bool ta_custom_cache_name(ta_str arg)
     if (contains(n, len, "cos") || contains(n, len, "sin") || contains(n, len, "rope") ||
         contains(n, len, "rotary"))
         return false;
+    if (kv_cache_words(n, len)) return true;
     if (len > 0 && n[len - 1] == 's') len--; /* caches */
     return len >= 5 && word_is(n + len - 5, 5, "cache");
 }
@@ -142,6 +193,33 @@ bool ta_custom_stores_op(ta_str op)
     for (const char *const *v = verbs; *v; v++)
         if (contains(op.ptr, op.len, *v)) return true;
     return false;
+}
+
+/* Whether a word of snake_case name op (split at '_') is one of words. */
+static bool has_word(ta_str op, const char *const *words)
+{
+    uint32_t i = 0;
+    while (i < op.len) {
+        uint32_t j = i;
+        while (j < op.len && op.ptr[j] != '_') j++;
+        if (j > i && in_list(op.ptr + i, j - i, words)) return true;
+        i = j + 1;
+    }
+    return false;
+}
+
+/* Whole words only: "dequantize_fp8_cache" reads its cache. */
+bool ta_custom_transforms_op(ta_str op)
+{
+    static const char *const verbs[] = {"quantize", "quant", "rope", NULL};
+    return has_word(op, verbs);
+}
+
+bool ta_custom_position_name(ta_str arg)
+{
+    static const char *const words[] = {"pos", "seqpos", "position", "positions", "slot",
+                                        "slots", "loc", "locs", NULL};
+    return has_word(arg, words);
 }
 
 /* ---- operator names ------------------------------------------------------------ */
@@ -159,19 +237,6 @@ const char *ta_custom_mutating_name(ta_str op)
 bool ta_custom_inplace_flag(ta_str arg)
 {
     return word_is(arg.ptr, arg.len, "inplace") || word_is(arg.ptr, arg.len, "in_place");
-}
-
-/* Whether a word of snake_case name op (split at '_') is one of words. */
-static bool has_word(ta_str op, const char *const *words)
-{
-    uint32_t i = 0;
-    while (i < op.len) {
-        uint32_t j = i;
-        while (j < op.len && op.ptr[j] != '_') j++;
-        if (j > i && in_list(op.ptr + i, j - i, words)) return true;
-        i = j + 1;
-    }
-    return false;
 }
 
 /* Operators that act through side effects: setting up communication,

@@ -1,7 +1,7 @@
 /* schema_list.c - a plain list of schemas, one a line (see
- * tensoralias/schema_list.h). The list keeps one arena: the text, the
- * source name, the entries and every parsed schema, which points into the
- * text rather than copying its line. */
+ * tensoralias/schema_list.h): the one reader of every command's --schemas.
+ * The list keeps one arena: the text, the source name, the entries and
+ * every parsed schema. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +14,13 @@
 typedef struct list_entry {
     const ta_schema *schema;
     uint32_t line_off, line_len; /* the whole line in the text */
+    const char *kind;            /* the alias analysis kind the line names, or NULL */
 } list_entry;
+
+/* How TorchScript's AliasDb may treat an operator (c10::AliasAnalysisKind),
+ * as a line may name it before its schema. */
+static const char *const kinds[] = {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION",
+                                    "INTERNAL_SPECIAL_CASE"};
 
 struct ta_schema_list {
     ta_arena *arena;
@@ -22,6 +28,7 @@ struct ta_schema_list {
     const char *source;
     list_entry *entries; /* malloc'd, grown as schemas parse (a line of junk reserves none) */
     size_t n, cap;
+    size_t rejected;     /* lines that hold no schema */
 };
 
 static ta_status append(ta_schema_list *l, list_entry e)
@@ -37,20 +44,59 @@ static ta_status append(ta_schema_list *l, list_entry e)
     return TA_OK;
 }
 
-/* Where the schema of a line starts (past blanks) and ends (before a
- * "\r"); *lead == *n for a blank line. */
+/* Where the schema of a line starts (past blanks) and ends (before
+ * trailing blanks and a "\r"); *lead == *n for a blank line. */
 static void trim(const char *p, uint32_t line_len, uint32_t *lead, uint32_t *n)
 {
     *n = line_len;
-    if (*n && p[*n - 1] == '\r') (*n)--;
+    while (*n && (p[*n - 1] == '\r' || p[*n - 1] == ' ' || p[*n - 1] == '\t')) (*n)--;
     for (*lead = 0; *lead < *n && (p[*lead] == ' ' || p[*lead] == '\t');) (*lead)++;
 }
 
+/* A kind and the blanks after it at p[*lead..n): the kind, with *lead moved
+ * past them; else NULL. */
+static const char *take_kind(const char *p, uint32_t *lead, uint32_t n)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        uint32_t k = (uint32_t)strlen(kinds[i]), at = *lead + k;
+        if (at >= n || memcmp(p + *lead, kinds[i], k) || (p[at] != ' ' && p[at] != '\t')) continue;
+        while (at < n && (p[at] == ' ' || p[at] == '\t')) at++;
+        *lead = at;
+        return kinds[i];
+    }
+    return NULL;
+}
+
+/* The diagnostic of a line that does not parse, under the whole line as
+ * written (the parser sees only the schema after the blanks and kind). */
+static ta_status report_line(const ta_schema_list *l, const char *p, uint32_t lead, uint32_t n,
+                             uint32_t line, uint32_t line_len, ta_diags *diags)
+{
+    ta_arena *scratch = NULL;
+    ta_diags *one = NULL;
+    ta_status st = ta_arena_create(&scratch);
+    if (st == TA_OK) st = ta_diags_create(&one);
+    ta_parse_opts at = {l->source, line, lead + 1};
+    ta_schema *s = NULL;
+    if (st == TA_OK) st = ta_schema_parse(scratch, p + lead, n - lead, &at, &s, one);
+    if (line_len && p[line_len - 1] == '\r') line_len--;
+    for (size_t i = 0; st != TA_ERR_NOMEM && i < ta_diags_count(one); i++) {
+        const ta_diag *g = ta_diags_get(one, i);
+        ta_loc where = {l->source, g->line, g->col, g->length, p, line_len};
+        if (ta_diag_emit(diags, g->severity, &where, g->rule, "%s", g->message) != TA_OK ||
+            (g->hint && ta_diag_hint(diags, "%s", g->hint) != TA_OK))
+            st = TA_ERR_NOMEM;
+    }
+    ta_diags_destroy(one);
+    ta_arena_destroy(scratch);
+    return st == TA_OK ? TA_ERR_PARSE : st;
+}
+
 /* Parses the schema on one line (line_len bytes at text + off, its line
- * break excluded), unless it is blank or a comment. diags may be NULL: the
- * first parse of a line passes none and, only when it fails, the line is
- * parsed again into a scratch arena for its diagnostic, so a file of good
- * lines costs one parse each. TA_ERR_PARSE when it does not parse. */
+ * break excluded), unless it is blank or a comment. The first parse passes
+ * no diagnostics and, only when it fails, the line is parsed again for its
+ * diagnostic, so a file of good lines costs one parse each. TA_ERR_PARSE
+ * when it does not parse. */
 static ta_status add_line(ta_schema_list *l, ta_type_pool *pool, uint32_t off, uint32_t line_len,
                           uint32_t line, ta_diags *diags)
 {
@@ -58,17 +104,14 @@ static ta_status add_line(ta_schema_list *l, ta_type_pool *pool, uint32_t off, u
     uint32_t lead, n;
     trim(p, line_len, &lead, &n);
     if (lead == n || p[lead] == '#') return TA_OK;
+    const char *kind = take_kind(p, &lead, n);
     ta_parse_opts at = {l->source, line, lead + 1};
     ta_schema *s = NULL;
     ta_status st = ta_schema_parse_kept(l->arena, p + lead, n - lead, &at, pool, &s, NULL);
-    if (st == TA_OK) return append(l, (list_entry){s, off, n});
+    if (st == TA_OK) return append(l, (list_entry){s, off, line_len, kind});
     if (st != TA_ERR_PARSE) return st;
-    ta_arena *scratch = NULL;
-    (void)ta_arena_create(&scratch);
-    if (!scratch) return TA_ERR_NOMEM;
-    st = ta_schema_parse(scratch, p + lead, n - lead, &at, &s, diags);
-    ta_arena_destroy(scratch);
-    return st == TA_OK ? TA_ERR_PARSE : st;
+    l->rejected++;
+    return report_line(l, p, lead, n, line, line_len, diags);
 }
 
 static ta_status parse_lines(ta_schema_list *l, size_t len, ta_diags *diags)
@@ -115,7 +158,7 @@ ta_status ta_schema_list_load_buffer(const char *text, size_t len, const char *s
     }
     if (len) memcpy(copy, text, len);
     copy[len] = '\0';
-    *l = (ta_schema_list){a, copy, name_copy, NULL, 0, 0};
+    *l = (ta_schema_list){a, copy, name_copy, NULL, 0, 0, 0};
     ta_status st = parse_lines(l, len, diags);
     if (st == TA_ERR_NOMEM) {
         ta_schema_list_destroy(l);
@@ -159,6 +202,15 @@ bool ta_schema_list_locate(const ta_schema_list *l, size_t i, uint32_t off, uint
     const list_entry *e = &l->entries[i];
     const ta_schema *s = e->schema;
     if (off > s->text_len) off = s->text_len;
-    *loc = (ta_loc){l->source, s->base_line, s->base_col + off, len, l->text + e->line_off, e->line_len};
+    uint32_t line_len = e->line_len;
+    if (line_len && l->text[e->line_off + line_len - 1] == '\r') line_len--;
+    *loc = (ta_loc){l->source, s->base_line, s->base_col + off, len, l->text + e->line_off, line_len};
     return true;
 }
+
+const char *ta_schema_list_kind(const ta_schema_list *l, size_t i)
+{
+    return l && i < l->n ? l->entries[i].kind : NULL;
+}
+
+size_t ta_schema_list_rejected(const ta_schema_list *l) { return l ? l->rejected : 0; }

@@ -32,13 +32,17 @@ expect 2 'no operator has a kernel.*--no-default-kernels without --kernels' \
 printf 'garbage\n' >"$tmp/garbage.txt"
 expect 2 'garbage.txt:1:8: error: .*\[schema-syntax\]' \
     "$TA" verify --no-default-kernels --schemas "$tmp/garbage.txt" --ops '*'
-printf -- '- "mylib::x(Tensor self) -> Tensor"\n- "mylib::y(Tensor self -> Tensor"\n' >"$tmp/mal.yaml"
-expect 2 "mal.yaml:2:25: error: expected ',' or ')' after an argument" \
-    "$TA" verify --no-default-kernels --schemas "$tmp/mal.yaml" --ops 'mylib::*'
-grep -q '^  - "mylib::y(Tensor self -> Tensor"$' "$tmp/err" || { cat "$tmp/err"; fail "the line as written"; }
-grep -q '^'"$(printf '%26s' '')"'\^~$' "$tmp/err" || { cat "$tmp/err"; fail "the caret under '->'"; }
+printf 'mylib::x(Tensor self) -> Tensor\n\tmylib::y(Tensor self -> Tensor\n' >"$tmp/mal.txt"
+expect 2 "mal.txt:2:23: error: expected ',' or ')' after an argument" \
+    "$TA" verify --no-default-kernels --schemas "$tmp/mal.txt" --ops 'mylib::*'
+grep -q '^  	mylib::y(Tensor self -> Tensor$' "$tmp/err" || { cat "$tmp/err"; fail "the line as written"; }
+grep -q '^  	'"$(printf '%21s' '')"'\^~$' "$tmp/err" || { cat "$tmp/err"; fail "the caret under '->'"; }
+# One format for every --schemas: a yaml list of strings is not a schema list.
+printf -- '- "mylib::x(Tensor self) -> Tensor"\n' >"$tmp/seq.yaml"
+expect 2 "seq.yaml:1:1: error: expected an operator name, found '-'" \
+    "$TA" verify --no-default-kernels --schemas "$tmp/seq.yaml" --ops 'mylib::*'
 printf '# only a comment\n\n' >"$tmp/none.txt"
-expect 2 'none.txt: error: no schema in it' \
+expect 2 'none.txt: error: no schema in it (one a line, or a native_functions.yaml)' \
     "$TA" verify --no-default-kernels --schemas "$tmp/none.txt" --ops '*'
 
 # --samples: an unknown operator, a misspelled argument, an unknown dtype are

@@ -13,11 +13,14 @@ cat >"$tmp/s.yaml" <<'YAML'
   variants: function
 - func: extra::two(Tensor(a!) self) -> Tensor(a!)
 YAML
-cat >"$tmp/list.yaml" <<'YAML'
-- "extra::three(Tensor self) -> Tensor"
-- extra::four(Tensor self) -> Tensor
-YAML
-"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --schemas "$tmp/list.yaml" --ops 'extra::*' \
+# a schema list (tensoralias/schema_list.h): one a line, '#' comments, blanks
+# around a schema, an alias analysis kind before it
+cat >"$tmp/list.txt" <<'TXT'
+# two more
+  extra::three(Tensor self) -> Tensor
+CONSERVATIVE	extra::four(Tensor self) -> Tensor
+TXT
+"$TA" verify --no-default-kernels --schemas "$tmp/s.yaml" --schemas "$tmp/list.txt" --ops 'extra::*' \
     --format json -o "$tmp/r.json" 2>"$tmp/r.err"
 [ $? -eq 2 ] || fail "schema-only operators alone verify nothing: exit 2"
 grep -q 'nothing was verified: none of the 4 selected operators has a kernel' "$tmp/r.err" ||
@@ -71,10 +74,8 @@ if [ ! -f "$BUILD/libtensoralias_cuda.so" ]; then
 fi
 
 # A plugin whose schemas break the rules: exit 2 and a clear message.
-cat >"$tmp/clash.yaml" <<'YAML'
-- mylib::good(Tensor self, int k=1) -> Tensor
-YAML
-"$TA" verify --no-default-kernels --schemas "$tmp/clash.yaml" --kernels "$PLUGIN" >/dev/null 2>"$tmp/clash.err"
+printf 'mylib::good(Tensor self, int k=1) -> Tensor\n' >"$tmp/clash.txt"
+"$TA" verify --no-default-kernels --schemas "$tmp/clash.txt" --kernels "$PLUGIN" >/dev/null 2>"$tmp/clash.err"
 [ $? -eq 2 ] || fail "schema clash exits 2"
 grep -q 'must carry exactly the same schema' "$tmp/clash.err" || { cat "$tmp/clash.err"; fail "schema clash message"; }
 echo "verify_options: ok"

@@ -12,7 +12,8 @@
  * torchgen's derivation included) loaded and streamed, the streaming torchgen check
  * of it, and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
- * selection), a whole graph (operators and classes from text, the IR
+ * selection) and a verify session's (a yaml, a schema file, a kernel
+ * library, a baseline) with its reports in every format, a whole graph (operators and classes from text, the IR
  * read, its alias analysis, queries, a move, printing, building), and a
  * samples file loaded and its cases built (shared storages, generated and
  * given values, every kind of argument), and a diff (two schema lists,
@@ -37,6 +38,7 @@
 #include "tensoralias/native.h"
 #include "tensoralias/schema.h"
 #include "tensoralias/torchgen.h"
+#include "tensoralias/verify.h"
 
 /* A scenario's verdict on itself: TA_OK, TA_ERR_NOMEM, or this when it
  * got something it should not have (a half-made output, a wrong status). */
@@ -580,6 +582,67 @@ static ta_status diff_yamls(void)
     return st;
 }
 
+/* A verify session set up as the command sets one up (a yaml, a schema
+ * file, a kernel library, a baseline), and the reports written from a
+ * report with that baseline in every format. */
+static const char *yaml_file, *baseline_file;
+
+static int sink(void *ud, const char *bytes, size_t n)
+{
+    (void)bytes;
+    *(size_t *)ud += n;
+    return 0;
+}
+
+static ta_status set_up_session(void)
+{
+    const char *files[] = {schema_file}, *kernels[] = {plugin_path}, *ops[] = {"mylib::*"};
+    ta_verify_config c = {.yaml = yaml_file, .schema_files = files, .nschema_files = 1, .kernels = kernels,
+                          .nkernels = plugin_path ? 1 : 0, .no_default_kernels = true, .ops = ops, .nops = 1,
+                          .baseline = baseline_file};
+    ta_diags *d;
+    ta_verify_session *s = NULL;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK) st = ta_verify_session_create(&c, &s, d);
+    if (st != TA_OK && s) st = WRONG;
+    if (st == TA_OK && ta_verify_session_opts(s)->batch != 1) st = WRONG;
+    ta_verify_session_destroy(s);
+    ta_diags_destroy(d);
+    return st;
+}
+
+static ta_status write_reports(void)
+{
+    ta_finding f = {.kind = TA_V_UNDECLARED_MUTATION, .severity = TA_SEV_ERROR, .seed = 7};
+    snprintf(f.argument, sizeof f.argument, "self");
+    memset(f.message, 'x', 700); /* longer than a line is built in at once */
+    ta_op_result op = {.verdict = TA_V_UNDECLARED_MUTATION, .severity = TA_SEV_ERROR, .cases = 1,
+                       .exercised = 1, .findings = &f, .nfindings = 1};
+    snprintf(op.op, sizeof op.op, "mylib::twice");
+    ta_verify_report r = {.ops = &op, .nops = 1, .total_cases = 1};
+    ta_verify_baseline *b = NULL;
+    ta_status st = ta_verify_baseline_load(baseline_file, &b, NULL);
+    if (st != TA_OK && b) st = WRONG;
+    size_t bytes = 0;
+    for (int fmt = TA_VERIFY_TEXT; st == TA_OK && fmt <= TA_VERIFY_JUNIT; fmt++) {
+        ta_verify_write_opts o = {(ta_verify_format)fmt, true, b, NULL, NULL};
+        st = ta_verify_report_write(&r, &o, sink, &bytes);
+    }
+    if (st == TA_OK && ta_verify_report_new_errors(&r, b) != 0) st = WRONG;
+    ta_verify_baseline_destroy(b);
+    return st;
+}
+
+/* text into a new temporary file; its path (static), or NULL. */
+static const char *temp_with(char *path, const char *text, size_t n)
+{
+    int fd = mkstemp(path);
+    if (fd < 0) return NULL;
+    ssize_t w = write(fd, text, n);
+    close(fd);
+    return w == (ssize_t)n ? path : NULL;
+}
+
 /* Runs fn with each of its allocations failing in turn; 0 when every run
  * ended in a clean TA_ERR_NOMEM. */
 static int fail_each(const char *name, ta_status (*fn)(void))
@@ -609,17 +672,13 @@ static int fail_each(const char *name, ta_status (*fn)(void))
     return bad != 0;
 }
 
-static char *write_schema_file(void)
+static const char *write_schema_file(void)
 {
     static char path[] = "/tmp/ta_fault_schemas_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return NULL;
-    static const char text[] = "- extra::one(Tensor self) -> Tensor\n"
-                               "- \"extra::two(Tensor(a!) self) -> Tensor(a!)\"\n"
+    static const char text[] = "extra::one(Tensor self) -> Tensor\n"
+                               "  CONSERVATIVE\textra::two(Tensor(a!) self) -> Tensor(a!)\n"
                                "# a comment\n";
-    ssize_t w = write(fd, text, sizeof text - 1);
-    close(fd);
-    return w == (ssize_t)(sizeof text - 1) ? path : NULL;
+    return temp_with(path, text, sizeof text - 1);
 }
 
 int main(int argc, char **argv)
@@ -631,6 +690,15 @@ int main(int argc, char **argv)
     }
     if (!(schema_file = write_schema_file())) {
         printf("cannot write a temporary schema file\n");
+        return 1;
+    }
+    static char ypath[] = "/tmp/ta_fault_yaml_XXXXXX", bpath[] = "/tmp/ta_fault_baseline_XXXXXX";
+    static const char known[] = "{\"op\":\"mylib::twice\",\"findings\":[{\"kind\":\"undeclared-mutation\","
+                                "\"argument\":\"self\"}]}\n";
+    yaml_file = temp_with(ypath, yaml, sizeof yaml - 1);
+    baseline_file = temp_with(bpath, known, sizeof known - 1);
+    if (!yaml_file || !baseline_file) {
+        printf("cannot write temporary files\n");
         return 1;
     }
     int bad = fail_each("schema parse", parse_schemas);
@@ -646,7 +714,11 @@ int main(int argc, char **argv)
     bad += fail_each("functionalize a graph", functionalize_graph);
     bad += fail_each("diff of two schema lists", diff_lists);
     bad += fail_each("diff of two yamls", diff_yamls);
+    bad += fail_each("verify session set-up", set_up_session);
+    bad += fail_each("verify reports with a baseline", write_reports);
     unlink(schema_file);
+    unlink(yaml_file);
+    unlink(baseline_file);
     printf("%s\n", bad ? "allocation failures are not all handled" : "all allocation failures handled");
     return bad != 0;
 }

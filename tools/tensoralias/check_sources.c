@@ -8,6 +8,7 @@
 #include "extract_cli.h"
 #include "tensoralias/alias.h"
 #include "tensoralias/extract.h"
+#include "tensoralias/schema_list.h"
 
 int ta_cli_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
                      ta_diags *d, ta_cli_check_counts *n)
@@ -34,32 +35,16 @@ int ta_cli_check_schema_list(const char *path, ta_diags *d, ta_cli_check_counts 
         fprintf(stderr, "tensoralias check: cannot read %s: %s\n", path, strerror(errno));
         return TA_EXIT_USAGE;
     }
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    ta_arena *a;
-    int rc = ta_arena_create(&a) == TA_OK ? TA_EXIT_CLEAN : TA_EXIT_USAGE;
-    uint32_t line = 0;
-    for (char *p = buf, *end = buf + len; a && p < end && rc == TA_EXIT_CLEAN;) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        line++;
-        if (ll && p[ll - 1] == '\r') ll--;
-        size_t lead = 0;
-        while (lead < ll && (p[lead] == ' ' || p[lead] == '\t')) lead++;
-        if (lead < ll && p[lead] != '#') {
-            ta_parse_opts o = {name, line, (uint32_t)lead + 1};
-            ta_schema *s = NULL;
-            ta_status st = ta_schema_parse(a, p + lead, ll - lead, &o, &s, d);
-            if (st == TA_OK) st = ta_alias_check_custom(s, d);
-            if (st == TA_ERR_NOMEM) rc = TA_EXIT_USAGE;
-            n->schemas++;
-            ta_arena_reset(a);
-        }
-        p += (nl ? (size_t)(nl - p) + 1 : (size_t)(end - p));
-    }
-    n->files++;
-    ta_arena_destroy(a);
+    ta_schema_list *l = NULL;
+    ta_status st = ta_schema_list_load_buffer(buf, len, strcmp(path, "-") ? path : "<stdin>", &l, d);
     free(buf);
-    return rc;
+    for (size_t i = 0; l && i < ta_schema_list_count(l) && st != TA_ERR_NOMEM; i++)
+        if (ta_alias_check_custom(ta_schema_list_get(l, i), d) == TA_ERR_NOMEM) st = TA_ERR_NOMEM;
+    /* A line that is no schema was meant as one: it counts, as an error. */
+    n->schemas += ta_schema_list_count(l) + ta_schema_list_rejected(l);
+    n->files++;
+    ta_schema_list_destroy(l);
+    return st == TA_ERR_NOMEM ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
 }
 
 size_t ta_cli_check_sources_nrules(void)

@@ -22,9 +22,9 @@ typedef struct ta_cli_check_counts {
 int ta_cli_check_sources(const char *const *srcs, int nsrcs, const char *const *defines, bool no_git,
                      ta_diags *d, ta_cli_check_counts *n);
 
-/* Checks a plain list of schemas, one per line (blank lines and lines
- * starting with '#' skipped; "-" reads standard input), each positioned at
- * its line. Returns TA_EXIT_CLEAN or TA_EXIT_USAGE. */
+/* Checks a list of schemas (tensoralias/schema_list.h; "-" reads standard
+ * input), each positioned at its line. Returns TA_EXIT_CLEAN or
+ * TA_EXIT_USAGE. */
 int ta_cli_check_schema_list(const char *path, ta_diags *d, ta_cli_check_counts *n);
 
 /* Appends the rules these checks report (custom-* and the extraction's) to

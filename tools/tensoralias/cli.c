@@ -10,6 +10,7 @@
 
 #include "base/file.h"
 #include "cli.h"
+#include "tensoralias/bundled.h"
 #include "tensoralias/diag.h"
 
 int ta_cli_read_file(const char *path, char **buf, size_t *len)
@@ -27,41 +28,10 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len)
     return -1;
 }
 
-static int exists(const char *p) { return access(p, R_OK) == 0; }
-
-/* The first of two places relative to the executable's folder (a printf
- * format taking that folder and name) that exists, in buf; else NULL. */
-static const char *beside_exe(const char *first, const char *second, const char *name, char *buf, size_t cap)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
-    if (!slash) return NULL;
-    *slash = '\0';
-    const char *const formats[] = {first, second};
-    for (size_t i = 0; i < 2; i++)
-        if (snprintf(buf, cap, formats[i], exe, name) < (int)cap && exists(buf)) return buf;
-    return NULL;
-}
-
 const char *ta_cli_bundled(const char *name)
 {
     static char path[PATH_MAX + 64];
-    const char *env = getenv("TENSORALIAS_DATADIR");
-    if (env && *env) {
-        snprintf(path, sizeof path, "%s/%s", env, name);
-        if (exists(path)) return path;
-    }
-    if (beside_exe("%s/share/tensoralias/%s", "%s/../share/tensoralias/%s", name, path, sizeof path)) return path;
-    snprintf(path, sizeof path, "%s/%s", TA_DATADIR, name);
-    return exists(path) ? path : NULL;
-}
-
-const char *ta_cli_find_lib(const char *name, char *buf, size_t cap)
-{
-    if (beside_exe("%s/%s", "%s/../lib/%s", name, buf, cap)) return buf;
-    snprintf(buf, cap, "%s/../../lib/%s", TA_DATADIR, name);
-    return exists(buf) ? buf : NULL;
+    return ta_bundled_file(getenv("TENSORALIAS_DATADIR"), name, path, sizeof path) == TA_OK ? path : NULL;
 }
 
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)

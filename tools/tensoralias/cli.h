@@ -21,15 +21,9 @@ typedef struct ta_command {
 int ta_cli_read_file(const char *path, char **buf, size_t *len);
 
 /* Path of a file bundled with tensoralias ("native_functions.yaml",
- * "tags.yaml"), looked up in $TENSORALIAS_DATADIR, next to the executable
- * (build tree), in ../share/tensoralias relative to it (installed tree), and
- * in the compiled-in TA_DATADIR. Returns a static buffer, or NULL. */
+ * "tags.yaml"), as ta_bundled_file finds it with $TENSORALIAS_DATADIR as the
+ * data folder. Returns a static buffer, or NULL. */
 const char *ta_cli_bundled(const char *name);
-
-/* A library bundled with tensoralias (libtensoralias_torch.so...): next to
- * the executable (build tree), or in ../lib relative to it or to PREFIX
- * (installed tree). Fills buf and returns it, or returns NULL. */
-const char *ta_cli_find_lib(const char *name, char *buf, size_t cap);
 
 /* Prints "tensoralias CMD: message" to stderr and returns TA_EXIT_USAGE. */
 int ta_cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -15,13 +15,15 @@
 #include "native_cli.h"
 #include "report.h"
 #include "tensoralias/native.h"
+#include "tensoralias/report.h"
 #include "tensoralias/torchgen.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: tensoralias check [--tags FILE] [--format text|json|sarif] [FILE.yaml ...]\n"
-            "       tensoralias check [--format ...] [-D NAME=VALUE] [--no-git] [--schemas FILE] [SRC ...]\n"
+            "       tensoralias check [--format ...] [-D NAME=VALUE] [--no-git] [--allow-empty]\n"
+            "                         [--schemas FILE] [SRC ...]\n"
             "\n"
             "Loads native_functions.yaml as torchgen does and reports every problem:\n"
             "yaml syntax, entry shape, unknown keys, value types, schema syntax, tags,\n"
@@ -47,11 +49,13 @@ static void usage(FILE *out)
             "  --format FMT     text (default; compiler-style with a caret), json (one\n"
             "                   object per line), or sarif (SARIF 2.1.0, for GitHub code\n"
             "                   scanning; paths relative to the repository root)\n"
-            "  --schemas FILE   also check a plain list of schemas, one per line (blank\n"
-            "                   lines and '#' comments skipped; '-' for standard input),\n"
-            "                   with the custom-operator rules\n"
+            "  --schemas FILE   also check a list of schemas, one a line ('#' comments,\n"
+            "                   an alias analysis kind and a tab allowed before each; '-'\n"
+            "                   for standard input), with the custom-operator rules\n"
             "  -D NAME=VALUE    a macro the build defines, for namespaces spelled with it\n"
             "  --no-git         walk directories without asking git what it ignores\n"
+            "  --allow-empty    sources without any operator schema are not an error\n"
+            "                   (for a hook given only the files a commit changes)\n"
             "  --notes, -v      show notes too (by default only errors and warnings)\n"
             "  -h, --help       this help\n"
             "\n"
@@ -59,7 +63,7 @@ static void usage(FILE *out)
             "standard output, with the findings of every file that could be read.\n"
             "Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O\n"
             "error (a file that cannot be read, output that cannot be written, sources or\n"
-            "lists in which no operator schema was found).\n");
+            "lists in which no operator schema was found, unless --allow-empty).\n");
 }
 
 /* Parses "--opt VALUE" and "--opt=VALUE"; returns the value or NULL. */
@@ -105,6 +109,7 @@ typedef struct src_args {
     const char **srcs, **defines, **lists;
     int nsrcs, ndefines, nlists;
     bool no_git;
+    bool allow_empty; /* no schema in the sources is not a usage error */
 } src_args;
 
 static void src_args_free(src_args *a)
@@ -118,6 +123,7 @@ static bool source_option(int argc, char **argv, int *i, src_args *a, int *bad)
 {
     const char *v;
     if (!strcmp(argv[*i], "--no-git")) a->no_git = true;
+    else if (!strcmp(argv[*i], "--allow-empty")) a->allow_empty = true;
     else if ((v = opt_value(argc, argv, i, "--schemas", bad))) a->lists[a->nlists++] = v;
     else if ((v = opt_value(argc, argv, i, "-D", bad))) a->defines[a->ndefines++] = v;
     else if (!strncmp(argv[*i], "-D", 2) && argv[*i][2]) a->defines[a->ndefines++] = argv[*i] + 2;
@@ -177,8 +183,9 @@ static int check_custom(const check_args *c, ta_diags *all)
     int r = d ? report_part(c, d, what, all) : TA_EXIT_USAGE;
     if (rc == TA_EXIT_CLEAN) rc = r;
     ta_diags_destroy(d);
-    /* A gate that found nothing to check has checked nothing. */
-    if (rc != TA_EXIT_USAGE && !n.schemas) {
+    /* A gate that found nothing to check has checked nothing; a hook given
+     * the files of one commit usually finds nothing, and that is fine. */
+    if (rc != TA_EXIT_USAGE && !n.schemas && !a->allow_empty) {
         fprintf(stderr, "tensoralias check: no operator schema found (%s); nothing was checked\n",
                 n.files ? what : "no C++ or Python source file");
         rc = TA_EXIT_USAGE;
@@ -260,17 +267,17 @@ static int write_machine(const check_args *c, const ta_diags *all)
 {
     size_t nrules;
     ta_rule_info *rules = all_rules(&nrules);
-    int r = c->format == TA_REPORT_JSON ? ta_report_json(all, stdout)
-                                        : ta_report_sarif(all, rules, nrules, stdout);
+    ta_status st = c->format == TA_REPORT_JSON ? ta_diags_write_json(all, ta_write_file, stdout)
+                                               : ta_diags_write_sarif(all, rules, nrules, ta_write_file, stdout);
     free(rules);
-    return r;
+    return st != TA_OK;
 }
 
 int ta_cmd_check(int argc, char **argv)
 {
     check_args c = {.files = calloc((size_t)argc + 1, sizeof(char *)),
                     .sa = {calloc((size_t)argc + 1, sizeof(char *)), calloc((size_t)argc + 1, sizeof(char *)),
-                           calloc((size_t)argc + 1, sizeof(char *)), 0, 0, 0, false}};
+                           calloc((size_t)argc + 1, sizeof(char *)), 0, 0, 0, false, false}};
     ta_diags *all;
     int rc = ta_diags_create(&all) != TA_OK || !c.files || !c.sa.srcs || !c.sa.defines || !c.sa.lists
                  ? TA_EXIT_USAGE

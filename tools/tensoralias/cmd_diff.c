@@ -12,6 +12,7 @@
 #include "diff_input.h"
 #include "diff_report.h"
 #include "report.h"
+#include "tensoralias/report.h"
 
 static void usage(FILE *out)
 {
@@ -149,7 +150,7 @@ static int write_out(const diff_args *a, const ta_diff *d, const ta_diags *diags
     if (a->format == TA_REPORT_SARIF) {
         size_t n;
         const ta_rule_info *rules = ta_diff_rules(&n);
-        return ta_report_sarif(diags, rules, n, stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
+        return ta_diags_write_sarif(diags, rules, n, ta_write_file, stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     }
     ta_diff_text(diags, a->notes, stderr);
     ta_diff_summary_line(d, a->old_side.name, a->new_side.name, stderr);

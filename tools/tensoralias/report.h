@@ -1,6 +1,7 @@
-/* report.h - writes a list of diagnostics as compiler-style text, JSON
- * lines, or SARIF 2.1.0 (for GitHub code scanning). Shared by every command
- * that reports findings (check, verify). */
+/* report.h - the command's side of reporting diagnostics: the --format
+ * names, compiler-style text (in colour on a terminal) in source order and
+ * the summary line. JSON lines and SARIF 2.1.0 are the library's
+ * (tensoralias/report.h). Shared by every command that reports findings. */
 #ifndef TA_REPORT_H
 #define TA_REPORT_H
 
@@ -32,22 +33,5 @@ void ta_report_summary(const ta_diags *d, bool notes, const char *what, FILE *ou
  * then line and column; diagnostics without a position keep their place
  * before the positioned ones of their file. Returns TA_OK or TA_ERR_NOMEM. */
 ta_status ta_report_shown(const ta_diags *src, bool notes, ta_diags *out);
-
-/* One JSON object per diagnostic per line: file, line, col, severity, rule,
- * message, hint (null when there is none). Returns 0, or -1 on failure. */
-int ta_report_json(const ta_diags *d, FILE *out);
-
-/* A SARIF 2.1.0 log with one run: tool.driver (name, version,
- * informationUri, rules[] = the given catalogue plus any other rule id the
- * diagnostics use) and one result per diagnostic. Relative file names are
- * given against %SRCROOT% (the repository root in code scanning), absolute
- * ones as file:// URIs. Returns 0, or -1 on failure. */
-int ta_report_sarif(const ta_diags *d, const ta_rule_info *rules, size_t nrules,
-                    FILE *out);
-
-/* The SARIF document as a jansson value (json_t *), for callers that add to
- * it before writing; release with json_decref. NULL on failure. */
-void *ta_report_sarif_build(const ta_diags *d, const ta_rule_info *rules,
-                            size_t nrules);
 
 #endif

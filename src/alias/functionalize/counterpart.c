@@ -66,6 +66,23 @@ static ta_status signature_text(fz_pass *p, const ta_schema *s, char *buf, size_
     return TA_OK;
 }
 
+/* Whether op and its counterpart f have one torchgen signature. */
+static ta_status same_signature(fz_pass *p, const ta_ir_op *op, const ta_ir_op *f, bool *same)
+{
+    for (uint32_t i = 0; i < p->nsig; i++)
+        if (p->sig[i].op == op && p->sig[i].fop == f) {
+            *same = p->sig[i].same;
+            return TA_OK;
+        }
+    char a[1024], b[1024];
+    ta_status st = signature_text(p, op->schema, a, sizeof a);
+    if (st == TA_OK) st = signature_text(p, f->schema, b, sizeof b);
+    if (st != TA_OK) return st;
+    *same = !strcmp(a, b);
+    if (p->nsig < FZ_SIG_CACHE) p->sig[p->nsig++] = (fz_sig_verdict){op, f, *same};
+    return TA_OK;
+}
+
 /* The overload of kind fkind that inputs (of n) resolve to, or NULL. */
 static const ta_ir_op *resolve_with(fz_pass *p, const char *fkind, ta_ir_node *n, const uint32_t *idx,
                                     uint32_t count)
@@ -154,11 +171,10 @@ ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write
         *why = why_none(p, fkind, s);
         return *why ? TA_OK : TA_ERR_NOMEM;
     }
-    char a[1024], b[1024];
-    ta_status st = signature_text(p, s, a, sizeof a);
-    if (st == TA_OK) st = signature_text(p, f->schema, b, sizeof b);
+    bool same;
+    ta_status st = same_signature(p, op, f, &same);
     if (st != TA_OK) return st;
-    if (strcmp(a, b)) {
+    if (!same) {
         *why = why_none(p, fkind, s);
         return *why ? TA_OK : TA_ERR_NOMEM;
     }
@@ -167,6 +183,7 @@ ta_status fz_counterpart(fz_pass *p, ta_ir_node *n, const ta_ir_op *op, fz_write
     w->inputs = idx;
     w->ninputs = cnt;
     w->fnrets = f->schema->nrets;
+    w->fop = f;
     if (!w->fkind) return TA_ERR_NOMEM;
     st = fill_plan(p, n, op, f, k, w);
     if (st == TA_ERR_INVALID) {

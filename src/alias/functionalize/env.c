@@ -208,7 +208,7 @@ ta_status fz_read(fz_pass *p, fz_env *e, fz_cursor c, ta_ir_value *v, ta_ir_valu
 static ta_status scatter(fz_pass *p, fz_cursor c, const ta_ir_node *view, ta_ir_value *base, ta_ir_value *nv,
                          ta_ir_value **out)
 {
-    const ta_ir_op *op = ta_ir_ops_resolve(p->ops, view);
+    const ta_ir_op *op = fz_op(p, view);
     ta_ir_value *two[2] = {base, nv};
     const ta_ir_type *type = view->inputs[0]->type;
     p->report->counts.scatters++;

@@ -9,6 +9,10 @@
  *                   scope: reading (views taken again), writing (scatters)
  *   rewrite.c       the rewrite, block by block: nodes (each write becomes its
  *                   counterpart in place), If, Loop, copy-back, dead nodes
+ *   loop_parity.c   loops carrying a tensor as its own transpose: a carried
+ *                   bool says which of two it is (made before planning)
+ *   interpreter_quirk.c  block results read in nested loops returned through
+ *                   aten::alias (torch 1.13.1's interpreter frees them early)
  *   functionalize.c the entry point and the report
  *
  * An alias says how to rebuild a value from memory roots: a root is memory
@@ -71,7 +75,25 @@ typedef struct fz_write_plan {
     int32_t *out_of;        /* per node output: the written[] entry it returns, -1, or
                              * -2 - i: the counterpart's output i (mutable's own returns) */
     uint32_t nouts;         /* the node's outputs */
+    const ta_ir_op *fop;    /* the counterpart */
 } fz_write_plan;
+
+/* Whether a mutating operator's counterpart has its torchgen signature:
+ * computed once per pair (the signature is the costly part of planning). */
+typedef struct fz_sig_verdict {
+    const ta_ir_op *op, *fop;
+    bool same;
+} fz_sig_verdict;
+enum { FZ_SIG_CACHE = 64 };
+
+/* A loop's carried tensor j that each iteration transposes (loop_parity.c). */
+typedef struct fz_parity {
+    const ta_ir_node *loop;
+    uint32_t j;
+    ta_ir_value *transposed; /* its initial value transposed, before the loop */
+    ta_ir_value *flag;       /* the body's bool: it is the initial value itself */
+    ta_ir_value *flag_out;   /* the loop's result of that bool */
+} fz_parity;
 
 /* The pass over one graph. Arrays indexed by value or node id cover the ids
  * the graph had when the pass began; what the pass adds is never looked up. */
@@ -91,6 +113,13 @@ typedef struct fz_pass {
     uint32_t *mem;            /* mem[mem_start[r] .. mem_start[r+1]) */
     ta_ir_value **guard;      /* per loop node: "its body runs", made once */
     ta_ir_value **first;      /* per loop node: "first iteration", made once */
+    const ta_ir_op **op;      /* per node: its operator, once resolved ... */
+    uint8_t *op_done;         /* ... which it is when this is set */
+    uint32_t nop;             /* nodes the two have room for */
+    fz_sig_verdict sig[FZ_SIG_CACHE];
+    uint32_t nsig;
+    fz_parity *parity;        /* loop_parity.c's loops */
+    uint32_t nparity, cap_parity;
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
     ta_functionalize_report *report;
@@ -155,6 +184,10 @@ ta_status fz_set_root(fz_pass *p, fz_env *e, ta_ir_value *root, ta_ir_value *v);
 ta_status fz_merge_if(fz_pass *p, fz_env *e, ta_ir_node *ifn, fz_env *e0, fz_env *e1);
 
 /* ---- functionalize.c ---- */
+/* The operator node n resolves to (NULL: none), resolved once per node. */
+const ta_ir_op *fz_op(fz_pass *p, const ta_ir_node *n);
+/* Node n now resolves to op (it became its counterpart). */
+void fz_set_op(fz_pass *p, const ta_ir_node *n, const ta_ir_op *op);
 struct ta_functionalize_report {
     ta_functionalize_counts counts;
     ta_functionalize_kept *kept;
@@ -162,6 +195,13 @@ struct ta_functionalize_report {
     ta_arena *arena;          /* the kept nodes' strings */
 };
 ta_status fz_report_kept(fz_pass *p, const ta_ir_node *n, const char *why);
+
+/* ---- loop_parity.c ---- */
+ta_status fz_prepare_parity(fz_pass *p);
+const fz_parity *fz_parity_of(const fz_pass *p, const ta_ir_node *loop, uint32_t j);
+
+/* ---- interpreter_quirk.c ---- */
+ta_status fz_guard_interpreter(fz_pass *p);
 
 /* ---- rewrite.c ---- */
 ta_status fz_walk_graph(fz_pass *p);

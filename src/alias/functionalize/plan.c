@@ -191,7 +191,7 @@ static bool agg_read_only(fz_pass *p, const ta_ir_value *l)
         ir_kind k = u->kind->kind;
         if (k == IR_K_EXTRACTOR && strcmp(u->kind->name, "prim::PythonOp")) continue;
         if (k != IR_K_OTHER) return false;
-        const ta_ir_op *op = ta_ir_ops_resolve(p->ops, u);
+        const ta_ir_op *op = fz_op(p, u);
         uint32_t at = l->uses[i].index;
         if (!op || op->kind == TA_IR_CONSERVATIVE || at >= op->schema->nargs || op->args[at].write ||
             op->args[at].wild_after)
@@ -301,7 +301,7 @@ static ta_status plan_write(fz_pass *p, ta_ir_node *n, const ta_ir_op *op)
 
 static ta_status plan_op(fz_pass *p, ta_ir_node *n)
 {
-    const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
+    const ta_ir_op *op = fz_op(p, n);
     if (!op) return plan_opaque(p, n, fmt(p, "it is passed to %s, which has no schema%s", n->kind->name, ""));
     if (op->kind == TA_IR_CONSERVATIVE)
         return plan_opaque(p, n, fmt(p, "it is passed to %s, which may write it without saying so%s", n->kind->name, ""));
@@ -354,8 +354,9 @@ static bool chain_visible(fz_pass *p, const fz_alias *a, const ta_ir_block *b, b
         }
         a = fz_alias_of(p, a->parent);
     }
-    if (a->kind == FZ_COND)
-        return chain_visible(p, a->alt[0], b, parents_too) && chain_visible(p, a->alt[1], b, parents_too);
+    if (a->kind == FZ_COND) /* a view of a cond: the cond is chosen at b too */
+        return fz_visible(a->cond, b) && chain_visible(p, a->alt[0], b, parents_too) &&
+               chain_visible(p, a->alt[1], b, parents_too);
     return a->kind == FZ_ROOT;
 }
 
@@ -566,7 +567,12 @@ static ta_status plan_params(fz_pass *p, ta_ir_node *n, const fz_alias *const *l
         const fz_alias *f = fz_alias_of(p, init), *l = later[j];
         if (!holds_tensor(param->type)) continue;
         ta_status st = TA_OK;
-        if (!followable(f) || !l) {
+        const fz_parity *q = fz_parity_of(p, n, j);
+        if (q && followable(f)) {
+            fz_alias *c = new_alias(p, FZ_COND);
+            if (c) c->cond = q->flag, c->alt[0] = f, c->alt[1] = fz_alias_of(p, q->transposed);
+            st = set_alias(p, param, c);
+        } else if (!followable(f) || !l) {
             st = set_unknown(p, param, &init, 1, "it is carried around a loop, aliasing what it started as or what an iteration left");
         } else if (l == f) {
             st = set_alias(p, param, f);
@@ -607,6 +613,7 @@ static bool carried_after(fz_pass *p, ta_ir_node *n, const fz_alias **later, con
     for (uint32_t j = 0; j < n->noutputs; j++) {
         ta_ir_value *last = body->ret->inputs[j + 1], *param = body->param->outputs[j + 1];
         const fz_alias *l = NULL;
+        if (fz_parity_of(p, n, j) && followable(fz_alias_of(p, n->inputs[j + 2]))) continue; /* known already */
         if (last == param || fz_alias_of(p, last) == fz_alias_of(p, param)) l = fz_alias_of(p, n->inputs[j + 2]);
         else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
             l = localize(p, fz_alias_of(p, last), n, -1, own);
@@ -645,6 +652,11 @@ static ta_status plan_loop(fz_pass *p, ta_ir_node *n)
         unite(p, body->param->outputs[j + 1]->id, o->id);
         const fz_alias *self = self_alias(p, o), *f = fz_alias_of(p, init), *t = NULL;
         if (!self) return TA_ERR_NOMEM;
+        const fz_parity *q = fz_parity_of(p, n, j);
+        if (q && followable(f)) {
+            st = set_cond(p, o, q->flag_out, f, fz_alias_of(p, q->transposed), NULL, 0, "");
+            continue;
+        }
         if (!shares_inside(p, n, body->ret->inputs + 1, ncarried, j))
             t = localize(p, fz_alias_of(p, last), n, -1, self);
         if (!followable(f)) f = NULL;

@@ -65,6 +65,7 @@ static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, const 
     const ir_kind_info *k = ir_graph_kind(p->g, w->fkind, strlen(w->fkind));
     if (!k) return TA_ERR_NOMEM;
     n->kind = k;
+    fz_set_op(p, n, w->fop);
     ta_ir_value *o;
     while (n->noutputs < w->fnrets)
         if (ta_ir_node_add_output(n, NULL, ta_ir_type_simple(p->g, TA_IR_TENSOR), &o) != TA_OK)
@@ -287,7 +288,7 @@ static bool removable(fz_pass *p, const ta_ir_node *n, const uint32_t *dead)
     ir_kind k = n->kind->kind;
     if (k == IR_K_CONSTANT || k == IR_K_LIST_CONSTRUCT || k == IR_K_TUPLE_CONSTRUCT) return true;
     if (k != IR_K_OTHER || n->kind->side_effects) return false;
-    const ta_ir_op *op = ta_ir_ops_resolve(p->ops, n);
+    const ta_ir_op *op = fz_op(p, n);
     return op && op->kind != TA_IR_CONSERVATIVE && !fz_op_writes(op);
 }
 
@@ -350,5 +351,6 @@ ta_status fz_walk_graph(fz_pass *p)
     if (st == TA_OK) st = fz_walk_block(p, &e, p->g->top);
     if (st == TA_OK) st = copy_back(p, &e);
     fz_env_free(&e);
-    return st == TA_OK ? sweep(p) : st;
+    if (st == TA_OK) st = sweep(p);
+    return st == TA_OK ? fz_guard_interpreter(p) : st;
 }

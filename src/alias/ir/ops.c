@@ -8,6 +8,8 @@
 
 #include "base/alloc.h"
 #include "base/file.h"
+#include "base/grow.h"
+#include "tensoralias/schema_list.h"
 #include "alias/ir/ir_internal.h"
 
 
@@ -21,6 +23,8 @@ struct ta_ir_ops {
     ta_map by_kind;     /* "aten::add" -> op_list */
     ta_map by_overload; /* "aten::add.Tensor" -> op */
     size_t count;
+    ta_schema_list **lists; /* the schema lists added, whose schemas the ops use */
+    size_t nlists, caplists;
 };
 
 ta_status ta_ir_ops_create(ta_ir_ops **out)
@@ -44,6 +48,8 @@ void ta_ir_ops_destroy(ta_ir_ops *ops)
     if (!ops) return;
     ta_map_clear(&ops->by_kind);
     ta_map_clear(&ops->by_overload);
+    for (size_t i = 0; i < ops->nlists; i++) ta_schema_list_destroy(ops->lists[i]);
+    free(ops->lists);
     ir_types_clear(&ops->types);
     ta_arena_destroy(ops->arena);
     free(ops);
@@ -149,13 +155,11 @@ static ta_status append_op(ta_ir_ops *ops, ta_ir_op *op)
     return TA_OK;
 }
 
-static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
-                            const ta_parse_opts *opts, bool *added, ta_diags *diags)
+/* Adds a parsed schema (which must outlive ops), unless its overload is in
+ * the set already. */
+static ta_status add_parsed(ta_ir_ops *ops, const ta_schema *s, ta_ir_alias_kind kind, bool *added)
 {
     if (added) *added = false;
-    ta_schema *s;
-    ta_status st = ta_schema_parse(ops->arena, text, len, opts, &s, diags);
-    if (st != TA_OK) return st;
     size_t klen;
     char *key = overload_key(ops->arena, s, &klen);
     if (!key) return TA_ERR_NOMEM;
@@ -165,12 +169,22 @@ static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_
     op->schema = s;
     op->kind = kind;
     op->text = s->text;
+    ta_status st;
     if ((st = convert_formals(ops, op)) != TA_OK || (st = plan_aliases(ops, op)) != TA_OK ||
         (st = append_op(ops, op)) != TA_OK ||
         (st = ta_map_add(&ops->by_overload, key, klen, ta_map_ptr(op), NULL)) != TA_OK)
         return st;
     if (added) *added = true;
     return TA_OK;
+}
+
+static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
+                            const ta_parse_opts *opts, bool *added, ta_diags *diags)
+{
+    if (added) *added = false;
+    ta_schema *s;
+    ta_status st = ta_schema_parse(ops->arena, text, len, opts, &s, diags);
+    return st == TA_OK ? add_parsed(ops, s, kind, added) : st;
 }
 
 ta_status ta_ir_ops_add(ta_ir_ops *ops, const char *schema, size_t len, ta_ir_alias_kind kind,
@@ -190,40 +204,35 @@ static const struct {
     {"INTERNAL_SPECIAL_CASE", TA_IR_SPECIAL_CASE},
 };
 
-/* "KIND<TAB>" at the start of a line: the kind and the length of the prefix. */
-static size_t kind_prefix(const char *line, size_t n, ta_ir_alias_kind *kind)
+/* The kind a schema list names (NULL: none, FROM_SCHEMA). */
+static ta_ir_alias_kind kind_named(const char *name)
 {
-    const char *tab = memchr(line, '\t', n);
-    *kind = TA_IR_FROM_SCHEMA;
-    if (!tab) return 0;
-    size_t k = (size_t)(tab - line);
-    for (size_t i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
-        if (strlen(kind_names[i].name) == k && !memcmp(kind_names[i].name, line, k)) {
-            *kind = kind_names[i].kind;
-            return k + 1;
-        }
-    return 0;
+    for (size_t i = 0; name && i < sizeof kind_names / sizeof kind_names[0]; i++)
+        if (!strcmp(kind_names[i].name, name)) return kind_names[i].kind;
+    return TA_IR_FROM_SCHEMA;
+}
+
+/* Keeps l: its schemas are the ops'. */
+static ta_status keep_list(ta_ir_ops *ops, ta_schema_list *l)
+{
+    if (TA_GROW_ONE(ops->lists, ops->nlists, ops->caplists, 4) != TA_OK) {
+        ta_schema_list_destroy(l);
+        return TA_ERR_NOMEM;
+    }
+    ops->lists[ops->nlists++] = l;
+    return TA_OK;
 }
 
 ta_status ta_ir_ops_add_text(ta_ir_ops *ops, const char *text, size_t len, const char *source,
                              ta_diags *diags)
 {
-    ta_status result = TA_OK;
-    uint32_t line = 0;
-    for (size_t pos = 0; pos < len;) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t end = nl ? (size_t)(nl - text) : len, n = end - pos;
-        line++;
-        const char *l = text + pos;
-        pos = end + 1;
-        if (n && l[n - 1] == '\r') n--;
-        if (!n || l[0] == '#') continue;
-        ta_ir_alias_kind kind;
-        size_t skip = kind_prefix(l, n, &kind);
-        ta_parse_opts opts = {source ? source : "<schemas>", line, (uint32_t)skip + 1};
-        ta_status st = add_schema(ops, l + skip, n - skip, kind, &opts, NULL, diags);
-        if (st == TA_ERR_NOMEM) return st;
-        if (st != TA_OK) result = st;
+    ta_schema_list *l = NULL;
+    ta_status result = ta_schema_list_load_buffer(text, len, source ? source : "<schemas>", &l, diags);
+    if (!l) return result;
+    if (keep_list(ops, l) != TA_OK) return TA_ERR_NOMEM;
+    for (size_t i = 0; i < ta_schema_list_count(l); i++) {
+        ta_status st = add_parsed(ops, ta_schema_list_get(l, i), kind_named(ta_schema_list_kind(l, i)), NULL);
+        if (st != TA_OK) return st;
     }
     return result;
 }

@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "exec/registry/registry_internal.h"
 #include "base/file.h"
+#include "tensoralias/schema_list.h"
 
 /* func[0..len) with the namespace it is registered under, in the arena:
  * as written when it names one, else ns. Trailing blanks and surrounding
@@ -128,85 +129,22 @@ static ta_status register_yaml(ta_registry *reg, const char *path, const char *t
     return st;
 }
 
-/* Checks that q (at column col of line `line`, whose whole text is raw) is
- * a schema; a diagnostic under its place in raw when it is not. */
-static ta_status check_schema_line(const char *path, uint32_t line, uint32_t col, const char *q,
-                                   const char *raw, ta_diags *diags)
+/* A list of schemas (tensoralias/schema_list.h), each registered. A file
+ * without any schema is an error too: nothing would be verified from it. */
+static ta_status register_list(ta_registry *reg, const char *path, const char *text, size_t len,
+                               ta_diags *diags)
 {
-    ta_arena *a = NULL;
-    ta_diags *ld = NULL;
-    ta_status st = ta_arena_create(&a);
-    if (st == TA_OK) st = ta_diags_create(&ld);
-    if (st == TA_OK) {
-        ta_parse_opts at = {path, line, col};
-        ta_schema *s;
-        st = ta_schema_parse(a, q, strlen(q), &at, &s, ld);
+    ta_schema_list *l = NULL;
+    ta_status st = ta_schema_list_load_buffer(text, len, path, &l, diags);
+    for (size_t i = 0; l && i < ta_schema_list_count(l) && st != TA_ERR_NOMEM; i++) {
+        if (register_schema(reg, ta_schema_list_get(l, i)->text) != TA_OK) st = TA_ERR_NOMEM;
     }
-    for (size_t i = 0; ld && i < ta_diags_count(ld); i++) {
-        const ta_diag *g = ta_diags_get(ld, i);
-        ta_loc where = {path, g->line, g->col, g->length, raw, (uint32_t)strlen(raw)};
-        if (ta_diag_emit(diags, g->severity, &where, g->rule, "%s", g->message) != TA_OK)
-            st = TA_ERR_NOMEM;
-    }
-    ta_diags_destroy(ld);
-    ta_arena_destroy(a);
-    return st;
-}
-
-/* Where the schema starts on a line: past indentation, a list dash and
- * "func:"; a surrounding quote is cut off in place. */
-static char *schema_of_line(char *p)
-{
-    char *q = p;
-    while (*q == ' ' || *q == '\t') q++;
-    if (*q == '-') q++;
-    while (*q == ' ') q++;
-    if (!strncmp(q, "func:", 5)) q += 5;
-    while (*q == ' ') q++;
-    size_t l = strlen(q);
-    while (l && (q[l - 1] == ' ' || q[l - 1] == '\r')) q[--l] = '\0';
-    if (l >= 2 && (q[0] == '"' || q[0] == '\'') && q[l - 1] == q[0]) {
-        q[l - 1] = '\0';
-        q++;
-    }
-    return q;
-}
-
-/* One schema a line: "- ns::op(...)", "- func: ...", quoted or not, or
- * bare; blank lines and comments are skipped. Every other line must be a
- * schema: each that is not is an error at its position (TA_ERR_PARSE after
- * the whole file), and so is a file without any. The text is cut into
- * lines in place. */
-static ta_status register_lines(ta_registry *reg, const char *path, char *text, ta_diags *diags)
-{
-    ta_status st = TA_OK;
-    uint32_t line = 0;
-    size_t found = 0;
-    for (char *p = text; p && *p && st != TA_ERR_NOMEM;) {
-        char *nl = strchr(p, '\n');
-        if (nl) *nl = '\0';
-        line++;
-        char *raw = ta_strdup(p);
-        if (!raw) return TA_ERR_NOMEM;
-        char *q = schema_of_line(p);
-        if (*q && *q != '#') {
-            ta_status ps = check_schema_line(path, line, (uint32_t)(q - p) + 1, q, raw, diags);
-            if (ps == TA_OK) {
-                found++;
-                if (register_schema(reg, q) != TA_OK) st = TA_ERR_NOMEM;
-            } else if (st == TA_OK) {
-                st = ps;
-            }
-        }
-        free(raw);
-        p = nl ? nl + 1 : NULL;
-    }
-    if (st == TA_OK && !found) {
+    if (st == TA_OK && !ta_schema_list_count(l)) {
         ta_loc at = {.file = path};
-        st = ta_diag_error(diags, &at, "schema-file", "no schema in it (one a line, "
-                           "'- func: ...', '- \"ns::op(...) -> ...\"' or bare)") == TA_OK
-                 ? TA_ERR_PARSE : TA_ERR_NOMEM;
+        st = ta_diag_error(diags, &at, "schema-file", "no schema in it (one a line, or a "
+                           "native_functions.yaml)") == TA_OK ? TA_ERR_PARSE : TA_ERR_NOMEM;
     }
+    ta_schema_list_destroy(l);
     return st;
 }
 
@@ -221,7 +159,7 @@ ta_status ta_registry_load_schemas(ta_registry *reg, const char *path, ta_diags 
         return TA_ERR_NOMEM;
     }
     st = strstr(text, "func:") ? register_yaml(reg, path, text, len, diags) : TA_ERR_NOTFOUND;
-    if (st == TA_ERR_NOTFOUND) st = register_lines(reg, path, text, diags);
+    if (st == TA_ERR_NOTFOUND) st = register_list(reg, path, text, len, diags);
     free(text);
     ta_status moved = ta_registry_take_diags(reg, diags);
     return st != TA_OK ? st : moved;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include "testdata.h"
 
@@ -27,6 +28,16 @@ size_t ta_test_each_file(const char *dir, const char *suffix,
     }
     closedir(d);
     return n;
+}
+
+char *ta_test_temp_file(char *path, const char *text)
+{
+    size_t n = strlen(text);
+    int fd = mkstemp(path);
+    bool ok = fd >= 0 && write(fd, text, n) == (ssize_t)n;
+    if (fd >= 0) close(fd);
+    if (!ok) fprintf(stderr, "cannot write a temporary file %s\n", path);
+    return ok ? path : NULL;
 }
 
 const char *ta_test_build_dir(void)

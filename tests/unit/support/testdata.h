@@ -16,6 +16,11 @@ const char *ta_test_build_dir(void);
 /* Writes "$BUILD/data/<rel>" into buf (cap bytes) and returns buf. */
 char *ta_test_data_path(char *buf, size_t cap, const char *rel);
 
+/* Writes text into a new temporary file made from the mkstemp template
+ * path (which becomes its name); the caller unlinks it. Returns path, or
+ * NULL (and a message on stderr) when it cannot be written. */
+char *ta_test_temp_file(char *path, const char *text);
+
 /* Reads a whole file (any path) into a NUL-terminated malloc'd buffer; its
  * length goes to *len when len is not NULL. NULL (and a message on stderr)
  * if it cannot be read. */

@@ -1,18 +1,17 @@
-/* sarif.h - the SARIF 2.1.0 pieces both reports share (check's diagnostics,
+/* sarif.h - the SARIF 2.1.0 pieces every report shares (diagnostics' and
  * verify's findings): the log envelope with its tool.driver, the rule
  * catalogue, the common fields of a result, artifact locations and levels.
  * Each report adds only what is its own (regions, logical locations,
- * properties, baseline states). */
-#ifndef TA_SARIF_H
-#define TA_SARIF_H
+ * properties, baseline states). Not public. */
+#ifndef TA_BASE_SARIF_H
+#define TA_BASE_SARIF_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
+#include "base/writer.h"
 #include "tensoralias/diag.h"
-#include "tensoralias/exec.h"
 
 #define TA_SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TA_SARIF_INFO_URI "https://github.com/tensoralias/tensoralias"
@@ -25,8 +24,7 @@
 #define TA_SARIF_HELP_BASE TA_SARIF_INFO_URI "/blob/main/docs/rules.md"
 #endif
 
-/* The SARIF level ("error", "warning", "note") of a diagnostic's or a
- * finding's severity. */
+/* The SARIF level ("error", "warning", "note") of a severity. */
 const char *ta_sarif_level(ta_severity s);
 
 /* The rule catalogue (tool.driver.rules) is a JSON array of
@@ -55,7 +53,8 @@ json_t *ta_sarif_artifact(const char *path);
  * Takes over both references, also on failure (NULL). */
 json_t *ta_sarif_log(json_t *rules, json_t *results);
 
-/* Writes the log indented, keys in order, and a newline. 0, or -1. */
-int ta_sarif_write(const json_t *log, FILE *out);
+/* Writes the log indented, keys in order, and a newline (NULL: out of
+ * memory), and releases it. */
+void ta_sarif_write(ta_writer *w, json_t *log);
 
 #endif

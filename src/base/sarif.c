@@ -1,11 +1,13 @@
 /* sarif.c - the SARIF 2.1.0 envelope, rule catalogue and result skeleton
- * shared by check's and verify's reports (see sarif.h). */
+ * shared by the diagnostics' and verify's reports (see sarif.h). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sarif.h"
+#include "base/alloc.h"
+#include "base/sarif.h"
+#include "tensoralias/version.h"
 
 const char *ta_sarif_level(ta_severity s)
 {
@@ -62,7 +64,7 @@ json_t *ta_sarif_artifact(const char *path)
     while (path[0] == '.' && path[1] == '/') path += 2;
     bool relative = path[0] != '/';
     size_t n = strlen(path);
-    char *u = malloc(3 * n + 8), *p = u;
+    char *u = ta_malloc(3 * n + 8), *p = u;
     if (!u) return NULL;
     if (!relative) p += sprintf(p, "file://");
     for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
@@ -89,12 +91,13 @@ json_t *ta_sarif_log(json_t *rules, json_t *results)
     /* "o" steals both references, also when packing fails. */
     return json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o}]}", "$schema",
                      TA_SARIF_SCHEMA, "version", "2.1.0", "runs", "tool", "driver", "name",
-                     "tensoralias", "version", TA_VERSION, "informationUri", TA_SARIF_INFO_URI,
+                     "tensoralias", "version", TA_VERSION_STRING, "informationUri", TA_SARIF_INFO_URI,
                      "rules", rules, "results", results);
 }
 
-int ta_sarif_write(const json_t *log, FILE *out)
+void ta_sarif_write(ta_writer *w, json_t *log)
 {
-    if (!log || json_dumpf(log, out, JSON_PRESERVE_ORDER | JSON_INDENT(2))) return -1;
-    return fputc('\n', out) == EOF ? -1 : 0;
+    ta_writer_json(w, log, JSON_PRESERVE_ORDER | JSON_INDENT(2));
+    ta_writer_put(w, "\n", 1);
+    json_decref(log);
 }
