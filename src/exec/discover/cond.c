@@ -327,58 +327,44 @@ static int parse_unary(parser *P)
     return parse_primary(P);
 }
 
-static int parse_mul(parser *P)
+/* The binary operators by precedence, loosest first: each level's
+ * operands are the next level's, the last level's unary expressions. */
+static const struct {
+    const char *tok;
+    dsc_op op;
+} bin_levels[][4] = {
+    {{"==", DSC_EQ}, {"!=", DSC_NE}},
+    {{"<", DSC_LT}, {"<=", DSC_LE}, {">", DSC_GT}, {">=", DSC_GE}},
+    {{"+", DSC_ADD}, {"-", DSC_SUB}},
+    {{"*", DSC_MUL}, {"/", DSC_DIV}, {"%", DSC_MOD}},
+};
+enum { BIN_LEVELS = sizeof bin_levels / sizeof *bin_levels };
+
+/* The operator of level at the lexer's token, or DSC_NUM. */
+static dsc_op bin_op_at(parser *P, size_t level)
 {
-    int k = parse_unary(P);
-    for (;;) {
-        dsc_op op = is_punct(&P->L, "*") ? DSC_MUL : is_punct(&P->L, "/") ? DSC_DIV : is_punct(&P->L, "%") ? DSC_MOD : DSC_NUM;
-        if (op == DSC_NUM || P->bad) return k;
-        lex_next(&P->L);
-        k = node(P, op, k, parse_unary(P), 0);
-    }
+    for (size_t i = 0; i < 4 && bin_levels[level][i].tok; i++)
+        if (is_punct(&P->L, bin_levels[level][i].tok)) return bin_levels[level][i].op;
+    return DSC_NUM;
 }
 
-static int parse_add(parser *P)
+/* A left-associative chain of level's operators. */
+static int parse_level(parser *P, size_t level)
 {
-    int k = parse_mul(P);
+    if (level == BIN_LEVELS) return parse_unary(P);
+    int k = parse_level(P, level + 1);
     for (;;) {
-        dsc_op op = is_punct(&P->L, "+") ? DSC_ADD : is_punct(&P->L, "-") ? DSC_SUB : DSC_NUM;
+        dsc_op op = bin_op_at(P, level);
         if (op == DSC_NUM || P->bad) return k;
         lex_next(&P->L);
-        k = node(P, op, k, parse_mul(P), 0);
-    }
-}
-
-static int parse_rel(parser *P)
-{
-    int k = parse_add(P);
-    for (;;) {
-        dsc_op op = is_punct(&P->L, "<")    ? DSC_LT
-                    : is_punct(&P->L, "<=") ? DSC_LE
-                    : is_punct(&P->L, ">")  ? DSC_GT
-                    : is_punct(&P->L, ">=") ? DSC_GE
-                                            : DSC_NUM;
-        if (op == DSC_NUM || P->bad) return k;
-        lex_next(&P->L);
-        k = node(P, op, k, parse_add(P), 0);
-    }
-}
-
-static int parse_eq(parser *P)
-{
-    int k = parse_rel(P);
-    for (;;) {
-        dsc_op op = is_punct(&P->L, "==") ? DSC_EQ : is_punct(&P->L, "!=") ? DSC_NE : DSC_NUM;
-        if (op == DSC_NUM || P->bad) return k;
-        lex_next(&P->L);
-        k = node(P, op, k, parse_rel(P), 0);
+        k = node(P, op, k, parse_level(P, level + 1), 0);
     }
 }
 
 static int parse_and(parser *P)
 {
-    int k = parse_eq(P);
-    while (!P->bad && accept(P, "&&")) k = node(P, DSC_AND, k, parse_eq(P), 0);
+    int k = parse_level(P, 0);
+    while (!P->bad && accept(P, "&&")) k = node(P, DSC_AND, k, parse_level(P, 0), 0);
     return k;
 }
 
