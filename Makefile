@@ -3,7 +3,8 @@
 # Sources are found by directory, so a new file needs no Makefile edit:
 #   src/{base,schema,extract,alias,exec}/**.c (any subdirectory)
 #                                 -> build/libtensoralias.{a,so}, built with
-#                                    -fvisibility=hidden: only TA_API is exported
+#                                    -fvisibility=hidden: only TA_API is exported;
+#                                    with build/gen/default_ops.c, generated
 #   src/refkernels/*.c            -> build/libtensoralias_refkernels.so (CPU reference kernels)
 #   src/cuda/*.c, src/cuda/*.cu   -> build/libtensoralias_cuda.so (when nvcc is found and CUDA != 0)
 #   src/torch/*.cpp               -> build/libtensoralias_torch.so (the libtorch bridge; when
@@ -55,7 +56,11 @@ LDLIBS   := $(PKG_LIBS) -ldl -lm -lpthread
 LDFLAGS  += $(SAN)
 
 LIB_SRC  := $(sort $(shell find src/base src/schema src/extract src/alias src/exec -name '*.c'))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+# The default operator set is data compiled in: its table is generated from
+# the files it is made of (tools/gen_default_ops.sh, src/alias/ir/default_ops.h).
+DEFAULT_OPS_DATA := tests/data/golden/torch-1.13.1/registered-operators.txt.xz \
+                    tests/data/corpus/pytorch-main/native_functions.yaml.xz
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/default_ops.o
 REF_SRC  := $(sort $(wildcard src/refkernels/*.c))
 REF_OBJ  := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_SRC  := $(sort $(wildcard tools/tensoralias/*.c))
@@ -147,6 +152,13 @@ $(BUILD)/obj/%.o: %.c
 # helpers need cmocka's flags, nothing else does.
 $(LIB_OBJ): OBJ_CFLAGS := -fvisibility=hidden
 $(TESTLIB_OBJ): OBJ_CFLAGS := $(CMOCKA_CFLAGS)
+
+%/gen/default_ops.c: tools/gen_default_ops.sh $(DEFAULT_OPS_DATA)
+	@mkdir -p $(dir $@)
+	sh tools/gen_default_ops.sh $(DEFAULT_OPS_DATA) > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/gen/default_ops.o: $(BUILD)/gen/default_ops.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
@@ -295,10 +307,13 @@ coverage:
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS on its corpus in tests/fuzz/corpus/<name>.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o) build-fuzz/obj/gen/default_ops.o
 FUZZ_CFLAGS := -std=c17 -O1 -g -D_GNU_SOURCE -Iinclude -Isrc $(PKG_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
                -DTA_VERSION='"$(VERSION)"' -DTA_DATADIR='"$(PREFIX)/share/tensoralias"'
 build-fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+build-fuzz/obj/gen/default_ops.o: build-fuzz/gen/default_ops.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)

@@ -126,9 +126,33 @@ TA_API const ta_ir_type *ta_aliasdb_location_wildcard(const ta_aliasdb *db, uint
 TA_API uint32_t ta_aliasdb_location_count(const ta_aliasdb *db);
 
 /* The points-to graph in GraphML (igraph's writer): a vertex per location
- * ("name": "%x", or "*Tensor" for a wildcard; "wildcard" 0/1), an edge per
- * points-to or containment ("kind"). TA_ERR_IO on a write error. */
+ * ("name": "%x", or "*Tensor" for a wildcard; "wildcard" 0/1; "open" 1 for
+ * an object of a class not declared whole, which contains every wildcard),
+ * an edge per points-to or containment ("kind"). TA_ERR_IO on a write error. */
 TA_API ta_status ta_aliasdb_write_graphml(const ta_aliasdb *db, FILE *out);
+
+/* What the analysis found, for people (what `tensoralias graph-alias`
+ * prints). TEXT and JSON have a record per value, in print order (graph
+ * inputs, then each node's outputs and its blocks' parameters): its type,
+ * the locations it may point to and contain, whether it is a wildcard, the
+ * nodes that may write it (kind and line):
+ *   %t : Tensor points-to {%a} contains {%a, %t} written-by aten::relu_@6
+ *   {"value": "%t", "type": "Tensor", "points_to": ["%a"], "contains": [...],
+ *    "wildcard": false, "writers": [{"kind": "aten::relu_", "line": 6}]}
+ * (a location is "%x", the memory of value %x, or "*Tensor", the wildcard of
+ * a type; an immutable value is "%i : int immutable"). DOT draws it for
+ * Graphviz: a box per value, an ellipse per location (a gold octagon for a
+ * wildcard), points-to edges, contained locations dashed blue, writing nodes
+ * and their writes in red. GRAPHML is ta_aliasdb_write_graphml. */
+typedef enum ta_aliasdb_format {
+    TA_ALIASDB_TEXT = 0,
+    TA_ALIASDB_JSON,
+    TA_ALIASDB_DOT,
+    TA_ALIASDB_GRAPHML
+} ta_aliasdb_format;
+
+/* TA_ERR_IO on a write error, TA_ERR_NOMEM. */
+TA_API ta_status ta_aliasdb_write(const ta_aliasdb *db, ta_aliasdb_format format, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -144,7 +144,9 @@ TA_API ta_status ta_registry_set_origin(ta_registry *reg, const char *origin);
 TA_API ta_status ta_registry_take_diags(ta_registry *reg, ta_diags *into);
 
 /* Gives the plugins loaded next an option (kernel.h's ta_registry_option):
- * "torch.library" names the extension library the libtorch bridge loads.
+ * "torch.library" names the extension library the libtorch bridge loads,
+ * "torch.ops" (patterns one a line) the operators of the process's own
+ * dispatcher it verifies (those Python code registered: the Python package).
  * A key set twice keeps its first value. */
 TA_API ta_status ta_registry_set_option(ta_registry *reg, const char *key, const char *value);
 

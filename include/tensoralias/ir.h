@@ -125,6 +125,14 @@ TA_API const ta_ir_type *ta_ir_type_class(ta_ir_graph *g, const char *qualified_
  * its attributes; the reader declares those GetAttr and SetAttr show. */
 TA_API ta_status ta_ir_class_add_attr(ta_ir_graph *g, const ta_ir_type *cls,
                                       const char *name, const ta_ir_type *type);
+/* Says that the attributes added so far are all the class has (the reader
+ * then adds none). Only then does the analysis know what an object of the
+ * class may contain, as AliasDb does from the class's attribute types: a
+ * graph shows only the attributes it reads, so an object of a class not
+ * declared whole is taken to contain any mutable value (and the analysis
+ * says so in a note). ta_ir_read_classes declares classes whole. */
+TA_API ta_status ta_ir_class_declare_whole(ta_ir_graph *g, const ta_ir_type *cls);
+TA_API bool ta_ir_class_is_whole(const ta_ir_type *cls);
 TA_API uint32_t ta_ir_class_nattrs(const ta_ir_type *cls);
 TA_API const char *ta_ir_class_attr_name(const ta_ir_type *cls, uint32_t i);
 TA_API const ta_ir_type *ta_ir_class_attr_type(const ta_ir_type *cls, uint32_t i);
@@ -279,9 +287,10 @@ TA_API ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len,
 /* Declares class types completely, one a line:
  *     __torch__.m.Block(conv : __torch__.m.Conv, scale : Tensor, n : int)
  * (attribute names may be left out: "__torch__.m.Conv(Tensor, Tensor?)").
- * What a class object may contain is its attributes' types, and an
- * un-inlined graph (prim::CallMethod) does not show them all; a declared
- * class is not extended by what the reader sees. Empty lines and lines
+ * What a class object may contain is its attributes' types, and a graph
+ * does not show them all (only those it reads; an un-inlined graph fewer
+ * still): a declared class is whole (ta_ir_class_declare_whole) and not
+ * extended by what the reader sees. Empty lines and lines
  * starting with '#' are skipped. TA_ERR_PARSE with a positioned diagnostic
  * (rule "ir-syntax") for a malformed line or a class declared twice. */
 TA_API ta_status ta_ir_read_classes(ta_ir_graph *g, const char *text, size_t len,
@@ -328,6 +337,20 @@ TA_API ta_status ta_ir_ops_add_native(ta_ir_ops *ops, const ta_native_file *f,
                                       ta_diags *diags);
 TA_API size_t ta_ir_ops_count(const ta_ir_ops *ops);
 
+/* The default operator set, compiled into the library: torch 1.13.1's
+ * registered operators, each with how AliasDb treats it, then the schemas of
+ * the bundled native_functions.yaml (PyTorch main) that torch's list lacks.
+ * An overload the set already has is left as it is.
+ *
+ * ta_ir_ops_add_default adds the overloads of every operator g's nodes name
+ * (g's nodes then resolve exactly as against the whole set, for a fraction of
+ * the cost: only those schemas are parsed); g NULL adds the whole set (4,398
+ * schemas). ta_ir_ops_add_default_kind adds the overloads of one operator
+ * ("aten::add"), in order; *found says whether the default set has it. */
+TA_API ta_status ta_ir_ops_add_default(ta_ir_ops *ops, const ta_ir_graph *g, ta_diags *diags);
+TA_API ta_status ta_ir_ops_add_default_kind(ta_ir_ops *ops, const char *kind, bool *found,
+                                            ta_diags *diags);
+
 /* The operator node n resolves to: the first overload of its kind, in the
  * order they were added, whose arguments accept n's inputs (TorchScript's
  * Node::matches: subtypes, type variables bound consistently, as many
@@ -335,6 +358,10 @@ TA_API size_t ta_ir_ops_count(const ta_ir_ops *ops);
 TA_API const ta_ir_op *ta_ir_ops_resolve(const ta_ir_ops *ops, const ta_ir_node *n);
 /* Whether some overload of that kind ("aten::add") is in the set. */
 TA_API bool ta_ir_ops_has_kind(const ta_ir_ops *ops, const char *kind);
+/* The first overload of kind in the set (NULL: none), and the one after op
+ * (NULL after the last): the order resolution tries them in. */
+TA_API const ta_ir_op *ta_ir_ops_overloads(const ta_ir_ops *ops, const char *kind);
+TA_API const ta_ir_op *ta_ir_op_next(const ta_ir_op *op);
 TA_API const ta_schema *ta_ir_op_schema(const ta_ir_op *op);
 TA_API ta_ir_alias_kind ta_ir_op_alias_kind(const ta_ir_op *op);
 /* "aten::add.Tensor(Tensor self, ...) -> Tensor" as it was added. */

@@ -16,8 +16,18 @@ uint64_t ta_map_hash_bytes(const void *key, size_t n)
         h = (h ^ w) * 0xFF51AFD7ED558CCDull;
         h ^= h >> 32;
     }
+    /* the last 0-7 bytes without a byte loop (most keys are that short): two
+     * overlapping loads, or the first, middle and last byte; with n mixed
+     * in above, each length reads its bytes one way */
     uint64_t w = 0;
-    if (n) memcpy(&w, s, n);
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        w = (uint64_t)a << 32 | b;
+    } else if (n) {
+        w = (uint64_t)s[0] << 16 | (uint64_t)s[n >> 1] << 8 | s[n - 1];
+    }
     h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
     h ^= h >> 29;
     return h;

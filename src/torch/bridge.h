@@ -26,6 +26,7 @@
  *                  CUDA and Python libraries the CPU side lacks
  *   process.cpp    libtorch's process-wide state: made safe to fork, and put
  *                  back between the operators one child runs
+ *   python.cpp     the message of an exception a Python kernel raised
  *   register.cpp   the plugin entry: which operators, and their schemas */
 #ifndef TA_TORCH_BRIDGE_H
 #define TA_TORCH_BRIDGE_H
@@ -178,6 +179,15 @@ extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st);
 /* The screen of an operator that has a Meta kernel (ta_register_screen):
  * the call on meta tensors of the arguments' sizes and dtypes. */
 extern "C" ta_status ta_torch_screen(ta_kernel_ctx *ctx, ta_stack *st);
+
+/* ---- python.cpp ---- */
+
+/* The exception a Python kernel raised ("Python: ValueError: ..."), taken
+ * from Python's error indicator, which it clears; "" when there is none or
+ * the process has no Python. Call it for torch's python_error, whose what()
+ * is empty. */
+std::string python_error_message();
+
 /* ---- process.cpp ---- */
 
 /* Makes libtorch safe to fork into the engine's children and quiet:

@@ -12,6 +12,8 @@
 #include <ATen/core/LegacyTypeDispatch.h>
 #include <c10/util/Exception.h>
 
+#include <typeinfo>
+
 #include "torch/bridge.h"
 
 namespace ta_torch {
@@ -28,6 +30,11 @@ std::string call(const OpEntry &e, torch::jit::Stack &stack)
         std::string m = err.what_without_backtrace();
         return m.empty() ? "ATen raised an error without a message" : m;
     } catch (const std::exception &err) {
+        /* A Python kernel's exception (torch's python_error): its message is Python's. */
+        std::string py = std::string(typeid(err).name()).find("python_error") != std::string::npos
+                             ? python_error_message()
+                             : "";
+        if (!py.empty()) return py;
         return err.what()[0] ? err.what() : "ATen raised an exception without a message";
     }
 }

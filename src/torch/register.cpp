@@ -1,7 +1,7 @@
 /* register.cpp - the bridge's plugin entry: which operators it registers.
  *
- * Two modes, by the host's option "torch.library":
- *   - unset (`verify --kernels torch`): every aten operator the registry
+ * Three modes, by the host's options "torch.library" and "torch.ops":
+ *   - neither (`verify --kernels torch`): every aten operator the registry
  *     knows (the yaml's, and autogen's derived ones) that libtorch's
  *     dispatcher can run on CPU (its computed CPU kernel: a CPU kernel or a
  *     composite one), registered by name, so it is verified against the
@@ -14,11 +14,19 @@
  *     CPU kernel with the bridge's kernel, the others as schemas only; an
  *     operator the registry knows already (declared in the sources of
  *     --schemas-from) keeps that schema, compared as in the first mode.
+ *   - "torch.ops", patterns one a line (the Python package, loaded into a
+ *     process whose Python code registered operators with torch.library):
+ *     every operator the dispatcher holds whose name ("ns::op.overload",
+ *     "ns::op" for the default overload) one of them matches (fnmatch),
+ *     registered as in the second mode. Their kernels may be Python
+ *     functions: libtorch calls them holding the GIL, which the process's
+ *     thread that forks the engine's children must not hold.
  * Both first make the process safe to fork (process.cpp's prepare_process),
  * and last record libtorch's state as every child starts with it, which the
  * engine has put back between the operators one child runs (reset_process). */
 #include <algorithm>
 #include <cstdlib>
+#include <fnmatch.h>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -150,20 +158,14 @@ std::set<std::string> all_op_names()
     return out;
 }
 
-/* libs: the --torch-library paths, one a line, loaded in that order. */
-ta_status register_library(ta_registry *reg, const char *libs)
+/* Registers the operators of names that the dispatcher holds, as the
+ * second and third modes do; `what` names their source in the error when
+ * there is none. */
+ta_status register_found(ta_registry *reg, const std::set<std::string> &names, const std::string &what)
 {
-    std::set<std::string> before = all_op_names();
-    std::stringstream list(libs);
-    for (std::string lib; std::getline(list, lib);) {
-        std::string why = load_library(lib);
-        if (!why.empty()) return ta_registry_plugin_error(reg, "%s", why.c_str());
-    }
-    std::set<std::string> after = all_op_names();
     auto &d = c10::Dispatcher::singleton();
     size_t added = 0;
-    for (const auto &name : after) {
-        if (before.count(name)) continue;
+    for (const auto &name : names) {
         size_t dot = name.find('.');
         c10::OperatorName on(name.substr(0, dot), dot == std::string::npos ? "" : name.substr(dot + 1));
         auto h = d.findSchema(on);
@@ -178,8 +180,39 @@ ta_status register_library(ta_registry *reg, const char *libs)
         if (s != TA_OK) return s;
         added++;
     }
-    if (!added) return ta_registry_plugin_error(reg, "%s registered no operator with libtorch", libs);
+    if (!added) return ta_registry_plugin_error(reg, "%s", what.c_str());
     return TA_OK;
+}
+
+/* libs: the --torch-library paths, one a line, loaded in that order. */
+ta_status register_library(ta_registry *reg, const char *libs)
+{
+    std::set<std::string> before = all_op_names();
+    std::stringstream list(libs);
+    for (std::string lib; std::getline(list, lib);) {
+        std::string why = load_library(lib);
+        if (!why.empty()) return ta_registry_plugin_error(reg, "%s", why.c_str());
+    }
+    std::set<std::string> added;
+    for (const auto &name : all_op_names())
+        if (!before.count(name)) added.insert(name);
+    return register_found(reg, added, std::string(libs) + " registered no operator with libtorch");
+}
+
+/* patterns: fnmatch patterns one a line; the operators the dispatcher holds that one matches. */
+ta_status register_matching(ta_registry *reg, const char *patterns)
+{
+    std::vector<std::string> globs;
+    std::stringstream list(patterns);
+    for (std::string g; std::getline(list, g);)
+        if (!g.empty()) globs.push_back(g);
+    std::set<std::string> found;
+    for (const auto &name : all_op_names())
+        for (const auto &g : globs)
+            if (fnmatch(g.c_str(), name.c_str(), 0) == 0) found.insert(name);
+    std::string shown = patterns;
+    std::replace(shown.begin(), shown.end(), '\n', ' ');
+    return register_found(reg, found, "libtorch's dispatcher holds no operator matching " + shown);
 }
 
 } // namespace
@@ -191,7 +224,10 @@ extern "C" TA_API ta_status tensoralias_register(ta_registry *reg, uint32_t abi_
     try {
         ta_torch::prepare_process();
         const char *lib = ta_registry_option(reg, "torch.library");
-        ta_status s = lib ? ta_torch::register_library(reg, lib) : ta_torch::register_aten(reg);
+        const char *ops = ta_registry_option(reg, "torch.ops");
+        ta_status s = lib   ? ta_torch::register_library(reg, lib)
+                      : ops ? ta_torch::register_matching(reg, ops)
+                            : ta_torch::register_aten(reg);
         if (s != TA_OK) return s;
         ta_torch::record_process();
         return ta_registry_on_process_reset(reg, ta_torch::reset_process, nullptr);

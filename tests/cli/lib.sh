@@ -20,3 +20,22 @@ need_bridge() {
     [ -f "$TORCH_OUT/libtensoralias_torch.so" ] && [ -f "$TORCH_EXT" ] && return 0
     echo "skipped: the libtorch bridge is not built (${TA_TORCH:-no libtorch-dev})"; exit 77
 }
+
+# The Python package's tests (tests/python): $PY is a Python that imports
+# torch: $TA_PYTHON, else Debian's /usr/bin/python3 (python3-torch), else
+# python3; the package comes from python/ and its library from $BUILD.
+# need_python_torch skips a test (exit 77) when there is none, when the
+# bridge is not built, and in a sanitizer build, whose library Python cannot
+# load without preloading the sanitizer's runtime.
+need_python_torch() {
+    [ -z "${SAN:-}" ] || { echo "skipped: a sanitizer build's library cannot be loaded into Python"; exit 77; }
+    PY=
+    for p in ${TA_PYTHON:-} /usr/bin/python3 python3; do
+        if "$p" -c 'import torch' >/dev/null 2>&1; then PY=$p; break; fi
+    done
+    [ -n "$PY" ] || { echo "skipped: no Python imports torch (apt-get install python3-torch, or set TA_PYTHON)"; exit 77; }
+    need_bridge
+    case $BUILD in /*) TENSORALIAS_BUILD=$BUILD ;; *) TENSORALIAS_BUILD=$(pwd)/$BUILD ;; esac
+    PYTHONPATH=$(pwd)/python:$(pwd)/tests/python
+    export PY TENSORALIAS_BUILD PYTHONPATH
+}

@@ -13,8 +13,10 @@
  * of it, and a verification set-up (schema
  * source, derived operators, a schema file, kernels, composed kernels, the
  * selection) and a verify session's (a yaml, a schema file, a kernel
- * library, a baseline) with its reports in every format, a whole graph (operators and classes from text, the IR
- * read, its alias analysis, queries, a move, printing, building), and a
+ * library, a baseline) with its reports in every format, a whole graph
+ * (operators and classes from text, the IR read, its alias analysis,
+ * queries, its dumps, a move, printing, building), the default operator
+ * set for a graph, and a
  * samples file loaded and its cases built (shared storages, generated and
  * given values, every kind of argument), and a diff (two schema lists,
  * an allow-list, and two yamls with their autogen-derived functions). Allocations inside libyaml, igraph and jansson are theirs:
@@ -341,6 +343,48 @@ static ta_status ask_graph(const ta_ir_graph *g, const ta_aliasdb *db)
     return contains && !can_move ? TA_ERR_NOMEM : WRONG;
 }
 
+/* What graph-alias prints, each way (to /dev/null). */
+static ta_status write_graph(const ta_aliasdb *db)
+{
+    FILE *out = fopen("/dev/null", "w");
+    if (!out) return WRONG;
+    ta_status st = TA_OK;
+    for (int f = TA_ALIASDB_TEXT; st == TA_OK && f <= TA_ALIASDB_DOT; f++) st = ta_aliasdb_write(db, (ta_aliasdb_format)f, out);
+    fclose(out);
+    return st;
+}
+
+/* The default operator set for a graph, one operator of it by name, and
+ * the graph analysed with its classes undeclared (open: they may hold any
+ * wildcard, which the closures add). */
+static ta_status default_ops(void)
+{
+    ta_diags *d;
+    ta_ir_ops *ops = NULL;
+    ta_ir_graph *g = NULL;
+    ta_aliasdb *db = NULL;
+    bool found = false;
+    ta_status st = ta_diags_create(&d);
+    if (st == TA_OK && (st = ta_ir_ops_create(&ops)) != TA_OK && ops) st = WRONG;
+    if (st == TA_OK) st = ta_ir_read(graph_text, sizeof graph_text - 1, "graph.ir", &g, d);
+    if (st == TA_OK) st = ta_ir_ops_add_default(ops, g, d);
+    if (st == TA_OK) st = ta_ir_ops_add_default_kind(ops, "aten::zeros", &found, d);
+    if (st == TA_OK && (!found || !ta_ir_ops_has_kind(ops, "aten::add_") || !ta_ir_ops_has_kind(ops, "aten::zeros")))
+        st = WRONG;
+    if (st == TA_OK && (st = ta_aliasdb_create(g, ops, &db, d)) != TA_OK && db) st = WRONG;
+    if (st == TA_OK) {
+        const ta_ir_value *self = ta_ir_graph_find_value(g, "self"), *l = ta_ir_graph_find_value(g, "l");
+        /* the list may be in the object: the safe answer, under a fault too */
+        if (!ta_aliasdb_may_contain_alias(db, self, l)) st = WRONG;
+        else if (ta_fault_fired()) st = TA_ERR_NOMEM;
+    }
+    ta_aliasdb_destroy(db);
+    ta_ir_graph_destroy(g);
+    ta_ir_ops_destroy(ops);
+    ta_diags_destroy(d);
+    return st;
+}
+
 /* A node added with the C API, printed. */
 static ta_status build_more(ta_ir_graph *g)
 {
@@ -371,6 +415,7 @@ static ta_status analyse_graph(void)
     if (st == TA_OK) st = ta_ir_read_into(g, graph_text, sizeof graph_text - 1, "graph.ir", d);
     if (st == TA_OK && (st = ta_aliasdb_create(g, ops, &db, d)) != TA_OK && db) st = WRONG;
     if (st == TA_OK) st = ask_graph(g, db);
+    if (st == TA_OK) st = write_graph(db);
     if (st == TA_OK) {
         bool moved = false;
         ta_ir_node *none = ta_ir_value_node(ta_ir_graph_find_value(g, "none"));
@@ -709,7 +754,8 @@ int main(int argc, char **argv)
     bad += fail_each("streaming check of a small yaml", check_yaml_stream);
     bad += fail_each("streaming torchgen check of a small yaml", stream_torchgen);
     bad += fail_each("verification set-up", set_up_verification);
-    bad += fail_each("whole graph: read, analyse, query, move, build", analyse_graph);
+    bad += fail_each("whole graph: read, analyse, query, write, move, build", analyse_graph);
+    bad += fail_each("the default operator set for a graph, its classes undeclared", default_ops);
     bad += fail_each("samples load and build", load_samples);
     bad += fail_each("functionalize a graph", functionalize_graph);
     bad += fail_each("diff of two schema lists", diff_lists);

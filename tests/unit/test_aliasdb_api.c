@@ -2,8 +2,9 @@
  * graphs whose answers are plain to see: views alias their base, in-place
  * ops write what they alias, containers make wildcards, unknown operators
  * are analysed conservatively and reported, custom schemas are honoured,
- * moves are checked and made, and the analysis can be rebuilt after an
- * edit. (The golden test holds it to torch on thousands of answers.) */
+ * moves are checked and made, the analysis can be rebuilt after an edit,
+ * it is written as text, JSON, dot and GraphML, and a class not declared
+ * whole is taken to hold anything, with a note. (The golden test holds it to torch on thousands of answers.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -254,11 +255,106 @@ static void test_control_flow(void **state)
     done(&f);
 }
 
+/* A module whose graph reads one of its attributes, and a list of ints from
+ * elsewhere: only a whole declaration says the module cannot hold it. */
+static const char module[] = "graph(%self : __torch__.m.M, %sizes : int[], %u : Thing, %s : number):\n"
+                             "  %w : Tensor = prim::GetAttr[name=\"w\"](%self)\n"
+                             "  %r : Tensor = prim::CallMethod[name=\"forward\"](%self, %w)\n"
+                             "  return (%r, %sizes, %u, %s)\n";
+
+/* The module graph analysed with M declared whole (by text, by the C API)
+ * or not; returns how many notes the analysis gave. */
+static size_t analyse_module(fixture *f, int how)
+{
+    assert_int_equal(ta_diags_create(&f->d), TA_OK);
+    assert_int_equal(ta_ir_graph_create(&f->g), TA_OK);
+    const char *decl = "__torch__.m.M(w : Tensor, scale : float)\n";
+    if (how == 1) assert_int_equal(ta_ir_read_classes(f->g, decl, strlen(decl), "m.classes", f->d), TA_OK);
+    if (how == 2) {
+        const ta_ir_type *m = ta_ir_type_class(f->g, "__torch__.m.M");
+        assert_int_equal(ta_ir_class_add_attr(f->g, m, "w", ta_ir_type_simple(f->g, TA_IR_TENSOR)), TA_OK);
+        assert_false(ta_ir_class_is_whole(m));
+        assert_int_equal(ta_ir_class_declare_whole(f->g, m), TA_OK);
+        assert_true(ta_ir_class_is_whole(m));
+    }
+    assert_int_equal(ta_ir_read_into(f->g, module, strlen(module), "m.ir", f->d), TA_OK);
+    assert_int_equal(ta_aliasdb_create(f->g, ta_test_default_ops(), &f->db, f->d), TA_OK);
+    return ta_diags_count(f->d);
+}
+
+static void test_classes_declared_or_not(void **state)
+{
+    (void)state;
+    fixture f;
+    /* not declared: the module may hold the list, and the call may write it */
+    /* one note, for the class and the unknown type (a Scalar, "number", is neither) */
+    assert_int_equal(analyse_module(&f, 0), 1);
+    assert_string_equal(ta_diags_get(f.d, 0)->rule, "ir-class-undeclared");
+    assert_non_null(strstr(ta_diags_get(f.d, 0)->message, "2 class or unknown types are not declared whole"));
+    assert_true(ta_aliasdb_may_contain_alias(f.db, V(&f, "self"), V(&f, "sizes")));
+    assert_true(ta_aliasdb_may_contain_alias(f.db, V(&f, "sizes"), V(&f, "self")));
+    assert_true(ta_aliasdb_may_contain_alias(f.db, V(&f, "u"), V(&f, "w")));
+    assert_true(ta_aliasdb_has_writers(f.db, V(&f, "sizes")));
+    assert_false(ta_aliasdb_may_alias(f.db, V(&f, "self"), V(&f, "sizes"))); /* other types: other memory */
+    done(&f);
+    /* declared whole, either way: as AliasDb, which knows M's attributes */
+    for (int how = 1; how <= 2; how++) {
+        assert_int_equal(analyse_module(&f, how), 1); /* the unknown type's */
+        assert_non_null(strstr(ta_diags_get(f.d, 0)->message, "1 class or unknown type is not declared whole (Thing)"));
+        assert_false(ta_aliasdb_may_contain_alias(f.db, V(&f, "self"), V(&f, "sizes")));
+        assert_true(ta_aliasdb_may_contain_alias(f.db, V(&f, "self"), V(&f, "w")));
+        assert_false(ta_aliasdb_has_writers(f.db, V(&f, "sizes")));
+        assert_true(ta_aliasdb_has_writers(f.db, V(&f, "w")));
+        done(&f);
+    }
+}
+
+/* What ta_aliasdb_write prints of the views graph, each way. */
+static char *written(const ta_aliasdb *db, ta_aliasdb_format format)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    assert_int_equal(ta_aliasdb_write(db, format, out), TA_OK);
+    fclose(out);
+    return buf;
+}
+
+static void test_write(void **state)
+{
+    (void)state;
+    fixture f;
+    analyse(&f, views, NULL);
+    char *text = written(f.db, TA_ALIASDB_TEXT);
+    assert_non_null(strstr(text, "\n%s : Tensor points-to {%a} contains {%a, %s} written-by aten::relu_@8\n"));
+    assert_non_null(strstr(text, "\n%one : int immutable\n"));
+    assert_non_null(strstr(text, "%x : Tensor points-to {*Tensor, %x} contains {*Tensor, %x} wildcard\n"));
+    size_t lines = 0;
+    for (const char *p = text; (p = strchr(p, '\n')); p++) lines++;
+    assert_int_equal(lines, 9); /* an input and eight outputs */
+    char *json = written(f.db, TA_ALIASDB_JSON);
+    assert_non_null(strstr(json, "{\"value\": \"%w\", \"type\": \"Tensor\", \"points_to\": [\"%a\"], \"contains\": "
+                                 "[\"%a\", \"%w\"], \"wildcard\": false, \"writers\": [{\"kind\": \"aten::relu_\", \"line\": 8}]}\n"));
+    char *dot = written(f.db, TA_ALIASDB_DOT);
+    assert_non_null(strstr(dot, "digraph aliasing {"));
+    assert_non_null(strstr(dot, "[label=\"aten::relu_\\nline 8\", shape=cds, color=red, fontcolor=red];"));
+    char *graphml = written(f.db, TA_ALIASDB_GRAPHML);
+    assert_non_null(strstr(graphml, "<graphml"));
+    assert_int_equal(ta_aliasdb_write(f.db, (ta_aliasdb_format)99, stdout), TA_ERR_INVALID);
+    free(text);
+    free(json);
+    free(dot);
+    free(graphml);
+    done(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_views_and_writes), cmocka_unit_test(test_moves), cmocka_unit_test(test_containers),
         cmocka_unit_test(test_unknown_and_custom), cmocka_unit_test(test_control_flow),
+        cmocka_unit_test(test_write), cmocka_unit_test(test_classes_declared_or_not),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
  * Reading then printing every graph torch printed (tests/data/golden/
  * aliasdb-1.13.1, all of it) must give the same bytes back; the speed
  * graphs (written by hand, not by torch) must reach a fixpoint after one
- * print. Malformed graphs get one diagnostic at the right line and column,
+ * print; a graph made large by copies of one, read with names hashed a
+ * line ahead, prints back too. Malformed graphs get one diagnostic at the right line and column,
  * with the right rule. Types parse and print back in both spellings torch
  * uses. Class declarations are read and checked. */
 #include <setjmp.h>
@@ -97,6 +98,65 @@ static void test_speed_graphs_fixpoint(void **state)
         free(text);
         ta_ir_graph_destroy(g1);
         ta_ir_graph_destroy(g2);
+    }
+}
+
+/* Appends text[from, to) to buf, every "%name" but the graph's inputs (the
+ * names in text[0, head)) suffixed with "_cK". */
+static void renamed(char **buf, size_t *n, const char *text, size_t head, size_t from, size_t to, int k)
+{
+    for (size_t i = from; i < to;) {
+        (*buf)[(*n)++] = text[i];
+        if (text[i++] != '%') continue;
+        size_t start = i;
+        while (i < to && !strchr(",()[]:=#%\"' \n", text[i])) (*buf)[(*n)++] = text[i++];
+        char name[256];
+        snprintf(name, sizeof name, "%%%.*s", (int)(i - start), text + start);
+        bool input = false;
+        for (const char *p = text; !input && (p = strstr(p, name)) && p < text + head; p += strlen(name))
+            input = strchr(",()[]:=#%\"' \n", p[strlen(name)]) != NULL;
+        if (!input) *n += (size_t)sprintf(*buf + *n, "_c%d", k);
+    }
+}
+
+/* A torch-printed graph with its body repeated until the text is over 1.5 MB
+ * (the size where the reader starts hashing names a line ahead): it must
+ * read, and print back byte for byte. */
+static void test_large_copies(void **state)
+{
+    (void)state;
+    static const char *const rels[] = {"golden/aliasdb-1.13.1/tensoralias/rand_12_250.ir",
+                                       "golden/aliasdb-1.13.1/tensoralias/ir_special_kinds.ir",
+                                       "golden/aliasdb-1.13.1/tensoralias/func_dict.ir"};
+    for (size_t i = 0; i < sizeof rels / sizeof rels[0]; i++) {
+        size_t len, plen, n = 0;
+        char *text = ta_test_read_data(rels[i], &len);
+        assert_non_null(text);
+        const char *body = strstr(text, "):\n"), *ret = strstr(text, "\n  return (");
+        assert_true(body && ret && body < ret);
+        size_t head = (size_t)(body - text) + 3, tail = (size_t)(ret - text) + 1;
+        int copies = (int)(1600000 / (tail - head)) + 1;
+        char *big = malloc(head + (size_t)copies * 2 * (tail - head) + 2 * len);
+        assert_non_null(big);
+        memcpy(big, text, head);
+        n = head;
+        for (int k = 0; k < copies; k++) renamed(&big, &n, text, head, head, tail, k);
+        renamed(&big, &n, text, head, tail, len, copies - 1);
+        ta_ir_graph *g = NULL;
+        ta_diags *d;
+        assert_int_equal(ta_diags_create(&d), TA_OK);
+        if (ta_ir_read(big, n, rels[i], &g, d) != TA_OK) ta_diag_render(ta_diags_get(d, 0), stdout);
+        assert_non_null(g);
+        char *printed = print_graph(g, &plen);
+        printf("%s: %d copies, %zu bytes, %s\n", rels[i], copies, n,
+               plen == n && !memcmp(printed, big, n) ? "printed back byte for byte" : "printed differently");
+        assert_int_equal(plen, n);
+        assert_memory_equal(printed, big, n);
+        free(printed);
+        ta_ir_graph_destroy(g);
+        ta_diags_destroy(d);
+        free(big);
+        free(text);
     }
 }
 
@@ -269,7 +329,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_torch_graphs), cmocka_unit_test(test_speed_graphs_fixpoint),
         cmocka_unit_test(test_malformed), cmocka_unit_test(test_types), cmocka_unit_test(test_classes),
-        cmocka_unit_test(test_no_output_statements),
+        cmocka_unit_test(test_no_output_statements), cmocka_unit_test(test_large_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,13 +6,11 @@
 
 ta_ir_ops *bench_load_ir_ops(const char *build)
 {
-    char path[512];
+    (void)build; /* the default set is compiled into the library */
     ta_ir_ops *ops = NULL;
     ta_diags *d = NULL;
-    snprintf(path, sizeof path, "%s/share/tensoralias/registered-operators.txt", build);
-    if (ta_diags_create(&d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
-        ta_ir_ops_add_file(ops, path, d) != TA_OK) {
-        for (size_t i = 0; i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
+    if (ta_diags_create(&d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK || ta_ir_ops_add_default(ops, NULL, d) != TA_OK) {
+        for (size_t i = 0; d && i < ta_diags_count(d); i++) ta_diag_render(ta_diags_get(d, i), stderr);
         ta_ir_ops_destroy(ops);
         ops = NULL;
     }

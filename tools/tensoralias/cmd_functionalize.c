@@ -145,7 +145,7 @@ static int run(const options *o, ta_diags *d)
     ta_functionalize_opts fo = {.no_copy_back = o->no_copy_back};
     const char *shown = strcmp(o->ir, "-") ? o->ir : "<stdin>";
     if (ta_ir_read(text, len, shown, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
-        ta_cli_load_ir_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_functionalize(g, ops, &fo, &r, d) != TA_OK) {
+        ta_cli_load_ir_ops(o->schemas, o->nschemas, NULL, ops, d) != TA_OK || ta_functionalize(g, ops, &fo, &r, d) != TA_OK) {
         print_diags(d);
         goto done;
     }

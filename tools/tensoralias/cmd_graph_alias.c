@@ -1,6 +1,6 @@
 /* cmd_graph_alias.c - `tensoralias graph-alias`: reads a TorchScript graph,
  * builds its alias analysis (AliasDb's, see tensoralias/aliasdb.h) and
- * either prints every value's aliasing (graph_alias_dump.c) or answers
+ * either prints every value's aliasing (ta_aliasdb_write) or answers
  * queries, one JSON object per line, on one JSON line each: the query with
  * "answer" added. The query format is the one of the AliasDb ground truth
  * (tests/data/golden/aliasdb-1.13.1), so a golden test is a comparison. */
@@ -12,7 +12,6 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "graph_alias_dump.h"
 #include "ir_cli.h"
 #include "native_cli.h"
 #include "tensoralias/aliasdb.h"
@@ -36,9 +35,11 @@ static void help(FILE *out)
           "                   Default: torch 1.13.1's registered operators, then the bundled\n"
           "                   native_functions.yaml's (an overload in both is torch's).\n"
           "  --classes FILE   class types declared whole, one a line: '__torch__.m.M(a : Tensor, b : int)'.\n"
-          "                   What a class object may contain is its attributes' types; without\n"
-          "                   this they are the ones the graph's prim::GetAttr/SetAttr show, which\n"
-          "                   is all of them in an inlined graph (torch's inlined_graph).\n"
+          "                   What a class object may contain is its attributes' types, and a graph\n"
+          "                   shows only the attributes it reads: an object of a class not declared\n"
+          "                   here is taken to contain any mutable value (a note says which), which\n"
+          "                   never answers \"no alias\" wrongly but more often \"may\" than AliasDb.\n"
+          "                   tools/torch/script_classes.py writes this file for a scripted module.\n"
           "  --queries FILE   answer the JSON queries of FILE, one a line, each on one line:\n"
           "                     {\"q\": \"may_alias\", \"a\": \"%x\", \"b\": \"%y\"}\n"
           "                     {\"q\": \"may_contain_alias\", \"a\": \"%x\", \"b\": [\"%y\", \"%z\"]}\n"
@@ -54,7 +55,7 @@ static void help(FILE *out)
           "\n"
           "A node no schema fits is analysed conservatively (as torch treats an unknown\n"
           "operation: it may write its inputs, its outputs are wildcards) and reported as a\n"
-          "note on standard error with --notes (or -v).\n"
+          "note on standard error with --notes (or -v), as are classes not declared whole.\n"
           "\n"
           "Exit status: 0 the graph was analysed and every query answered; 2 usage or I/O\n"
           "error, or a syntax error in the graph or a query (with its position).\n",
@@ -74,7 +75,7 @@ typedef struct query_ctx {
     const ta_ir_graph *g;
     const ta_aliasdb *db;
     const ta_ir_ops *ops;
-    const ta_ir_node **top; /* top-level nodes in print order */
+    const ta_ir_node **top; /* top-level nodes in print order (list_top_nodes) */
     uint32_t ntop;
     const char *path;
     uint32_t line;
@@ -114,8 +115,24 @@ static bool values_of(query_ctx *q, json_t *o, const char *key, const ta_ir_valu
     return ok;
 }
 
+/* The graph's top-level nodes in print order, listed on the first query
+ * that names one (a walk of the whole graph nobody else needs). */
+static bool list_top_nodes(query_ctx *q)
+{
+    if (q->top) return true;
+    uint32_t k = 0;
+    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(q->g)); x; x = ta_ir_node_next(x)) k++;
+    q->top = malloc((k + 1) * sizeof *q->top);
+    if (!q->top) return false;
+    k = 0;
+    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(q->g)); x; x = ta_ir_node_next(x)) q->top[k++] = x;
+    q->ntop = k;
+    return true;
+}
+
 static bool node_of(query_ctx *q, json_t *o, const char *key, const ta_ir_node **n)
 {
+    if (!list_top_nodes(q)) return query_error(q, 1, "out of memory%s", "");
     json_t *j = json_object_get(o, key);
     if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) >= q->ntop)
         return query_error(q, 1, "\"%s\" must be the index of a top-level node", key);
@@ -203,18 +220,6 @@ static int run_queries(query_ctx *q, const char *path)
     }
     free(text);
     return rc;
-}
-
-static int top_nodes(const ta_ir_graph *g, const ta_ir_node ***out, uint32_t *n)
-{
-    uint32_t k = 0;
-    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(g)); x; x = ta_ir_node_next(x)) k++;
-    *out = malloc((k + 1) * sizeof **out);
-    if (!*out) return -1;
-    k = 0;
-    for (const ta_ir_node *x = ta_ir_block_first(ta_ir_graph_block(g)); x; x = ta_ir_node_next(x)) (*out)[k++] = x;
-    *n = k;
-    return 0;
 }
 
 /* ---- the command ---------------------------------------------------------------- */
@@ -305,27 +310,25 @@ static int analyse(const options *o, ta_diags *d)
     ta_ir_graph *g = NULL;
     ta_ir_ops *ops = NULL;
     ta_aliasdb *db = NULL;
-    const ta_ir_node **top = NULL;
-    uint32_t ntop = 0;
     if (read_graph(o, text, len, &g, d) != TA_OK || ta_ir_ops_create(&ops) != TA_OK ||
-        ta_cli_load_ir_ops(o->schemas, o->nschemas, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK ||
-        top_nodes(g, &top, &ntop)) {
+        ta_cli_load_ir_ops(o->schemas, o->nschemas, g, ops, d) != TA_OK || ta_aliasdb_create(g, ops, &db, d) != TA_OK) {
         print_diags(d, true);
         goto done;
     }
     print_diags(d, o->notes); /* notes on nodes analysed conservatively */
     ta_diags_clear(d);
     if (o->queries) {
-        query_ctx q = {g, db, ops, top, ntop, NULL, 0, NULL, 0, d};
+        query_ctx q = {g, db, ops, NULL, 0, NULL, 0, NULL, 0, d};
         rc = run_queries(&q, o->queries);
-    } else if (!strcmp(o->format, "graphml")) {
-        rc = ta_aliasdb_write_graphml(db, stdout) != TA_OK || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
+        free(q.top);
     } else {
-        ta_dump_format f = !strcmp(o->format, "json") ? TA_DUMP_JSON : !strcmp(o->format, "dot") ? TA_DUMP_DOT : TA_DUMP_TEXT;
-        rc = ta_graph_alias_dump(g, db, f, stdout) || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
+        ta_aliasdb_format f = !strcmp(o->format, "json")      ? TA_ALIASDB_JSON
+                              : !strcmp(o->format, "dot")     ? TA_ALIASDB_DOT
+                              : !strcmp(o->format, "graphml") ? TA_ALIASDB_GRAPHML
+                                                              : TA_ALIASDB_TEXT;
+        rc = ta_aliasdb_write(db, f, stdout) != TA_OK || fflush(stdout) ? TA_EXIT_USAGE : TA_EXIT_CLEAN;
     }
 done:
-    free(top);
     ta_aliasdb_destroy(db);
     ta_ir_ops_destroy(ops);
     ta_ir_graph_destroy(g);

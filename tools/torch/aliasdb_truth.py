@@ -29,6 +29,10 @@ Graphs:
   rand_*    random graphs (fixed seeds) over views, in-place and out= ops, lists,
             dicts, tuples, optionals, prim::If and prim::Loop, built as IR text,
             read with torch._C.parse_ir and printed
+  sound_*   torchvision models whose classes have attributes the graph never
+            reads, asked only where that matters (class_truth): has_writers
+            for every value, may_contain_alias of class objects against
+            values of the other types that can alias
 
 Usage: tools/torch/aliasdb_truth.py OUTDIR [--only PREFIX] [--no-models]
 Needs /usr/bin/python3 with torch 1.13.1 and torchvision 0.14.1; g++ and
@@ -48,6 +52,9 @@ from typing import Dict, List, Optional, Tuple
 
 import torch
 from torch import Tensor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_classes import class_lines  # noqa: E402
 
 MUTABLE_KINDS = {"TensorType", "ListType", "TupleType", "DictType", "OptionalType", "ClassType"}
 
@@ -173,29 +180,30 @@ def truth(graph, lib, rng, npairs=3000, nmoves=300):
     return text, lines
 
 
-def class_lines(graph):
-    """Every class type the graph's values hold, with its attributes' types in
-    torch's order (ClassType.containedTypes()), for ta_ir_read_classes: an
-    un-inlined graph does not show them all."""
-    found, order = {}, []
-
-    def visit(t):
-        if t.kind() == "ClassType":
-            name = str(t)
-            if name in found:
-                return
-            found[name] = [str(c) for c in t.containedTypes()]
-            order.append(name)
-        for c in t.containedTypes():
-            visit(c)
-    for v in all_values(graph):
-        visit(v.type())
-    return [f"{n}({', '.join(found[n])})" for n in order]
+def class_truth(graph, rng, npairs=2000):
+    """The answers a class's unread attributes decide: has_writers for every
+    value, and may_contain_alias of a class object and a value of another
+    type that can alias, in either order (a Conv2d object against an int[]
+    another module holds, say)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    text = str(graph).replace(root + os.sep, "")
+    db = graph.alias_db()
+    vals = all_values(graph)
+    lines = [{"q": "has_writers", "a": "%" + v.debugName(), "answer": db.has_writers(v)} for v in vals]
+    objects = [v for v in vals if v.type().kind() == "ClassType"]
+    others = [v for v in vals if v.type().kind() in MUTABLE_KINDS - {"ClassType"}]
+    for _ in range(npairs if objects and others else 0):
+        a, b = rng.choice(objects), rng.choice(others)
+        if rng.random() < 0.5:
+            a, b = b, a
+        lines.append({"q": "may_contain_alias", "a": "%" + a.debugName(), "b": "%" + b.debugName(),
+                      "answer": db.may_contain_alias(a, b)})
+    return text, lines
 
 
 def write(outdir, name, graph, lib, seed):
     rng = random.Random(seed)
-    text, lines = truth(graph, lib, rng)
+    text, lines = class_truth(graph, rng) if name.startswith("sound_") else truth(graph, lib, rng)
     with open(os.path.join(outdir, name + ".ir"), "w") as f:
         f.write(text)
     classes = class_lines(graph)
@@ -215,13 +223,13 @@ MODELS = ["squeezenet1_0", "shufflenet_v2_x0_5", "mnasnet0_5", "googlenet", "den
           "efficientnet_b0", "regnet_x_400mf", "convnext_tiny", "alexnet"]
 
 
-def models():
+def models(names=MODELS, prefix="model_"):
     import torchvision
-    for name in MODELS:
+    for name in names:
         try:
             kwargs = {"aux_logits": False, "init_weights": False} if name == "googlenet" else {}
             m = getattr(torchvision.models, name)(weights=None, **kwargs).eval()
-            yield "model_" + name, torch.jit.script(m).inlined_graph
+            yield prefix + name, torch.jit.script(m).inlined_graph
         except Exception as e:  # a model torch cannot script is skipped, said so
             print(f"model {name} skipped: {e}", file=sys.stderr)
 
@@ -658,6 +666,7 @@ def main():
         sources = [functions(), special_graphs(), random_graphs(args.random)]
         if not args.no_models:
             sources.insert(0, models())
+            sources.append(models(["convnext_tiny"], "sound_"))
         for source in sources:
             for name, graph in source:
                 if name.startswith(args.only):

@@ -48,8 +48,9 @@ static igraph_error_t add_edges(const ta_aliasdb *db, igraph_t *g, bool contains
 }
 
 /* Vertex e is element e; attributes "name" ("%x", or "*Tensor" for a
- * wildcard) and "wildcard" (0/1); edge attribute "kind" ("points-to",
- * "contains"). */
+ * wildcard), "wildcard" (0/1) and "open" (1: a location of a class not
+ * declared whole, which contains every wildcard without an edge to each);
+ * edge attribute "kind" ("points-to", "contains"). */
 ta_status adb_to_igraph(const ta_aliasdb *db, igraph_t *g)
 {
     ta_igraph_guard guard = ta_igraph_enter();
@@ -62,6 +63,7 @@ ta_status adb_to_igraph(const ta_aliasdb *db, igraph_t *g)
     for (uint32_t e = 0; rc == IGRAPH_SUCCESS && e < db->nelems; e++) {
         rc = SETVAS(g, "name", e, element_name(db, e, name, sizeof name));
         if (rc == IGRAPH_SUCCESS) rc = SETVAN(g, "wildcard", e, db->elems[e].value == NULL);
+        if (rc == IGRAPH_SUCCESS) rc = SETVAN(g, "open", e, db->elems[e].open);
     }
     if (rc == IGRAPH_SUCCESS) rc = add_edges(db, g, false);
     if (rc == IGRAPH_SUCCESS) rc = add_edges(db, g, true);

@@ -38,6 +38,7 @@ typedef struct adb_elem {
     uint32_t pts, cont;       /* heads of its points-to and contains edge lists */
     adb_set locs;             /* memory locations (MemoryDAG::getMemoryLocations) */
     uint8_t locs_state;       /* 0 not computed, 1 in progress, 2 done */
+    bool open;                /* a location of an open type: contains every wildcard */
 } adb_elem;
 
 /* What AliasDb knows of a type (by type id). */
@@ -47,6 +48,7 @@ typedef struct adb_type {
     const ta_ir_type *const *set;
     const ta_ir_type *single;  /* the one type standing for the set */
     uint32_t wildcard;         /* element of the wildcard keyed by this type */
+    bool open_seen;            /* counted by adb_open_contents */
 } adb_type;
 
 typedef struct adb_write {
@@ -98,6 +100,9 @@ struct ta_aliasdb {
 
     adb_write *reg;            /* the write registry of the walk */
     uint32_t nreg, cap_reg;
+    bool has_open;             /* some location is of an open type */
+    uint32_t *open_reach;      /* what one contains: every wildcard, closed */
+    uint32_t nopen_reach;
     const ta_ir_node **wild_writers; /* nodes that write every wildcard */
     uint32_t nwild_writers, cap_wild_writers;
 };
@@ -113,6 +118,13 @@ uint32_t adb_wildcard_of(const ta_aliasdb *db, const ta_ir_type *t);
 /* Points a fresh element at the wildcards of what its types contain
  * (addContainedTypesToFreshElement / pointUnionTypeElementToAllContainedTypes). */
 void adb_link_contained_wildcards(ta_aliasdb *db, uint32_t e, const adb_type *ti);
+/* Whether what an object of alias type t may contain is unknown: a class
+ * not declared whole, or a type the IR has no kind for. */
+bool adb_type_open(const ta_ir_type *t);
+/* After the walk: marks the memory locations of open types (they contain
+ * every wildcard, see adb_closure_add). Returns the number of open types
+ * seen (*example: one). */
+uint32_t adb_open_contents(ta_aliasdb *db, const ta_ir_type **example);
 
 /* aliasdb_build.c */
 uint32_t adb_new_elem(ta_aliasdb *db, const ta_ir_value *v);
@@ -150,6 +162,7 @@ typedef struct adb_closure {
     uint32_t nstack, cap_stack;
     uint64_t *bits;            /* membership, once there are many */
     bool failed;               /* out of memory */
+    bool wildcards;            /* every wildcard is in (an open location was) */
     uint32_t inline_v[ADB_CLOSURE_INLINE], inline_stack[ADB_CLOSURE_INLINE]; /* no malloc when small */
 } adb_closure;
 

@@ -14,8 +14,8 @@
  * walking in the same order. Locations computed later follow the final
  * edges, which only leads to cached elements: the same as union of
  * children. Contained locations close over both locations and containment
- * (getAllContainedMemoryLocations). All sets are computed here, so queries
- * only read. */
+ * (getAllContainedMemoryLocations), and from a location of an open type to
+ * every wildcard. All sets are computed here, so queries only read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +266,7 @@ void adb_closure_init(adb_closure *c)
     c->cap = c->cap_stack = ADB_CLOSURE_INLINE;
     c->bits = NULL;
     c->failed = false;
+    c->wildcards = false;
 }
 
 /* Appends x to v (which starts in the inline buffer, then moves to the heap). */
@@ -292,6 +293,13 @@ static void closure_visit(const ta_aliasdb *db, adb_closure *c, uint32_t x)
         c->failed = true;
 }
 
+/* Adds x to the result only: what it reaches is in already, or will be. */
+static void closure_take(const ta_aliasdb *db, adb_closure *c, uint32_t x)
+{
+    if (c->failed || closure_seen(db, c, x)) return;
+    if (!closure_push(&c->v, &c->n, &c->cap, c->inline_v, x)) c->failed = true;
+}
+
 /* getAllContainedMemoryLocations: e, and everything reachable from it
  * through its memory locations and the elements it contains. Without
  * cycles (torch cannot have them either) this is what torch caches per
@@ -306,6 +314,12 @@ void adb_closure_add(const ta_aliasdb *db, adb_closure *c, uint32_t e)
         const uint32_t *d = adb_set_data(&el->locs);
         for (uint32_t i = 0; i < el->locs.n; i++) closure_visit(db, c, d[i]);
         for (uint32_t k = el->cont; k != ADB_NONE; k = db->edge_next[k]) closure_visit(db, c, db->edge_to[k]);
+        if (el->open && !c->wildcards) {
+            /* an open location contains every wildcard (adb_open_contents):
+             * their closure, made once (open_reach), is closed already */
+            c->wildcards = true;
+            for (uint32_t k = 0; k < db->nopen_reach; k++) closure_take(db, c, db->open_reach[k]);
+        }
     }
 }
 
@@ -378,6 +392,40 @@ static bool value_locations(ta_aliasdb *db)
     return true;
 }
 
+/* What an open location contains: every wildcard and what those reach
+ * (made with the wildcards counted in, so it is closed). */
+static bool open_reach(ta_aliasdb *db)
+{
+    adb_closure c;
+    adb_closure_init(&c);
+    c.wildcards = true;
+    for (uint32_t k = 0; k < db->nwild_elems; k++) adb_closure_add(db, &c, db->wild_elems[k]);
+    adb_closure_sort(&c);
+    bool ok = !c.failed && (!c.n || (db->open_reach = ta_arena_alloc(db->arena, c.n * sizeof *db->open_reach)));
+    if (ok && c.n) memcpy(db->open_reach, c.v, c.n * sizeof *db->open_reach);
+    db->nopen_reach = ok ? c.n : 0;
+    adb_closure_free(&c);
+    return ok;
+}
+
+/* Open types (adb_open_contents), said once. */
+static void note_open(ta_aliasdb *db)
+{
+    const ta_ir_type *example = NULL;
+    uint32_t n = adb_open_contents(db, &example);
+    if (!n) return;
+    db->has_open = true;
+    char name[256];
+    ta_ir_type_print(example, name, sizeof name);
+    ta_loc loc = {db->g->source, 0, 0, 0, NULL, 0};
+    ta_diag_note(db->diags, &loc, "ir-class-undeclared",
+                 "%u class or unknown type%s not declared whole (%s%s): an object of %s is taken to contain "
+                 "any mutable value, so may_contain_alias, has_writers and moves may be more cautious than AliasDb",
+                 n, n == 1 ? " is" : "s are", name, n > 1 ? ", ..." : "", n == 1 ? "it" : "them");
+    ta_diag_hint(db->diags, "declare classes whole: graph-alias --classes FILE (tools/torch/script_classes.py "
+                            "writes it for a scripted module), or ta_ir_class_declare_whole");
+}
+
 ta_status adb_finish(ta_aliasdb *db)
 {
     walk w = {{0}, {0}};
@@ -385,9 +433,10 @@ ta_status adb_finish(ta_aliasdb *db)
     /* every value's type mapped, so the wildcard of each can be looked up */
     for (uint32_t e = 0; e < db->nelems; e++)
         if (db->elems[e].value && !adb_type_info(db, db->elems[e].type)) break;
+    note_open(db);
     bool ok = db->status == TA_OK && apply_wildcards(db, &w, &kids);
     for (uint32_t e = 0; ok && e < db->nelems; e++) ok = compute_locs(db, &w, e, &kids);
-    ok = ok && index_writes(db, &w.tmp) && value_locations(db);
+    ok = ok && (!db->has_open || open_reach(db)) && index_writes(db, &w.tmp) && value_locations(db);
     free(w.stack.v);
     free(w.tmp.v);
     free(kids.v);
@@ -423,23 +472,26 @@ ta_status adb_collect_writes(const ta_aliasdb *db, const ta_ir_node *n, uint32_t
     return st;
 }
 
+/* The inputs of n and of the nodes of its blocks, into one closure: a value
+ * read many times (a module object, say) is walked once. */
+static void reads_into(const ta_aliasdb *db, const ta_ir_node *n, adb_closure *c)
+{
+    for (uint32_t i = 0; i < n->ninputs && !c->failed; i++) {
+        uint32_t e = db->elem_of[n->inputs[i]->id];
+        if (e != ADB_NONE) adb_closure_add(db, c, e);
+    }
+    for (uint32_t b = 0; b < n->nblocks; b++)
+        for (const ta_ir_node *m = n->blocks[b]->param->next; m != n->blocks[b]->ret; m = m->next) reads_into(db, m, c);
+}
+
 ta_status adb_collect_reads(const ta_aliasdb *db, const ta_ir_node *n, uint32_t **v, uint32_t *nv,
                             uint32_t *cap)
 {
-    ta_status st = TA_OK;
-    for (uint32_t i = 0; st == TA_OK && i < n->ninputs; i++) {
-        uint32_t e = db->elem_of[n->inputs[i]->id];
-        if (e == ADB_NONE) continue;
-        adb_closure c;
-        adb_closure_init(&c);
-        adb_closure_add(db, &c, e);
-        adb_set s = {c.n, 0, c.v};
-        if (c.n == 1) s.one = c.v[0];
-        st = c.failed ? TA_ERR_NOMEM : push_set(v, nv, cap, &s);
-        adb_closure_free(&c);
-    }
-    for (uint32_t b = 0; st == TA_OK && b < n->nblocks; b++)
-        for (const ta_ir_node *m = n->blocks[b]->param->next; st == TA_OK && m != n->blocks[b]->ret; m = m->next)
-            st = adb_collect_reads(db, m, v, nv, cap);
+    adb_closure c;
+    adb_closure_init(&c);
+    reads_into(db, n, &c);
+    adb_set s = {c.n, c.n == 1 ? c.v[0] : 0, c.v};
+    ta_status st = c.failed ? TA_ERR_NOMEM : push_set(v, nv, cap, &s);
+    adb_closure_free(&c);
     return st;
 }

@@ -8,7 +8,13 @@
  * immutable); a future for a future of its element's. A type that maps to
  * nothing cannot alias. There is one wildcard element per alias type,
  * containing the wildcards of the types it contains, so a list of tensors'
- * wildcard contains the tensor wildcard. */
+ * wildcard contains the tensor wildcard.
+ *
+ * What a class object contains are its attributes' types, and torch knows
+ * them all; a graph shows only those it reads. A class not declared whole
+ * (ta_ir_class_declare_whole), and a type the IR has no kind for, are
+ * "open": what their objects may contain is unknown, so it is anything
+ * (adb_open_contents). Never "no alias" without proof. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +22,22 @@
 #include "alias/aliasdb/aliasdb_internal.h"
 
 enum { MAX_SET = 256 };
+
+/* Names torch prints for types AliasDb counts immutable and the IR has no
+ * kind of its own for (read as TA_IR_OTHER); "number" is how torch prints
+ * Scalar (NumberType) in a graph. */
+static const char *const immutable_others[] = {
+    "Function", "PyObject", "Quantizer", "AnyEnumType", "SymInt", "SymFloat", "SymBool", "Dimname", "number",
+};
+
+bool adb_type_open(const ta_ir_type *t)
+{
+    if (t->kind == TA_IR_CLASS) return !t->attrs->declared;
+    if (t->kind != TA_IR_OTHER) return false;
+    for (size_t i = 0; i < sizeof immutable_others / sizeof immutable_others[0]; i++)
+        if (!strcmp(t->name, immutable_others[i])) return false;
+    return true;
+}
 
 static ta_status ensure_tinfo(ta_aliasdb *db)
 {
@@ -81,6 +103,7 @@ static bool map_into(ta_aliasdb *db, const ta_ir_type *t, const ta_ir_type **set
     case TA_IR_CLASS:
     case TA_IR_TENSOR: return push(set, n, unshaped(db, t));
     case TA_IR_ANY: return push(set, n, t);
+    case TA_IR_OTHER: return adb_type_open(t) ? push(set, n, t) : true;
     case TA_IR_OPTIONAL: return map_into(db, t->elems[0], set, n);
     case TA_IR_UNION:
         for (uint32_t i = 0; i < t->nelems; i++)
@@ -218,4 +241,32 @@ uint32_t adb_wildcard_of(const ta_aliasdb *db, const ta_ir_type *t)
     const adb_type *ti = &db->tinfo[t->id];
     if (!ti->nset || ti->single->id >= db->cap_tinfo) return ADB_NONE;
     return db->tinfo[ti->single->id].wildcard;
+}
+
+/* Every memory location whose type is open is marked to contain every
+ * wildcard: a value can be in an object without the walk seeing it put
+ * there only as a wildcard (attributes read, values set as attributes,
+ * inputs, results of what is not analysed), so that is all an object of an
+ * unknown make-up may hold, and any of it it may. A wildcard value needs
+ * nothing of its own (its locations include its type's wildcard). The
+ * closures add the wildcards (adb_closure_add) rather than edges from each
+ * such location to each wildcard, which the moves' read sets would walk
+ * again and again. Returns how many open types have such locations;
+ * *example names one. */
+uint32_t adb_open_contents(ta_aliasdb *db, const ta_ir_type **example)
+{
+    uint32_t nopen = 0;
+    for (uint32_t e = 0; e < db->nelems; e++) {
+        adb_elem *el = &db->elems[e];
+        if (el->pts != ADB_NONE || (el->value && db->wild_value[el->value->id])) continue;
+        const adb_type *ti = adb_type_info(db, el->type);
+        if (!ti || ti->nset != 1 || !adb_type_open(ti->set[0])) continue;
+        adb_type *oi = &db->tinfo[ti->set[0]->id];
+        if (!oi->open_seen) {
+            oi->open_seen = true;
+            if (!nopen++) *example = ti->set[0];
+        }
+        db->elems[e].open = true;
+    }
+    return nopen;
 }

@@ -18,11 +18,18 @@
 ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t sz)
 {
     if (need <= *cap) return TA_OK;
-    size_t c = *cap;
-    ta_status st = ta_grow(arr, &c, need, sz, 4, a);
-    if (st == TA_OK && c > UINT32_MAX) st = TA_ERR_NOMEM; /* the graph counts in 32 bits */
-    if (st == TA_OK) *cap = (uint32_t)c;
-    return st;
+    /* the first allocation as asked (a node's inputs are counted before
+     * they are added), then doubling; the graph counts in 32 bits */
+    uint64_t c = *cap ? *cap : need > 2 ? need : 2;
+    while (c < need) c *= 2;
+    if (c > UINT32_MAX || c > SIZE_MAX / sz) return TA_ERR_NOMEM;
+    /* arrays are read up to their counts only: nothing to clear */
+    void *grown = ta_arena_alloc(a, (size_t)c * sz);
+    if (!grown) return TA_ERR_NOMEM;
+    if (*cap) memcpy(grown, *arr, (size_t)*cap * sz);
+    *arr = grown;
+    *cap = (uint32_t)c;
+    return TA_OK;
 }
 
 bool ir_name_is_number(const char *s, size_t len, uint64_t *value)
@@ -76,7 +83,7 @@ ta_status ta_ir_graph_create(ta_ir_graph **out)
     ta_ir_graph *g = ta_calloc(1, sizeof *g);
     if (!g) return TA_ERR_NOMEM;
     ta_status st = ta_arena_create(&g->arena);
-    ta_map_init(&g->names, NULL);
+    ta_map_init_in(&g->names, NULL, g->arena); /* sized once by the reader: in its chunk */
     ta_map_init(&g->kinds, NULL);
     if (st != TA_OK || ir_types_init(&g->types, g->arena, NULL) != TA_OK ||
         !(g->top = ir_block_new(g, NULL))) {
@@ -181,9 +188,9 @@ ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name, siz
 }
 
 ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
-                             const ta_ir_type *type, bool *taken)
+                             uint64_t h, const ta_ir_type *type, bool *taken)
 {
-    uint64_t h = ta_map_hash_bytes(name, name_len), num;
+    uint64_t num;
     ta_map_entry *e = ta_map_find_h(&g->names, name, name_len, h);
     *taken = e && e->value.ptr;
     if (*taken) return NULL;

@@ -193,10 +193,10 @@ ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t 
 const ir_kind_info *ir_graph_kind(ta_ir_graph *g, const char *name, size_t len);
 ta_ir_value *ir_value_new(ta_ir_graph *g, ta_ir_node *def, const char *name,
                           size_t name_len, const ta_ir_type *type);
-/* A value called exactly name, unless the name is taken (*taken). NULL on
- * OOM too (*taken false). */
+/* A value called exactly name (whose ta_map_hash_bytes is h), unless the
+ * name is taken (*taken). NULL on OOM too (*taken false). */
 ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, size_t name_len,
-                             const ta_ir_type *type, bool *taken);
+                             uint64_t h, const ta_ir_type *type, bool *taken);
 /* Frees v's name (v is being removed). */
 void ir_value_forget(ta_ir_graph *g, ta_ir_value *v);
 ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uint32_t index);
@@ -219,6 +219,13 @@ bool ir_type_equal(const ta_ir_type *a, const ta_ir_type *b);
 bool ir_type_subtype(const ta_ir_type *a, const ta_ir_type *f);
 typedef struct ta_ir_op ta_ir_op;
 bool ir_op_matches(const ta_ir_op *op, const ta_ir_node *n);
+
+/* ops.c: adds one schema (see ta_ir_ops_add); opts place it in diagnostics. */
+ta_status ir_ops_add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
+                            const ta_parse_opts *opts, bool *added, ta_diags *diags);
+/* Whether the overload "ns::name.overload" ("ns::name." for the one without
+ * a name) is in the set. */
+bool ir_ops_has_overload(const ta_ir_ops *ops, const char *key, size_t len);
 
 enum { IR_MAX_SLOT_SETS = 4 };
 

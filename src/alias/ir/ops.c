@@ -178,7 +178,7 @@ static ta_status add_parsed(ta_ir_ops *ops, const ta_schema *s, ta_ir_alias_kind
     return TA_OK;
 }
 
-static ta_status add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
+ta_status ir_ops_add_schema(ta_ir_ops *ops, const char *text, size_t len, ta_ir_alias_kind kind,
                             const ta_parse_opts *opts, bool *added, ta_diags *diags)
 {
     if (added) *added = false;
@@ -191,7 +191,7 @@ ta_status ta_ir_ops_add(ta_ir_ops *ops, const char *schema, size_t len, ta_ir_al
                         bool *added, ta_diags *diags)
 {
     if (!ops || !schema) return TA_ERR_INVALID;
-    return add_schema(ops, schema, len, kind, NULL, added, diags);
+    return ir_ops_add_schema(ops, schema, len, kind, NULL, added, diags);
 }
 
 static const struct {
@@ -261,7 +261,7 @@ ta_status ta_ir_ops_add_native(ta_ir_ops *ops, const ta_native_file *f, ta_diags
         if (!buf) return TA_ERR_NOMEM;
         int n = has_ns ? snprintf(buf, need, "%s", fn->func.s)
                        : snprintf(buf, need, "%s::%s", ns, fn->func.s);
-        ta_status st = add_schema(ops, buf, (size_t)n, TA_IR_FROM_SCHEMA, NULL, NULL, diags);
+        ta_status st = ir_ops_add_schema(ops, buf, (size_t)n, TA_IR_FROM_SCHEMA, NULL, NULL, diags);
         if (buf != stack) free(buf);
         if (st == TA_ERR_NOMEM) return st;
     }
@@ -282,6 +282,19 @@ bool ta_ir_ops_has_kind(const ta_ir_ops *ops, const char *kind)
     return ta_map_find_str(&ops->by_kind, kind) != NULL;
 }
 
+bool ir_ops_has_overload(const ta_ir_ops *ops, const char *key, size_t len)
+{
+    return ta_map_find(&ops->by_overload, key, len) != NULL;
+}
+
 const ta_schema *ta_ir_op_schema(const ta_ir_op *op) { return op->schema; }
 ta_ir_alias_kind ta_ir_op_alias_kind(const ta_ir_op *op) { return op->kind; }
 const char *ta_ir_op_text(const ta_ir_op *op) { return op->text; }
+
+const ta_ir_op *ta_ir_ops_overloads(const ta_ir_ops *ops, const char *kind)
+{
+    ta_map_entry *e = ta_map_find_str(&ops->by_kind, kind);
+    return e ? ((op_list *)e->value.ptr)->first : NULL;
+}
+
+const ta_ir_op *ta_ir_op_next(const ta_ir_op *op) { return op->next; }

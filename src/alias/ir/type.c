@@ -278,6 +278,15 @@ ta_status ta_ir_class_add_attr(ta_ir_graph *g, const ta_ir_type *cls, const char
     return ir_class_add_attr(g->arena, cls, name, strlen(name), type);
 }
 
+ta_status ta_ir_class_declare_whole(ta_ir_graph *g, const ta_ir_type *cls)
+{
+    if (!g || !cls || cls->kind != TA_IR_CLASS) return TA_ERR_INVALID;
+    cls->attrs->declared = true;
+    return TA_OK;
+}
+
+bool ta_ir_class_is_whole(const ta_ir_type *cls) { return cls && cls->kind == TA_IR_CLASS && cls->attrs->declared; }
+
 uint32_t ta_ir_class_nattrs(const ta_ir_type *cls) { return cls->attrs ? cls->attrs->n : 0; }
 
 const char *ta_ir_class_attr_name(const ta_ir_type *cls, uint32_t i)

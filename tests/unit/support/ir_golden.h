@@ -10,21 +10,25 @@
 #include "tensoralias/aliasdb.h"
 #include "tensoralias/ir.h"
 
-/* The operator set the command uses by default; NULL (and why on stderr)
- * when its files cannot be read. Made once, freed at exit. */
+/* The whole default operator set (ta_ir_ops_add_default); NULL (and why on
+ * stderr) on failure. Made once, freed at exit. */
 const ta_ir_ops *ta_test_default_ops(void);
 
 /* Reads $BUILD/data/<rel>.ir, with <rel>.classes declared first when that
  * file exists. NULL (and why on stderr) when it cannot be read. */
 ta_ir_graph *ta_test_read_graph(const char *rel);
+/* The same without the class declarations: classes as the graph shows them. */
+ta_ir_graph *ta_test_read_graph_undeclared(const char *rel);
 
 enum { TA_TEST_QUERY_KINDS = 6 };
 extern const char *const ta_test_query_kinds[TA_TEST_QUERY_KINDS];
 
-/* Per query kind (ta_test_query_kinds order): how many lines asked it and
- * how many answers differ from torch's. */
+/* Per query kind (ta_test_query_kinds order): how many lines asked it, how
+ * many answers differ from torch's, and how many of those give the unsafe
+ * answer where torch gives the safe one ("no alias", "no writers", "can
+ * move": unsound; the others are only more cautious than torch). */
 typedef struct ta_truth_counts {
-    size_t asked[TA_TEST_QUERY_KINDS], wrong[TA_TEST_QUERY_KINDS];
+    size_t asked[TA_TEST_QUERY_KINDS], wrong[TA_TEST_QUERY_KINDS], unsound[TA_TEST_QUERY_KINDS];
     size_t unknown; /* lines the test could not ask (a name or kind it did not know) */
 } ta_truth_counts;
 

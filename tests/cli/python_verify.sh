@@ -1,0 +1,79 @@
+#!/bin/sh
+# The Python package under Debian's torch: Python operators registered with
+# torch.library (tests/python/pyops.py: correct ones and broken ones, each a
+# different breach) verified through `python -m tensoralias verify` and
+# tensoralias.verify(), each verdict as expected; a crash and a hang as
+# verdicts (pyops_isolation.py); `--format json` the very bytes the command
+# prints for the same operators (a TORCH_LIBRARY extension both load), with
+# the same exit status; replay by seed; the exit statuses of input errors;
+# the ctypes structures laid out as the headers lay them out; parse() and
+# check_sources().
+. "$(dirname "$0")/lib.sh"
+need_python_torch
+cd tests/python
+
+"$PY" -m tensoralias verify --import pyops --format json >"$tmp/r.json" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$tmp/err"; fail "python -m: exit status $rc, expected 1"; }
+"$PY" check_verdicts.py pyops "$tmp/r.json" || fail "python -m tensoralias verify: verdicts"
+"$PY" check_verdicts.py pyops --api || fail "tensoralias.verify(): verdicts"
+
+# A kernel that crashes and one that hangs are verdicts; the run goes on.
+"$PY" -m tensoralias verify --import pyops_isolation --timeout 0.5 --format json >"$tmp/iso.json" 2>"$tmp/err"
+[ $? -eq 1 ] || { cat "$tmp/err"; fail "crash and hang: exit status, expected 1"; }
+"$PY" check_verdicts.py pyops_isolation "$tmp/iso.json" || fail "crash and hang: verdicts"
+
+# Text: the operators with findings, then the command's summary line.
+"$PY" -m tensoralias verify --import pyops --cases 8 >"$tmp/r.txt" 2>&1
+tail -n 1 "$tmp/r.txt" | grep -q '^11 operators, 88 cases.* in .* s: [0-9]* ok, ' || { cat "$tmp/r.txt"; fail "text summary"; }
+grep -q '^  error: undeclared-alias (x): .*\[seed 0x' "$tmp/r.txt" || fail "text: a finding with its seed"
+
+# A finding replays by its seed: one case, the same finding.
+seed=$(grep '"tapy::sneaky"' "$tmp/r.json" | sed 's/.*"seed":"\(0x[0-9a-f]*\)".*/\1/')
+"$PY" -m tensoralias verify --import pyops --ops tapy::sneaky --case-seed "$seed" --format json >"$tmp/one.json"
+grep -q "\"cases\":1,.*\"kind\":\"undeclared-mutation\",.*\"seed\":\"$seed\"" "$tmp/one.json" ||
+    { cat "$tmp/one.json"; fail "replay of $seed"; }
+
+# Clean operators only: exit 0. Input errors: exit 2.
+"$PY" -m tensoralias verify --import pyops --ops 'tapy::add_one' --ops 'tapy::twice.out' --cases 8 >/dev/null 2>&1 ||
+    fail "clean operators: exit status $?"
+"$PY" -m tensoralias verify --import pyops --ops 'nope::*' >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "no operator matching nope::\*" "$tmp/err" || { cat "$tmp/err"; fail "no match: exit 2"; }
+"$PY" -m tensoralias verify --ops 'tapy::*' >/dev/null 2>&1
+[ $? -eq 2 ] || fail "nothing registered: exit 2"
+"$PY" -m tensoralias verify --import pyops --isolate sometimes >/dev/null 2>&1
+[ $? -eq 2 ] || fail "bad --isolate: exit 2"
+"$PY" -m tensoralias verify --import no_such_module >/dev/null 2>&1
+[ $? -eq 2 ] || fail "a module that does not import: exit 2"
+
+# The same objects as the command: the test extension loaded by both.
+"$TA" verify --torch-library "$TORCH_EXT" --cases 12 --timeout 5 --format json >"$tmp/cli.json" 2>/dev/null
+crc=$?
+"$PY" -m tensoralias verify --load-library "$TORCH_EXT" --cases 12 --timeout 5 --format json >"$tmp/py.json" 2>/dev/null
+prc=$?
+[ $crc -eq $prc ] || fail "exit status: the command $crc, python -m $prc"
+[ -s "$tmp/cli.json" ] && cmp "$tmp/cli.json" "$tmp/py.json" || { diff "$tmp/cli.json" "$tmp/py.json"; fail "--format json differs"; }
+
+# The ctypes structures agree with the headers.
+cd ../..
+${CC:-cc} -std=c17 -Iinclude $(pkg-config --cflags igraph) tests/python/layout.c -o "$tmp/layout" || fail "layout.c"
+"$tmp/layout" | "$PY" tests/python/check_layout.py || fail "ctypes layout"
+
+# parse(): SchemaInfo's answers; check_sources(): the extracted schemas' diagnostics.
+"$PY" - <<'PY' || fail "parse, check_sources"
+import tensoralias as t
+s = t.parse("mylib::op.out(Tensor(a) x, Tensor y, *, Tensor(b!) out) -> Tensor(b!)")
+assert s.name == "mylib::op.out" and s.arguments == ["x", "y", "out"], (s.name, s.arguments)
+assert s.is_mutable() and s.is_mutable("out") and not s.is_mutable("x") and s.mutable_arguments == ["out"]
+assert s.may_alias("out", ("output", 0)) and not s.may_alias("y", ("output", 0)) and not s.is_view
+assert [d.rule for d in s.diagnostics] == ["custom-set-once"], s.diagnostics
+assert t.parse("mylib::v(Tensor(a) x) -> Tensor(a)").is_view
+try:
+    t.parse("mylib::op(Tensor x -> Tensor")
+    raise AssertionError("parsed")
+except t.SchemaError as e:
+    assert e.diagnostics[0].rule == "schema-syntax" and e.diagnostics[0].col > 0, e
+found = t.check_sources(["tests/torchext/taext.cpp"])
+assert all(isinstance(d, t.Diagnostic) and d.file for d in found), found
+print("parse and check_sources as expected")
+PY
