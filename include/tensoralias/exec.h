@@ -276,6 +276,12 @@ typedef struct ta_op_result {
     uint32_t cases;           /* cases run (or attempted) */
     uint32_t exercised;       /* cases the kernel accepted */
     char note[256];           /* e.g. the first rejection message */
+    /* Input discovery (ta_verify_opts.no_discovery): the calls it made
+     * beyond each case's first, the cases accepted only thanks to it, the
+     * calls a fake or Meta kernel rejected without the real one running,
+     * and the time its calls and learning took. */
+    uint32_t discovery_calls, discovered, screened;
+    double discovery_seconds;
     bool derived;             /* run by a kernel composed from its base (autogen) */
     ta_finding *findings;     /* one per (kind, argument), the first case that showed it */
     size_t nfindings;
@@ -320,6 +326,13 @@ typedef struct ta_verify_opts {
     bool in_process;        /* no child processes (tests, benchmarks): a crash ends the run */
     bool has_case_seed;     /* run exactly one case with this seed */
     uint64_t case_seed;
+    /* No input discovery: a rejected synthesized case is only rejected.
+     * With it (the default), a rejection is read for what the kernel wants
+     * and the case tried again (src/exec/discover/search.h). */
+    bool no_discovery;
+    /* A discovery path (a finding's "{found: ...}"): with case_seed, that
+     * case made with these facts, as discovery made it. */
+    const char *discovered;
     const struct ta_device_ops *dev; /* NULL: CPU */
     const ta_samples *samples;       /* or NULL */
     bool strict;            /* special-case-write findings are errors */

@@ -69,7 +69,7 @@ extern "C" {
  * after the old ones, new union members no larger than the old ones, so a
  * ta_value keeps its size and layout; a plugin built before them meets
  * them only in Scalar[] and Dimname arguments, which were given None at
- * most before).
+ * most before); ta_register_screen.
  * 3: the calls that make tensors and storages (ta_kernel_empty, _view,
  * _tensor_array, _storage_new, _tensor_on) return a ta_status and their
  * result through an out-parameter, as every fallible call of the library. */
@@ -308,6 +308,18 @@ TA_API const char *ta_registry_option(const ta_registry *reg, const char *key);
  * differ from the one verified against (message: what differs). verify
  * reports it as a schema-mismatch finding of op. */
 TA_API ta_status ta_registry_schema_mismatch(ta_registry *reg, const char *op, const char *message);
+
+/* For tensoralias_register of a bridge to a framework that has kernels
+ * computing only what a call's results would look like (PyTorch's Meta
+ * kernels; the fake kernels of custom operators): fn, called like a kernel
+ * on a case's arguments, checks them as the operator's kernel would without
+ * running it, and returns TA_OK (the kernel would accept them),
+ * ta_kernel_error with the reason (it would refuse them), or
+ * TA_ERR_UNSUPPORTED (it cannot tell). It leaves the stack as it found it.
+ * Input discovery screens each case it tries with it before calling the
+ * real kernel (cheaper, and safer: a case that would crash an unchecked
+ * kernel is refused first). */
+TA_API ta_status ta_register_screen(ta_registry *reg, const char *op, ta_kernel_fn fn, void *user_data);
 
 /* For tensoralias_register of a bridge to a framework with process-wide
  * state its kernels can change (a random generator, thread counts, global

@@ -19,7 +19,8 @@
  *                  storages, for a replay in torch (tools/torch/replay_case.py)
  *   elf.cpp        a library's needs read from its file (DT_NEEDED, RUNPATH,
  *                  undefined symbols)
- *   kernel.cpp     the one boxed kernel: convert, call, write back, report
+ *   kernel.cpp     the one boxed kernel: convert, call, write back, report;
+ *                  and the screen: the same call on meta tensors
  *   load.cpp       extension libraries loaded as the dynamic loader would,
  *                  built for this torch or refused, with stand-ins for the
  *                  CUDA and Python libraries the CPU side lacks
@@ -108,6 +109,10 @@ class CallState {
   public:
     /* st: the call's arguments; a Dimname among them makes the input tensors named. */
     CallState(ta_kernel_ctx *ctx, const ta_stack *st) : ctx_(ctx), named_(names_dims(st)) {}
+    /* Tensors on the meta device instead (sizes, strides, offsets and dtypes
+     * of the engine's, no bytes): for a screen. */
+    struct Meta {};
+    CallState(ta_kernel_ctx *ctx, const ta_stack *st, Meta) : ctx_(ctx), named_(false), meta_(true) { (void)st; }
     /* v as the IValue the schema argument wants. Throws Unsupported. */
     c10::IValue value_in(const ta_value &v, const c10::Argument &arg);
     /* Pushes one result on st. Throws Unsupported. */
@@ -126,8 +131,11 @@ class CallState {
     static bool names_dims(const ta_stack *st);
     static void name_dims(at::Tensor &t);
 
+    at::Tensor meta_tensor_in(DLTensor *t, const ta_kernel_storage &s);
+
     ta_kernel_ctx *ctx_;
     bool named_;          /* the call's input tensors have named dimensions */
+    bool meta_ = false;   /* tensors on the meta device */
     bool naming_ = false; /* the argument being built is one of them */
     std::unordered_map<uint32_t, c10::Storage> storages_;
     std::vector<std::pair<at::Tensor, DLTensor *>> inputs_;
@@ -168,6 +176,10 @@ std::string load_library(const std::string &lib);
 
 /* The boxed kernel of every operator the bridge registers (user data: an OpEntry). */
 extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st);
+/* The screen of an operator that has a Meta kernel (ta_register_screen):
+ * the call on meta tensors of the arguments' sizes and dtypes. */
+extern "C" ta_status ta_torch_screen(ta_kernel_ctx *ctx, ta_stack *st);
+
 /* ---- python.cpp ---- */
 
 /* The exception a Python kernel raised ("Python: ValueError: ..."), taken

@@ -178,11 +178,33 @@ c10::Storage CallState::storage_for(const ta_kernel_storage &s)
     return st;
 }
 
+/* A meta tensor of t's geometry over a meta storage of the engine
+ * storage's size (views of one storage share it). */
+at::Tensor CallState::meta_tensor_in(DLTensor *t, const ta_kernel_storage &s)
+{
+    at::ScalarType type = scalar_type_of(t->dtype);
+    size_t es = c10::elementSize(type);
+    auto it = storages_.find(s.id);
+    if (it == storages_.end())
+        it = storages_
+                 .emplace(s.id, c10::Storage(c10::Storage::use_byte_size_t(), s.bytes,
+                                             c10::DataPtr(nullptr, c10::Device(c10::DeviceType::Meta)),
+                                             c10::GetAllocator(c10::DeviceType::Meta), /*resizable=*/true))
+                 .first;
+    auto impl = c10::make_intrusive<c10::TensorImpl>(c10::Storage(it->second), c10::DispatchKeySet(c10::DispatchKey::Meta),
+                                                     caffe2::TypeMeta::fromScalarType(type));
+    std::vector<int64_t> strides(t->ndim);
+    ta_strides_of(t, strides.data());
+    impl->set_sizes_and_strides(c10::IntArrayRef(t->shape, t->ndim), strides, (int64_t)(t->byte_offset / es));
+    return at::Tensor(std::move(impl));
+}
+
 at::Tensor CallState::tensor_in(DLTensor *t)
 {
     ta_kernel_storage s;
     if (!ta_kernel_storage_of(ctx_, t, &s))
         throw Unsupported("tensoralias: an argument tensor the engine did not make");
+    if (meta_) return meta_tensor_in(t, s);
     at::ScalarType type = scalar_type_of(t->dtype);
     size_t es = c10::elementSize(type);
     if (t->byte_offset % es)

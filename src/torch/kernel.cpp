@@ -64,7 +64,51 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
     return TA_OK;
 }
 
+/* Whether a screen's error is about the meta device (an operator that has
+ * no Meta kernel under its composite one, a check of the bytes or of the
+ * device), not about the arguments: the screen cannot tell then. */
+bool about_meta(const std::string &m)
+{
+    static const char *const words[] = {"Meta", "meta", "fake", "Fake", "data-dependent", "data_ptr", "storage",
+                                        "Storage", "item()", "FunctionalTensor", "is_cpu", "device", nullptr};
+    for (int i = 0; words[i]; i++)
+        if (m.find(words[i]) != std::string::npos) return true;
+    return false;
+}
+
+ta_status screen(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
+{
+    if (!e.refusal.empty()) return ta_kernel_error(ctx, "%s", e.refusal.c_str());
+    const auto &args = e.op.schema().arguments();
+    if (ta_stack_size(st) != args.size()) return TA_ERR_UNSUPPORTED;
+    CallState cs(ctx, st, CallState::Meta{});
+    torch::jit::Stack stack;
+    stack.reserve(args.size());
+    try {
+        for (size_t i = 0; i < args.size(); i++) stack.push_back(cs.value_in(*ta_stack_at(st, i), args[i]));
+        at::AutoDispatchBelowADInplaceOrView below_autograd;
+        e.op.callBoxed(&stack);
+        return TA_OK;
+    } catch (const c10::Error &err) {
+        std::string m = err.what_without_backtrace();
+        if (m.empty() || about_meta(m)) return TA_ERR_UNSUPPORTED;
+        return ta_kernel_error(ctx, "%s", m.c_str());
+    } catch (const std::exception &) {
+        return TA_ERR_UNSUPPORTED;
+    }
+}
+
 } // namespace
+
+extern "C" ta_status ta_torch_screen(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const auto *e = static_cast<const OpEntry *>(ta_kernel_user_data(ctx));
+    try {
+        return screen(*e, ctx, st);
+    } catch (...) {
+        return TA_ERR_UNSUPPORTED;
+    }
+}
 
 extern "C" ta_status ta_torch_kernel(ta_kernel_ctx *ctx, ta_stack *st)
 {

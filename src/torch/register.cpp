@@ -104,6 +104,18 @@ ta_status compare_schemas(ta_registry *reg, OpEntry &e, const char *ours)
     return ta_registry_schema_mismatch(reg, e.name.c_str(), msg.c_str());
 }
 
+/* Whether the operator can run on meta tensors to screen the cases input
+ * discovery tries: a Meta kernel of its own, or, in ATen, a composite one
+ * (written for every device, it calls operators that have Meta kernels).
+ * Outside ATen a composite kernel is what m.def(schema, fn) registers: the
+ * CPU code itself, which would read the meta tensors' missing bytes. */
+bool has_meta_kernel(const c10::OperatorHandle &h, const std::string &name)
+{
+    if (h.hasKernelForDispatchKey(c10::DispatchKey::Meta)) return true;
+    return name.rfind("aten::", 0) == 0 && !h.hasKernelForDispatchKey(c10::DispatchKey::CPU) &&
+           h.hasComputedKernelForDispatchKey(c10::DispatchKey::Meta);
+}
+
 ta_status add(ta_registry *reg, const c10::OperatorHandle &h, const std::string &name, const char *op,
               bool kernel)
 {
@@ -112,8 +124,10 @@ ta_status add(ta_registry *reg, const c10::OperatorHandle &h, const std::string 
     /* from_file and the like would read and write files named by the case. */
     for (const auto &a : h.schema().arguments())
         if (a.name() == "filename") e->refusal = "tensoralias: an operator that opens files is not run";
-    return kernel ? ta_register_op(reg, op, TA_KEY_CPU, ta_torch_kernel, e)
-                  : ta_register_op(reg, op, TA_KEY_CATCHALL, nullptr, nullptr);
+    if (!kernel) return ta_register_op(reg, op, TA_KEY_CATCHALL, nullptr, nullptr);
+    ta_status s = ta_register_op(reg, op, TA_KEY_CPU, ta_torch_kernel, e);
+    if (s == TA_OK && has_meta_kernel(h, name)) s = ta_register_screen(reg, name.c_str(), ta_torch_screen, e);
+    return s;
 }
 
 ta_status register_aten(ta_registry *reg)

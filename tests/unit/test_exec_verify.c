@@ -394,7 +394,7 @@ static void test_nan_payload(void **state)
     assert_int_equal(ta_exec_create(NULL, &x), TA_OK);
     ta_finding got = {.kind = TA_V_OK};
     ta_observer *ck = ta_observer_create(x, s, d, nan_payload, NULL, 0, emit_collect, &got);
-    ta_case_source from = {nan_builder, NULL, true};
+    ta_case_source from = {nan_builder, NULL, true, false};
     assert_int_equal(ta_observer_run(ck, 7, &from), TA_CASE_RAN);
     assert_int_equal(got.kind, TA_V_UNDECLARED_MUTATION);
     assert_string_equal(got.argument, "self");
@@ -454,7 +454,7 @@ static void test_writes_outside_view(void **state)
     for (int e = 0; e < 8; e++) {
         ta_finding got = {.kind = TA_V_OK};
         ta_observer *ck = ta_observer_create(x, s, d, write_storage_elem, &e, 0, emit_collect, &got);
-        ta_case_source from = {sliced_builder, NULL, true};
+        ta_case_source from = {sliced_builder, NULL, true, false};
         assert_int_equal(ta_observer_run(ck, 1, &from), TA_CASE_RAN);
         bool in_view = e == 1 || e == 3 || e == 5;
         assert_int_equal(got.kind, in_view ? TA_V_OK : TA_V_UNDECLARED_MUTATION);

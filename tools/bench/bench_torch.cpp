@@ -117,7 +117,7 @@ void run(const fixture &f, const bench_op &b, size_t protect_min, int reps)
     ta_observer *ck = ta_observer_create(x, s, d, fn, ud, 0, nullptr, nullptr);
     ta_observer_set_protect_min(ck, protect_min);
     timed_source src = {f.samples, b.name, 0};
-    ta_case_source from = {sample_builder, &src, true};
+    ta_case_source from = {sample_builder, &src, true, false};
     double t_bare = 1e9, t_case = 1e9;
     ta_case c;
     bool ran = true;

@@ -141,7 +141,7 @@ static void overhead(size_t bytes, bool out, size_t protect_min)
     ta_case c;
     ta_observer *ck = ta_observer_create(x, s, d, fn, NULL, 0, NULL, NULL);
     ta_observer_set_protect_min(ck, protect_min);
-    ta_case_source from = {big_builder, &b, true};
+    ta_case_source from = {big_builder, &b, true, false};
     for (int r = 0; r < reps; r++) {
         ta_exec_reset(x);
         double t0 = bench_now();

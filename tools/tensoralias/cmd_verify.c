@@ -66,6 +66,12 @@ static void usage(FILE *out)
             "  --ops GLOB            operators to verify (fnmatch on 'aten::abs.out'; repeatable)\n"
             "  --seed N              base seed (default 0)\n"
             "  --case-seed S         run only the case with this seed (from a finding)\n"
+            "  --found PATH          with --case-seed: the case's discovery path (a finding's\n"
+            "                        '{found: ...}'), for a case input discovery made\n"
+            "  --no-discovery        a case the kernel rejects is only rejected; by default the\n"
+            "                        rejection is read for what the kernel wants (ranks, sizes,\n"
+            "                        dtypes, ...) and the case tried again, while an operator\n"
+            "                        has accepted fewer than half of its cases\n"
             "  --cases N             synthesized cases per operator (default 40; 0: samples only)\n"
             "  --timeout S           seconds per case before the kernel is killed (default 10)\n"
             "  --jobs N              operators verified in parallel (default 1)\n"
@@ -124,6 +130,7 @@ static bool parse_flag(verify_cli *v, const char *a)
     else if (!strcmp(a, "--trap-writes")) c->run.trap_writes = true;
     else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) v->verbose = true;
     else if (!strcmp(a, "--strict")) c->run.strict = true;
+    else if (!strcmp(a, "--no-discovery")) c->run.no_discovery = true;
     else return false;
     return true;
 }
@@ -193,6 +200,7 @@ static int parse_valued(verify_cli *v, const char *a, const char *val)
     else if (!strcmp(a, "--samples")) c->samples = val;
     else if (!strcmp(a, "--torch")) c->torch_dir = val;
     else if (!strcmp(a, "--baseline")) c->baseline = val;
+    else if (!strcmp(a, "--found")) c->run.discovered = val;
     else if (!strcmp(a, "-o")) v->outpath = val;
     else if (!strcmp(a, "--format")) return parse_format(v, val);
     else if (!strcmp(a, "--isolate")) return parse_isolate(v, val);
@@ -211,7 +219,7 @@ static bool takes_value(const char *a)
     static const char *const with_value[] = {"--kernels", "--schemas", "--ops", "--samples",
                                              "--baseline", "-o", "--format", "--device", "--torch",
                                              "--torch-library", "--schemas-from", "--isolate", "--seed",
-                                             "--case-seed", "--cases", "--jobs", "-j", "--timeout"};
+                                             "--case-seed", "--found", "--cases", "--jobs", "-j", "--timeout"};
     for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
         if (!strcmp(a, with_value[i])) return true;
     return false;
@@ -281,6 +289,8 @@ static int parse_args(verify_cli *v, int argc, char **argv)
         int rc = parse_arg(v, argc, argv, &i);
         if (rc >= 0) return rc;
     }
+    if (v->c.run.discovered && !v->c.run.has_case_seed)
+        return ta_cli_usage_error(CMD, "--found replays one case: give its --case-seed too");
     return -1;
 }
 
@@ -354,13 +364,39 @@ static void write_isolation(const ta_verify_session *s, const verify_cli *v)
     fprintf(stderr, "\n");
 }
 
+/* -v: what input discovery did, on standard error: its calls and in how
+ * many operators, the calls a fake or Meta kernel refused alone, the cases
+ * only it got accepted, its time. */
+static void write_discovery(const ta_verify_session *s, const verify_cli *v)
+{
+    const ta_verify_report *rep = ta_verify_session_report(s);
+    unsigned long long calls = 0, found = 0, screened = 0;
+    size_t ops = 0;
+    double secs = 0;
+    for (size_t i = 0; i < rep->nops; i++) {
+        const ta_op_result *o = &rep->ops[i];
+        calls += o->discovery_calls;
+        found += o->discovered;
+        screened += o->screened;
+        secs += o->discovery_seconds;
+        ops += o->discovery_calls > 0;
+    }
+    if (!v->verbose || ta_verify_session_opts(s)->no_discovery) return;
+    fprintf(stderr, "discovery: %llu call%s in %zu operator%s (%llu screened by fake or Meta kernels), %llu case%s "
+                    "accepted only through it, %.2f s\n",
+            calls, calls == 1 ? "" : "s", ops, ops == 1 ? "" : "s", screened, found, found == 1 ? "" : "s", secs);
+}
+
 /* Verifies, writes the report (there is one even when no selected operator
  * had a kernel) and says what went wrong. */
 static int run_and_report(ta_verify_session *s, const verify_cli *v, ta_diags *d)
 {
     ta_status st = ta_verify_session_run(s, d);
     int rc = -1;
-    if (ta_verify_session_report(s) && (rc = write_report(s, v)) < 0) write_isolation(s, v);
+    if (ta_verify_session_report(s) && (rc = write_report(s, v)) < 0) {
+        write_isolation(s, v);
+        write_discovery(s, v);
+    }
     if (rc >= 0) return rc;
     show(d);
     if (st == TA_ERR_NOMEM) return out_of_memory();

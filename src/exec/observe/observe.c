@@ -55,8 +55,11 @@ struct ta_observer {
     unsigned char *cur_host; /* host copy of a device storage after the call */
     size_t cur_cap;
     ta_diags *call_diags; /* what ta_exec_call says of a failed call */
-    char note[512];       /* the last case's rejection or synthesis message */
+    char note[1024];      /* the last case's rejection or synthesis message */
     char before[700];     /* the case's arguments as they were before the call, or "" */
+    ta_kernel_fn screen;  /* the operator's screen (ta_register_screen), or NULL */
+    void *screen_ud;
+    bool screened;        /* the last case was refused by the screen alone */
 };
 
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
@@ -110,6 +113,28 @@ void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, c
 {
     ck->hook = fn;
     ck->hook_ud = ud;
+}
+
+void ta_observer_set_screen(ta_observer *ck, ta_kernel_fn fn, void *ud)
+{
+    ck->screen = fn;
+    ck->screen_ud = ud;
+}
+
+bool ta_observer_screened(const ta_observer *ck) { return ck->screened; }
+
+/* The screen's verdict on the case built: true when it refuses it (the
+ * reason in the note). It cannot tell, or accepts: the kernel runs. */
+static bool screened_out(ta_observer *ck)
+{
+    ta_exec *x = ck->x;
+    x->ctx.user_data = ck->screen_ud;
+    x->ctx.has_error = false;
+    x->ctx.error[0] = '\0';
+    ta_status s = ck->screen(&x->ctx, x->stack);
+    if (s != TA_ERR_KERNEL || !x->ctx.has_error) return false;
+    snprintf(ck->note, sizeof ck->note, "%s", x->ctx.error);
+    return true;
 }
 
 const char *ta_observer_case_text(const ta_observer *ck) { return ck->before; }
@@ -897,6 +922,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
      * (a write just before a storage at the back breaks its checked header). */
     x->placement = ta_mix64(seed ^ 0x5bd1e9955bd1e995ull) & ta_mix64(seed ^ 0x2545f4914f6cdd1dull);
     ck->note[0] = ck->before[0] = '\0';
+    ck->screened = false;
     ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
                                       : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
     if (s != TA_OK) {
@@ -907,6 +933,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
     ck->c.seed = seed;
     ta_case_describe(&ck->c, ck->d, ck->before, sizeof ck->before);
     if (ck->hook) ck->hook(ck->hook_ud, &ck->c, ck->d);
+    if (from && from->screen && ck->screen && (ck->screened = screened_out(ck))) return TA_CASE_REJECTED;
     ck->nprotected = 0;
     if (take_snapshots(ck) != TA_OK) {
         snprintf(ck->note, sizeof ck->note, "cannot snapshot the inputs");

@@ -37,6 +37,7 @@ typedef struct ta_case_source {
     ta_case_builder build;
     void *ud;
     bool strict;
+    bool screen; /* the operator's screen first, when it has one (discovery's cases) */
 } ta_case_source;
 
 /* Runs one case of seed; from NULL means synthesized, not strict. What
@@ -47,6 +48,11 @@ const char *ta_observer_note(const ta_observer *ck);
 /* fn(ud, case, decl) is called after the arguments are built, before the call. */
 void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, const ta_decl *),
                          void *ud);
+/* The operator's screen (ta_register_screen): a case whose source asks for
+ * it is refused without a call when the screen refuses it. */
+void ta_observer_set_screen(ta_observer *ck, ta_kernel_fn fn, void *ud);
+/* Whether the last case was refused by the screen alone. */
+bool ta_observer_screened(const ta_observer *ck);
 /* Read-only pages instead of byte copies for CPU input storages of at least
  * `bytes` that no argument may write (0, the default: never). Only where a
  * fault handler reports trapped writes (a child process). */

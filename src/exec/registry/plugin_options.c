@@ -3,7 +3,8 @@
  * (ta_registry_set_option, ta_registry_option: "torch.library" -> the
  * extension library the libtorch bridge loads), and the operators whose
  * schema in the bridged framework differs from the one verified against
- * (ta_registry_schema_mismatch, reported by verify), and what a bridge puts
+ * (ta_registry_schema_mismatch, reported by verify), the screens a bridge
+ * offers for input discovery (ta_register_screen), and what a bridge puts
  * back between the operators one child runs (ta_registry_on_process_reset). */
 #include <string.h>
 
@@ -42,6 +43,30 @@ const char *registry_mismatch(const ta_registry *reg, const char *op)
 {
     const ta_map_entry *e = ta_map_find_str(&registry_ext_const(reg)->mismatches, op);
     return e ? e->value.ptr : NULL;
+}
+
+typedef struct screen_rec {
+    ta_kernel_fn fn;
+    void *ud;
+} screen_rec;
+
+ta_status ta_register_screen(ta_registry *reg, const char *op, ta_kernel_fn fn, void *user_data)
+{
+    if (!reg || !op || !fn) return TA_ERR_INVALID;
+    ta_arena *a = registry_arena(reg);
+    char *k = ta_arena_strndup(a, op, strlen(op));
+    screen_rec *r = ta_arena_alloc(a, sizeof *r);
+    if (!k || !r) return TA_ERR_NOMEM;
+    *r = (screen_rec){fn, user_data};
+    return ta_map_add(&registry_ext(reg)->screens, k, strlen(k), ta_map_ptr(r), NULL);
+}
+
+ta_kernel_fn registry_screen(const ta_registry *reg, const char *op, void **user_data)
+{
+    const ta_map_entry *e = ta_map_find_str(&registry_ext_const(reg)->screens, op);
+    const screen_rec *r = e ? e->value.ptr : NULL;
+    if (user_data) *user_data = r ? r->ud : NULL;
+    return r ? r->fn : NULL;
 }
 
 ta_status ta_registry_on_process_reset(ta_registry *reg, ta_process_reset_fn fn, void *ud)

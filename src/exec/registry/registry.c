@@ -84,6 +84,7 @@ void ta_registry_destroy(ta_registry *r)
     ta_map_clear(&r->ext.source_by_name);
     ta_map_clear(&r->ext.options);
     ta_map_clear(&r->ext.mismatches);
+    ta_map_clear(&r->ext.screens);
     free(r->ext.source_names);
     free(r->ext.source_schemas);
     for (size_t i = r->nowned; i-- > 0;) r->owned[i].free_fn(r->owned[i].p);

@@ -27,6 +27,9 @@ typedef struct ta_registry_ext {
     /* plugin_options.c: op name -> what a bridge says differs between its
      * framework's schema and the one verified against (arena strings). */
     ta_map mismatches;
+    /* plugin_options.c: op name -> its screen (ta_register_screen), a
+     * registry_screen in the arena. */
+    ta_map screens;
     /* plugin_options.c: what a bridge puts back between the operators one
      * child runs (ta_registry_on_process_reset), in registration order. */
     struct {
@@ -37,6 +40,9 @@ typedef struct ta_registry_ext {
 } ta_registry_ext;
 
 ta_registry_ext *registry_ext(ta_registry *reg);
+/* What ta_register_screen registered for op: its function (NULL when
+ * none) and user data. */
+ta_kernel_fn registry_screen(const ta_registry *reg, const char *op, void **user_data);
 /* What ta_registry_schema_mismatch recorded for op, or NULL. */
 const char *registry_mismatch(const ta_registry *reg, const char *op);
 const ta_registry_ext *registry_ext_const(const ta_registry *reg);

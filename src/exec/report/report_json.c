@@ -27,6 +27,10 @@ static json_t *op_json(const ta_op_result *o, const ta_verify_baseline *bl)
                           "cases", (json_int_t)o->cases, "exercised", (json_int_t)o->exercised,
                           "findings", fs);
     if (j && o->derived) json_object_set_new(j, "derived", json_true());
+    if (j && o->discovery_calls)
+        json_object_set_new(j, "discovery",
+                            json_pack("{s:i, s:i, s:i}", "calls", (json_int_t)o->discovery_calls, "found",
+                                      (json_int_t)o->discovered, "screened", (json_int_t)o->screened));
     return j;
 }
 

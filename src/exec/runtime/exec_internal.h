@@ -96,6 +96,10 @@ void *ta_cpu_alloc_cached(ta_cpu_cache *cache, size_t bytes, bool front, char *e
 void ta_cpu_release_cached(ta_cpu_cache *cache, void *p);
 void ta_cpu_cache_clear(ta_cpu_cache *cache);
 
+/* Replaces the value at i of the stack (its lists copied as a push copies
+ * them): TA_ERR_INVALID past the end (stack.c). */
+ta_status ta_stack_set(ta_stack *st, size_t i, ta_value v);
+
 /* How specific a verdict kind is (verdict.c): lower is more specific. */
 int ta_verdict_kind_rank(ta_verdict_kind k);
 

@@ -154,6 +154,16 @@ ta_status ta_stack_push(ta_stack *st, ta_value v)
     return TA_OK;
 }
 
+ta_status ta_stack_set(ta_stack *st, size_t i, ta_value v)
+{
+    if (!st || i >= st->n) return TA_ERR_INVALID;
+    /* Pushed (so its lists are copied into the arena), then moved down. */
+    ta_status s = ta_stack_push(st, v);
+    if (s != TA_OK) return s;
+    st->v[i] = st->v[--st->n];
+    return TA_OK;
+}
+
 ta_status ta_stack_push_tensor(ta_stack *st, DLTensor *t)
 {
     ta_value v = {.tag = t ? TA_VAL_TENSOR : TA_VAL_NONE};

@@ -36,6 +36,25 @@ ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *
     return TA_OK;
 }
 
+ta_status ta_case_replace(ta_case *c, ta_exec *x, int arg, ta_value v)
+{
+    if (arg < 0 || arg >= c->nargs) return TA_ERR_INVALID;
+    ta_status s = ta_stack_set(x->stack, (size_t)arg, v);
+    if (s != TA_OK) return s;
+    c->args[arg] = *ta_stack_at(x->stack, (size_t)arg);
+    int k = 0;
+    for (int i = 0; i < c->nslots; i++)
+        if (c->slots[i].arg != arg) {
+            c->slots[k] = c->slots[i];
+            /* the slot's geometry lives in itself */
+            c->slots[k].before.shape = c->slots[k].shape;
+            c->slots[k].before.strides = c->slots[k].strides;
+            k++;
+        }
+    c->nslots = k;
+    return TA_OK;
+}
+
 static void describe_tensor(const DLTensor *t, ta_strbuf *o)
 {
     int64_t st[64];
@@ -135,6 +154,7 @@ size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t ca
             break;
         }
     }
+    if (c->found && c->found[0]) ta_strbuf_printf(o, " {found: %s}", c->found);
     if (cap && o->len >= cap) {
         buf[cap - 1] = '\0';
         if (cap > 4) memcpy(buf + cap - 4, "...", 3);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/synth/element.h"
 #include "exec/synth/samples.h"
 #include "base/alloc.h"
 
@@ -64,75 +65,13 @@ static ta_status unfit(builder *b, const char *fmt, const char *arg, const char 
 
 /* ---- element values ----------------------------------------------------- */
 
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-/* IEEE half from a float, rounded to nearest even (as c10::Half). */
-static uint16_t half_of(float f)
-{
-    uint32_t x = float_bits(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
-    if (ax > 0x7f800000u) return (uint16_t)(sign | 0x7e00u); /* NaN */
-    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* 65520 and up round to inf */
-    if (ax < 0x38800000u) {
-        /* Below 2^-14, a subnormal half: m * 2^-24, m rounded by the FPU. */
-        float mag;
-        memcpy(&mag, &ax, sizeof mag);
-        return (uint16_t)(sign | (uint32_t)lrintf(mag * 16777216.0f));
-    }
-    /* Rebias the exponent (127 -> 15), then drop 13 mantissa bits, to even. */
-    uint32_t v = ax - (112u << 23);
-    v += 0xfffu + ((v >> 13) & 1u);
-    return (uint16_t)(sign | (v >> 13));
-}
-
-/* bfloat16: the top half of a float, rounded to nearest even (as c10::BFloat16). */
-static uint16_t bf16_of(float f)
-{
-    uint32_t x = float_bits(f);
-    if ((x & 0x7fffffffu) > 0x7f800000u) return 0x7fc0u;
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-static void put_double(DLDataType dt, void *p, double v)
-{
-    if (dt.code == kDLFloat && dt.bits == 64) {
-        memcpy(p, &v, 8);
-    } else if (dt.code == kDLFloat && dt.bits == 32) {
-        float f = (float)v;
-        memcpy(p, &f, 4);
-    } else if (dt.code == kDLFloat) {
-        uint16_t h = half_of((float)v);
-        memcpy(p, &h, 2);
-    } else if (dt.code == kDLBfloat) {
-        uint16_t h = bf16_of((float)v);
-        memcpy(p, &h, 2);
-    }
-}
-
-/* Integer dtypes keep the low bits, as a C cast (and torch) does. */
-static void put_int(DLDataType dt, void *p, int64_t v)
-{
-    if (dt.code == kDLFloat || dt.code == kDLBfloat) {
-        put_double(dt, p, (double)v);
-    } else if (dt.code == TA_DL_BOOL) {
-        *(uint8_t *)p = v != 0;
-    } else {
-        uint64_t u = (uint64_t)v;
-        memcpy(p, &u, dt.bits / 8); /* little-endian: the low bytes */
-    }
-}
-
 static void put_json(DLDataType dt, void *p, json_t *v)
 {
     double f = 0;
-    if (json_is_integer(v)) put_int(dt, p, json_integer_value(v));
-    else if (json_is_boolean(v)) put_int(dt, p, json_is_true(v));
-    else if (json_is_real(v)) put_double(dt, p, json_real_value(v));
-    else if (ta_sample_nonfinite(v, &f)) put_double(dt, p, f);
+    if (json_is_integer(v)) ta_elem_put_int(dt, p, json_integer_value(v));
+    else if (json_is_boolean(v)) ta_elem_put_int(dt, p, json_is_true(v));
+    else if (json_is_real(v)) ta_elem_put_double(dt, p, json_real_value(v));
+    else if (ta_sample_nonfinite(v, &f)) ta_elem_put_double(dt, p, f);
 }
 
 static void default_range(DLDataType dt, double *lo, double *hi)
@@ -154,8 +93,8 @@ static void generate(const store *st, int ordinal)
     for (int64_t j = 0; j < n; j++) {
         uint64_t u = ta_mix64(s0 + (uint64_t)j);
         void *p = st->host + j * (int64_t)es;
-        if (floating) put_double(st->dtype, p, lo + (hi - lo) * (double)(u % 33) / 32.0);
-        else put_int(st->dtype, p, (int64_t)lo + (int64_t)(u % width));
+        if (floating) ta_elem_put_double(st->dtype, p, lo + (hi - lo) * (double)(u % 33) / 32.0);
+        else ta_elem_put_int(st->dtype, p, (int64_t)lo + (int64_t)(u % width));
     }
 }
 
@@ -513,6 +452,7 @@ ta_status ta_samples_build(const ta_samples *sm, const char *op, size_t k, ta_ex
     if (!b) return TA_ERR_NOMEM;
     ta_status st = TA_ERR_NOTFOUND;
     c->nargs = c->nslots = 0;
+    c->found = NULL;
     c->note[0] = '\0';
     if ((b->sample = ta_samples_get(sm, op, k)) && (st = plan(b, d)) == TA_OK &&
         (st = ta_synth_case_with(x, s, d, 0x5a5a0000u + k, c, override, b)) == TA_OK)

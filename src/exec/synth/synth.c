@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "exec/synth/element.h"
 #include "exec/synth/synth.h"
 #include "exec/synth/synth_plan.h"
 
@@ -136,30 +137,18 @@ static int64_t numel_of(const int64_t *shape, int ndim)
 static void write_value(DLDataType dt, void *p, uint64_t w, int64_t lo, int64_t hi, bool index,
                         bool special)
 {
-    if (dt.code == kDLFloat && !index) {
+    bool floating = dt.code == kDLFloat || dt.code == kDLBfloat;
+    if (floating && !index) {
         static const double specials[] = {NAN, INFINITY, -INFINITY, -0.0};
         double f = (double)((int64_t)(w % 33) - 16) / 4.0;
         if (((w >> 8) & 15) == 0) f = -0.0;
         if (special && ((w >> 12) & 3) == 0) f = specials[(w >> 14) & 3];
-        if (dt.bits == 32) *(float *)p = (float)f;
-        else *(double *)p = f;
+        ta_elem_put_double(dt, p, f);
         return;
     }
     int64_t v = hi > lo ? lo + (int64_t)((w >> 32) % (uint64_t)(hi - lo)) : lo;
-    if (dt.code == kDLFloat) {
-        if (dt.bits == 32) *(float *)p = (float)v;
-        else *(double *)p = (double)v;
-    } else if (dt.code == TA_DL_BOOL) {
-        *(uint8_t *)p = (uint8_t)((w >> 16) & 1);
-    } else if (dt.bits == 64) {
-        *(int64_t *)p = v;
-    } else if (dt.bits == 32) {
-        *(int32_t *)p = (int32_t)v;
-    } else if (dt.bits == 16) {
-        *(int16_t *)p = (int16_t)v;
-    } else {
-        *(int8_t *)p = (int8_t)v;
-    }
+    if (dt.code == TA_DL_BOOL) *(uint8_t *)p = (uint8_t)((w >> 16) & 1);
+    else ta_elem_put_int(dt, p, v);
 }
 
 /* Writes host bytes into a storage, through the device when it is not the CPU. */
@@ -976,6 +965,16 @@ static ta_status synth_arg(synth *y, int argi)
     return TA_ERR_UNSUPPORTED;
 }
 
+ta_status ta_synth_tensor(ta_exec *x, uint64_t seed, DLDataType dt, int ndim, const int64_t *shape,
+                          bool contiguous, bool fill, bool ranged, int64_t lo, int64_t hi, DLTensor **out)
+{
+    synth y = {.x = x, .r = {ta_mix64(seed)}, .special = false};
+    layout lay = contiguous || ndim == 0 ? LAYOUT_CONTIGUOUS : LAYOUT_SLICED;
+    contents what = fill ? MARKED : ranged ? indices_in(lo, hi + 1) : values_in(-4, 5);
+    *out = make_tensor(&y, dt, ndim, shape, lay, what);
+    return *out ? TA_OK : TA_ERR_NOMEM;
+}
+
 ta_status ta_synth_case(ta_exec *x, const ta_schema *s, const ta_decl *d, uint64_t seed,
                         ta_case *c)
 {
@@ -1022,6 +1021,7 @@ ta_status ta_synth_case_with(ta_exec *x, const ta_schema *s, const ta_decl *d, u
                              ta_case *c, ta_synth_override over, void *ud)
 {
     c->seed = seed;
+    c->found = NULL;
     c->nargs = 0;
     c->nslots = 0;
     c->note[0] = '\0';

@@ -23,6 +23,9 @@ typedef struct ta_case_slot {
 
 typedef struct ta_case {
     uint64_t seed;
+    /* The facts input discovery applied to the synthesized case (its
+     * discovery path: with the seed, what replays it), or NULL. */
+    const char *found;
     ta_value args[TA_CASE_MAX_ARGS]; /* the values pushed, in schema order */
     int nargs;
     ta_case_slot slots[TA_CASE_MAX_SLOTS];
@@ -50,7 +53,20 @@ ta_status ta_case_push(ta_case *c, ta_exec *x, ta_value v);
 /* Records t (already made by the caller) as slot of argument arg. */
 ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *t, bool fill);
 
-/* "self=float32[3,4] strides [1,3], dim=1, ..." for messages and replay. */
+/* Replaces argument arg's value (on x's stack too), dropping its slots:
+ * the caller records the tensors of the new value (ta_case_add_slot). */
+ta_status ta_case_replace(ta_case *c, ta_exec *x, int arg, ta_value v);
+
+/* A tensor made as synthesis makes them, for a case discovery changed: in
+ * a fresh storage, contiguous or strided (the last dimension sliced), with
+ * values in [lo, hi] (whole numbers) when ranged, as synthesis draws them
+ * otherwise, or every byte TA_FILL_BYTE when fill (an out= argument);
+ * values drawn from seed. */
+ta_status ta_synth_tensor(ta_exec *x, uint64_t seed, DLDataType dt, int ndim, const int64_t *shape,
+                          bool contiguous, bool fill, bool ranged, int64_t lo, int64_t hi, DLTensor **out);
+
+/* "self=float32[3,4] strides [1,3], dim=1, ..." for messages and replay
+ * (and " {found: ...}" with the discovery path). */
 size_t ta_case_describe(const ta_case *c, const ta_decl *d, char *buf, size_t cap);
 
 uint64_t ta_mix64(uint64_t x);

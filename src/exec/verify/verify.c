@@ -203,6 +203,7 @@ static bool prepare_job(op_job *j, ta_op_result *r, const ta_registry *reg, cons
         verify_finish_result(j);
         return false;
     }
+    j->screen = registry_screen(reg, name, &j->screen_ud);
     const char *mismatch = registry_mismatch(reg, name);
     if (mismatch) verify_add_simple(j, TA_V_SCHEMA_MISMATCH, 0, "%s", mismatch);
     j->nprep = r->nfindings;

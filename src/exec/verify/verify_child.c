@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "exec/discover/search.h"
 #include "exec/observe/observe.h"
 #include "exec/synth/samples.h"
 #include "exec/verify/verify_internal.h"
@@ -291,15 +292,60 @@ static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *not
     return false;
 }
 
+/* A discovery call starts: in a child, its case's clock starts again (the
+ * parent's timeout is per call). */
+static void restart_clock(void *ud)
+{
+    (void)ud;
+    if (g_box) g_box->case_start = verify_now();
+}
+
 /* Runs case c of j: from the samples file for the first nsamples (a
- * rejected one is a finding when the samples are strict). */
-static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta_verify_opts *o)
+ * rejected one is a finding when the samples are strict), the others
+ * synthesized, with discovery when there is a search. */
+static ta_case_outcome run_case(ta_observer *ck, op_job *j, uint32_t c, const ta_verify_opts *o, dsc_search *S)
 {
     bool sample;
     uint64_t seed = verify_seed_of_case(j, o, c, &sample);
     void *bud[2] = {j, (void *)o->samples};
-    ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples)};
+    ta_case_source from = {sample ? sample_builder : NULL, bud, sample && ta_samples_strict(o->samples), false};
+    if (!sample && S) return dsc_search_run(S, ck, seed, restart_clock, NULL);
     return ta_observer_run(ck, seed, &from);
+}
+
+/* The operator's discovery (NULL when off, or out of memory: the cases
+ * then run as synthesized). */
+static dsc_search *open_search(const op_job *j, const ta_verify_opts *o)
+{
+    dsc_search *S = NULL;
+    if (o->no_discovery || dsc_search_create(j->schema, j->decl, &S) != TA_OK) return NULL;
+    if (o->discovered && !dsc_search_replay(S, o->discovered)) {
+        dsc_search_destroy(S);
+        return NULL;
+    }
+    return S;
+}
+
+/* What discovery did for the operator since *was: into the result, or a Y
+ * line (after each case, so that a child that dies loses none of it). */
+static void report_search(op_job *j, const dsc_search *S, dsc_stats *was, int fd, run_mode mode)
+{
+    if (!S) return;
+    const dsc_stats *st = dsc_search_stats(S);
+    dsc_stats d = {st->attempts - was->attempts, st->found - was->found, st->screened - was->screened,
+                   st->seconds - was->seconds};
+    if (!d.attempts && !d.found) return;
+    *was = *st;
+    if (mode == RUN_IN_PROCESS) {
+        j->res->discovery_calls += d.attempts;
+        j->res->discovered += d.found;
+        j->res->screened += d.screened;
+        j->res->discovery_seconds += d.seconds;
+        return;
+    }
+    char line[96];
+    int n = snprintf(line, sizeof line, "Y %u %u %u %.6f\n", d.attempts, d.found, d.screened, d.seconds);
+    put_line(fd, line, (size_t)n);
 }
 
 /* In a child, the observer also reports each case's arguments before the
@@ -328,6 +374,9 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         return false;
     }
     if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd, !j->pages_off);
+    ta_observer_set_screen(ck, j->screen, j->screen_ud);
+    dsc_search *S = open_search(j, o);
+    dsc_stats reported = {0};
     bool go_on = true;
     for (uint32_t c = from; c < j->total && go_on; c++) {
         char line[32];
@@ -337,13 +386,15 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         } else {
             j->res->cases++;
         }
-        ta_case_outcome oc = run_case(ck, j, c, o);
+        ta_case_outcome oc = run_case(ck, j, c, o, S);
+        report_search(j, S, &reported, fd, mode);
         /* Released now, not when the next case starts: a kernel that broke
          * what releasing needs then fails in its own case. */
         ta_exec_reset(x);
         go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
                                      : record_case(j, oc, ta_observer_note(ck));
     }
+    dsc_search_destroy(S);
     if (mode == RUN_IN_CHILD && go_on) put_line(fd, "D\n", 2);
     g_checker = NULL;
     g_exec = NULL;

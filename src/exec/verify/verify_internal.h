@@ -42,6 +42,8 @@ typedef struct op_job {
     ta_decl *decl;
     ta_kernel_fn fn;
     void *ud;
+    ta_kernel_fn screen; /* ta_register_screen's, or NULL */
+    void *screen_ud;
     ta_op_result *res;
     size_t nprep; /* findings the parent made before any case (schema-mismatch) */
     uint32_t total, next_case, nsamples;

@@ -253,6 +253,8 @@ static void run_alone_later(run_ctx *x, op_job *j)
     ta_op_result *r = j->res;
     r->nfindings = j->nprep;
     r->cases = r->exercised = 0;
+    r->discovery_calls = r->discovered = r->screened = 0;
+    r->discovery_seconds = 0;
     r->note[0] = '\0';
     j->next_case = 0;
     j->restarts = 0;
@@ -302,6 +304,18 @@ static void parse_finding(op_job *j, char *line)
     verify_add_finding(j, &f);
 }
 
+/* Y: what discovery did, "calls found screened seconds". */
+static void read_discovery(op_job *j, const char *line)
+{
+    unsigned calls = 0, found = 0, screened = 0;
+    double secs = 0;
+    if (sscanf(line, "%u %u %u %lf", &calls, &found, &screened, &secs) != 4) return;
+    j->res->discovery_calls += calls;
+    j->res->discovered += found;
+    j->res->screened += screened;
+    j->res->discovery_seconds += secs;
+}
+
 static void handle_line(run_ctx *x, runner *r, char *line)
 {
     if (line[0] == 'O') {
@@ -330,6 +344,7 @@ static void handle_line(run_ctx *x, runner *r, char *line)
     case 'L': j->device_lost = true; break;
     case 'C': snprintf(r->io->cur_desc, sizeof r->io->cur_desc, "%.590s", line + 2); break;
     case 'D': settle(x, r, j); break;
+    case 'Y': read_discovery(j, line + 2); break;
     case 'F': parse_finding(j, line + 2); break;
     default: break;
     }
