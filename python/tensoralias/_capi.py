@@ -31,7 +31,8 @@ class Finding(ctypes.Structure):
 
 class OpResult(ctypes.Structure):
     _fields_ = [("op", ctypes.c_char * 256), ("verdict", c_int), ("severity", c_int), ("cases", c_uint32),
-                ("exercised", c_uint32), ("note", ctypes.c_char * 256), ("derived", c_bool),
+                ("exercised", c_uint32), ("note", ctypes.c_char * 256), ("discovery_calls", c_uint32),
+                ("discovered", c_uint32), ("screened", c_uint32), ("discovery_seconds", c_double), ("derived", c_bool),
                 ("findings", ctypes.POINTER(Finding)), ("nfindings", c_size_t)]
 
 
@@ -47,7 +48,8 @@ class VerifyReport(ctypes.Structure):
 class VerifyOpts(ctypes.Structure):
     _fields_ = [("seed", c_uint64), ("cases", c_uint32), ("samples_only", c_bool), ("timeout", c_double),
                 ("jobs", c_uint32), ("trap_writes", c_bool), ("in_process", c_bool),
-                ("has_case_seed", c_bool), ("case_seed", c_uint64), ("dev", c_void_p), ("samples", c_void_p),
+                ("has_case_seed", c_bool), ("case_seed", c_uint64), ("no_discovery", c_bool), ("discovered", c_char_p),
+                ("dev", c_void_p), ("samples", c_void_p),
                 ("strict", c_bool), ("progress", c_void_p), ("progress_ud", c_void_p), ("batch", c_uint32)]
 
 

@@ -28,6 +28,7 @@ int main(void)
     SIZE(ta_op_result, "OpResult");
     FIELD(ta_op_result, "OpResult", verdict);
     FIELD(ta_op_result, "OpResult", note);
+    FIELD(ta_op_result, "OpResult", discovery_seconds);
     FIELD(ta_op_result, "OpResult", derived);
     FIELD(ta_op_result, "OpResult", findings);
     FIELD(ta_op_result, "OpResult", nfindings);
@@ -38,6 +39,7 @@ int main(void)
     FIELD(ta_verify_opts, "VerifyOpts", timeout);
     FIELD(ta_verify_opts, "VerifyOpts", jobs);
     FIELD(ta_verify_opts, "VerifyOpts", case_seed);
+    FIELD(ta_verify_opts, "VerifyOpts", discovered);
     FIELD(ta_verify_opts, "VerifyOpts", samples);
     FIELD(ta_verify_opts, "VerifyOpts", strict);
     FIELD(ta_verify_opts, "VerifyOpts", progress);
