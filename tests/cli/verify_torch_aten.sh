@@ -29,7 +29,9 @@ for trap in "" --trap-writes; do
 done
 
 # Scalar[] (foreach's scalar lists, gradient's spacing) and Dimname
-# arguments (the tensors' dimensions named): clean and exercised.
+# arguments (the tensors' dimensions named): clean and exercised by the
+# cases as synthesized (the conversions are the subject here: discovery
+# reaches further, e.g. a gradient.scalarrayint case that crashes ATen).
 if [ -z "${TA_TORCH:-}" ]; then
 OPS=""
 for o in _foreach_add_.ScalarList _foreach_mul.ScalarList _foreach_addcmul_.ScalarList \
@@ -39,7 +41,7 @@ for o in _foreach_add_.ScalarList _foreach_mul.ScalarList _foreach_addcmul_.Scal
     OPS="$OPS --ops aten::$o"
 done
 # shellcheck disable=SC2086
-"$TA" verify $YAML $TORCH_ARGS --kernels torch $OPS --cases 20 --jobs 2 --format json >"$tmp/n.json" 2>"$tmp/err"
+"$TA" verify $YAML $TORCH_ARGS --kernels torch $OPS --cases 20 --jobs 2 --no-discovery --format json >"$tmp/n.json" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] || { grep -v '"verdict":"ok"' "$tmp/n.json"; cat "$tmp/err"; fail "Scalar[], Dimname: exit $rc"; }
 [ "$(grep -c '"verdict":"ok"' "$tmp/n.json")" -eq 16 ] || fail "Scalar[], Dimname: 16 operators ok"

@@ -43,6 +43,7 @@ struct dsc_search {
     bool replay;     /* a path given: its facts on every case, nothing else */
     char deepest[DSC_PATH_MAX]; /* the facts of the furthest step of a search */
     uint32_t cases, accepted;
+    uint32_t searches; /* searches begun */
     double started;  /* monotonic seconds of the first discovery call, or 0 */
     dsc_stats stats;
     dsc_attempt_fn on_attempt;
@@ -100,6 +101,15 @@ static ta_case_outcome attempt(dsc_search *S, ta_observer *ck, uint64_t seed)
 static bool out_of_budget(const dsc_search *S)
 {
     return S->stats.attempts >= DSC_OP_TRIES || (S->started && now() - S->started > DSC_OP_SECONDS);
+}
+
+/* An operator that runs some cases as synthesized, and whose searches
+ * for the others found nothing: its rejections are of values no fact
+ * avoids (a dtype it lacks, an out= of another dtype), and most of a run's
+ * discovery time went to such operators for nothing (search.h). */
+static bool hopeless(const dsc_search *S)
+{
+    return S->searches >= DSC_HOPELESS_SEARCHES && !S->stats.found && S->accepted;
 }
 
 /* "file.cpp:123" in a message: where its check is (line 0 when none). */
@@ -231,7 +241,8 @@ ta_case_outcome dsc_search_run(dsc_search *S, ta_observer *ck, uint64_t seed, ds
         if (oc != TA_CASE_REJECTED) goto done;
         snprintf(msg, sizeof msg, "%s", ta_observer_note(ck));
     }
-    if (out_of_budget(S)) return oc;
+    if (out_of_budget(S) || hopeless(S)) return oc;
+    S->searches++;
     oc = search(S, ck, seed, msg);
 done:
     if (oc == TA_CASE_RAN) {

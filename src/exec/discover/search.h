@@ -13,8 +13,10 @@
  * there; a message that gives nothing to try sends it back a step. The
  * facts of an accepted case are what the operator's later cases start
  * from. Bounded per case (DSC_CASE_TRIES calls), per operator
- * (DSC_OP_TRIES calls and DSC_OP_SECONDS of its time): past the bounds the
- * cases only run with the facts already learned.
+ * (DSC_OP_TRIES calls and DSC_OP_SECONDS of its time), and given up for an
+ * operator that runs some cases as synthesized when its first
+ * DSC_HOPELESS_SEARCHES searches found no other case it accepts: past the
+ * bounds the cases only run with the facts already learned.
  *
  * Deterministic: the same seed gives the same case, and the same kernel
  * the same messages, so the same facts. A case discovery made replays
@@ -26,7 +28,7 @@
 
 #include "exec/observe/observe.h"
 
-enum { DSC_CASE_TRIES = 40, DSC_OP_TRIES = 400 };
+enum { DSC_CASE_TRIES = 40, DSC_OP_TRIES = 400, DSC_HOPELESS_SEARCHES = 3 };
 #define DSC_OP_SECONDS 5.0
 
 typedef struct dsc_search dsc_search;
