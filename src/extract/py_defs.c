@@ -603,8 +603,8 @@ static void summarize_def(sumctx *c, uint32_t k)
             ta_map_add(&c->sh->funcs, fn->name, nt->len, ta_map_ptr(NULL), &e) != TA_OK) {
             f->st = TA_ERR_NOMEM;
         } else {
-            memcpy(fn->sites, b.sites, b.nsites * sizeof *fn->sites);
-            memcpy(fn->fwd, b.fwd, b.nfwd * sizeof *fn->fwd);
+            if (b.nsites) memcpy(fn->sites, b.sites, b.nsites * sizeof *fn->sites);
+            if (b.nfwd) memcpy(fn->fwd, b.fwd, b.nfwd * sizeof *fn->fwd); /* none: b.fwd is NULL */
             fn->nsites = b.nsites;
             fn->nfwd = b.nfwd;
             fn->next = e->value.ptr;
