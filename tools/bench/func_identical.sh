@@ -75,5 +75,5 @@ while read -r g m; do
         fi
     done
 done <"$dir/runs"
-echo "$(ls "$dir/graphs" | wc -l) graphs, $(wc -l <"$dir/runs") runs a build, $diffs differing"
+echo "$(find "$dir/graphs" -name "*.ir" | wc -l) graphs, $(wc -l <"$dir/runs") runs a build, $diffs differing"
 [ "$diffs" -eq 0 ]
