@@ -287,6 +287,46 @@ static void test_loop_read_returned(void **state)
     done(&r);
 }
 
+/* nested_loop_liveness (minimized from fuzz_graph(3004841)): %v410 is read
+ * in a loop inside an If inside the block that returns it; torch's
+ * optimizing executor decides that If and then frees %v410 early, as the
+ * interpreter does for a loop directly in the block. Returned through
+ * aten::alias after the loop, as test_loop_read_returned's. */
+static void test_nested_loop_liveness(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %c : bool, %d : bool):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %nc : bool = aten::__not__(%c)\n"
+                                    "  %v409 : Tensor = prim::If(%c)\n"
+                                    "    block0():\n"
+                                    "      %v410 : Tensor = aten::mul(%x1, %x1)\n"
+                                    "      %v411 : Tensor = prim::If(%nc)\n"
+                                    "        block0():\n"
+                                    "          -> (%x1)\n"
+                                    "        block1():\n"
+                                    "          %v422 : int = prim::Constant[value=2]()\n"
+                                    "          prim::Loop(%v422, %d)\n"
+                                    "            block0(%v418 : int):\n"
+                                    "              %v428 : Tensor = aten::add_(%x1, %v410, %one)\n"
+                                    "              -> (%d)\n"
+                                    "          -> (%x1)\n"
+                                    "      -> (%v410)\n"
+                                    "    block1():\n"
+                                    "      -> (%x1)\n"
+                                    "  %v452 : Tensor = aten::mul_(%x1, %v409)\n"
+                                    "  return (%x0)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->kept, 0);
+    const char *loop = strstr(r.text, "prim::Loop(");
+    const char *alias = strstr(r.text, "= aten::alias(%v410)");
+    assert_non_null(loop);
+    assert_non_null(alias);
+    assert_true(loop < alias);
+    assert_null(strstr(r.text, "-> (%v410")); /* not returned itself */
+    done(&r);
+}
+
 /* zero_trip_loop_alias: when the loop runs zero times, %l is %x2 itself and
  * add_ writes %x2 (torch's executors lose that write; its interpreter does
  * not). The copy-back of %x2 takes the sum when the loop did not run. */
@@ -491,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_no_counterpart_keeps_the_memory),
         cmocka_unit_test(test_built_in_c),
         cmocka_unit_test(test_loop_read_returned),
+        cmocka_unit_test(test_nested_loop_liveness),
         cmocka_unit_test(test_zero_trip_loop_alias),
         cmocka_unit_test(test_view_of_branch_cond),
         cmocka_unit_test(test_loop_parity),

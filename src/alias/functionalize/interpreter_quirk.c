@@ -16,15 +16,20 @@
 
 #include "alias/functionalize/functionalize_internal.h"
 
-/* Whether v is read inside a prim::Loop that sits in block b. */
+/* Whether v is read inside a prim::Loop within block b, at any depth: a loop
+ * in an If in b counts too, since torch's optimizing executor inlines a
+ * branch it can decide (a rewrite the interpreter ran right failed on its
+ * second, optimized, run: tests/data/functionalize/nested_loop_liveness.ir). */
 static bool read_in_loop_of(const ta_ir_value *v, const ta_ir_block *b)
 {
     for (uint32_t i = 0; i < v->nuses; i++) {
         const ta_ir_node *n = v->uses[i].user;
+        bool in_loop = false;
         while (n->block && n->block != b) {
             const ta_ir_node *owner = n->block->owner;
             if (!owner) break;
-            if (owner->block == b && owner->kind->kind == IR_K_LOOP) return true;
+            in_loop |= owner->kind->kind == IR_K_LOOP;
+            if (owner->block == b && in_loop) return true;
             n = owner;
         }
     }
