@@ -327,6 +327,38 @@ static void test_nested_loop_liveness(void **state)
     done(&r);
 }
 
+/* loop_read_then_carried (minimized from fuzz_graph(3007437)): the first
+ * loop reads %v32 (x2's new value) twice in one node, the second starts
+ * from it; torch's interpreter frees it in the first loop unless the second
+ * starts from aten::alias(%v32), placed between the two. */
+static void test_loop_read_then_carried(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x2 : Tensor, %d : bool):\n"
+                                    "  %nc : bool = prim::Constant[value=1]()\n"
+                                    "  %v32 : Tensor = aten::relu_(%x2)\n"
+                                    "  %v44 : int = prim::Constant[value=2]()\n"
+                                    "  %v41 : Tensor = prim::Loop(%v44, %nc, %x0)\n"
+                                    "    block0(%v42 : int, %v43 : Tensor):\n"
+                                    "      %v45 : Tensor = aten::mul(%x2, %x2)\n"
+                                    "      -> (%nc, %v45)\n"
+                                    "  %v49 : int = prim::Constant[value=0]()\n"
+                                    "  prim::Loop(%v49, %d)\n"
+                                    "    block0(%v47 : int):\n"
+                                    "      %v51 : Tensor = aten::relu_(%x2)\n"
+                                    "      -> (%d)\n"
+                                    "  return (%x0)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->kept, 0);
+    const char *first = strstr(r.text, "aten::mul(%v32, %v32)");
+    const char *alias = strstr(r.text, "= aten::alias(%v32)");
+    assert_non_null(first);
+    assert_non_null(alias);
+    assert_true(first < alias);
+    assert_null(strstr(r.text, "prim::Loop(%v49, %d, %v32")); /* not carried in itself */
+    done(&r);
+}
+
 /* zero_trip_loop_alias: when the loop runs zero times, %l is %x2 itself and
  * add_ writes %x2 (torch's executors lose that write; its interpreter does
  * not). The copy-back of %x2 takes the sum when the loop did not run. */
@@ -532,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_built_in_c),
         cmocka_unit_test(test_loop_read_returned),
         cmocka_unit_test(test_nested_loop_liveness),
+        cmocka_unit_test(test_loop_read_then_carried),
         cmocka_unit_test(test_zero_trip_loop_alias),
         cmocka_unit_test(test_view_of_branch_cond),
         cmocka_unit_test(test_loop_parity),
