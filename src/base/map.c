@@ -102,7 +102,8 @@ static size_t slot_of(const ta_map *m, const void *key, size_t len, uint32_t h)
     size_t j = h & (m->cap - 1);
     for (;; j = (j + 1) & (m->cap - 1)) {
         const ta_map_entry *e = &m->slots[j];
-        if (!e->key || (e->hash == h && e->len == len && !memcmp(e->key, key, len))) return j;
+        /* the very key (a name looked up by its owner) needs no compare */
+        if (!e->key || (e->hash == h && e->len == len && (e->key == key || !memcmp(e->key, key, len)))) return j;
     }
 }
 

@@ -70,6 +70,7 @@ typedef enum fz_node_plan {
 typedef struct fz_write_plan {
     const ta_ir_op *op;     /* the node's own operator */
     const char *fkind;      /* the counterpart's kind, "aten::add" */
+    const ir_kind_info *fk; /* ... in the graph, once a node became it (nodes alike share a plan) */
     uint32_t fnrets;        /* the counterpart's returns */
     uint32_t *inputs;       /* node inputs passed to the counterpart, in order */
     uint32_t ninputs;

@@ -85,6 +85,7 @@ uint32_t fz_unroll_candidates(fz_pass *p, ta_ir_node ***out)
 {
     *out = NULL;
     uint32_t n = 0;
+    if (!memchr(p->unroll, 1, p->nnodes)) return 0; /* most graphs: a word at a time */
     for (uint32_t i = 0; i < p->nnodes; i++) n += p->unroll[i];
     if (!n) return 0;
     if (!(*out = ta_malloc(n * sizeof **out))) {

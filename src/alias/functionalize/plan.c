@@ -784,7 +784,7 @@ static ta_status plan_node(fz_pass *p, ta_ir_node *n)
         if (strcmp(n->kind->name, "prim::PythonOp")) return plan_extract(p, n, true);
         return plan_opaque(p, n, "it is passed to a Python operation");
     case IR_K_OTHER:
-        if (!strcmp(n->kind->name, "aten::__getitem__")) return plan_extract(p, n, false);
+        if (n->kind->len == 17 && !memcmp(n->kind->name, "aten::__getitem__", 17)) return plan_extract(p, n, false);
         return plan_op(p, n);
     case IR_K_BATCH_NORM:
     case IR_K_INSTANCE_NORM:
@@ -805,29 +805,44 @@ static ta_status plan_block(fz_pass *p, ta_ir_block *b)
     return TA_OK;
 }
 
-/* Every value whose alias reaches a root, listed under the root. */
+/* The roots of value v's alias into r (none for an unknown alias). */
+static uint32_t member_roots(fz_pass *p, uint32_t v, ta_ir_value **r)
+{
+    const fz_alias *a = p->alias[v];
+    if (!a || a->kind == FZ_UNKNOWN || a->kind == FZ_NONE) return 0;
+    return fz_roots(p, a, r, 0, MAX_ROOTS);
+}
+
+/* Every value whose alias reaches a root, listed under the root: counted,
+ * then listed. Most values reach one root: the count keeps it (one[v], its
+ * id + 1), so only the others' aliases are followed twice. */
 static ta_status index_members(fz_pass *p)
 {
     uint32_t nv = p->nvalues;
     p->mem_start = ta_calloc(nv + 1, sizeof(uint32_t));
-    if (!p->mem_start) return TA_ERR_NOMEM;
+    uint32_t *one = ta_malloc((nv + 1) * sizeof *one);
     ta_ir_value *r[MAX_ROOTS];
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t v = 0; v < nv; v++) {
-            const fz_alias *a = p->alias[v];
-            if (!a || a->kind == FZ_UNKNOWN || a->kind == FZ_NONE) continue;
-            uint32_t n = fz_roots(p, a, r, 0, MAX_ROOTS);
-            for (uint32_t i = 0; i < n; i++) {
-                if (pass == 0) p->mem_start[r[i]->id + 1]++;
-                else p->mem[p->mem_start[r[i]->id]++] = v;
-            }
-        }
-        if (pass == 0) {
-            for (uint32_t v = 0; v < nv; v++) p->mem_start[v + 1] += p->mem_start[v];
-            p->mem = ta_malloc(sizeof(uint32_t) * (p->mem_start[nv] + 1));
-            if (!p->mem) return TA_ERR_NOMEM;
-        }
+    ta_status st = p->mem_start && one ? TA_OK : TA_ERR_NOMEM;
+    for (uint32_t v = 0; v < nv && st == TA_OK; v++) {
+        uint32_t n = member_roots(p, v, r);
+        one[v] = n == 1 ? r[0]->id + 1 : 0;
+        for (uint32_t i = 0; i < n; i++) p->mem_start[r[i]->id + 1]++;
     }
+    if (st == TA_OK) {
+        for (uint32_t v = 0; v < nv; v++) p->mem_start[v + 1] += p->mem_start[v];
+        p->mem = ta_malloc(sizeof(uint32_t) * (p->mem_start[nv] + 1));
+        if (!p->mem) st = TA_ERR_NOMEM;
+    }
+    for (uint32_t v = 0; v < nv && st == TA_OK; v++) {
+        if (one[v]) {
+            p->mem[p->mem_start[one[v] - 1]++] = v;
+            continue;
+        }
+        uint32_t n = member_roots(p, v, r);
+        for (uint32_t i = 0; i < n; i++) p->mem[p->mem_start[r[i]->id]++] = v;
+    }
+    free(one);
+    if (st != TA_OK) return st;
     for (uint32_t v = nv; v > 0; v--) p->mem_start[v] = p->mem_start[v - 1];
     p->mem_start[0] = 0;
     return TA_OK;

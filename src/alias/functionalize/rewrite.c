@@ -48,7 +48,7 @@ static const char *tainted_write(fz_pass *p, ta_ir_node *n, const fz_write_plan 
 /* Turns n itself into its counterpart: kind fkind, the inputs the plan
  * keeps (read at n), the outputs the counterpart has. Inputs stay where they
  * are when they can, so a constant used everywhere is not touched. */
-static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, const fz_write_plan *w)
+static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, fz_write_plan *w)
 {
     fz_cursor c = {n->block, n};
     bool prefix = true; /* the kept inputs are the first ones, in order */
@@ -62,9 +62,8 @@ static ta_status become_counterpart(fz_pass *p, fz_env *e, ta_ir_node *n, const 
         if (st == TA_OK && v != n->inputs[i]) st = ta_ir_node_set_input(n, i, v);
         if (st != TA_OK) return st;
     }
-    const ir_kind_info *k = ir_graph_kind(p->g, w->fkind, strlen(w->fkind));
-    if (!k) return TA_ERR_NOMEM;
-    n->kind = k;
+    if (!w->fk && !(w->fk = ir_graph_kind(p->g, w->fkind, strlen(w->fkind)))) return TA_ERR_NOMEM;
+    n->kind = w->fk;
     fz_set_op(p, n, w->fop);
     ta_ir_value *o;
     while (n->noutputs < w->fnrets)
@@ -94,7 +93,7 @@ static ta_status fresh_copy(fz_pass *p, ta_ir_node *n, ta_ir_value **out)
     return TA_OK;
 }
 
-static ta_status functionalize_node(fz_pass *p, fz_env *e, ta_ir_node *n, const fz_write_plan *w)
+static ta_status functionalize_node(fz_pass *p, fz_env *e, ta_ir_node *n, fz_write_plan *w)
 {
     fz_cursor c = {n->block, n};
     ta_ir_value *target[64];
@@ -124,7 +123,7 @@ static ta_status functionalize_node(fz_pass *p, fz_env *e, ta_ir_node *n, const 
 static ta_status walk_plain_or_write(fz_pass *p, fz_env *e, ta_ir_node *n)
 {
     if (n->id < p->nnodes && p->plan[n->id] != FZ_PLAIN) {
-        const fz_write_plan *w = p->wplan[n->id];
+        fz_write_plan *w = p->wplan[n->id];
         const char *why = w ? tainted_write(p, n, w) : p->why[n->id];
         if (!why) return functionalize_node(p, e, n, w);
         ta_status st = fz_report_kept(p, n, why);
@@ -278,13 +277,31 @@ static ta_status copy_back(fz_pass *p, fz_env *e)
     return TA_OK;
 }
 
-/* Whether n can go when nothing else uses it (dead[v]: uses of v by nodes
- * already going): no blocks, and it writes nothing. */
-static bool removable(fz_pass *p, const ta_ir_node *n, const uint32_t *dead)
+/* Removing what no one uses (views of old values, guards nothing needed):
+ * one walk, last node first, so that chains go too. A value's users all
+ * come after it, so when the walk reaches its node they are decided, and
+ * its uses by nodes gone are dropped then, each value's once (removing
+ * nodes one by one would search a constant's thousands of uses each time);
+ * a node then unused goes at once, the graph's memory touched once. */
+typedef struct fz_sweep {
+    uint32_t *dead; /* per value: its uses by nodes gone, not yet dropped */
+    uint8_t *gone;  /* per node */
+    ir_forget_queue names;
+} fz_sweep;
+
+static void drop_gone_uses(fz_sweep *s, ta_ir_value *v)
+{
+    if (!s->dead[v->id]) return;
+    ir_value_drop_uses_by(v, s->gone);
+    s->dead[v->id] = 0;
+}
+
+/* Whether n can go: no blocks, nothing uses it, and it writes nothing. */
+static bool removable(fz_pass *p, const ta_ir_node *n)
 {
     if (n->nblocks) return false;
     for (uint32_t j = 0; j < n->noutputs; j++)
-        if (n->outputs[j]->nuses > dead[n->outputs[j]->id]) return false;
+        if (n->outputs[j]->nuses) return false;
     ir_kind k = n->kind->kind;
     if (k == IR_K_CONSTANT || k == IR_K_LIST_CONSTRUCT || k == IR_K_TUPLE_CONSTRUCT) return true;
     if (k != IR_K_OTHER || n->kind->side_effects) return false;
@@ -292,47 +309,29 @@ static bool removable(fz_pass *p, const ta_ir_node *n, const uint32_t *dead)
     return op && op->kind != TA_IR_CONSERVATIVE && !fz_op_writes(op);
 }
 
-/* Marks what no one uses (views of old values, guards nothing needed), last
- * node first so that chains go too, and lists it after the n listed. */
-static uint32_t mark_dead(fz_pass *p, ta_ir_block *b, uint32_t *dead, uint8_t *gone, ta_ir_node **list, uint32_t n)
+static void sweep_block(fz_pass *p, fz_sweep *s, ta_ir_block *b)
 {
-    for (ta_ir_node *m = b->ret->prev; m != b->param; m = m->prev) {
-        for (uint32_t i = 0; i < m->nblocks; i++) n = mark_dead(p, m->blocks[i], dead, gone, list, n);
-        if (!removable(p, m, dead)) continue;
-        gone[m->id] = 1;
-        list[n++] = m;
-        for (uint32_t i = 0; i < m->ninputs; i++) dead[m->inputs[i]->id]++;
+    for (ta_ir_node *m = b->ret->prev, *prev; m != b->param; m = prev) {
+        prev = m->prev;
+        for (uint32_t i = 0; i < m->nblocks; i++) sweep_block(p, s, m->blocks[i]);
+        for (uint32_t j = 0; j < m->noutputs; j++) drop_gone_uses(s, m->outputs[j]);
+        if (!removable(p, m)) continue;
+        s->gone[m->id] = 1;
+        for (uint32_t i = 0; i < m->ninputs; i++) s->dead[m->inputs[i]->id]++;
+        ir_node_remove_unused(p->g, m, &s->names);
     }
-    return n;
+    for (uint32_t j = 0; j < b->param->noutputs; j++) drop_gone_uses(s, b->param->outputs[j]);
 }
 
-/* Removes the marked nodes: each value's uses are filtered once (removing
- * nodes one by one would search a constant's thousands of uses each time). */
 static ta_status sweep(fz_pass *p)
 {
-    uint32_t nv = ta_ir_graph_value_capacity(p->g), nn = ta_ir_graph_node_capacity(p->g);
-    uint32_t *dead = ta_calloc(nv + 1, sizeof *dead);
-    uint8_t *gone = ta_calloc(nn + 1, 1);
-    ta_ir_node **list = ta_malloc((nn + 1) * sizeof *list);
-    ta_status st = dead && gone && list ? TA_OK : TA_ERR_NOMEM;
-    uint32_t ngone = st == TA_OK ? mark_dead(p, p->g->top, dead, gone, list, 0) : 0;
-    for (uint32_t i = 0; i < ngone; i++)
-        for (uint32_t k = 0; k < list[i]->ninputs; k++) {
-            ta_ir_value *v = list[i]->inputs[k];
-            if (!dead[v->id]) continue;
-            uint32_t m = 0;
-            for (uint32_t u = 0; u < v->nuses; u++)
-                if (!gone[v->uses[u].user->id]) v->uses[m++] = v->uses[u];
-            v->nuses = m;
-            dead[v->id] = 0;
-        }
-    for (uint32_t i = 0; i < ngone && st == TA_OK; i++) {
-        list[i]->ninputs = 0; /* their uses are gone already */
-        st = ta_ir_node_remove(list[i]);
-    }
-    free(dead);
-    free(gone);
-    free(list);
+    fz_sweep s = {.dead = ta_calloc(ta_ir_graph_value_capacity(p->g) + 1, sizeof *s.dead),
+                  .gone = ta_calloc(ta_ir_graph_node_capacity(p->g) + 1, 1)};
+    ta_status st = s.dead && s.gone ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) sweep_block(p, &s, p->g->top);
+    ir_forget_flush(p->g, &s.names);
+    free(s.dead);
+    free(s.gone);
     return st;
 }
 

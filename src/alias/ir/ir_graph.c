@@ -148,6 +148,31 @@ static void unbind_name(ta_ir_graph *g, const ta_ir_value *v)
 
 void ir_value_forget(ta_ir_graph *g, ta_ir_value *v) { unbind_name(g, v); }
 
+static void forget_hashed(ta_ir_graph *g, const ta_ir_value *v, uint64_t h)
+{
+    ta_map_entry *e = ta_map_find_h(&g->names, v->name, strlen(v->name), h);
+    if (e && e->value.ptr == v) e->value = ta_map_ptr(NULL);
+}
+
+void ir_forget_push(ta_ir_graph *g, ir_forget_queue *q, ta_ir_value *v)
+{
+    uint32_t at = (q->head + q->n) % IR_FORGET_AHEAD;
+    if (q->n == IR_FORGET_AHEAD) { /* full: the oldest, prefetched long ago, goes first */
+        forget_hashed(g, q->v[q->head], q->hash[q->head]);
+        q->head = (q->head + 1) % IR_FORGET_AHEAD;
+        q->n--;
+    }
+    q->v[at] = v;
+    q->hash[at] = ta_map_hash(&g->names, v->name, strlen(v->name));
+    ta_map_prefetch(&g->names, q->hash[at]);
+    q->n++;
+}
+
+void ir_forget_flush(ta_ir_graph *g, ir_forget_queue *q)
+{
+    for (; q->n; q->n--, q->head = (q->head + 1) % IR_FORGET_AHEAD) forget_hashed(g, q->v[q->head], q->hash[q->head]);
+}
+
 enum { VALUE_BLOCK = 1024 };
 
 static ta_ir_value *value_alloc(ta_ir_graph *g)
@@ -263,6 +288,7 @@ ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uin
         return TA_ERR_NOMEM;
     v->uses[v->nuses].user = user;
     v->uses[v->nuses].index = index;
+    v->uses[v->nuses].user_id = user->id;
     v->nuses++;
     return TA_OK;
 }
@@ -276,6 +302,14 @@ void ir_value_drop_use(ta_ir_value *v, ta_ir_node *user, uint32_t index)
             v->nuses--;
             return;
         }
+}
+
+void ir_value_drop_uses_by(ta_ir_value *v, const uint8_t *gone)
+{
+    uint32_t m = 0;
+    for (uint32_t u = 0; u < v->nuses; u++)
+        if (!gone[v->uses[u].user_id]) v->uses[m++] = v->uses[u];
+    v->nuses = m;
 }
 
 /* ---- graph inputs and outputs --------------------------------------------------- */

@@ -132,6 +132,8 @@ ta_status ir_class_add_attr(ta_arena *arena, const ta_ir_type *cls, const char *
 typedef struct ir_use {
     ta_ir_node *user;  /* a return node for a block output */
     uint32_t index;
+    uint32_t user_id;  /* user->id, in what was padding: a pass filtering a
+                        * value's thousands of uses by user need not load each */
 } ir_use;
 
 struct ta_ir_value {
@@ -149,21 +151,23 @@ typedef struct ir_attr {
     const char *value;      /* as printed */
 } ir_attr;
 
+/* What a walk over the nodes reads comes first, in 64 bytes: a pass over a
+ * large graph misses the cache on nearly every node, once a line. */
 struct ta_ir_node {
     uint32_t id;
+    uint32_t ninputs;
     const ir_kind_info *kind;
-    ta_ir_graph *graph;
-    ta_ir_block *block;     /* NULL while detached */
     ta_ir_node *prev, *next;
-    int64_t topo;
     ta_ir_value **inputs;
-    uint32_t ninputs, cap_inputs;
     ta_ir_value **outputs;
-    uint32_t noutputs, cap_outputs;
+    uint32_t noutputs, nblocks;
+    ta_ir_block *block;     /* NULL while detached */
     ta_ir_block **blocks;
-    uint32_t nblocks, cap_blocks;
-    ir_attr *attrs;
+    ta_ir_graph *graph;
+    int64_t topo;
+    uint32_t cap_inputs, cap_outputs, cap_blocks;
     uint32_t nattrs, cap_attrs;
+    ir_attr *attrs;
     const char *source;     /* the "# ..." comment, without "# " */
     uint32_t line, col;     /* where the reader found it (0 when built) */
 };
@@ -199,8 +203,22 @@ ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, 
                              uint64_t h, const ta_ir_type *type, bool *taken);
 /* Frees v's name (v is being removed). */
 void ir_value_forget(ta_ir_graph *g, ta_ir_value *v);
+/* Frees many values' names: each is looked up a few values after its slot
+ * was prefetched (a large graph's name map misses the cache). Values go in
+ * with ir_forget_push, the last few out with ir_forget_flush. */
+enum { IR_FORGET_AHEAD = 8 };
+typedef struct ir_forget_queue {
+    ta_ir_value *v[IR_FORGET_AHEAD];
+    uint64_t hash[IR_FORGET_AHEAD];
+    uint32_t head, n;
+} ir_forget_queue;
+void ir_forget_push(ta_ir_graph *g, ir_forget_queue *q, ta_ir_value *v);
+void ir_forget_flush(ta_ir_graph *g, ir_forget_queue *q);
 ta_status ir_value_add_use(ta_ir_graph *g, ta_ir_value *v, ta_ir_node *user, uint32_t index);
 void ir_value_drop_use(ta_ir_value *v, ta_ir_node *user, uint32_t index);
+/* Drops v's uses by the nodes marked in gone (indexed by node id), keeping
+ * the others in order. */
+void ir_value_drop_uses_by(ta_ir_value *v, const uint8_t *gone);
 ta_ir_node *ir_node_new(ta_ir_graph *g, const ir_kind_info *kind);
 /* ta_ir_node_create with the kind looked up already (ir_graph_kind). */
 ta_status ir_node_create_kind(ta_ir_graph *g, const ir_kind_info *k, ta_ir_value *const *inputs, uint32_t ninputs,
@@ -208,6 +226,10 @@ ta_status ir_node_create_kind(ta_ir_graph *g, const ir_kind_info *k, ta_ir_value
 ta_ir_block *ir_block_new(ta_ir_graph *g, ta_ir_node *owner);
 /* Inserts detached n after pos (a node or the param sentinel). */
 void ir_node_link_after(ta_ir_node *n, ta_ir_node *pos);
+/* Removes n (no sentinel), whose outputs have no uses and whose inputs'
+ * uses the caller drops itself (ir_value_drop_uses_by), the names of its
+ * outputs freed through q. */
+void ir_node_remove_unused(ta_ir_graph *g, ta_ir_node *n, ir_forget_queue *q);
 /* The node of `target`'s chain of enclosing nodes that sits in block b, or
  * NULL when target is not inside b. */
 ta_ir_node *ir_node_in_block(ta_ir_node *target, const ta_ir_block *b);

@@ -187,6 +187,14 @@ ta_status ta_ir_node_remove(ta_ir_node *n)
     return TA_OK;
 }
 
+void ir_node_remove_unused(ta_ir_graph *g, ta_ir_node *n, ir_forget_queue *q)
+{
+    if (n->block) unlink_node(n);
+    n->ninputs = 0;
+    for (uint32_t j = 0; j < n->noutputs; j++) ir_forget_push(g, q, n->outputs[j]);
+    for (uint32_t j = 0; j < n->nblocks; j++) forget_block_values(n->blocks[j]);
+}
+
 /* ---- order --------------------------------------------------------------------- */
 
 ta_ir_node *ir_node_in_block(ta_ir_node *target, const ta_ir_block *b)
