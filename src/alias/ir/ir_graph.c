@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/arena.h"
 #include "base/grow.h"
 #include "alias/ir/ir_internal.h"
 
@@ -23,8 +24,9 @@ ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t 
     uint64_t c = *cap ? *cap : need > 2 ? need : 2;
     while (c < need) c *= 2;
     if (c > UINT32_MAX || c > SIZE_MAX / sz) return TA_ERR_NOMEM;
-    /* arrays are read up to their counts only: nothing to clear */
-    void *grown = ta_arena_alloc(a, (size_t)c * sz);
+    /* arrays are read up to their counts only: nothing to clear (and the
+     * elements are pointers and 32-bit counts: 8-byte aligned will do) */
+    void *grown = ta_arena_take(a, (size_t)c * sz);
     if (!grown) return TA_ERR_NOMEM;
     if (*cap) memcpy(grown, *arr, (size_t)*cap * sz);
     *arr = grown;

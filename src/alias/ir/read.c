@@ -347,17 +347,14 @@ static ta_ir_value *reference(reader *r, const ta_ir_node *user, const ta_ir_blo
     return e->value.ptr;
 }
 
-/* How many of the names found ahead come before the next ')': the number
- * of references at r->pos when their line was looked at ahead (else 0). */
-static uint32_t references_ahead(const reader *r)
+/* How many values the list at r->pos names: its '%'s before the ')' or
+ * line end that closes it (a name holds neither), so a node's inputs are
+ * allocated once. Only a size: an error in the list is found as it is read. */
+static uint32_t references_count(const reader *r)
 {
-    const char *close = r->ahead_n ? memchr(r->s + r->pos, ')', r->len - r->pos) : NULL;
     uint32_t n = 0;
-    for (uint32_t i = 0; close && i < r->ahead_n; i++) {
-        size_t at = r->ahead[(r->ahead_head + i) % AHEAD].pos;
-        if (at >= (size_t)(close - r->s)) break;
-        n += at > r->pos;
-    }
+    for (const char *p = r->s + r->pos, *end = r->s + r->len; p < end && *p != ')' && *p != '\n'; p++)
+        n += *p == '%';
     return n;
 }
 
@@ -365,7 +362,7 @@ static uint32_t references_ahead(const reader *r)
  * (whose input array is made as large as they are many, when known). */
 static bool references(reader *r, ta_ir_node *user, const ta_ir_block *b)
 {
-    uint32_t count = references_ahead(r);
+    uint32_t count = references_count(r);
     if (count && ir_grow(r->g->arena, (void **)&user->inputs, &user->cap_inputs, user->ninputs + count,
                          sizeof *user->inputs))
         return oom(r);
@@ -627,11 +624,13 @@ static bool graph(reader *r)
 }
 
 /* IR is text: a control character other than tab and line ends (a NUL
- * in a comment, say) is refused before anything is read. */
-static bool control_at(reader *r, size_t i, size_t end)
+ * in a comment, say) is refused before anything is read. Counts the line
+ * breaks on the way. */
+static bool control_at(reader *r, size_t i, size_t end, size_t *lines)
 {
     for (; i < end; i++) {
         unsigned char c = (unsigned char)r->s[i];
+        *lines += c == '\n';
         if ((c < ' ' && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
             return error_at(r, i, "ir-syntax", "control character 0x%02x in the text", c);
     }
@@ -639,18 +638,21 @@ static bool control_at(reader *r, size_t i, size_t end)
 }
 
 /* Eight bytes at a time: only a word holding a byte below 0x20 (a line
- * break, mostly) or 0x7f is looked at byte by byte. */
-static bool plain_text(reader *r)
+ * break, mostly) or 0x7f is looked at byte by byte. *lines: how many line
+ * breaks the text has. */
+static bool plain_text(reader *r, size_t *lines)
 {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     size_t i = 0;
+    *lines = 0;
     for (; i + 8 <= r->len; i += 8) {
         uint64_t w, del;
         memcpy(&w, r->s + i, 8);
         del = w ^ (0x7f * ones);
-        if ((((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs && !control_at(r, i, i + 8)) return false;
+        if ((((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs && !control_at(r, i, i + 8, lines))
+            return false;
     }
-    return control_at(r, i, r->len);
+    return control_at(r, i, r->len, lines);
 }
 
 ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const char *source,
@@ -664,11 +666,16 @@ ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const ch
     if (source && !(g->source = ta_arena_strndup(g->arena, source, strlen(source)))) return TA_ERR_NOMEM;
     /* the graph and its name map take about nine bytes a byte of text: in
      * one chunk, from 128 KiB of text in huge pages (a fault per 2 MiB, not
-     * per 4 KiB); about one value per 30 bytes of text: the map is sized once */
+     * per 4 KiB), each cleared by the kernel when first touched: memory
+     * the graph does not take costs no time. A statement a line, most with
+     * one output: the map is sized once for a value a line (a graph of
+     * many-output nodes grows it) */
+    size_t lines;
+    if (!plain_text(&r, &lines)) return r.status;
     ta_arena_expect(g->arena, len * 9);
-    if (ta_map_reserve(&g->names, len / 30 + 16) != TA_OK) return TA_ERR_NOMEM;
+    if (ta_map_reserve(&g->names, lines + 16) != TA_OK) return TA_ERR_NOMEM;
     r.look_ahead = g->names.cap * sizeof *g->names.slots > ((size_t)1 << 20);
-    if (!plain_text(&r) || !graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
+    if (!graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
     return TA_OK;
 }
 
