@@ -224,15 +224,17 @@ ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, 
                              uint64_t h, const ta_ir_type *type, bool *taken)
 {
     uint64_t num;
-    ta_map_entry *e = ta_map_find_h(&g->names, name, name_len, h);
-    *taken = e && e->value.ptr;
-    if (*taken) return NULL;
+    *taken = false;
+    /* one probe of the map: the name goes in unbound (a freed name's state)
+     * and is bound below, or is there already */
+    ta_map_entry *e;
     const char *copy = ta_arena_strndup(g->arena, name, name_len);
-    ta_ir_value *v = copy ? value_with(g, def, copy, type) : NULL;
+    if (!copy || ta_map_add_h(&g->names, copy, name_len, h, ta_map_ptr(NULL), &e) != TA_OK) return NULL;
+    if ((*taken = e->value.ptr != NULL)) return NULL;
+    ta_ir_value *v = value_with(g, def, copy, type);
     if (!v) return NULL;
     if (ir_name_is_number(name, name_len, &num) && num >= g->next_number) g->next_number = num + 1;
-    if (e) e->value = ta_map_ptr(v); /* a name freed by a removal */
-    else if (ta_map_add_h(&g->names, copy, name_len, h, ta_map_ptr(v), NULL) != TA_OK) return NULL;
+    e->value = ta_map_ptr(v);
     return v;
 }
 

@@ -23,7 +23,7 @@
 #include "alias/ir/ir_internal.h"
 #include "base/arena.h"
 
-enum { MAX_BLOCK_DEPTH = 256, AHEAD = 32, TYPE_MEMO = 4 };
+enum { MAX_BLOCK_DEPTH = 256, AHEAD = 32, TYPE_MEMO = 4, KIND_MEMO = 8, RECENT = 256 };
 
 /* Byte classes, so the inner loops look a byte up once. */
 enum {
@@ -41,6 +41,13 @@ typedef struct type_memo {
     size_t len;
     const ta_ir_type *type;
 } type_memo;
+
+/* A value defined or looked up lately, by its name's hash (see
+ * recent_value). */
+typedef struct recent_value {
+    uint64_t hash;
+    ta_ir_value *v;
+} recent_value;
 
 /* A value name: where it is in the text, its length and its hash in the
  * graph's name map. */
@@ -68,6 +75,9 @@ typedef struct reader {
     uint8_t cls[256]; /* C_* by byte */
     type_memo types[TYPE_MEMO];
     uint32_t next_memo;
+    const ir_kind_info *kinds[KIND_MEMO]; /* the node kinds read last */
+    uint32_t next_kind;
+    recent_value recent[RECENT];
 } reader;
 
 /* A value name is what torch's debug names are made of: module and
@@ -305,6 +315,7 @@ static ta_ir_value *define(reader *r, ta_ir_node *def, const value_ref *name, co
     ta_ir_value *v = ir_value_define(r->g, def, at, name->len, name->hash, t, &taken);
     if (taken) error_at(r, name->pos - 1, "ir-redefined", "value '%%%.*s' is defined twice", (int)name->len, at);
     else if (!v) oom(r);
+    else r->recent[name->hash & (RECENT - 1)] = (recent_value){name->hash, v};
     return v;
 }
 
@@ -333,18 +344,37 @@ static bool own_output(const ta_ir_value *v, const ta_ir_node *user, const ta_ir
     return false;
 }
 
+/* The value called name, or NULL. Most uses name a value defined a few
+ * lines up, or one of a few used all along (a graph input, a constant): a
+ * small table of recent values by hash, which stays in the cache, answers
+ * them before the graph's name map, which does not (a value a line). */
+static ta_ir_value *recent_value_named(reader *r, const value_ref *name)
+{
+    const char *at = r->s + name->pos;
+    recent_value *c = &r->recent[name->hash & (RECENT - 1)];
+    if (c->v && c->hash == name->hash) { /* the name's bytes, then its end (a name is short: no call) */
+        size_t i = 0;
+        while (i < name->len && c->v->name[i] == at[i]) i++;
+        if (i == name->len && !c->v->name[i]) return c->v;
+    }
+    ta_map_entry *e = ta_map_find_h(&r->g->names, at, name->len, name->hash);
+    if (!e || !e->value.ptr) return NULL;
+    *c = (recent_value){name->hash, e->value.ptr};
+    return e->value.ptr;
+}
+
 /* VALUE, a use by user in block b */
 static ta_ir_value *reference(reader *r, const ta_ir_node *user, const ta_ir_block *b)
 {
     value_ref name;
     if (!value_name(r, &name)) return NULL;
-    const char *at = r->s + name.pos;
-    ta_map_entry *e = ta_map_find_h(&r->g->names, at, name.len, name.hash);
-    if (!e || !e->value.ptr || own_output(e->value.ptr, user, b)) {
+    ta_ir_value *v = recent_value_named(r, &name);
+    if (!v || own_output(v, user, b)) {
+        const char *at = r->s + name.pos;
         error_at(r, name.pos - 1, "ir-undefined", "value '%%%.*s' is used before it is defined", (int)name.len, at);
         return NULL;
     }
-    return e->value.ptr;
+    return v;
 }
 
 /* How many values the list at r->pos names: its '%'s before the ')' or
@@ -487,8 +517,13 @@ static const ir_kind_info *kind(reader *r)
                      (int)(r->pos - start), r->s + start);
         return NULL;
     }
-    const ir_kind_info *k = ir_graph_kind(r->g, r->s + start, r->pos - start);
+    size_t len = r->pos - start;
+    for (int i = 0; i < KIND_MEMO; i++) /* a graph has a few kinds: most are one of the last */
+        if (r->kinds[i] && r->kinds[i]->len == len && !memcmp(r->kinds[i]->name, r->s + start, len))
+            return r->kinds[i];
+    const ir_kind_info *k = ir_graph_kind(r->g, r->s + start, len);
     if (!k) oom(r);
+    else r->kinds[r->next_kind++ % KIND_MEMO] = k;
     return k;
 }
 
