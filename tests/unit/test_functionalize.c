@@ -287,6 +287,78 @@ static void test_loop_read_returned(void **state)
     done(&r);
 }
 
+/* nested_loop_liveness (minimized from fuzz_graph(3004841)): %v410 is read
+ * in a loop inside an If inside the block that returns it; torch's
+ * optimizing executor decides that If and then frees %v410 early, as the
+ * interpreter does for a loop directly in the block. Returned through
+ * aten::alias after the loop, as test_loop_read_returned's. */
+static void test_nested_loop_liveness(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %c : bool, %d : bool):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %nc : bool = aten::__not__(%c)\n"
+                                    "  %v409 : Tensor = prim::If(%c)\n"
+                                    "    block0():\n"
+                                    "      %v410 : Tensor = aten::mul(%x1, %x1)\n"
+                                    "      %v411 : Tensor = prim::If(%nc)\n"
+                                    "        block0():\n"
+                                    "          -> (%x1)\n"
+                                    "        block1():\n"
+                                    "          %v422 : int = prim::Constant[value=2]()\n"
+                                    "          prim::Loop(%v422, %d)\n"
+                                    "            block0(%v418 : int):\n"
+                                    "              %v428 : Tensor = aten::add_(%x1, %v410, %one)\n"
+                                    "              -> (%d)\n"
+                                    "          -> (%x1)\n"
+                                    "      -> (%v410)\n"
+                                    "    block1():\n"
+                                    "      -> (%x1)\n"
+                                    "  %v452 : Tensor = aten::mul_(%x1, %v409)\n"
+                                    "  return (%x0)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->kept, 0);
+    const char *loop = strstr(r.text, "prim::Loop(");
+    const char *alias = strstr(r.text, "= aten::alias(%v410)");
+    assert_non_null(loop);
+    assert_non_null(alias);
+    assert_true(loop < alias);
+    assert_null(strstr(r.text, "-> (%v410")); /* not returned itself */
+    done(&r);
+}
+
+/* loop_read_then_carried (minimized from fuzz_graph(3007437)): the first
+ * loop reads %v32 (x2's new value) twice in one node, the second starts
+ * from it; torch's interpreter frees it in the first loop unless the second
+ * starts from aten::alias(%v32), placed between the two. */
+static void test_loop_read_then_carried(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x2 : Tensor, %d : bool):\n"
+                                    "  %nc : bool = prim::Constant[value=1]()\n"
+                                    "  %v32 : Tensor = aten::relu_(%x2)\n"
+                                    "  %v44 : int = prim::Constant[value=2]()\n"
+                                    "  %v41 : Tensor = prim::Loop(%v44, %nc, %x0)\n"
+                                    "    block0(%v42 : int, %v43 : Tensor):\n"
+                                    "      %v45 : Tensor = aten::mul(%x2, %x2)\n"
+                                    "      -> (%nc, %v45)\n"
+                                    "  %v49 : int = prim::Constant[value=0]()\n"
+                                    "  prim::Loop(%v49, %d)\n"
+                                    "    block0(%v47 : int):\n"
+                                    "      %v51 : Tensor = aten::relu_(%x2)\n"
+                                    "      -> (%d)\n"
+                                    "  return (%x0)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->kept, 0);
+    const char *first = strstr(r.text, "aten::mul(%v32, %v32)");
+    const char *alias = strstr(r.text, "= aten::alias(%v32)");
+    assert_non_null(first);
+    assert_non_null(alias);
+    assert_true(first < alias);
+    assert_null(strstr(r.text, "prim::Loop(%v49, %d, %v32")); /* not carried in itself */
+    done(&r);
+}
+
 /* zero_trip_loop_alias: when the loop runs zero times, %l is %x2 itself and
  * add_ writes %x2 (torch's executors lose that write; its interpreter does
  * not). The copy-back of %x2 takes the sum when the loop did not run. */
@@ -491,6 +563,8 @@ int main(void)
         cmocka_unit_test(test_no_counterpart_keeps_the_memory),
         cmocka_unit_test(test_built_in_c),
         cmocka_unit_test(test_loop_read_returned),
+        cmocka_unit_test(test_nested_loop_liveness),
+        cmocka_unit_test(test_loop_read_then_carried),
         cmocka_unit_test(test_zero_trip_loop_alias),
         cmocka_unit_test(test_view_of_branch_cond),
         cmocka_unit_test(test_loop_parity),
