@@ -1,9 +1,13 @@
 /* cli.c - helpers shared by the subcommands (see cli.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -26,6 +30,28 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len)
     free(b);
     errno = err;
     return -1;
+}
+
+int ta_cli_map_file(const char *path, const char **text, size_t *len, size_t *mapped)
+{
+    *mapped = 0;
+    int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    struct stat sb;
+    void *p = MAP_FAILED;
+    if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (uintmax_t)sb.st_size <= TA_MAX_INPUT_BYTES) /* MAP_POPULATE: one call, not a fault a page */
+        p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (fd >= 0) close(fd);
+    if (p == MAP_FAILED) return ta_cli_read_file(path, (char **)text, len);
+    *text = p;
+    *len = *mapped = (size_t)sb.st_size;
+    return 0;
+}
+
+void ta_cli_unmap_file(const char *text, size_t mapped)
+{
+    if (mapped) munmap((void *)text, mapped);
+    else free((void *)text);
 }
 
 const char *ta_cli_bundled(const char *name)

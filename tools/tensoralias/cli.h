@@ -20,6 +20,13 @@ typedef struct ta_command {
  * buffer. Returns 0, or -1 with errno set (EFBIG past TA_MAX_INPUT_BYTES). */
 int ta_cli_read_file(const char *path, char **buf, size_t *len);
 
+/* The same for a file only read: a regular file is mapped (its pages are
+ * the page cache's, neither copied nor cleared), anything else read.
+ * *mapped is the length to unmap, 0 for a malloc'd buffer; release it with
+ * ta_cli_unmap_file. A mapped text is not NUL-terminated. */
+int ta_cli_map_file(const char *path, const char **text, size_t *len, size_t *mapped);
+void ta_cli_unmap_file(const char *text, size_t mapped);
+
 /* Path of a file bundled with tensoralias ("native_functions.yaml",
  * "tags.yaml"), as ta_bundled_file finds it with $TENSORALIAS_DATADIR as the
  * data folder. Returns a static buffer, or NULL. */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
 #include "base/alloc.h"
+#include "base/arena.h"
 #include "alias/aliasdb/aliasdb_internal.h"
 
 void adb_nomem(ta_aliasdb *db)
@@ -19,7 +19,7 @@ void adb_nomem(ta_aliasdb *db)
 
 uint32_t adb_new_elem(ta_aliasdb *db, const ta_ir_value *v)
 {
-    if (TA_GROW_ONE(db->elems, db->nelems, db->cap_elems, 256) != TA_OK) {
+    if (ir_grow(db->arena, (void **)&db->elems, &db->cap_elems, db->nelems + 1, sizeof *db->elems) != TA_OK) {
         adb_nomem(db);
         return ADB_NONE;
     }
@@ -35,16 +35,12 @@ uint32_t adb_new_elem(ta_aliasdb *db, const ta_ir_value *v)
 static void add_edge(ta_aliasdb *db, uint32_t *head, uint32_t to)
 {
     if (db->nedges == db->cap_edges) {
-        uint32_t cap = db->cap_edges ? db->cap_edges * 2 : 256;
-        uint32_t *t = ta_realloc(db->edge_to, cap * sizeof *t);
-        if (t) db->edge_to = t;
-        uint32_t *n = t ? ta_realloc(db->edge_next, cap * sizeof *n) : NULL;
-        if (!n) {
+        uint32_t cap = db->cap_edges;
+        if (ir_grow(db->arena, (void **)&db->edge_to, &cap, db->nedges + 1, sizeof *db->edge_to) != TA_OK ||
+            ir_grow(db->arena, (void **)&db->edge_next, &db->cap_edges, db->nedges + 1, sizeof *db->edge_next) != TA_OK) {
             adb_nomem(db);
             return;
         }
-        db->edge_next = n;
-        db->cap_edges = cap;
     }
     db->edge_to[db->nedges] = to;
     db->edge_next[db->nedges] = *head;
@@ -158,23 +154,33 @@ void adb_analyze_block(ta_aliasdb *db, const ta_ir_block *b)
     for (const ta_ir_node *n = b->param->next; n != b->ret; n = n->next) adb_analyze_node(db, n);
 }
 
+/* The tables by value and by node id, in the arena: its first chunk made
+ * as large as they and the locations' sets will be (ta_arena_expect), so a
+ * large graph's analysis takes a few huge pages, each one fault, rather than
+ * a fault for every 4 KiB of a dozen malloc'd tables. */
 static ta_status alloc_tables(ta_aliasdb *db)
 {
-    uint32_t nv = db->g->nvalues, nn = db->g->nnodes;
-    db->elem_of = ta_malloc((nv ? nv : 1) * sizeof *db->elem_of);
-    db->wild_value = ta_calloc(nv ? nv : 1, 1);
-    db->op_of = ta_calloc(nn ? nn : 1, sizeof *db->op_of);
-    db->how = ta_calloc(nn ? nn : 1, 1);
-    db->writes = ta_calloc(nn ? nn : 1, sizeof *db->writes);
-    if (!db->elem_of || !db->wild_value || !db->op_of || !db->how || !db->writes)
+    uint32_t nv = db->g->nvalues + 1, nn = db->g->nnodes + 1;
+    /* about one element and one edge per value: sized once, seldom regrown */
+    uint32_t cap = nv + 64;
+    size_t per_value = sizeof *db->elem_of + sizeof *db->wild_value + sizeof *db->vlocs;
+    size_t per_node = sizeof *db->op_of + sizeof *db->how + sizeof *db->writes;
+    size_t per_elem = sizeof *db->elems + sizeof *db->edge_to + sizeof *db->edge_next + sizeof(adb_set);
+    ta_arena_expect(db->arena, nv * per_value + nn * per_node + cap * per_elem);
+    ta_arena *a = db->arena;
+    db->elem_of = ta_arena_take(a, nv * sizeof *db->elem_of);
+    db->wild_value = ta_arena_zalloc(a, nv);
+    db->op_of = ta_arena_zalloc(a, nn * sizeof *db->op_of);
+    db->how = ta_arena_zalloc(a, nn);
+    db->writes = ta_arena_zalloc(a, nn * sizeof *db->writes);
+    db->cap_elems = db->cap_edges = cap;
+    db->elems = ta_arena_take(a, cap * sizeof *db->elems);
+    db->edge_to = ta_arena_take(a, cap * sizeof *db->edge_to);
+    db->edge_next = ta_arena_take(a, cap * sizeof *db->edge_next);
+    if (!db->elem_of || !db->wild_value || !db->op_of || !db->how || !db->writes || !db->elems || !db->edge_to ||
+        !db->edge_next)
         return TA_ERR_NOMEM;
-    memset(db->elem_of, 0xff, (nv ? nv : 1) * sizeof *db->elem_of);
-    /* about one element and one edge per value: sized once, not regrown */
-    db->cap_elems = db->cap_edges = nv + 64;
-    db->elems = ta_malloc(db->cap_elems * sizeof *db->elems);
-    db->edge_to = ta_malloc(db->cap_edges * sizeof *db->edge_to);
-    db->edge_next = ta_malloc(db->cap_edges * sizeof *db->edge_next);
-    if (!db->elems || !db->edge_to || !db->edge_next) return TA_ERR_NOMEM;
+    memset(db->elem_of, 0xff, nv * sizeof *db->elem_of);
     return TA_OK;
 }
 
@@ -210,17 +216,7 @@ ta_status ta_aliasdb_create(const ta_ir_graph *g, const ta_ir_ops *ops, ta_alias
 void ta_aliasdb_destroy(ta_aliasdb *db)
 {
     if (!db) return;
-    free(db->elems);
-    free(db->edge_to);
-    free(db->edge_next);
-    free(db->elem_of);
-    free(db->vlocs);
-    free(db->wild_value);
     free(db->tinfo);
-    free(db->op_of);
-    free(db->how);
-    free(db->writes);
-    free(db->written);
     ta_map_clear(&db->op_cache);
     ir_types_clear(&db->types);
     ta_arena_destroy(db->arena);

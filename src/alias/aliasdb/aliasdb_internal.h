@@ -75,8 +75,7 @@ struct ta_aliasdb {
     ta_status status;          /* TA_OK until an allocation fails */
 
     adb_elem *elems;
-    uint32_t nelems;
-    size_t cap_elems;
+    uint32_t nelems, cap_elems;
     uint32_t *edge_to, *edge_next;
     uint32_t nedges, cap_edges;
 

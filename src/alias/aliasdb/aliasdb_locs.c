@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/arena.h"
 #include "base/grow.h"
 #include "alias/aliasdb/aliasdb_internal.h"
 
@@ -371,7 +372,7 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
             if (!vec_push(tmp, db->wild_elems[k])) return false;
         if (!set_make(db, tmp->v, sort_unique(tmp->v, tmp->n), &db->writes[n->id])) return false;
     }
-    db->written = ta_calloc((db->nelems + 63) / 64 + 1, sizeof *db->written);
+    db->written = ta_arena_zalloc(db->arena, ((db->nelems + 63) / 64 + 1) * sizeof *db->written);
     if (!db->written) return false;
     for (uint32_t id = 0; id < nn; id++) {
         const uint32_t *d = adb_set_data(&db->writes[id]);
@@ -385,7 +386,7 @@ static bool index_writes(ta_aliasdb *db, u32vec *tmp)
 static bool value_locations(ta_aliasdb *db)
 {
     uint32_t nv = db->g->nvalues;
-    db->vlocs = ta_calloc(nv ? nv : 1, sizeof *db->vlocs);
+    db->vlocs = ta_arena_zalloc(db->arena, (nv ? nv : 1) * sizeof *db->vlocs);
     if (!db->vlocs) return false;
     for (uint32_t id = 0; id < nv; id++)
         if (db->elem_of[id] != ADB_NONE) db->vlocs[id] = db->elems[db->elem_of[id]].locs;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/arena.h"
 #include "base/grow.h"
 #include "alias/ir/ir_internal.h"
 
@@ -23,8 +24,9 @@ ta_status ir_grow(ta_arena *a, void **arr, uint32_t *cap, uint32_t need, size_t 
     uint64_t c = *cap ? *cap : need > 2 ? need : 2;
     while (c < need) c *= 2;
     if (c > UINT32_MAX || c > SIZE_MAX / sz) return TA_ERR_NOMEM;
-    /* arrays are read up to their counts only: nothing to clear */
-    void *grown = ta_arena_alloc(a, (size_t)c * sz);
+    /* arrays are read up to their counts only: nothing to clear (and the
+     * elements are pointers and 32-bit counts: 8-byte aligned will do) */
+    void *grown = ta_arena_take(a, (size_t)c * sz);
     if (!grown) return TA_ERR_NOMEM;
     if (*cap) memcpy(grown, *arr, (size_t)*cap * sz);
     *arr = grown;
@@ -247,15 +249,17 @@ ta_ir_value *ir_value_define(ta_ir_graph *g, ta_ir_node *def, const char *name, 
                              uint64_t h, const ta_ir_type *type, bool *taken)
 {
     uint64_t num;
-    ta_map_entry *e = ta_map_find_h(&g->names, name, name_len, h);
-    *taken = e && e->value.ptr;
-    if (*taken) return NULL;
+    *taken = false;
+    /* one probe of the map: the name goes in unbound (a freed name's state)
+     * and is bound below, or is there already */
+    ta_map_entry *e;
     const char *copy = ta_arena_strndup(g->arena, name, name_len);
-    ta_ir_value *v = copy ? value_with(g, def, copy, type) : NULL;
+    if (!copy || ta_map_add_h(&g->names, copy, name_len, h, ta_map_ptr(NULL), &e) != TA_OK) return NULL;
+    if ((*taken = e->value.ptr != NULL)) return NULL;
+    ta_ir_value *v = value_with(g, def, copy, type);
     if (!v) return NULL;
     if (ir_name_is_number(name, name_len, &num) && num >= g->next_number) g->next_number = num + 1;
-    if (e) e->value = ta_map_ptr(v); /* a name freed by a removal */
-    else if (ta_map_add_h(&g->names, copy, name_len, h, ta_map_ptr(v), NULL) != TA_OK) return NULL;
+    e->value = ta_map_ptr(v);
     return v;
 }
 

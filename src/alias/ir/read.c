@@ -23,7 +23,7 @@
 #include "alias/ir/ir_internal.h"
 #include "base/arena.h"
 
-enum { MAX_BLOCK_DEPTH = 256, AHEAD = 32, TYPE_MEMO = 4 };
+enum { MAX_BLOCK_DEPTH = 256, AHEAD = 32, TYPE_MEMO = 4, KIND_MEMO = 8, RECENT = 256 };
 
 /* Byte classes, so the inner loops look a byte up once. */
 enum {
@@ -41,6 +41,13 @@ typedef struct type_memo {
     size_t len;
     const ta_ir_type *type;
 } type_memo;
+
+/* A value defined or looked up lately, by its name's hash (see
+ * recent_value). */
+typedef struct recent_value {
+    uint64_t hash;
+    ta_ir_value *v;
+} recent_value;
 
 /* A value name: where it is in the text, its length and its hash in the
  * graph's name map. */
@@ -68,6 +75,9 @@ typedef struct reader {
     uint8_t cls[256]; /* C_* by byte */
     type_memo types[TYPE_MEMO];
     uint32_t next_memo;
+    const ir_kind_info *kinds[KIND_MEMO]; /* the node kinds read last */
+    uint32_t next_kind;
+    recent_value recent[RECENT];
 } reader;
 
 /* A value name is what torch's debug names are made of: module and
@@ -305,6 +315,7 @@ static ta_ir_value *define(reader *r, ta_ir_node *def, const value_ref *name, co
     ta_ir_value *v = ir_value_define(r->g, def, at, name->len, name->hash, t, &taken);
     if (taken) error_at(r, name->pos - 1, "ir-redefined", "value '%%%.*s' is defined twice", (int)name->len, at);
     else if (!v) oom(r);
+    else r->recent[name->hash & (RECENT - 1)] = (recent_value){name->hash, v};
     return v;
 }
 
@@ -333,31 +344,47 @@ static bool own_output(const ta_ir_value *v, const ta_ir_node *user, const ta_ir
     return false;
 }
 
+/* The value called name, or NULL. Most uses name a value defined a few
+ * lines up, or one of a few used all along (a graph input, a constant): a
+ * small table of recent values by hash, which stays in the cache, answers
+ * them before the graph's name map, which does not (a value a line). */
+static ta_ir_value *recent_value_named(reader *r, const value_ref *name)
+{
+    const char *at = r->s + name->pos;
+    recent_value *c = &r->recent[name->hash & (RECENT - 1)];
+    if (c->v && c->hash == name->hash) { /* the name's bytes, then its end (a name is short: no call) */
+        size_t i = 0;
+        while (i < name->len && c->v->name[i] == at[i]) i++;
+        if (i == name->len && !c->v->name[i]) return c->v;
+    }
+    ta_map_entry *e = ta_map_find_h(&r->g->names, at, name->len, name->hash);
+    if (!e || !e->value.ptr) return NULL;
+    *c = (recent_value){name->hash, e->value.ptr};
+    return e->value.ptr;
+}
+
 /* VALUE, a use by user in block b */
 static ta_ir_value *reference(reader *r, const ta_ir_node *user, const ta_ir_block *b)
 {
     value_ref name;
     if (!value_name(r, &name)) return NULL;
-    const char *at = r->s + name.pos;
-    ta_map_entry *e = ta_map_find_h(&r->g->names, at, name.len, name.hash);
-    if (!e || !e->value.ptr || own_output(e->value.ptr, user, b)) {
+    ta_ir_value *v = recent_value_named(r, &name);
+    if (!v || own_output(v, user, b)) {
+        const char *at = r->s + name.pos;
         error_at(r, name.pos - 1, "ir-undefined", "value '%%%.*s' is used before it is defined", (int)name.len, at);
         return NULL;
     }
-    return e->value.ptr;
+    return v;
 }
 
-/* How many of the names found ahead come before the next ')': the number
- * of references at r->pos when their line was looked at ahead (else 0). */
-static uint32_t references_ahead(const reader *r)
+/* How many values the list at r->pos names: its '%'s before the ')' or
+ * line end that closes it (a name holds neither), so a node's inputs are
+ * allocated once. Only a size: an error in the list is found as it is read. */
+static uint32_t references_count(const reader *r)
 {
-    const char *close = r->ahead_n ? memchr(r->s + r->pos, ')', r->len - r->pos) : NULL;
     uint32_t n = 0;
-    for (uint32_t i = 0; close && i < r->ahead_n; i++) {
-        size_t at = r->ahead[(r->ahead_head + i) % AHEAD].pos;
-        if (at >= (size_t)(close - r->s)) break;
-        n += at > r->pos;
-    }
+    for (const char *p = r->s + r->pos, *end = r->s + r->len; p < end && *p != ')' && *p != '\n'; p++)
+        n += *p == '%';
     return n;
 }
 
@@ -365,7 +392,7 @@ static uint32_t references_ahead(const reader *r)
  * (whose input array is made as large as they are many, when known). */
 static bool references(reader *r, ta_ir_node *user, const ta_ir_block *b)
 {
-    uint32_t count = references_ahead(r);
+    uint32_t count = references_count(r);
     if (count && ir_grow(r->g->arena, (void **)&user->inputs, &user->cap_inputs, user->ninputs + count,
                          sizeof *user->inputs))
         return oom(r);
@@ -490,8 +517,13 @@ static const ir_kind_info *kind(reader *r)
                      (int)(r->pos - start), r->s + start);
         return NULL;
     }
-    const ir_kind_info *k = ir_graph_kind(r->g, r->s + start, r->pos - start);
+    size_t len = r->pos - start;
+    for (int i = 0; i < KIND_MEMO; i++) /* a graph has a few kinds: most are one of the last */
+        if (r->kinds[i] && r->kinds[i]->len == len && !memcmp(r->kinds[i]->name, r->s + start, len))
+            return r->kinds[i];
+    const ir_kind_info *k = ir_graph_kind(r->g, r->s + start, len);
     if (!k) oom(r);
+    else r->kinds[r->next_kind++ % KIND_MEMO] = k;
     return k;
 }
 
@@ -627,11 +659,13 @@ static bool graph(reader *r)
 }
 
 /* IR is text: a control character other than tab and line ends (a NUL
- * in a comment, say) is refused before anything is read. */
-static bool control_at(reader *r, size_t i, size_t end)
+ * in a comment, say) is refused before anything is read. Counts the line
+ * breaks on the way. */
+static bool control_at(reader *r, size_t i, size_t end, size_t *lines)
 {
     for (; i < end; i++) {
         unsigned char c = (unsigned char)r->s[i];
+        *lines += c == '\n';
         if ((c < ' ' && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
             return error_at(r, i, "ir-syntax", "control character 0x%02x in the text", c);
     }
@@ -639,18 +673,21 @@ static bool control_at(reader *r, size_t i, size_t end)
 }
 
 /* Eight bytes at a time: only a word holding a byte below 0x20 (a line
- * break, mostly) or 0x7f is looked at byte by byte. */
-static bool plain_text(reader *r)
+ * break, mostly) or 0x7f is looked at byte by byte. *lines: how many line
+ * breaks the text has. */
+static bool plain_text(reader *r, size_t *lines)
 {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     size_t i = 0;
+    *lines = 0;
     for (; i + 8 <= r->len; i += 8) {
         uint64_t w, del;
         memcpy(&w, r->s + i, 8);
         del = w ^ (0x7f * ones);
-        if ((((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs && !control_at(r, i, i + 8)) return false;
+        if ((((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs && !control_at(r, i, i + 8, lines))
+            return false;
     }
-    return control_at(r, i, r->len);
+    return control_at(r, i, r->len, lines);
 }
 
 ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const char *source,
@@ -664,11 +701,16 @@ ta_status ta_ir_read_into(ta_ir_graph *g, const char *text, size_t len, const ch
     if (source && !(g->source = ta_arena_strndup(g->arena, source, strlen(source)))) return TA_ERR_NOMEM;
     /* the graph and its name map take about nine bytes a byte of text: in
      * one chunk, from 128 KiB of text in huge pages (a fault per 2 MiB, not
-     * per 4 KiB); about one value per 30 bytes of text: the map is sized once */
+     * per 4 KiB), each cleared by the kernel when first touched: memory
+     * the graph does not take costs no time. A statement a line, most with
+     * one output: the map is sized once for a value a line (a graph of
+     * many-output nodes grows it) */
+    size_t lines;
+    if (!plain_text(&r, &lines)) return r.status;
     ta_arena_expect(g->arena, len * 9);
-    if (ta_map_reserve(&g->names, len / 30 + 16) != TA_OK) return TA_ERR_NOMEM;
+    if (ta_map_reserve(&g->names, lines + 16) != TA_OK) return TA_ERR_NOMEM;
     r.look_ahead = g->names.cap * sizeof *g->names.slots > ((size_t)1 << 20);
-    if (!plain_text(&r) || !graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
+    if (!graph(&r)) return r.status == TA_OK ? TA_ERR_PARSE : r.status;
     return TA_OK;
 }
 
