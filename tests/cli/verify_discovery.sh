@@ -36,6 +36,10 @@ grep '"op":"picky::hidden_write"' "$tmp/on.json" | grep -q '"verdict":"undeclare
 screened=$(grep '"op":"picky::screened"' "$tmp/on.json" | sed -n 's/.*"screened":\([0-9]*\).*/\1/p')
 [ "${screened:-0}" -gt 0 ] || { grep screened "$tmp/on.json"; fail "picky::screened: its screen refused cases"; }
 grep '"op":"picky::boxes"' "$tmp/on.json" | grep -q '"found":[1-9]' || fail "picky::boxes: cases found by discovery"
+# -v prints discovery's cost per operator that searched.
+run "$tmp/v.json" -v
+grep -q '^discovery per operator that searched: [0-9.]* calls, [0-9.]* ms; the costliest: picky::[a-z_]* ([0-9]* calls, [0-9]* ms)$' "$tmp/err" ||
+    { cat "$tmp/err"; fail "-v: discovery's cost per operator"; }
 
 # The finding carries its discovery path; its seed and path replay it.
 line=$(grep '"op":"picky::hidden_write"' "$tmp/on.json")
