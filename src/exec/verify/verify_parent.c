@@ -116,7 +116,8 @@ static bool children_init(children *ch, uint32_t jobs)
     ch->boxes = m == MAP_FAILED ? NULL : m;
     for (uint32_t i = 0; i < ch->nio; i++) {
         ch->io[i].box = ch->boxes ? &ch->boxes[i] : NULL;
-        ch->io[i].errfd = memfd_create("tensoralias-child-output", MFD_CLOEXEC);
+        /* TA_CHILD_OUTPUT=1 (working on a kernel or on discovery) leaves it on the terminal */
+        ch->io[i].errfd = getenv("TA_CHILD_OUTPUT") ? -1 : memfd_create("tensoralias-child-output", MFD_CLOEXEC);
     }
     return true;
 }
