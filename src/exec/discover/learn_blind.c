@@ -1,6 +1,6 @@
 /* learn_blind.c - guesses, for a message none of the readings understood
- * (a check without words, or words no rule knows): each tensor with one
- * dimension more or less, with another dtype, contiguous, not empty; an
+ * (a check without words, or words no rule knows): each tensor with another
+ * rank (the nearest first), with another dtype, contiguous, not empty; an
  * absent optional tensor given; sizes of two tensors made equal. The search
  * keeps a guess only when the kernel then fails at a later check (or
  * accepts the case). */
@@ -8,13 +8,19 @@
 
 #include "exec/discover/learn_internal.h"
 
+/* Every rank up to 5, the nearest first: a check that names only its line
+ * ("STD_TORCH_CHECK(input.dim() == 4)" in a stable-ABI library) says
+ * nothing until the rank is right, so a rank two away is never reached
+ * one step at a time. */
 static void guess_rank(learner *L, int arg, const dsc_tensor *t)
 {
     char ref[80], atom[96];
     learn_ref(L, arg, ref, sizeof ref);
     snprintf(atom, sizeof atom, "%s.dim()", ref);
-    learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim + 1);
-    if (t->ndim > 0) learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim - 1);
+    for (int d = 1; d <= 4; d++) {
+        if (t->ndim + d <= 5) learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim + d);
+        if (t->ndim - d >= 0) learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim - d);
+    }
 }
 
 static void guess_form(learner *L, int arg, const dsc_tensor *t)
