@@ -23,7 +23,8 @@ UNREACHABLE = [
     # a composite kernel (an autogen out= variant's) calling an operator with no CPU kernel
     ("no CPU kernel underneath", r"Could not run '[^']*' with arguments from the 'CPU' backend"),
     ("not built in this libtorch", r"not built with|was not compiled with|is not available in this build"),
-    ("named tensors not implemented", r"is not yet supported with named tensors"),
+    ("named tensors not implemented", r"is not yet supported with named tensors|"
+                                      r"passed a dimname .* does not yet support this behavior"),
     ("needs inference mode / forward AD", r"InferenceMode::is_enabled\(\)|is_inference\(\)|forward[- ]mode AD"),
     ("quantized", r"quantiz|QuantizedCPU|qint|quint|qscheme|per_tensor_affine|per_channel"),
     ("sparse", r"[Ss]parse|SparseCsr|is_coalesced|coalesce|\bcsr\b|\bcsc\b|\bbsr\b|\bbsc\b|layout"),
