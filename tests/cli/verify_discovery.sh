@@ -19,12 +19,12 @@ field() { # op field: the op's line's value of an integer field
 }
 
 run "$tmp/off.json" --no-discovery
-[ "$(grep -c '"verdict":"not-exercised"' "$tmp/off.json")" -eq 8 ] ||
-    { cat "$tmp/off.json" "$tmp/err"; fail "without discovery: all 8 not exercised"; }
+[ "$(grep -c '"verdict":"not-exercised"' "$tmp/off.json")" -eq 9 ] ||
+    { cat "$tmp/off.json" "$tmp/err"; fail "without discovery: all 9 not exercised"; }
 grep -q '"discovery"' "$tmp/off.json" && fail "without discovery: no discovery counts"
 
 run "$tmp/on.json"
-for op in boxes pair gather_rows accessors hidden_write quiet screened; do
+for op in boxes pair gather_rows accessors hidden_write quiet screened roi_backward; do
     n=$(field "picky::$op" "$tmp/on.json" exercised)
     [ "${n:-0}" -gt 0 ] || { grep "picky::$op\"" "$tmp/on.json"; cat "$tmp/err"; fail "picky::$op: exercised with discovery"; }
 done
@@ -36,6 +36,16 @@ grep '"op":"picky::hidden_write"' "$tmp/on.json" | grep -q '"verdict":"undeclare
 screened=$(grep '"op":"picky::screened"' "$tmp/on.json" | sed -n 's/.*"screened":\([0-9]*\).*/\1/p')
 [ "${screened:-0}" -gt 0 ] || { grep screened "$tmp/on.json"; fail "picky::screened: its screen refused cases"; }
 grep '"op":"picky::boxes"' "$tmp/on.json" | grep -q '"found":[1-9]' || fail "picky::boxes: cases found by discovery"
+# Sizes a shape spells with the schema's names ([K, channels]), "the same
+# shape as", values "in [0, batch_size)": read, not guessed (blind guesses
+# get 1 case of 16 in 400 calls).
+n=$(field picky::roi_backward "$tmp/on.json" exercised)
+calls=$(grep '"op":"picky::roi_backward"' "$tmp/on.json" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
+[ "${n:-0}" -ge 4 ] && [ "${calls:-999}" -le 100 ] || { grep roi_backward "$tmp/on.json"; fail "picky::roi_backward: its demands read"; }
+# -v prints discovery's cost per operator that searched.
+run "$tmp/v.json" -v
+grep -q '^discovery per operator that searched: [0-9.]* calls, [0-9.]* ms; the costliest: picky::[a-z_]* ([0-9]* calls, [0-9]* ms)$' "$tmp/err" ||
+    { cat "$tmp/err"; fail "-v: discovery's cost per operator"; }
 
 # The finding carries its discovery path; its seed and path replay it.
 line=$(grep '"op":"picky::hidden_write"' "$tmp/on.json")

@@ -39,6 +39,10 @@ expect 'mylib::no_kernel' no-kernel
 grep -q '"argument":"self"' "$tmp/r.json" || fail "findings name their argument"
 grep 'mylib::segfault' "$tmp/r.json" | grep -q 'SIGSEGV' || fail "the segfault names its signal"
 grep 'mylib::aborts' "$tmp/r.json" | grep -q 'SIGABRT' || fail "the abort names its signal"
+# What kernels print stays off the terminal; a crash's finding quotes its last lines.
+grep -q 'rejects: a backtrace\|aborts: the heap' "$tmp/err" && { cat "$tmp/err"; fail "a kernel's output on verify's stderr"; }
+grep 'mylib::aborts' "$tmp/r.json" | grep -q 'SIGABRT (abort) in case 0; it printed last: frame #0: somewhere | aborts: the heap is corrupt \[case:' ||
+    { grep 'mylib::aborts' "$tmp/r.json"; fail "the abort's finding quotes what the kernel printed last"; }
 
 # A baseline holding these findings makes the run pass.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*' --cases 12 \

@@ -152,6 +152,28 @@ static ta_status screened_meta(ta_kernel_ctx *ctx, ta_stack *st)
     return TA_OK;
 }
 
+/* picky::roi_backward(grad, rois, argmax, channels, batch_size): torchvision
+ * 0.29's roi backward checks in miniature: rois [K, 5] whose first column
+ * is a batch index in [0, batch_size), grad of a shape spelled with the
+ * schema's own names ([K, channels]), argmax of grad's shape. */
+static ta_status roi_backward(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const DLTensor *grad = ta_stack_tensor(st, 0), *rois = ta_stack_tensor(st, 1), *argmax = ta_stack_tensor(st, 2);
+    int64_t channels = ta_stack_int(st, 3, -1), batch = ta_stack_int(st, 4, -1);
+    if (rois->ndim != 2 || rois->shape[1] != 5) return ta_kernel_error(ctx, "rois must have shape as Tensor[K, 5]");
+    if (grad->ndim != 2 || grad->shape[0] != rois->shape[0] || grad->shape[1] != channels)
+        return ta_kernel_error(ctx, "roi_backward, roi_kernel.cpp:225, grad should have shape [K, channels]");
+    if (argmax->ndim != grad->ndim || argmax->shape[0] != grad->shape[0] || argmax->shape[1] != grad->shape[1])
+        return ta_kernel_error(ctx, "argmax should have the same shape as grad");
+    if (!is_f32(grad) || !is_f32(rois)) return ta_kernel_error(ctx, "\"roi_backward\" not implemented for '%s'",
+                                                               ta_dtype_name(is_f32(grad) ? rois->dtype : grad->dtype));
+    for (int64_t k = 0; k < rois->shape[0]; k++) {
+        float b = *(const float *)ta_elem_ptr(rois, k * 5);
+        if (!(b >= 0 && b < (float)batch)) return ta_kernel_error(ctx, "rois batch index must be in [0, batch_size)");
+    }
+    return fresh(ctx, st, grad);
+}
+
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
 {
     static const struct {
@@ -166,6 +188,7 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"picky::quiet(Tensor x) -> Tensor", quiet},
         {"picky::never(Tensor x) -> Tensor", never},
         {"picky::screened(Tensor x) -> Tensor", screened},
+        {"picky::roi_backward(Tensor grad, Tensor rois, Tensor argmax, int channels, int batch_size) -> Tensor", roi_backward},
     };
     if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {

@@ -223,6 +223,43 @@ static void learns_templates(void **state)
     dsc_learn("index 7 is out of bounds for dimension 0 with size 3", e.m, e.decl, c);
     ASSERT_OFFERS(c, "index.max() < input.size(0) @ index.max()", true);
     ASSERT_OFFERS(c, "index.min() >= 0 @ index.min()", true);
+    /* the stable ABI spells a dtype with its namespaces */
+    dsc_learn("const_data_ptr<int>, tensor_inl.h:72, expected scalar type torch::headeronly::ScalarType::Int "
+              "but found Float", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "input.dtype() == kInt @ input.dtype()", true);
+    free(c);
+    env_close(&e);
+}
+
+/* torchvision 0.29's roi backward checks: a shape spelled with the
+ * schema's names, "the same shape as", values "in [0, batch_size)". */
+static void learns_shape_words_and_ranges(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "t::op(Tensor grad, Tensor rois, Tensor argmax, int channels, int batch_size) -> Tensor");
+    int64_t g[] = {3, 4}, r[] = {6, 5}, a[] = {2};
+    set_tensor(&e, "grad", 2, g);
+    set_tensor(&e, "rois", 2, r);
+    set_tensor(&e, "argmax", 1, a);
+    e.m->args[arg_of(&e, "channels")].i = 2;
+    e.m->args[arg_of(&e, "batch_size")].i = 3;
+    dsc_cands *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    dsc_learn("roi_backward, roi_kernel.cpp:225, grad should have shape [K, channels]", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "grad.size(1) == channels @ grad.size(1)", true);
+    ASSERT_OFFERS(c, "grad.size(0) == rois.size(0) @ grad.size(0)", true);
+    dsc_learn("argmax should have the same shape as grad", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "argmax.dim() == grad.dim() @ argmax.dim()", true);
+    ASSERT_OFFERS(c, "argmax.size(0) == grad.size(0) @ argmax.size(0)", true);
+    /* a float tensor's values as read: .max() and .min() are known */
+    dsc_tensor *t = &e.m->args[arg_of(&e, "rois")].t;
+    t->seen = true;
+    t->vlo = -4;
+    t->vhi = 4;
+    dsc_learn("rois batch index must be in [0, batch_size)", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "rois.max() < batch_size @ rois.max()", true);
+    ASSERT_OFFERS(c, "rois.min() >= 0 @ rois.min()", true);
     free(c);
     env_close(&e);
 }
@@ -333,6 +370,7 @@ int main(void)
         cmocka_unit_test(cond_reads_cpp),
         cmocka_unit_test(cond_evaluates_and_solves),
         cmocka_unit_test(learns_templates),
+        cmocka_unit_test(learns_shape_words_and_ranges),
         cmocka_unit_test(learns_conditions_words_numbers),
         cmocka_unit_test(inferred_names_bind_positionally),
         cmocka_unit_test(hints_round_trip_and_apply),

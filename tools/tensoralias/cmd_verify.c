@@ -366,13 +366,15 @@ static void write_isolation(const ta_verify_session *s, const verify_cli *v)
 
 /* -v: what input discovery did, on standard error: its calls and in how
  * many operators, the calls a fake or Meta kernel refused alone, the cases
- * only it got accepted, its time. */
+ * only it got accepted, its time; then its cost per operator that searched
+ * (calls and milliseconds on average) and the costliest one. */
 static void write_discovery(const ta_verify_session *s, const verify_cli *v)
 {
     const ta_verify_report *rep = ta_verify_session_report(s);
     unsigned long long calls = 0, found = 0, screened = 0;
     size_t ops = 0;
     double secs = 0;
+    const ta_op_result *most = NULL;
     for (size_t i = 0; i < rep->nops; i++) {
         const ta_op_result *o = &rep->ops[i];
         calls += o->discovery_calls;
@@ -380,11 +382,16 @@ static void write_discovery(const ta_verify_session *s, const verify_cli *v)
         screened += o->screened;
         secs += o->discovery_seconds;
         ops += o->discovery_calls > 0;
+        if (o->discovery_calls && (!most || o->discovery_seconds > most->discovery_seconds)) most = o;
     }
     if (!v->verbose || ta_verify_session_opts(s)->no_discovery) return;
     fprintf(stderr, "discovery: %llu call%s in %zu operator%s (%llu screened by fake or Meta kernels), %llu case%s "
                     "accepted only through it, %.2f s\n",
             calls, calls == 1 ? "" : "s", ops, ops == 1 ? "" : "s", screened, found, found == 1 ? "" : "s", secs);
+    if (most)
+        fprintf(stderr, "discovery per operator that searched: %.1f calls, %.1f ms; the costliest: %s (%u calls, %.0f ms)\n",
+                (double)calls / (double)ops, 1000.0 * secs / (double)ops, most->op, most->discovery_calls,
+                1000.0 * most->discovery_seconds);
 }
 
 /* Verifies, writes the report (there is one even when no selected operator

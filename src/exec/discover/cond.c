@@ -472,8 +472,8 @@ static cval eval_atom(const evalctx *e, const dsc_node *n)
     case DSC_NUMEL: return num(dsc_tensor_numel(t));
     case DSC_DTYPE: return (cval){V_DTYPE, dsc_dtype_pack(t->dtype), -1, -1};
     case DSC_CONTIG: return num(t->contig);
-    case DSC_MIN: return t->ranged ? num(t->lo) : UNKNOWN;
-    case DSC_MAX: return t->ranged ? num(t->hi) : UNKNOWN;
+    case DSC_MIN: return t->ranged ? num(t->lo) : t->seen ? num(t->vlo) : UNKNOWN;
+    case DSC_MAX: return t->ranged ? num(t->hi) : t->seen ? num(t->vhi) : UNKNOWN;
     case DSC_SIZE: {
         cval k = eval(e, n->b);
         if (k.k != V_INT) return UNKNOWN;

@@ -127,8 +127,8 @@ static void find_named(learner *L)
 /* ---- the message ---------------------------------------------------------- */
 
 /* Cuts what says nothing about the inputs: c10's backtrace and its plea
- * for a better message, the stable ABI's "(originally from ...)", and file
- * paths (whose words would read as names). */
+ * for a better message, the stable ABI's "(originally from ...)", a dtype's
+ * namespaces, and file paths (whose words would read as names). */
 static void clean_message(char *dst, size_t cap, const char *msg)
 {
     static const char *const cuts[] = {"Exception raised from", "(Could this error message be improved",
@@ -137,6 +137,12 @@ static void clean_message(char *dst, size_t cap, const char *msg)
     for (int i = 0; cuts[i]; i++) {
         char *c = strstr(dst, cuts[i]);
         if (c) *c = '\0';
+    }
+    /* "torch::headeronly::ScalarType::Int" (the stable ABI's spelling) reads as "Int" */
+    for (char *q; (q = strstr(dst, "ScalarType::"));) {
+        char *s = q, *e = q + strlen("ScalarType::");
+        while (s > dst && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == ':')) s--;
+        memmove(s, e, strlen(e) + 1);
     }
     for (char *p = dst; *p; p++) { /* a path: a word with a '/' in it, blanked */
         if (*p != '/') continue;

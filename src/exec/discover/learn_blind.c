@@ -1,20 +1,28 @@
 /* learn_blind.c - guesses, for a message none of the readings understood
  * (a check without words, or words no rule knows): each tensor with one
  * dimension more or less, with another dtype, contiguous, not empty; an
- * absent optional tensor given; sizes of two tensors made equal. The search
+ * absent optional tensor given; sizes of two tensors made equal; last,
+ * ranks up to four away. The search
  * keeps a guess only when the kernel then fails at a later check (or
  * accepts the case). */
 #include <stdio.h>
 
 #include "exec/discover/learn_internal.h"
 
-static void guess_rank(learner *L, int arg, const dsc_tensor *t)
+/* A rank `from` to `to` away (1 to 1 first; 2 to 4 after every other
+ * guess): a check that names only its line ("STD_TORCH_CHECK(input.dim()
+ * == 4)" in a stable-ABI library) says nothing until the rank is right, so
+ * a rank two away is never reached one step at a time; tried last, the far
+ * ones leave the near guesses the calls they had. */
+static void guess_rank(learner *L, int arg, const dsc_tensor *t, int from, int to)
 {
     char ref[80], atom[96];
     learn_ref(L, arg, ref, sizeof ref);
     snprintf(atom, sizeof atom, "%s.dim()", ref);
-    learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim + 1);
-    if (t->ndim > 0) learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim - 1);
+    for (int d = from; d <= to; d++) {
+        if (t->ndim + d <= 5) learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim + d);
+        if (t->ndim - d >= 0) learn_addf(L, atom, "%s.dim() == %d", ref, t->ndim - d);
+    }
 }
 
 static void guess_form(learner *L, int arg, const dsc_tensor *t)
@@ -55,7 +63,7 @@ static bool is_named(const learner *L, int i)
 /* Guesses in order: the named tensors' ranks, their sizes tied to others'
  * at the same dimension; then every tensor's rank, same-dimension ties,
  * contiguity, emptiness, dtype; an absent optional tensor given; ties
- * across dimensions. */
+ * across dimensions; ranks further away. */
 void learn_blind(learner *L)
 {
     if (L->out->n) return; /* something was understood */
@@ -64,7 +72,7 @@ void learn_blind(learner *L)
         for (int i = 0; i < n; i++) {
             const dsc_tensor *t = dsc_model_tensor_c(L->m, i, L->m->args[i].kind == DSC_K_LIST ? 0 : -1);
             if (!t || !t->defined || is_named(L, i) != (pass == 0)) continue;
-            guess_rank(L, i, t);
+            guess_rank(L, i, t, 1, 1);
             for (int j = 0; j < n; j++) guess_ties(L, j, i, true);
         }
     for (int i = 0; i < n; i++) {
@@ -80,4 +88,8 @@ void learn_blind(learner *L)
     }
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) guess_ties(L, j, i, false);
+    for (int i = 0; i < n; i++) {
+        const dsc_tensor *t = dsc_model_tensor_c(L->m, i, L->m->args[i].kind == DSC_K_LIST ? 0 : -1);
+        if (t && t->defined) guess_rank(L, i, t, 2, 4);
+    }
 }

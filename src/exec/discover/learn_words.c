@@ -334,8 +334,30 @@ static void wanted_ranks(learner *L, int arg, const dsc_tensor *t, void *ud)
     }
 }
 
+/* A size a shape spells as a word ("[K, channels, pooled_height,
+ * pooled_width]"): an int argument of that name is the size; another word
+ * first (K, N, B: the count of boxes, of a batch) is a count the tensors
+ * share, each other tensor's first size. */
+static void size_word(learner *L, int arg, int dim, const char *w, size_t len)
+{
+    const char *nm = L->d->args[arg].name;
+    char atom[96];
+    snprintf(atom, sizeof atom, "%s.size(%d)", nm, dim);
+    int a = learn_arg_named(L, w, len);
+    if (a >= 0 && a != arg && L->m->args[a].kind == DSC_K_INT) {
+        learn_addf(L, atom, "%s.size(%d) == %s", nm, dim, L->d->args[a].name);
+        return;
+    }
+    if (a >= 0 || dim != 0) return;
+    for (int j = 0; j < L->m->nargs; j++) {
+        const dsc_tensor *u = dsc_model_tensor_c(L->m, j, -1);
+        if (j != arg && u && u->defined && u->ndim > 0)
+            learn_addf(L, atom, "%s.size(0) == %s.size(0)", nm, L->d->args[j].name);
+    }
+}
+
 /* "Tensor[K, 5]", "shape [N, 4]", "of shape (B, 5)": a rank, and the sizes
- * spelled as numbers. */
+ * spelled as numbers or words (size_word). */
 static void bracket_shapes(learner *L)
 {
     for (const char *p = L->msg; *p; p++) {
@@ -350,6 +372,8 @@ static void bracket_shapes(learner *L)
             shape = false;
         if (!shape || got_before(L->msg, p)) continue;
         int64_t sizes[TA_CASE_MAX_DIM];
+        const char *word[TA_CASE_MAX_DIM];
+        size_t wlen[TA_CASE_MAX_DIM];
         int n = 0;
         const char *q = p + 1;
         bool ok = true;
@@ -358,7 +382,9 @@ static void bracket_shapes(learner *L)
             if (isdigit((unsigned char)*q)) {
                 sizes[n++] = strtoll(q, (char **)&q, 10);
             } else if (isalpha((unsigned char)*q) || *q == '_') {
+                word[n] = q;
                 while (isalnum((unsigned char)*q) || *q == '_' || *q == '*') q++;
+                wlen[n] = (size_t)(q - word[n]);
                 sizes[n++] = -1;
             } else {
                 ok = false;
@@ -374,7 +400,10 @@ static void bracket_shapes(learner *L)
             snprintf(atom, sizeof atom, "%s.dim()", nm);
             learn_addf(L, atom, "%s.dim() == %d", nm, n);
             for (int i = 0; i < n; i++) {
-                if (sizes[i] < 0) continue;
+                if (sizes[i] < 0) {
+                    size_word(L, a, i, word[i], wlen[i]);
+                    continue;
+                }
                 snprintf(atom, sizeof atom, "%s.size(%d)", nm, i);
                 learn_addf(L, atom, "%s.size(%d) == %lld", nm, i, (long long)sizes[i]);
             }
@@ -478,8 +507,80 @@ static void batch_sizes(learner *L)
     }
 }
 
+/* A bound of "must be in [0, batch_size)": a number, or an int argument's name. */
+static bool bound_text(learner *L, const char *w, size_t len, char *out, size_t cap)
+{
+    if (len && (isdigit((unsigned char)w[0]) || (w[0] == '-' && len > 1))) {
+        snprintf(out, cap, "%.*s", (int)len, w);
+        return true;
+    }
+    int a = learn_arg_named(L, w, len);
+    if (a < 0 || L->m->args[a].kind != DSC_K_INT) return false;
+    snprintf(out, cap, "%s", L->d->args[a].name);
+    return true;
+}
+
+/* "rois batch index must be in [0, batch_size)", "values in [0, 5]": the
+ * named tensors' values within the range (whole numbers); an argument
+ * bound made larger than their largest value. */
+static void value_range(learner *L)
+{
+    const char *p = strstr(L->msg, " in [");
+    if (!p) return;
+    p += 5;
+    const char *lo = p;
+    while (*p == '-' || isalnum((unsigned char)*p) || *p == '_') p++;
+    size_t llen = (size_t)(p - lo);
+    if (*p != ',') return;
+    for (p++; *p == ' '; p++) {}
+    const char *hi = p;
+    while (*p == '-' || isalnum((unsigned char)*p) || *p == '_') p++;
+    size_t hlen = (size_t)(p - hi);
+    bool open = *p == ')';
+    char lt[64], ht[64];
+    if ((!open && *p != ']') || !bound_text(L, lo, llen, lt, sizeof lt) || !bound_text(L, hi, hlen, ht, sizeof ht))
+        return;
+    for (int k = 0; k < L->nnamed; k++) {
+        int a = L->named[k];
+        if (L->m->args[a].kind != DSC_K_TENSOR) continue;
+        const char *nm = L->d->args[a].name;
+        char atom[96];
+        snprintf(atom, sizeof atom, "%s.max()", nm);
+        learn_addf(L, atom, "%s.max() %s %s", nm, open ? "<" : "<=", ht);
+        snprintf(atom, sizeof atom, "%s.min()", nm);
+        learn_addf(L, atom, "%s.min() >= %s", nm, lt);
+        if (!isdigit((unsigned char)ht[0])) learn_addf(L, ht, "%s %s %s.max()", ht, open ? ">" : ">=", nm);
+    }
+}
+
+/* "argmax should have the same shape as grad": the first named tensor's
+ * rank, then each of its sizes, the second's. */
+static void same_shape(learner *L)
+{
+    if (!strstr(L->msg, "same shape") && !strstr(L->msg, "same size")) return;
+    int x = -1, y = -1;
+    for (int k = 0; k < L->nnamed && y < 0; k++) {
+        int a = L->named[k];
+        if (L->m->args[a].kind != DSC_K_TENSOR) continue;
+        if (x < 0) x = a;
+        else y = a;
+    }
+    if (y < 0) return;
+    const dsc_tensor *u = &L->m->args[y].t;
+    const char *xn = L->d->args[x].name, *yn = L->d->args[y].name;
+    char atom[96];
+    snprintf(atom, sizeof atom, "%s.dim()", xn);
+    learn_addf(L, atom, "%s.dim() == %s.dim()", xn, yn);
+    for (int i = 0; u->defined && i < u->ndim && i < L->m->args[x].t.ndim; i++) {
+        snprintf(atom, sizeof atom, "%s.size(%d)", xn, i);
+        learn_addf(L, atom, "%s.size(%d) == %s.size(%d)", xn, i, yn, i);
+    }
+}
+
 void learn_words(learner *L)
 {
+    value_range(L);
+    same_shape(L);
     if (strstr(L->msg, "batch")) batch_sizes(L);
     mention ms[16];
     int n = rank_mentions(L->msg, ms, 15);

@@ -33,6 +33,22 @@ static void read_range(dsc_tensor *t, const DLTensor *d)
     }
 }
 
+/* A float32 or float64 tensor's values, rounded down, as t->vlo, t->vhi. */
+static void read_float_range(dsc_tensor *t, const DLTensor *d)
+{
+    int64_t n = ta_numel(d);
+    if (d->dtype.code != kDLFloat || (d->dtype.bits != 32 && d->dtype.bits != 64) || n > 4096 || !d->data) return;
+    for (int64_t i = 0; i < n; i++) {
+        const void *p = ta_elem_ptr(d, i);
+        double v = d->dtype.bits == 32 ? (double)*(const float *)p : *(const double *)p;
+        if (!(v > -1e15 && v < 1e15)) continue; /* NaN, infinities: no bound they would meet */
+        int64_t f = (int64_t)floor(v);
+        if (!t->seen || f < t->vlo) t->vlo = f;
+        if (!t->seen || f > t->vhi) t->vhi = f;
+        t->seen = true;
+    }
+}
+
 static void read_tensor(dsc_tensor *t, const DLTensor *d)
 {
     memset(t, 0, sizeof *t);
@@ -43,6 +59,7 @@ static void read_tensor(dsc_tensor *t, const DLTensor *d)
     t->dtype = d->dtype;
     t->contig = ta_is_contiguous(d);
     read_range(t, d);
+    read_float_range(t, d);
 }
 
 static void read_arg(dsc_arg *a, const ta_value *v, const ta_decl_slot *s)
@@ -193,7 +210,7 @@ void dsc_tensor_set_defined(dsc_tensor *t, bool on, const dsc_tensor *like)
     if (t->defined) return;
     if (like && like->defined && like != t) {
         *t = *like;
-        t->ranged = false;
+        t->ranged = t->seen = false;
     } else {
         memset(t, 0, sizeof *t);
         t->ndim = 1;

@@ -32,6 +32,11 @@ typedef struct dsc_tensor {
     bool contig;
     bool ranged;    /* its values lie in [lo, hi] (whole numbers) */
     int64_t lo, hi;
+    /* A float32/64 tensor's smallest and largest value as read, rounded
+     * down (x < n and x >= n hold as they do for floor(x), n whole):
+     * what .min() and .max() are when it is not ranged. */
+    bool seen;
+    int64_t vlo, vhi;
 } dsc_tensor;
 
 typedef struct dsc_arg {

@@ -42,6 +42,21 @@ static void write_line(int fd, const char *s, size_t n)
 
 static mailbox *g_box; /* this child's, or NULL (in-process runs) */
 
+/* What a kernel prints goes to a file (verify_spare_main's errfd), not the
+ * user's terminal: torchvision 0.29's stable ABI prints a backtrace for
+ * every check that fails, and discovery makes thousands fail. The file is
+ * emptied at each case, so that the parent can quote what a crashed case
+ * printed last. */
+static int g_errfd = -1;
+
+static void restart_output(void)
+{
+    if (g_errfd < 0) return;
+    fflush(stderr);
+    if (ftruncate(g_errfd, 0) == 0) lseek(g_errfd, 0, SEEK_SET);
+}
+
+
 /* Sends what the mailbox holds through the pipe; then, unless it ended in
  * D (the parent, which reads no mailbox after a D, may give it to another
  * child at once), empties it. A child killed in between may have a line
@@ -382,6 +397,7 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         char line[32];
         if (mode == RUN_IN_CHILD) {
             if (g_box) g_box->case_start = verify_now();
+            restart_output();
             put_line(fd, line, (size_t)snprintf(line, sizeof line, "S %u\n", c));
         } else {
             j->res->cases++;
@@ -428,7 +444,7 @@ static void run_given(const child_work *w, const assignment *a, int out)
     flush_box(out, all);
 }
 
-_Noreturn void verify_spare_main(const child_work *w, mailbox *box, int ctl, int out, pid_t parent)
+_Noreturn void verify_spare_main(const child_work *w, mailbox *box, int errfd, int ctl, int out, pid_t parent)
 {
     g_box = box;
     signal(SIGPIPE, SIG_DFL);
@@ -436,6 +452,7 @@ _Noreturn void verify_spare_main(const child_work *w, mailbox *box, int ctl, int
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) ta_child_exit(0);
     /* What a kernel prints must not end up inside the report on stdout. */
+    if (errfd >= 0 && dup2(errfd, STDERR_FILENO) >= 0) g_errfd = STDERR_FILENO;
     dup2(STDERR_FILENO, STDOUT_FILENO);
     assignment a;
     ssize_t got;

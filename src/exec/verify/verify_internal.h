@@ -114,8 +114,9 @@ void verify_finish_result(op_job *j);
  * else it has reported D. */
 bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode);
 /* In a spare child just forked: reports into box (NULL: through the pipe
- * only), waits for its assignment on ctl, runs it reporting to out; exits. */
-_Noreturn void verify_spare_main(const child_work *w, mailbox *box, int ctl, int out, pid_t parent);
+ * only), prints into errfd (-1: stderr), waits for its assignment on ctl,
+ * runs it reporting to out; exits. */
+_Noreturn void verify_spare_main(const child_work *w, mailbox *box, int errfd, int ctl, int out, pid_t parent);
 
 /* verify_parent.c */
 

@@ -54,6 +54,7 @@ typedef struct child_io {
     char buf[8192];
     size_t buflen;
     char cur_desc[600]; /* the current case's arguments */
+    int errfd;          /* what its child prints (verify_spare_main), or -1 */
     bool busy;
 } child_io;
 
@@ -113,13 +114,19 @@ static bool children_init(children *ch, uint32_t jobs)
     if (!ch->io) return false;
     void *m = mmap(NULL, ch->nio * sizeof(mailbox), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     ch->boxes = m == MAP_FAILED ? NULL : m;
-    for (uint32_t i = 0; i < ch->nio; i++) ch->io[i].box = ch->boxes ? &ch->boxes[i] : NULL;
+    for (uint32_t i = 0; i < ch->nio; i++) {
+        ch->io[i].box = ch->boxes ? &ch->boxes[i] : NULL;
+        /* TA_CHILD_OUTPUT=1 (working on a kernel or on discovery) leaves it on the terminal */
+        ch->io[i].errfd = getenv("TA_CHILD_OUTPUT") ? -1 : memfd_create("tensoralias-child-output", MFD_CLOEXEC);
+    }
     return true;
 }
 
 static void children_free(children *ch)
 {
     if (ch->boxes) munmap(ch->boxes, ch->nio * sizeof(mailbox));
+    for (uint32_t i = 0; ch->io && i < ch->nio; i++)
+        if (ch->io[i].errfd >= 0) close(ch->io[i].errfd);
     free(ch->io);
 }
 
@@ -133,6 +140,7 @@ static child_io *io_take(children *ch)
         io->busy = true;
         io->buflen = 0;
         io->cur_desc[0] = '\0';
+        if (io->errfd >= 0 && ftruncate(io->errfd, 0) != 0) {} /* a stale tail is only less exact */
         if (io->box) {
             io->box->len = 0;
             io->box->case_start = 0;
@@ -171,7 +179,7 @@ static bool fork_spare(run_ctx *x)
     if (pid == 0) {
         close(rep[0]);
         close(ctl[1]);
-        verify_spare_main(&x->work, io->box, ctl[0], rep[1], parent);
+        verify_spare_main(&x->work, io->box, io->errfd, ctl[0], rep[1], parent);
     }
     close(rep[1]);
     close(ctl[0]);
@@ -400,9 +408,47 @@ static void read_box(run_ctx *x, runner *r)
     }
 }
 
+/* The last lines a dead child printed in its last case (a kernel's
+ * message before it aborted: "free(): invalid pointer"), joined by " | "
+ * into out (empty when it printed nothing). */
+static void output_tail(int fd, char *out, size_t cap)
+{
+    char buf[1024];
+    out[0] = '\0';
+    off_t size = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+    if (size <= 0) return;
+    off_t from = size > (off_t)sizeof buf - 1 ? size - (off_t)sizeof buf + 1 : 0;
+    ssize_t n = pread(fd, buf, (size_t)(size - from), from);
+    if (n <= 0) return;
+    buf[n] = '\0';
+    for (ssize_t i = 0; i < n; i++) /* control bytes (and a hole's zeros) read as blanks */
+        if ((unsigned char)buf[i] < ' ' && buf[i] != '\n') buf[i] = ' ';
+    /* the last three lines that are not blank, in order */
+    const char *lines[3];
+    size_t lens[3];
+    int k = 0;
+    for (char *end = buf + n; end > buf && k < 3;) {
+        char *s = end;
+        while (s > buf && s[-1] != '\n') s--;
+        char *e = end;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\n')) e--;
+        while (s < e && *s == ' ') s++;
+        if (e > s) lines[k] = s, lens[k++] = (size_t)(e - s);
+        end = s > buf ? s - 1 : buf;
+    }
+    size_t used = 0;
+    for (int i = k - 1; i >= 0 && used + 4 < cap; i--) {
+        int w = snprintf(out + used, cap - used, "%s%.*s", used ? " | " : "", (int)lens[i], lines[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    if (used >= cap) used = cap - 1;
+    out[used] = '\0';
+}
+
 /* A child running j alone died (or was killed) in j's case c: the verdict,
- * and where j goes on (j->done when it does not). */
-static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const char *desc)
+ * and where j goes on (j->done when it does not). printed: what it printed
+ * last (output_tail). */
+static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const char *desc, const char *printed)
 {
     const ta_verify_opts *o = x->work.o;
     int64_t c = j->cur_case;
@@ -415,12 +461,13 @@ static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const 
         return;
     }
     if (!j->trapped && !j->device_lost) {
+        const char *said = printed[0] ? "; it printed last: " : "";
         if (WIFSIGNALED(status))
-            verify_add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld [case: %s]",
-                       signame(WTERMSIG(status)), (long long)c, desc);
+            verify_add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld%s%s [case: %s]",
+                       signame(WTERMSIG(status)), (long long)c, said, printed, desc);
         else
-            verify_add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld [case: %s]",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, desc);
+            verify_add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld%s%s [case: %s]",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, said, printed, desc);
         if (++j->restarts > MAX_RESTARTS) {
             j->done = true;
             return;
@@ -461,15 +508,16 @@ static uint32_t reap(run_ctx *x, runner *r, bool timed_out, bool *alone)
     close(r->fd);
     r->fd = -1;
     if (r->settled < r->end) read_box(x, r); /* after the last D it was sent through the pipe */
-    char desc[sizeof r->io->cur_desc];
+    char desc[sizeof r->io->cur_desc], printed[200];
     snprintf(desc, sizeof desc, "%s", r->io->cur_desc);
+    output_tail(r->io->errfd, printed, sizeof printed);
     io_give_back(r->io);
     r->io = NULL;
     *alone = r->alone;
     if (r->settled == r->end) return r->end;
     if (!r->alone) return batch_died(x, r, timed_out);
     op_job *j = &x->work.jobs[r->first];
-    alone_died(x, j, status, timed_out, desc);
+    alone_died(x, j, status, timed_out, desc, printed);
     if (!j->done) return r->first;
     complete(x, j);
     return r->end;
