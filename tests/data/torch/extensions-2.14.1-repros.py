@@ -1,13 +1,16 @@
-"""Reproductions, in torch 2.14.1 with fbgemm-gpu-cpu 1.9.0 (the torch it was built for), of findings of
-`verify --torch-library` on fbgemm-gpu-cpu 1.9.0 (judged in fbgemm-gpu-cpu-1.9.0-findings.tsv).
+"""Reproductions, in torch 2.14.1 (the torch both were built for), of findings of `verify --torch-library`
+on fbgemm-gpu-cpu 1.9.0 and torchvision 0.29.2 (judged in fbgemm-gpu-cpu-1.9.0-findings.tsv and
+torchvision-0.29.2-findings.tsv).
 
-    python3 tests/data/torch/fbgemm-gpu-cpu-1.9.0-repros.py [ID...] [--list] [--markdown]
+    python3 tests/data/torch/extensions-2.14.1-repros.py [ID...] [--list] [--markdown]
 
 Runs as aten-2.15.0-repros.py does (its runner: one child process per reproduction; "asserts" ones end
 in an assert that holds while the bug is there, "dies" ones die of a signal). Needs a Python that
-imports torch 2.14.1 and fbgemm_gpu (docs/aten-findings.md says how one was set up here). Written for
+imports torch 2.14.1, fbgemm_gpu and torchvision 0.29.2 (its _C is loaded as a library: importing
+torchvision needs numpy; docs/aten-findings.md says how one was set up here). Written for
 this project; the inputs are the findings' cases, shrunk by hand.
 """
+import glob
 import importlib.util
 import os
 import sys
@@ -18,7 +21,8 @@ runner = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(runner)
 import fbgemm_gpu  # noqa: E402,F401  (registers torch.ops.fbgemm)
 
-runner.PRELUDE += "import fbgemm_gpu\nfb = torch.ops.fbgemm\n"
+TV_C = glob.glob(os.path.join(os.path.dirname(importlib.util.find_spec("torchvision").origin), "_C*.so"))[0]
+runner.PRELUDE += "import fbgemm_gpu\nfb = torch.ops.fbgemm\ntorch.ops.load_library(%r)\ntv = torch.ops.torchvision\n" % TV_C
 
 # id: (ops it covers, "asserts" | "dies", code)
 runner.REPROS = {
@@ -73,6 +77,17 @@ fb.tbe_generate_indices_from_distribution(torch.tensor([0.5, 0.2, 0.2]), 0.5, 0.
         ["fbgemm::FloatToFP8RowwiseQuantized", "fbgemm::FP8RowwiseQuantizedToFloat"], "dies", '''
 # The Meta kernels (quantize_ops_meta.cpp) read input_sizes[input.dim() - 1]: past the sizes of a 0-dim input.
 fb.FloatToFP8RowwiseQuantized(torch.tensor(1.0, device="meta"), True)
+'''),
+    "roi_align_empty_input": (
+        ["torchvision::roi_align"], "dies", '''
+# roi_align (ps_roi_align below) on an input of width 0 (its storage empty) with a well-formed box: they
+# interpolate from input's data anyway (SIGSEGV); no check that input is non-empty.
+rois = torch.tensor([[0.0, 0.0, 0.0, 1.0, 1.0]])
+tv.roi_align(torch.randn(1, 2, 2, 0), rois, 0.5, 1, 1, 1, True)
+'''),
+    "ps_roi_align_empty_input": (
+        ["torchvision::ps_roi_align"], "dies", '''
+tv.ps_roi_align(torch.randn(1, 2, 2, 0), torch.tensor([[0.0, 0.0, 0.0, 1.0, 1.0]]), 0.5, 1, 1, 1)
 '''),
 }
 
