@@ -57,7 +57,7 @@ _StrList = ctypes.POINTER(c_char_p)
 # verify.h: ta_verify_log_fn, report.h: ta_write_fn
 LOG_FN = ctypes.CFUNCTYPE(None, c_void_p, c_bool, c_char_p)
 WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, ctypes.POINTER(ctypes.c_char), c_size_t)
-TA_VERIFY_TEXT, TA_VERIFY_JSON = 0, 1
+TA_VERIFY_TEXT, TA_VERIFY_JSON, TA_VERIFY_SARIF, TA_VERIFY_JUNIT = 0, 1, 2, 3
 
 
 class VerifyConfig(ctypes.Structure):

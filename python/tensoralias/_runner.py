@@ -62,6 +62,7 @@ def _config(patterns, select, settings, keep):
     c.ops, c.nops = _strings(select, keep), len(select)
     c.torch_dir = os.path.dirname(os.path.abspath(torch.__file__)).encode()
     c.samples = settings["samples"].encode() if settings.get("samples") else None
+    c.baseline = settings["baseline"].encode() if settings.get("baseline") else None
     c.log = _log
     return c
 
@@ -86,6 +87,9 @@ def _report(lib, s):
     return {"json": _written(lib, s, _capi.TA_VERIFY_JSON, False),
             "text": _written(lib, s, _capi.TA_VERIFY_TEXT, False),
             "verbose": _written(lib, s, _capi.TA_VERIFY_TEXT, True),
+            "sarif": _written(lib, s, _capi.TA_VERIFY_SARIF, False),
+            "junit": _written(lib, s, _capi.TA_VERIFY_JUNIT, False),
+            "failed": bool(lib.ta_verify_session_failed(s)),
             "notes": [_capi.text(r.ops[i].note) for i in range(r.nops)],
             "total_cases": r.total_cases, "seconds": r.seconds,
             "stats": {"children": st.children, "reruns": st.reruns, "timeouts_rerun": st.timeouts_rerun,

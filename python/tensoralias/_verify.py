@@ -43,7 +43,8 @@ def verify(ops=None, samples=None, imports=(), libraries=(), **options):
     torch.ops.load_library'd first) registered. samples: a samples file
     (JSON, as `verify --samples` reads). options: cases, seed, case_seed,
     timeout, jobs, isolate ("operator", "batch", "batch:N"), trap_writes,
-    strict, as the command's options of those names.
+    strict, baseline (a previous JSON report whose findings do not make the
+    report fail), as the command's options of those names.
 
     Raises VerifyError when nothing can be verified (the command's exit 2).
     """
@@ -53,7 +54,7 @@ def verify(ops=None, samples=None, imports=(), libraries=(), **options):
     return report
 
 
-def run(ops=None, samples=None, imports=(), libraries=(), **options):
+def run(ops=None, samples=None, imports=(), libraries=(), baseline=None, **options):
     """verify()'s run: (Report or None, VerifyError or None), both when
     none of the selected operators had a kernel (the command then writes
     its report and exits 2)."""
@@ -64,7 +65,7 @@ def run(ops=None, samples=None, imports=(), libraries=(), **options):
             raise _runner.VerifyError("tensoralias: no operator to verify: name some (ops=, --ops) or import "
                                       "a module that registers some")
         wanted = added
-    settings = {"opts": make_opts(**options), "samples": samples}
+    settings = {"opts": make_opts(**options), "samples": samples, "baseline": baseline}
     # With patterns, operators without a kernel are selected too (no-kernel),
     # as with the command's --ops; without, those with a kernel.
     return _runner.run(wanted, wanted if ops is not None else [], settings)

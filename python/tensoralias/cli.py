@@ -20,7 +20,8 @@ def _parser():
                     "included, on synthesized inputs, each operator's cases in a child process, and reports what "
                     "they did to memory that their schema does not declare. Without --ops: the operators the "
                     "imports registered.",
-        epilog="Exit status: 0 no error finding, 1 error findings, 2 usage or input error (nothing to verify).")
+        epilog="Exit status: 0 no error finding outside the baseline, 1 error findings, 2 usage or input error "
+               "(nothing to verify, an unreadable baseline).")
     p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                    help="import MODULE first (repeatable)")
     p.add_argument("--load-library", action="append", default=[], metavar="LIB.so",
@@ -37,7 +38,11 @@ def _parser():
                    help="a child process per operator, or per batch of N (default batch: 32)")
     p.add_argument("--trap-writes", action="store_true", help="read-only pages on inputs that may not be written")
     p.add_argument("--strict", action="store_true", help="special-case-write findings are errors")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "sarif", "junit"), default="text",
+                   help="text for people; json one object an operator a line (a baseline); sarif 2.1.0 for "
+                        "code-scanning; junit XML, a testcase an operator (default text)")
+    p.add_argument("--baseline", metavar="FILE.json", help="a previous --format json report: its findings do not "
+                   "fail the run (they are marked in every format)")
     p.add_argument("-o", dest="output", metavar="FILE", help="write the report to FILE")
     p.add_argument("-v", "--verbose", action="store_true", help="text: every operator, not only those with "
                    "findings; and how the run used child processes (standard error)")
@@ -58,7 +63,8 @@ def _check(p, a):
 
 
 def _write(a, report):
-    text = report.json_lines() if a.format == "json" else report.text(verbose=a.verbose)
+    writers = {"json": report.json_lines, "sarif": report.sarif, "junit": report.junit}
+    text = writers[a.format]() if a.format in writers else report.text(verbose=a.verbose)
     if a.output:
         with open(a.output, "w") as f:
             f.write(text)
@@ -86,7 +92,7 @@ def verify_main(argv):
     try:
         report, error = run(a.ops or None, samples=a.samples, imports=a.imports, libraries=a.load_library,
                             cases=a.cases, seed=a.seed, case_seed=a.case_seed, timeout=a.timeout, jobs=a.jobs,
-                            isolate=a.isolate, trap_writes=a.trap_writes, strict=a.strict)
+                            isolate=a.isolate, trap_writes=a.trap_writes, strict=a.strict, baseline=a.baseline)
     except VerifyError as e:
         report, error = None, e
     except (ImportError, OSError, RuntimeError) as e:

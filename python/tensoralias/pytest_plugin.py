@@ -22,7 +22,7 @@ import fnmatch
 import pytest
 
 _OPTIONS = (("cases", int), ("seed", lambda s: int(s, 0)), ("case_seed", lambda s: int(s, 0)),
-            ("timeout", float), ("jobs", int), ("isolate", str))
+            ("timeout", float), ("jobs", int), ("isolate", str), ("baseline", str))
 
 
 def pytest_addoption(parser):

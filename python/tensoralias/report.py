@@ -15,11 +15,13 @@ class Finding:
     ("error", "warning", "info"), the argument it is about ("self",
     "return 0" or ""), the case seed that replays it, and the message."""
 
-    __slots__ = ("kind", "severity", "argument", "seed", "message", "_json", "_line")
+    __slots__ = ("kind", "severity", "argument", "seed", "message", "in_baseline", "_json", "_line")
 
     def __init__(self, j, line):
         self.kind, self.severity, self.argument = j["kind"], j["severity"], j["argument"]
         self.seed, self.message = int(j["seed"], 16), j["message"]
+        # A finding the baseline (verify(baseline=...)) already holds.
+        self.in_baseline = bool(j.get("baseline", False))
         self._json, self._line = j, line
 
     @property
@@ -52,11 +54,13 @@ class OpResult:
 
     @property
     def errors(self):
-        return [f for f in self.findings if f.severity == "error"]
+        """The error findings the baseline does not hold."""
+        return [f for f in self.findings if f.severity == "error" and not f.in_baseline]
 
     @property
     def ok(self):
-        """No error finding (a not-exercised operator is a warning, not an error)."""
+        """No error finding outside the baseline (a not-exercised operator is
+        a warning, not an error)."""
         return not self.errors
 
     def replay_hint(self, finding):
@@ -95,6 +99,7 @@ class Report:
 
     def __init__(self, written):
         self._json, self._text, self._verbose = written["json"], written["text"], written["verbose"]
+        self._sarif, self._junit, self._failed = written["sarif"], written["junit"], written["failed"]
         self.total_cases, self.seconds, self.stats = written["total_cases"], written["seconds"], written["stats"]
         objs = [json.loads(line) for line in self._json.splitlines()]
         self.ops = [OpResult(j, note, block) for j, note, block in zip(objs, written["notes"],
@@ -102,8 +107,9 @@ class Report:
 
     @property
     def ok(self):
-        """No error finding in any operator."""
-        return all(o.ok for o in self.ops)
+        """No error finding outside the baseline in any operator (the
+        engine's verdict: the command's exit status 0)."""
+        return not self._failed
 
     @property
     def findings(self):
@@ -126,6 +132,14 @@ class Report:
     def json_lines(self):
         """What `tensoralias verify --format json` prints: one object a line."""
         return self._json
+
+    def sarif(self):
+        """What `tensoralias verify --format sarif` prints (SARIF 2.1.0)."""
+        return self._sarif
+
+    def junit(self):
+        """What `tensoralias verify --format junit` prints (JUnit XML)."""
+        return self._junit
 
     def text(self, verbose=False):
         """The command's text report: operators with a warning or an error

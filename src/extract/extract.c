@@ -567,18 +567,36 @@ static ta_status parse_op(ta_extract *x, size_t index, ta_diags *diags)
 
 /* ---- scanning ------------------------------------------------------------ */
 
+/* Whether a Python file has an arrow that may belong to a schema text (a
+ * constant another file's define() uses): any "->" but a return annotation,
+ * whose line ends with the ':' of a def (a trailing comment aside). Most
+ * Python files have annotations and no schema: they are not lexed. */
+static bool py_schema_arrow(const char *s, size_t n)
+{
+    const char *e = s + n;
+    for (const char *p = s; (p = memmem(p, (size_t)(e - p), "->", 2)); p += 2) {
+        const char *eol = memchr(p, '\n', (size_t)(e - p));
+        if (!eol) eol = e;
+        const char *hash = memchr(p, '#', (size_t)(eol - p));
+        const char *end = hash ? hash : eol;
+        while (end > p + 2 && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r')) end--;
+        if (end[-1] != ':') return true;
+    }
+    return false;
+}
+
 /* Cheap tests that a file may declare something, so that the common file
  * (no registration at all) costs a few memmem calls and no lexing. */
 static bool worth_lexing(const char *s, size_t n, ta_extract_lang lang)
 {
     static const char *const cpp[] = {"TORCH_LIBRARY", "TORCH_SELECTIVE", "def(", "def (", ".op(",
                                       "RegisterOperators"};
-    static const char *const py[] = {"define(", "Library", "custom_op", "triton_op", "impl(", "->"};
+    static const char *const py[] = {"define(", "Library", "custom_op", "triton_op", "impl("};
     const char *const *needles = lang == TA_LANG_CPP ? cpp : py;
     size_t k = lang == TA_LANG_CPP ? sizeof cpp / sizeof cpp[0] : sizeof py / sizeof py[0];
     for (size_t i = 0; i < k; i++)
         if (memmem(s, n, needles[i], strlen(needles[i]))) return true;
-    return false;
+    return lang == TA_LANG_PYTHON && py_schema_arrow(s, n);
 }
 
 const char *xf_intern(ta_extract *x, const char *file)

@@ -2,7 +2,7 @@
 # The pytest plugin under Debian's torch: `pytest --tensoralias-import pyops`
 # makes a test item per operator of tests/python/pyops.py (a clean one
 # passes, a broken one fails with its finding, seed and replay command);
-# --tensoralias-ops selects, -k deselects; and inside a test file, the
+# --tensoralias-ops selects, -k deselects, a baseline's findings pass; and inside a test file, the
 # tensoralias_verify fixture and the tensoralias marker
 # (tests/python/test_in_file.py, every test of which must pass).
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +22,12 @@ rc=$?
 grep -q '^1 passed, 10 deselected' "$tmp/k.txt" || { cat "$tmp/k.txt"; fail "pytest -k: one item"; }
 "$PY" -m pytest $PLUGIN -q --tensoralias-ops 'nope::*' "$tmp" >"$tmp/n.txt" 2>&1
 [ $? -eq 4 ] && grep -q 'no operator matches nope::\*' "$tmp/n.txt" || { cat "$tmp/n.txt"; fail "no match: a usage error"; }
+
+# A broken operator whose findings a baseline holds passes.
+"$PY" -m tensoralias verify --import pyops --ops 'tapy::sneaky' --cases 8 --format json >"$tmp/sneaky.json" 2>/dev/null
+"$PY" -m pytest $PLUGIN -q --tensoralias-import pyops --tensoralias-ops 'tapy::sneaky' --tensoralias-cases 8 \
+    --tensoralias-baseline "$tmp/sneaky.json" "$tmp" >"$tmp/b.txt" 2>&1 || { cat "$tmp/b.txt"; fail "baseline: exit status $?"; }
+grep -q '^1 passed' "$tmp/b.txt" || { cat "$tmp/b.txt"; fail "baseline: the item passes"; }
 
 "$PY" -m pytest $PLUGIN -q test_in_file.py >"$tmp/in.txt" 2>&1 || { cat "$tmp/in.txt"; fail "test_in_file.py"; }
 grep -q '^4 passed, 2 xfailed' "$tmp/in.txt" || { cat "$tmp/in.txt"; fail "test_in_file.py: 4 passed, 2 xfailed"; }

@@ -5,7 +5,8 @@
 # tensoralias.verify(), each verdict as expected; a crash and a hang as
 # verdicts (pyops_isolation.py); `--format json` the very bytes the command
 # prints for the same operators (a TORCH_LIBRARY extension both load, and
-# ATen operators), with the same exit status, and the same text report; replay by seed; the exit statuses of input errors;
+# ATen operators), with the same exit status, and the same text report; SARIF
+# and JUnit too; a baseline; replay by seed; the exit statuses of input errors;
 # the ctypes structures laid out as the headers lay them out; parse() and
 # check_sources().
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,21 @@ crc=$?
 prc=$?
 [ $crc -eq $prc ] || fail "exit status: the command $crc, python -m $prc"
 [ -s "$tmp/cli.json" ] && cmp "$tmp/cli.json" "$tmp/py.json" || { diff "$tmp/cli.json" "$tmp/py.json"; fail "--format json differs"; }
+# SARIF and JUnit as the command writes them; a baseline of the first run
+# makes the same findings pass (exit 0, each marked) in both.
+for f in sarif junit; do
+    "$TA" verify --torch-library "$TORCH_EXT" --cases 12 --timeout 5 --format $f >"$tmp/cli.$f" 2>/dev/null
+    "$PY" -m tensoralias verify --load-library "$TORCH_EXT" --cases 12 --timeout 5 --format $f >"$tmp/py.$f" 2>/dev/null
+    sed -i 's/time="[0-9.]*"//g' "$tmp/cli.$f" "$tmp/py.$f"
+    [ -s "$tmp/cli.$f" ] && cmp "$tmp/cli.$f" "$tmp/py.$f" || { diff "$tmp/cli.$f" "$tmp/py.$f"; fail "--format $f differs"; }
+done
+if [ $crc -eq 1 ]; then
+    "$PY" -m tensoralias verify --load-library "$TORCH_EXT" --cases 12 --timeout 5 --baseline "$tmp/cli.json" \
+        --format json >"$tmp/base.json" 2>"$tmp/err" || { cat "$tmp/err"; fail "--baseline: exit status $?, expected 0"; }
+    grep -q '"baseline":true' "$tmp/base.json" || fail "--baseline: no finding marked"
+    "$PY" -m tensoralias verify --load-library "$TORCH_EXT" --cases 12 --baseline "$tmp/nope.json" >/dev/null 2>"$tmp/err"
+    [ $? -eq 2 ] && grep -q "nope.json" "$tmp/err" || { cat "$tmp/err"; fail "unreadable --baseline: exit 2 naming it"; }
+fi
 
 # And ATen's own operators through the bridge: the command verifies them
 # against the yaml, the package against the schemas its dispatcher holds

@@ -13,38 +13,19 @@
 #include <cmocka.h>
 
 #include "support/diags.h"
-#include "tensoralias/extract.h"
-
-typedef struct scanned {
-    ta_extract *x;
-    ta_diags *d;
-} scanned;
+#include "support/extract_scan.h"
 
 static scanned scan_with(const char *src, const char *const *defines)
 {
     ta_extract_opts o = {.defines = defines, .no_git = true};
-    scanned s;
-    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_scan(s.x, "t.cpp", TA_LANG_CPP, src, strlen(src), s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
-    return s;
+    return ta_test_scan_text(&o, "t.cpp", TA_LANG_CPP, src);
 }
 
 static scanned scan(const char *src) { return scan_with(src, NULL); }
 
-static void done(scanned *s)
-{
-    ta_extract_destroy(s->x);
-    ta_diags_destroy(s->d);
-}
+static void done(scanned *s) { ta_test_scan_done(s); }
 
-static const ta_extract_op *op(const scanned *s, size_t i)
-{
-    const ta_extract_op *p = ta_extract_get(s->x, i);
-    assert_non_null(p);
-    return p;
-}
+static const ta_extract_op *op(const scanned *s, size_t i) { return ta_test_scan_op(s, i); }
 
 static void literal_forms(void **state)
 {

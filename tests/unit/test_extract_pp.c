@@ -16,37 +16,22 @@
 #include <cmocka.h>
 
 #include "support/diags.h"
-#include "tensoralias/extract.h"
-
-typedef struct scanned {
-    ta_extract *x;
-    ta_diags *d;
-} scanned;
+#include "support/extract_scan.h"
 
 static scanned scan_with(const char *src, const char *const *defines)
 {
     ta_extract_opts o = {.defines = defines, .no_git = true, .no_includes = true};
-    scanned s;
-    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_scan(s.x, "t.cpp", TA_LANG_CPP, src, strlen(src), s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
-    return s;
+    return ta_test_scan_text(&o, "t.cpp", TA_LANG_CPP, src);
 }
 
 static scanned scan(const char *src) { return scan_with(src, NULL); }
 
-static void done(scanned *s)
-{
-    ta_extract_destroy(s->x);
-    ta_diags_destroy(s->d);
-}
+static void done(scanned *s) { ta_test_scan_done(s); }
 
 /* The schema (or name) of operator i. */
 static const char *schema(const scanned *s, size_t i)
 {
-    const ta_extract_op *p = ta_extract_get(s->x, i);
-    assert_non_null(p);
+    const ta_extract_op *p = ta_test_scan_op(s, i);
     return p->schema ? p->schema : p->name;
 }
 
@@ -258,21 +243,7 @@ static void bounds(void **state)
 
 /* ---- files on disk ------------------------------------------------------ */
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, rel);
-    for (char *q = p + strlen(dir) + 1; *q; q++)
-        if (*q == '/') {
-            *q = '\0';
-            mkdir(p, 0755);
-            *q = '/';
-        }
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void put(const char *dir, const char *rel, const char *text) { ta_test_put_file(dir, rel, text); }
 
 static void remove_tree(const char *dir)
 {
@@ -281,15 +252,7 @@ static void remove_tree(const char *dir)
     assert_int_equal(system(cmd), 0);
 }
 
-static scanned scan_dir(const char *dir, const ta_extract_opts *o)
-{
-    scanned s;
-    assert_int_equal(ta_extract_create(o, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_path(s.x, dir, s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
-    return s;
-}
+static scanned scan_dir(const char *dir, const ta_extract_opts *o) { return ta_test_scan_dir(o, dir); }
 
 /* The operator named name, or NULL. */
 static const ta_extract_op *find(const scanned *s, const char *name)

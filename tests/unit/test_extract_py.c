@@ -16,35 +16,13 @@
 #include <cmocka.h>
 
 #include "support/diags.h"
-#include "tensoralias/extract.h"
+#include "support/extract_scan.h"
 
-typedef struct scanned {
-    ta_extract *x;
-    ta_diags *d;
-} scanned;
+static scanned scan(const char *src) { return ta_test_scan_text(NULL, "t.py", TA_LANG_PYTHON, src); }
 
-static scanned scan(const char *src)
-{
-    scanned s;
-    assert_int_equal(ta_extract_create(NULL, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_scan(s.x, "t.py", TA_LANG_PYTHON, src, strlen(src), s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
-    return s;
-}
+static void done(scanned *s) { ta_test_scan_done(s); }
 
-static void done(scanned *s)
-{
-    ta_extract_destroy(s->x);
-    ta_diags_destroy(s->d);
-}
-
-static const char *schema(const scanned *s, size_t i)
-{
-    const ta_extract_op *p = ta_extract_get(s->x, i);
-    assert_non_null(p);
-    return p->schema;
-}
+static const char *schema(const scanned *s, size_t i) { return ta_test_scan_op(s, i)->schema; }
 
 static void library_define(void **state)
 {

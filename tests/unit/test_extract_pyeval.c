@@ -14,36 +14,17 @@
 #include <cmocka.h>
 
 #include "support/diags.h"
-#include "tensoralias/extract.h"
-
-typedef struct scanned {
-    ta_extract *x;
-    ta_diags *d;
-} scanned;
+#include "support/extract_scan.h"
 
 static scanned scan(const char *src)
 {
     ta_extract_opts o = {.no_git = true, .no_includes = true};
-    scanned s;
-    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_scan(s.x, "t.py", TA_LANG_PYTHON, src, strlen(src), s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
-    return s;
+    return ta_test_scan_text(&o, "t.py", TA_LANG_PYTHON, src);
 }
 
-static void done(scanned *s)
-{
-    ta_extract_destroy(s->x);
-    ta_diags_destroy(s->d);
-}
+static void done(scanned *s) { ta_test_scan_done(s); }
 
-static const ta_extract_op *op(const scanned *s, size_t i)
-{
-    const ta_extract_op *p = ta_extract_get(s->x, i);
-    assert_non_null(p);
-    return p;
-}
+static const ta_extract_op *op(const scanned *s, size_t i) { return ta_test_scan_op(s, i); }
 
 static void constants_and_fstrings(void **state)
 {
@@ -130,19 +111,7 @@ static void named_library(void **state)
     done(&s);
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, rel);
-    char *slash = strrchr(p, '/');
-    *slash = '\0';
-    mkdir(p, 0755);
-    *slash = '/';
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void put(const char *dir, const char *rel, const char *text) { ta_test_put_file(dir, rel, text); }
 
 static void across_files(void **state)
 {
