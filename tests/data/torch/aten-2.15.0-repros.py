@@ -121,7 +121,7 @@ assert shares(r[0], r[1])
          "aten::fake_quantize_per_channel_affine_cachemask_backward", "aten::_remove_batch_dim",
          "aten::set.source_Tensor", "aten::_foobar", "aten::_test_optional_intlist",
          "aten::_test_optional_filled_intlist", "aten::_test_optional_floatlist",
-         "aten::_test_parallel_materialize"], "asserts", '''
+         "aten::_test_parallel_materialize", "aten::_nested_compute_contiguous_strides_offsets"], "asserts", '''
 # Each schema declares a fresh result (a plain `-> Tensor`), and each of these calls returns its
 # input itself (or a view of it): a consumer that trusts the schema (functionalization, AliasDb,
 # an in-place rewrite) may write the result and so the input.
@@ -155,6 +155,7 @@ calls = {  # name: (result, the input it shares storage with)
     "_test_optional_filled_intlist": (a._test_optional_filled_intlist(x, None), x),
     "_test_optional_floatlist": (a._test_optional_floatlist(x, None), x),
     "_test_parallel_materialize": (a._test_parallel_materialize(x, 1, True), x),
+    "_nested_compute_contiguous_strides_offsets": (a._nested_compute_contiguous_strides_offsets(d[0, 0])[0], d),
 }
 fresh = [n for n, (r, inp) in calls.items() if not shares(r, inp)]
 assert not fresh, "these now return a fresh tensor: %s" % fresh
@@ -306,6 +307,66 @@ torch.ops.aten._upsample_bilinear2d_aa(at_page_end(torch.randn(1, 3, 4, 3)), [7,
 # _convert_indices_from_coo_to_csr writes result[i] from i = input[last] + 1 on, unchecked: a
 # negative COO index writes before the result it allocates (glibc then finds its heap corrupted).
 torch.ops.aten._convert_indices_from_coo_to_csr(torch.tensor([-2], dtype=torch.int32), 1, out_int32=True)
+'''),
+    "fractional_max_pool3d_backward_unchecked_indices": (
+        ["aten::fractional_max_pool3d_backward.grad_input"], "dies", '''
+# fractional_max_pool3d_backward does not check that indices has grad_output's shape: it reads a
+# 2-element indices (its storage ends at an inaccessible page) as one index an output element.
+torch.ops.aten.fractional_max_pool3d_backward.grad_input(
+    torch.randn(2, 2, 3, 3, 5), torch.randn(2, 2, 3, 3, 5), [1, 2, 1], [3, 3, 5],
+    at_page_end(torch.zeros(2, dtype=torch.long)), grad_input=torch.empty(0))
+'''),
+    "native_batch_norm_backward_no_invstd": (
+        ["aten::native_batch_norm_backward", "aten::native_batch_norm_backward.out"], "dies", '''
+# native_batch_norm_backward in training mode with save_invstd=None (the schema allows None):
+# the kernel reads it without a check (SIGSEGV).
+d = torch.float64
+torch.ops.aten.native_batch_norm_backward(torch.randn(1, 3, dtype=d), torch.randn(1, 3, dtype=d), None,
+                                          torch.zeros(3, dtype=d), torch.ones(3, dtype=d), torch.zeros(3, dtype=d),
+                                          None, True, 0.5, [True, True, True])
+'''),
+    "batch_norm_backward_no_save_stats": (
+        ["aten::batch_norm_backward"], "dies", '''
+# batch_norm_backward with update=True and save_mean / save_var None (the schema allows None): SIGSEGV.
+d = torch.float64
+torch.ops.aten.batch_norm_backward(torch.randn(2, 3, dtype=d), torch.randn(2, 3, dtype=d), torch.ones(3, dtype=d),
+                                   torch.zeros(3, dtype=d), torch.ones(3, dtype=d), None, None, True, 0.5,
+                                   [True, True, True], torch.empty(0, dtype=torch.uint8))
+'''),
+    "batch_norm_no_stats_out_empty_save": (
+        ["aten::_native_batch_norm_legit.no_stats_out"], "dies", '''
+# _native_batch_norm_legit.no_stats_out in eval mode, given empty save_mean / save_invstd: SIGSEGV.
+d = torch.float64
+torch.ops.aten._native_batch_norm_legit.no_stats_out(torch.randn(2, 3, dtype=d), None, torch.zeros(3, dtype=d), False,
+                                                     0.5, 0.5, out=torch.empty(2, 3, dtype=d),
+                                                     save_mean=torch.empty(0, dtype=d), save_invstd=torch.empty(0, dtype=d))
+'''),
+    "gru_cell_backward_unchecked_shapes": (
+        ["aten::_thnn_differentiable_gru_cell_backward"], "dies", '''
+# _thnn_differentiable_gru_cell_backward does not check that the gates have 3 * hidden columns: with
+# [4, 4] gates and a [4, 4] hidden state it dies (SIGSEGV).
+x = torch.randn(4, 4, dtype=torch.float64)
+torch.ops.aten._thnn_differentiable_gru_cell_backward(x, x, x, x, None, None)
+'''),
+    "cholesky_solve_helper_unchecked_shapes": (
+        ["aten::_cholesky_solve_helper", "aten::_cholesky_solve_helper.out"], "dies", '''
+# _cholesky_solve_helper(self, A, upper) does not check that A is square: an [n, 1] A is copied to an
+# n-element buffer that LAPACK reads as n x n (past the buffer; with a large n, SIGSEGV).
+n = 20000
+torch.ops.aten._cholesky_solve_helper(torch.randn(n, 1, dtype=torch.float64), torch.randn(n, 1, dtype=torch.float64), False)
+'''),
+    "csr_to_coo_unchecked_offsets": (
+        ["aten::_convert_indices_from_csr_to_coo", "aten::_convert_indices_from_csr_to_coo.out"], "dies", '''
+# _convert_indices_from_csr_to_coo sizes its result from col_indices and fills row i at positions
+# crow_indices[i] .. crow_indices[i + 1], unchecked: offsets past col_indices' size write past it.
+torch.ops.aten._convert_indices_from_csr_to_coo(torch.tensor([0, 1 << 20]), torch.zeros(1, dtype=torch.long))
+'''),
+    "ctc_loss_unchecked_targets": (
+        ["aten::ctc_loss.IntList"], "dies", '''
+# ctc_loss does not check that targets are class indices of log_probs: a target far past the 3
+# classes is read from log_probs (whose storage ends at an inaccessible page).
+torch.ops.aten.ctc_loss.IntList(at_page_end(torch.randn(1, 3, dtype=torch.float64)),
+                                torch.full((1, 3), 1 << 40, dtype=torch.long), [1], [1], 0, 1, False)
 '''),
 }
 
