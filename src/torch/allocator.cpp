@@ -13,7 +13,8 @@
  * caller asked for (layer_norm_backward_cpu computes dX, reading rstd[0],
  * when dX's pointer is not null), so a real address there would make a
  * kernel do what it never does in torch. convert.cpp maps such tensors
- * back by their storage, not their address. */
+ * back by their storage, not their address. (The engine's own empty
+ * arguments keep an address at their guard page: a read of one is named.) */
 #include <c10/util/Exception.h>
 
 #include "torch/bridge.h"

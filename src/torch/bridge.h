@@ -140,7 +140,7 @@ class CallState {
     bool naming_ = false; /* the argument being built is one of them */
     std::unordered_map<uint32_t, c10::Storage> storages_;
     std::vector<std::pair<at::Tensor, DLTensor *>> inputs_;
-    /* c10 storages without bytes (a null pointer) and the engine storage each stands for */
+    /* storages ATen made without bytes (a null pointer) and the engine storage each stands for */
     std::vector<std::pair<c10::Storage, ta_kernel_storage>> empties_;
 };
 

@@ -8,10 +8,12 @@
  * tensor it is (same TensorImpl: in-place and out= returns), or as a new
  * engine tensor over the engine storage its bytes live in (ATen allocated
  * it through the engine, or it is a view of an input).
- * A storage of no bytes has a null pointer, as in torch (allocator.cpp):
- * an input's is the engine's storage of 0 bytes, and one ATen made gets
- * such an engine storage of its own; either is found again by the
- * c10::Storage itself, as an address cannot tell them apart.
+ * A storage ATen made with no bytes has a null pointer, as in torch
+ * (allocator.cpp): it gets an empty engine storage of its own, found again
+ * by the c10::Storage itself, as there is no address to find it by. The
+ * engine's own empty storages keep their address at a guard page, so that
+ * a kernel reading an empty argument is named (out-of-bounds) rather than
+ * dying on a null pointer.
  * A call with a Dimname argument (a string in libtorch's schema) names its
  * input tensors' dimensions as kernel.h's TA_DIM_NAMES says; out= arguments
  * stay unnamed, as a fresh out= tensor in PyTorch is. Names are metadata
@@ -34,9 +36,6 @@ namespace ta_torch {
 namespace {
 
 void no_delete(void *) {}
-
-/* The pointer torch holds for an engine storage: none for 0 bytes. */
-void *data_of(const ta_kernel_storage &s) { return s.bytes ? s.base : nullptr; }
 
 at::ScalarType scalar_type_of(DLDataType dt)
 {
@@ -179,17 +178,16 @@ c10::Storage CallState::storage_for(const ta_kernel_storage &s)
     auto it = storages_.find(s.id);
     if (it != storages_.end()) return it->second;
     c10::Storage st(c10::Storage::use_byte_size_t(), s.bytes,
-                    c10::DataPtr(data_of(s), data_of(s), &no_delete, c10::Device(c10::DeviceType::CPU)),
+                    c10::DataPtr(s.base, s.base, &no_delete, c10::Device(c10::DeviceType::CPU)),
                     engine_allocator(), /*resizable=*/true);
     storages_.emplace(s.id, st);
-    if (!s.bytes) empties_.emplace_back(st, s);
     return st;
 }
 
 /* The engine storage behind st: the one its bytes are in, or for a
- * storage without bytes the empty engine storage it stands for (a new one
- * for a storage ATen made, the same one each time it is seen). False when
- * its bytes are not the engine's. */
+ * storage ATen made without bytes (a null pointer) the empty engine storage
+ * it stands for (a new one, the same each time it is seen). False when its
+ * bytes are not the engine's. */
 bool CallState::engine_storage(const c10::Storage &st, ta_kernel_storage &out)
 {
     if (st.data()) return ta_kernel_storage_at(ctx_, st.data(), &out);
@@ -404,7 +402,7 @@ void CallState::sync_inputs()
         uint64_t off = (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
         std::vector<int64_t> strides(d->ndim);
         ta_strides_of(d, strides.data());
-        bool kept = data == data_of(was); /* still on its storage */
+        bool kept = data == was.base; /* still on its storage */
         bool same = kept && d->byte_offset == off && t.dim() == d->ndim &&
                     std::equal(t.sizes().begin(), t.sizes().end(), d->shape) &&
                     std::equal(t.strides().begin(), t.strides().end(), strides.begin());

@@ -99,8 +99,8 @@ found '"cases":2,"exercised":1,' "flatten.named_out_dim: the valid sample runs"
 # ATen takes a non-null output as one the caller asked for: with M = 1 and
 # N = 0, layer_norm_backward_cpu computes dX (reading rstd[0]) only when dX's
 # pointer is not null. The bridge's allocator gives 0 bytes a null pointer
-# too (and an empty argument's storage is null, as torch.empty(0)'s is), so
-# the empty rstd is not read: no out-of-bounds, which torch never does.
+# too, so the empty rstd is not read: no out-of-bounds, which torch never
+# does.
 cat >"$tmp/layer_norm.json" <<'JSON'
 {"aten::native_layer_norm_backward": [
   {"grad_out": {"shape": [0]}, "input": {"shape": [0]}, "normalized_shape": [0], "mean": {"shape": [0]},

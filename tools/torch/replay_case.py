@@ -24,7 +24,7 @@ as torch.ops refuses them), and one JSON line per call reports:
   returned_out  per out= argument: whether a result is that very tensor
 With --guard after (before), every input storage that is not an out= argument ends (starts) at
 an inaccessible page, as the engine's do, so a read or write past it kills the child with SIGSEGV
-(an empty storage has no bytes and a null pointer, as in torch and the bridge: reading it faults too):
+(an empty storage has no bytes and a null pointer, as torch makes it: reading it faults too):
 the check for out-of-bounds findings on arguments (--guard-outs: on out= arguments, which then
 cannot be resized). Needs torch (1.13.1); not run by the suite.
 """
@@ -93,8 +93,8 @@ def build(call, guard, guard_outs=False, room=OUT_ROOM):
     for sid, hexbytes in call["storages"].items():
         data = bytes.fromhex(hexbytes)
         if not data:
-            # No bytes to guard: torch's own empty storage, whose pointer is null (as the
-            # bridge's are), so a read of its element 0 faults at address 0 as in the engine.
+            # No bytes to guard: torch's own empty storage, whose pointer is null, so a read
+            # of its element 0 faults (at address 0), where the engine's guard page faults.
             base = owned(data)
         elif guard and (guard_outs or int(sid) not in out_storages):
             base = guarded_bytes(data, guard)

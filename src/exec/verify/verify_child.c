@@ -183,36 +183,6 @@ static void name_guard_hit(const char *who, bool is_write, bool before, size_t p
                  is_write ? "write" : "read", past, what, who ? who : "", who ? "'" : "", bytes);
 }
 
-/* Below this no page is ever mapped (Linux's vm.mmap_min_addr): a fault
- * there is a null pointer plus an offset. */
-#define NULL_PAGES ((uintptr_t)65536)
-
-/* A fault at addr, a null pointer plus addr, in a case with an empty
- * argument: the libtorch bridge gives a storage of 0 bytes a null pointer,
- * as torch does, so the kernel read or wrote past the end of an empty
- * tensor: an argument (the first empty one is named) or one it made, which
- * the address cannot tell apart. false when the case has no empty
- * argument: a fault of the kernel's own, a crash. */
-static bool name_null_hit(const ta_case *c, const ta_decl *d, uintptr_t addr, bool is_write, ta_finding *f)
-{
-    const char *who = NULL;
-    int empties = 0;
-    for (int i = 0; i < c->nslots; i++) {
-        ta_storage_info si;
-        if (!ta_exec_storage_get(g_exec, c->slots[i].storage, &si) || si.bytes) continue;
-        if (!empties++) who = d->args[c->slots[i].arg].name;
-    }
-    if (!who) return false;
-    f->kind = TA_V_OUT_OF_BOUNDS;
-    snprintf(f->argument, sizeof f->argument, "%s", who);
-    snprintf(f->message, sizeof f->message,
-             "%s at byte %zu of a null pointer: past the end of an empty tensor (%s'%s' is one; torch gives "
-             "a storage of 0 bytes a null pointer, as the bridge does)",
-             is_write ? "write" : "read", (size_t)addr, empties > 1 ? "argument " : "the only empty argument, ",
-             who);
-    return true;
-}
-
 /* Names what a faulting address hit: a read-only input (a trapped write),
  * the guard page after some storage, or (when nothing else matches) the
  * page before one that starts on a page (a guard) or that is read-only. */
@@ -224,7 +194,6 @@ static bool classify_fault(uintptr_t addr, bool is_write, ta_finding *f)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t n = ta_exec_storage_count(g_exec);
     f->seed = c->seed;
-    if (addr < NULL_PAGES) return name_null_hit(c, d, addr, is_write, f);
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t id = 1; id <= n; id++) {
             ta_storage_info si;
