@@ -251,25 +251,31 @@ uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t)
 
 /* ---- the kernel ABI's run-time half ----------------------------------- */
 
+/* Records a refusal's message: what every ta_kernel_* refusal does. */
+static ta_status refuse(ta_kernel_ctx *ctx, const char *fmt, va_list ap)
+{
+    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ctx->has_error = true;
+    return TA_ERR_KERNEL;
+}
+
 ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ta_status s = refuse(ctx, fmt, ap);
     va_end(ap);
-    ctx->has_error = true;
-    return TA_ERR_KERNEL;
+    return s;
 }
 
 ta_status ta_kernel_bad_geometry(ta_kernel_ctx *ctx, const DLTensor *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ta_status s = refuse(ctx, fmt, ap);
     va_end(ap);
-    ctx->has_error = true;
     ctx->bad_geometry = t;
-    return TA_ERR_KERNEL;
+    return s;
 }
 
 const DLTensor *ta_exec_bad_geometry(const ta_exec *x) { return x->ctx.bad_geometry; }
@@ -278,11 +284,10 @@ ta_status ta_kernel_cannot_run(ta_kernel_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ta_status s = refuse(ctx, fmt, ap);
     va_end(ap);
-    ctx->has_error = true;
     ctx->cannot_run = true;
-    return TA_ERR_KERNEL;
+    return s;
 }
 
 bool ta_exec_cannot_run(const ta_exec *x) { return x->ctx.cannot_run; }
