@@ -538,6 +538,20 @@ torch.ops.aten._adaptive_avg_pool3d_backward(at_page_end(torch.randn(2, 4, 3, 4)
 # slow_conv_transpose2d accepts a 2-d weight without checking it holds kernel_size's elements a plane.
 torch.ops.aten.slow_conv_transpose2d(torch.randn(2, 3, 3), at_page_end(torch.randn(2, 1)), [2, 1], None, [2, 2], [1, 0])
 '''),
+    "embedding_backward_unchecked_indices": (
+        ["aten::embedding_dense_backward.out", "aten::_embedding_bag_dense_backward",
+         "aten::_embedding_bag_dense_backward.out"], "dies", '''
+# embedding_dense_backward (and _embedding_bag_dense_backward) do not check indices against
+# num_weights: with scale_grad_by_freq the per-weight count of each index is written at the index
+# (SIGSEGV, or a heap glibc later finds corrupted).
+torch.ops.aten.embedding_dense_backward(torch.randn(2, 4), torch.tensor([1 << 20, -(1 << 20)]), 1, 1, True)
+'''),
+    "segment_reduce_unchecked_offsets": (
+        ["aten::segment_reduce.out"], "dies", '''
+# segment_reduce checks lengths against data's size when unsafe=False, but never offsets: offsets
+# past data's end (here [0, 5, 9] for 1 row) are read past data even with unsafe=False.
+torch.ops.aten.segment_reduce(at_page_end(torch.ones(1, 3)), "sum", offsets=torch.tensor([0, 5, 9]), axis=0, unsafe=False)
+'''),
 }
 
 
@@ -590,10 +604,12 @@ def main():
         for rid, (ops, expect, _) in REPROS.items():
             print("%s\t%s\t%s" % (rid, expect, " ".join(ops)))
         return 0
-    if "--markdown" in sys.argv:
-        for rid, (ops, expect, code) in REPROS.items():
-            print("#### `%s` (%s)\n\n```python\nimport torch%s```\n" % (rid, ", ".join("`%s`" % o for o in ops),
-                                                                       code.replace("shares(", "_shares(")))
+    if "--markdown" in sys.argv:  # each (or each named) as a report body, with the helpers it uses
+        for rid in args or REPROS:
+            ops, expect, code = REPROS[rid]
+            helpers = PRELUDE.split("\n", 2)[2] if "shares(" in code or "nan" in code or "inf" in code else ""
+            print("#### `%s` (%s)\n\n```python\nimport torch\n%s%s```\n" % (rid, ", ".join("`%s`" % o for o in ops),
+                                                                         helpers, code))
         return 0
     bad = 0
     print("torch", torch.__version__)
