@@ -740,8 +740,15 @@ void learn_numbers(learner *L)
                 na = read_values(q, a, TA_CASE_MAX_DIM, &e);
         if (!na) continue;
         q = e;
-        for (int skip = 0; *q && skip < 48 && !nb; skip++, q++) {
+        /* What the kernel wants may be spelled out at length before what it
+         * got ("must be size 3 [host, placements, offsets] or 5 [...], got
+         * 2"), with alternatives ("or 5"), each tried. */
+        int64_t alt[4];
+        int nalt = 0;
+        for (int skip = 0; *q && skip < (want_first ? 160 : 48) && !nb; skip++, q++) {
             size_t k2;
+            if (want_first && na == 1 && nalt < 4 && !strncmp(q, " or ", 4) && isdigit((unsigned char)q[4]))
+                alt[nalt++] = strtoll(q + 4, NULL, 10);
             if (keyword_at(q, want_first ? got_words : want_words, &k2)) {
                 const char *r = q + k2;
                 for (int s2 = 0; *r && s2 < 24 && !nb; s2++, r++)
@@ -755,6 +762,7 @@ void learn_numbers(learner *L)
                 spelled_atoms(L, want_first ? a[i] : b[i], want_first ? b[i] : a[i]);
                 echo(L, want_first ? a[i] : b[i], want_first ? b[i] : a[i]);
             }
+        for (int i = 0; i < nalt; i++) echo(L, alt[i], b[0]);
     }
     match_caps c;
     if (learn_match(m, "(%d vs. %d)", &c)) { /* TORCH_CHECK_EQ(a, b): which one is wanted is not said */
