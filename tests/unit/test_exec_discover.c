@@ -334,6 +334,15 @@ static void learns_locals_and_far_numbers(void **state)
               "lxu_cache], got 2", e.m, e.decl, c);
     ASSERT_OFFERS(c, "weights.size() == 3 @ weights.size()", true);
     ASSERT_OFFERS(c, "weights.size() == 5 @ weights.size()", true);
+    /* A count named by a constant: the list of the length got, longer or shorter. */
+    dsc_learn("weights must contain AUX_TENSOR_BWD_SIZE tensor(s), got 2", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "weights.size() == 3 @ weights.size()", true);
+    ASSERT_OFFERS(c, "weights.size() == 1 @ weights.size()", true);
+    /* FBGEMM's short dtype names */
+    set_tensor(&e, "y", 2, y);
+    e.m->args[arg_of(&e, "y")].t.dtype = (DLDataType){kDLFloat, 64, 1};
+    dsc_learn("y dtype is double(!= I64)", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "y.dtype() == kLong @ y.dtype()", true);
     free(c);
     env_close(&e);
 }

@@ -457,7 +457,7 @@ static void wanted_dtypes(learner *L)
 {
     static const char *const names[] = {"int64", "long", "Long", "int32", "Int", "float32", "Float", "float64",
                                         "double", "Double", "float16", "Half", "bfloat16", "BFloat16", "bool",
-                                        "Bool", "uint8", "Byte", NULL};
+                                        "Bool", "uint8", "Byte", "I64", "I32", NULL};
     for (int i = 0; names[i]; i++) {
         size_t n = strlen(names[i]);
         for (const char *p = strstr(L->msg, names[i]); p; p = strstr(p + n, names[i])) {
@@ -721,8 +721,34 @@ static void tuple_echo(learner *L)
         }
 }
 
+/* "aux_tensor_bwd must contain AUX_TENSOR_BWD_SIZE tensor(s), got 3": a
+ * count the message names by a constant, not a number; the lists (and int
+ * lists) of the length got, each a few items longer or shorter. */
+static void constant_count(learner *L)
+{
+    match_caps c;
+    if (!learn_match(L->msg, "must contain %w %*got %d", &c) && !learn_match(L->msg, "must have %w %*got %d", &c))
+        return;
+    bool constant = c.wlen[0] > 1;
+    for (size_t i = 0; i < c.wlen[0]; i++) constant &= isupper((unsigned char)c.word[0][i]) || c.word[0][i] == '_';
+    if (!constant) return;
+    static const int steps[] = {1, -1, 2, 3, -2, 4};
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < (pass ? L->m->nargs : L->nnamed); k++) {
+            int a = pass ? k : L->named[k];
+            const dsc_arg *arg = &L->m->args[a];
+            if ((arg->kind != DSC_K_LIST && arg->kind != DSC_K_INTS) || arg->n != c.num[0]) continue;
+            char atom[96];
+            snprintf(atom, sizeof atom, "%s.size()", L->d->args[a].name);
+            for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+                if (c.num[0] + steps[i] >= 0)
+                    learn_addf(L, atom, "%s.size() == %lld", L->d->args[a].name, (long long)(c.num[0] + steps[i]));
+        }
+}
+
 void learn_numbers(learner *L)
 {
+    constant_count(L);
     tuple_echo(L);
     static const char *const want_words[] = {"expected", "expect", "should", "must", "needs", "need to", "wants", "to be", NULL};
     static const char *const got_words[] = {"got", "found", "but is", "but has", "instead", "actual", "is ", NULL};
