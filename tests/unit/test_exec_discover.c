@@ -338,6 +338,17 @@ static void learns_locals_and_far_numbers(void **state)
     dsc_learn("weights must contain AUX_TENSOR_BWD_SIZE tensor(s), got 2", e.m, e.decl, c);
     ASSERT_OFFERS(c, "weights.size() == 3 @ weights.size()", true);
     ASSERT_OFFERS(c, "weights.size() == 1 @ weights.size()", true);
+    /* .item() of a tensor of many elements: the one whose name says it holds a number first */
+    env_close(&e);
+    env_open(&e, "t::op(Tensor grad, Tensor learning_rate_tensor) -> Tensor");
+    int64_t seven[] = {7};
+    set_tensor(&e, "grad", 1, seven);
+    set_tensor(&e, "learning_rate_tensor", 1, seven);
+    dsc_learn("a Tensor with 7 elements cannot be converted to Scalar", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "learning_rate_tensor.numel() == 1 @ learning_rate_tensor.numel()");
+    ASSERT_OFFERS(c, "grad.numel() == 1 @ grad.numel()", true);
+    env_close(&e);
+    env_open(&e, "t::op(Tensor[] weights, Tensor D_offsets, Tensor y, Tensor[] x_offsets, int max_D) -> Tensor");
     /* FBGEMM's short dtype names */
     set_tensor(&e, "y", 2, y);
     e.m->args[arg_of(&e, "y")].t.dtype = (DLDataType){kDLFloat, 64, 1};

@@ -98,6 +98,26 @@ static void numel_one(learner *L, int arg, const dsc_tensor *t, void *ud)
     learn_addf(L, atom, "%s.numel() == 1", ref);
 }
 
+/* Whether a name says its tensor holds one number (learning_rate_tensor,
+ * a scalar_ argument): what .item() is called on. */
+static bool scalar_named(const char *name)
+{
+    size_t n = strlen(name);
+    return strstr(name, "scalar") || (n > 7 && !strcmp(name + n - 7, "_tensor"));
+}
+
+/* "a Tensor with 7 elements cannot be converted to Scalar": a tensor of
+ * that many made of one, those whose name says they hold one number first
+ * (a kernel's many tensors of one size are told apart by nothing else). */
+static void scalar_tensors(learner *L, int64_t numel)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < L->m->nargs; i++) {
+            const dsc_tensor *t = dsc_model_tensor_c(L->m, i, -1);
+            if (t && t->defined && scalar_named(L->d->args[i].name) == (pass == 0)) numel_one(L, i, t, &numel);
+        }
+}
+
 /* An integer tensor's values below bound (index within range), as the
  * size of a tensor that has it there when one does, and not negative. */
 typedef struct index_bound {
@@ -263,7 +283,7 @@ void learn_templates(learner *L)
         broadcast_pair(L, c.num[0], c.num[1]);
         broadcast_pair(L, c.num[1], c.num[0]);
     }
-    if (learn_match(m, "a Tensor with %d elements cannot be converted to Scalar", &c)) each_tensor(L, numel_one, &c.num[0]);
+    if (learn_match(m, "a Tensor with %d elements cannot be converted to Scalar", &c)) scalar_tensors(L, c.num[0]);
     if (learn_match(m, "shape '[%*]' is invalid for input of size %d", &c)) view_numel(L, c.num[0]);
     if (learn_match(m, "index %d is out of bounds for dimension %d with size %d", &c)) {
         index_bound b = {c.num[2], c.num[1]};
