@@ -311,7 +311,7 @@ static void learns_locals_and_far_numbers(void **state)
     (void)state;
     env e;
     env_open(&e, "t::op(Tensor[] weights, Tensor D_offsets, Tensor y, Tensor[] x_offsets, int max_D) -> Tensor");
-    int64_t one[] = {1}, y[] = {4, 2}, four[] = {4};
+    int64_t one[] = {1}, y[] = {4, 2};
     set_tensor(&e, "D_offsets", 1, one);
     set_tensor(&e, "y", 2, y);
     dsc_arg *w = &e.m->args[arg_of(&e, "weights")], *xo = &e.m->args[arg_of(&e, "x_offsets")];
@@ -321,7 +321,6 @@ static void learns_locals_and_far_numbers(void **state)
     xo->items[0] = e.m->args[arg_of(&e, "y")].t;
     xo->items[0].ndim = 1;
     xo->items[0].shape[0] = 4;
-    (void)four;
     e.m->args[arg_of(&e, "max_D")].i = 3;
     dsc_cands *c = calloc(1, sizeof *c);
     assert_non_null(c);
