@@ -1,7 +1,8 @@
 #!/bin/sh
 # Refusals and crashes that say more (tests/plugins/refusekernels.c): an
 # operator every case of which is refused as no input could run it is
-# not-runnable (a note: skipped in JUnit, counted apart in the summary), one
+# not-runnable (a note: skipped in JUnit, counted apart in the summary; once
+# a search met only such refusals, its later cases are not searched), one
 # with a single case refused otherwise is not-exercised; a crash while the
 # operator's screen (its Meta kernel) runs is reported as the Meta kernel's.
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,12 @@ grep -q '^{"op":"refuse::sometimes","verdict":"not-exercised"' "$tmp/r.json" ||
     { grep sometimes "$tmp/r.json"; fail "sometimes: not-exercised (an input of another dtype might run)"; }
 grep 'refuse::meta_crash' "$tmp/r.json" | grep -q '"kind":"crash".*"message":"the Meta kernel of refuse::meta_crash (the screen run before its kernel) died of SIGSEGV' ||
     { grep meta_crash "$tmp/r.json"; fail "meta_crash: the crash is the Meta kernel's"; }
+
+# after one search that met only such refusals, later cases are not searched
+calls() { "$TA" verify -v --no-default-kernels --kernels "$PLUGIN" --ops 'refuse::cuda_only' --cases "$1" 2>&1 >/dev/null |
+    sed -n 's/^discovery: \([0-9]*\) calls.*/\1/p'; }
+c8=$(calls 8) c24=$(calls 24)
+[ -n "$c8" ] && [ "$c8" = "$c24" ] || fail "cuda_only: discovery calls grow with the cases ($c8 for 8, $c24 for 24)"
 
 run text
 tail -n 1 "$tmp/r.text" | grep -q '^3 operators (0 exercised: 0.0% of the 3 with a kernel, 0.0% of the 2 that can run), ' ||
