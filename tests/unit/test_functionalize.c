@@ -506,6 +506,22 @@ static void test_if_outputs_share_memory(void **state)
     done(&r);
 }
 
+/* if_views_many_ways: eight Ifs in a row each return the previous one's
+ * result or its transpose, so the last reaches %x0 and %x1 through 256
+ * chains of views and conds: its roots are listed once each (listed once
+ * per chain, they were too many to follow, and the write stayed). */
+static void test_if_views_many_ways(void **state)
+{
+    (void)state;
+    char *text = ta_test_read_file("tests/data/functionalize/if_views_many_ways.ir", NULL);
+    run r = functionalize(read_text(text), NULL, false);
+    free(text);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    assert_int_equal(C(&r)->scatters, 255); /* one inverse transpose per chain with any */
+    done(&r);
+}
+
 /* loop_parity: a loop that carries a tensor as its own transpose. A carried
  * bool says whether it is the initial value or its transpose, so the writes
  * through it are rewritten (into %x0, inside and after the loop), even when
@@ -654,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_exported_cond_read_in_loop),
         cmocka_unit_test(test_if_one_value_twice),
         cmocka_unit_test(test_if_outputs_share_memory),
+        cmocka_unit_test(test_if_views_many_ways),
         cmocka_unit_test(test_loop_parity),
         cmocka_unit_test(test_loop_unrolled),
         cmocka_unit_test(test_loop_not_unrolled),
