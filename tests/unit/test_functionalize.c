@@ -58,6 +58,18 @@ static run functionalize(ta_ir_graph *g, const ta_ir_ops *ops, bool no_copy_back
     return r;
 }
 
+/* The regression graph tests/data/functionalize/NAME.ir, functionalized. */
+static run functionalize_data(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/functionalize/%s.ir", name);
+    char *text = ta_test_read_file(path, NULL);
+    assert_non_null(text);
+    run r = functionalize(read_text(text), NULL, false);
+    free(text);
+    return r;
+}
+
 static void done(run *r)
 {
     ta_functionalize_report_destroy(r->r);
@@ -437,9 +449,7 @@ static void test_view_of_branch_cond(void **state)
 static void test_exported_cond_read_in_loop(void **state)
 {
     (void)state;
-    char *text = ta_test_read_file("tests/data/functionalize/exported_cond_read_in_loop.ir", NULL);
-    run r = functionalize(read_text(text), NULL, false);
-    free(text);
+    run r = functionalize_data("exported_cond_read_in_loop");
     assert_int_equal(C(&r)->kept, 0);
     assert_int_equal(C(&r)->copy_backs, 2);
     const char *outer = strstr(r.text, "= prim::If(%v89)");
@@ -463,9 +473,7 @@ static void test_exported_cond_read_in_loop(void **state)
 static void test_if_one_value_twice(void **state)
 {
     (void)state;
-    char *text = ta_test_read_file("tests/data/functionalize/if_one_value_twice.ir", NULL);
-    run r = functionalize(read_text(text), NULL, false);
-    free(text);
+    run r = functionalize_data("if_one_value_twice");
     assert_int_equal(C(&r)->unrolled, 1);
     assert_int_equal(C(&r)->kept, 0);
     assert_int_equal(C(&r)->mutating_after, 1); /* the copy-back of %x1 */
@@ -513,9 +521,7 @@ static void test_if_outputs_share_memory(void **state)
 static void test_if_views_many_ways(void **state)
 {
     (void)state;
-    char *text = ta_test_read_file("tests/data/functionalize/if_views_many_ways.ir", NULL);
-    run r = functionalize(read_text(text), NULL, false);
-    free(text);
+    run r = functionalize_data("if_views_many_ways");
     assert_int_equal(C(&r)->kept, 0);
     assert_int_equal(C(&r)->copy_backs, 2);
     assert_int_equal(C(&r)->scatters, 255); /* one inverse transpose per chain with any */
