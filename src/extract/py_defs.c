@@ -84,6 +84,7 @@ struct xpy_shared {
     ta_map funcs;  /* name -> pyfunc list */
     ta_map files;  /* file name -> 1: summarized */
     ta_map defs;   /* name -> pydefsite list: files not summarized yet that define it */
+    ta_map mods;   /* path -> module read for its constants (py_import.c) */
 };
 
 ta_status xpy_shared_create(ta_arena *a, xpy_shared **out)
@@ -94,6 +95,7 @@ ta_status xpy_shared_create(ta_arena *a, xpy_shared **out)
     ta_map_init(&s->funcs, NULL);
     ta_map_init(&s->files, NULL);
     ta_map_init(&s->defs, NULL);
+    xpy_modules_init(&s->mods);
     return TA_OK;
 }
 
@@ -103,7 +105,10 @@ void xpy_shared_free(xpy_shared *s)
     ta_map_clear(&s->funcs);
     ta_map_clear(&s->files);
     ta_map_clear(&s->defs);
+    ta_map_clear(&s->mods);
 }
+
+ta_map *xpy_module_cache(ta_extract *x) { return &xs_py(x)->mods; }
 
 /* Remembers the module-level "def NAME(" lines of a file that is not
  * summarized now, so that a call of NAME can have it summarized then. */

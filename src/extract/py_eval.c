@@ -14,7 +14,7 @@
 #include "base/grow.h"
 #include "extract/py_internal.h"
 
-enum { MAX_NAME_DEPTH = 16, MAX_ITEMS = 64 };
+enum { MAX_NAME_DEPTH = XPY_MAX_NAME_DEPTH, MAX_ITEMS = 64 };
 
 /* ---- statements ------------------------------------------------------------- */
 
@@ -81,19 +81,24 @@ uint32_t xpy_stmt_of(const pyfile *pf, uint32_t i)
 
 /* ---- names ------------------------------------------------------------------ */
 
-static bool same_name(const xfile *f, uint32_t i, uint32_t off, uint32_t len)
+static bool same_text(const xfile *f, uint32_t i, const char *name, uint32_t len)
 {
     const xtok *t = xf_tok(f, i);
-    return t->kind == XT_IDENT && t->len == len && !memcmp(f->s + t->off, f->s + off, len);
+    return t->kind == XT_IDENT && t->len == len && !memcmp(f->s + t->off, name, len);
+}
+
+static bool same_name(const xfile *f, uint32_t i, uint32_t off, uint32_t len)
+{
+    return same_text(f, i, f->s + off, len);
 }
 
 /* Statement k assigns NAME: "NAME = v" or "NAME: T = v" (not "NAME == v",
  * not a chain); its value's span. */
-static bool assigns(const pyfile *pf, uint32_t k, uint32_t off, uint32_t len, xspan *value)
+static bool assigns_text(const pyfile *pf, uint32_t k, const char *name, uint32_t len, xspan *value)
 {
     const xfile *f = pf->f;
     const pystmt *s = &pf->st[k];
-    if (!same_name(f, s->lo, off, len)) return false;
+    if (!same_text(f, s->lo, name, len)) return false;
     uint32_t eq = s->lo + 1;
     if (xf_punct(xf_tok(f, eq), ':')) /* an annotation: to its "=" */
         while (eq < s->hi && !xf_punct(xf_tok(f, eq), '=')) {
@@ -103,6 +108,11 @@ static bool assigns(const pyfile *pf, uint32_t k, uint32_t off, uint32_t len, xs
     if (eq + 1 >= s->hi || !xf_punct(xf_tok(f, eq), '=') || xf_punct(xf_tok(f, eq + 1), '=')) return false;
     *value = (xspan){eq + 1, s->hi};
     return true;
+}
+
+static bool assigns(const pyfile *pf, uint32_t k, uint32_t off, uint32_t len, xspan *value)
+{
+    return assigns_text(pf, k, pf->f->s + off, len, value);
 }
 
 /* Whether def statement k has a parameter NAME. */
@@ -147,7 +157,9 @@ static bool eval_name(pyfile *pf, uint32_t off, uint32_t len, uint32_t at, xtext
 {
     xspan v;
     uint32_t bad;
-    if (pf->depth >= MAX_NAME_DEPTH || !xpy_lookup(pf, off, len, at, &v)) return false;
+    if (pf->depth >= MAX_NAME_DEPTH) return false;
+    if (!xpy_lookup(pf, off, len, at, &v))
+        return xpy_eval_import(pf, pf->f->s + off, len, NULL, 0, off, len, out);
     pf->depth++;
     bool ok = eval(pf, v, out, &bad);
     pf->depth--;
@@ -270,6 +282,11 @@ static bool operand(pyfile *pf, xspan e, xtext *out, uint32_t *bad)
     if (e.lo >= e.hi) return false;
     const xtok *t = xf_tok(f, e.lo);
     if (t->kind == XT_IDENT && e.hi == e.lo + 1) return eval_name(pf, t->off, t->len, e.lo, out);
+    if (t->kind == XT_IDENT && e.hi == e.lo + 3 && xf_punct(xf_tok(f, e.lo + 1), '.') && xf_ident(f, e.lo + 2, NULL)) {
+        const xtok *a = xf_tok(f, e.lo + 2); /* module.NAME */
+        if (xpy_lookup(pf, t->off, t->len, e.lo, &(xspan){0})) return false; /* a local, not a module */
+        return xpy_eval_import(pf, f->s + t->off, t->len, f->s + a->off, a->len, t->off, a->off + a->len - t->off, out);
+    }
     if (t->kind == XT_NUMBER && e.hi == e.lo + 1) {
         for (uint32_t k = 0; k < t->len; k++)
             if (f->s[t->off + k] < '0' || f->s[t->off + k] > '9') return false;
@@ -324,6 +341,18 @@ bool xpy_eval(pyfile *pf, xspan e, xtext *out, uint32_t *bad)
 {
     pf->depth = 0;
     return eval(pf, e, out, bad);
+}
+
+bool xpy_eval_module_value(pyfile *pf, const char *name, uint32_t len, int depth, xtext *out)
+{
+    for (uint32_t k = pf->nst; k-- > 0;) {
+        xspan v;
+        uint32_t bad;
+        if (pf->st[k].scope >= 0 || !assigns_text(pf, k, name, len, &v)) continue;
+        pf->depth = depth;
+        return eval(pf, v, out, &bad);
+    }
+    return false;
 }
 
 /* ---- collections and loops ------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #ifndef TA_EXTRACT_PY_INTERNAL_H
 #define TA_EXTRACT_PY_INTERNAL_H
 
+#include "base/map.h"
 #include "extract/extract_internal.h"
 
 /* A logical line: tokens [lo, hi) (its NEWLINE excluded), the column it
@@ -53,6 +54,26 @@ bool xpy_lookup(pyfile *pf, uint32_t off, uint32_t len, uint32_t at, xspan *valu
  * parentheses or not. false with *bad the first token that does not
  * evaluate. */
 bool xpy_eval(pyfile *pf, xspan e, xtext *out, uint32_t *bad);
+
+/* Appends the value of NAME's last module-level assignment in pf,
+ * evaluated as xpy_eval does with depth names followed already. */
+bool xpy_eval_module_value(pyfile *pf, const char *name, uint32_t len, int depth, xtext *out);
+
+/* How many names an evaluation follows, across modules too. */
+enum { XPY_MAX_NAME_DEPTH = 16 };
+
+/* ---- constants of other modules (py_import.c) ---------------------------- */
+
+/* The value of the name local (len bytes), or of local.attr, that pf
+ * imports ("from M import NAME as local", "import M as local"), found in
+ * M's file on disk; appended to out standing for the source bytes
+ * [use_off, use_off + use_len). false when it is not such a name or does
+ * not evaluate there. */
+bool xpy_eval_import(pyfile *pf, const char *local, uint32_t len, const char *attr, uint32_t alen,
+                     uint32_t use_off, uint32_t use_len, xtext *out);
+/* The set's modules read for their constants (path -> module). */
+void xpy_modules_init(ta_map *m);
+ta_map *xpy_module_cache(ta_extract *x);
 
 /* The elements of the literal list, tuple or set e (or of the name bound
  * to one): their spans, at most max; -1 when e is not one. */

@@ -1,7 +1,8 @@
 /* test_extract_pyeval.c - Python schemas and namespaces that are computed
  * rather than written: module-level string constants, f-strings, .format
  * and % over them, + joins, classes and functions that wrap a Library with
- * a namespace, and a helper defined in another file of the tree. What
+ * a namespace, a helper defined in another file of the tree, and
+ * constants imported from another module (relative and absolute). What
  * stays unknown is a note. The snippets are this project's own. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -151,6 +152,42 @@ static void across_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static void imported_constants(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ta-pyimport-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    put(dir, "pkg/__init__.py", "");
+    put(dir, "pkg/base.py", "PREFIX = ''\nfrom .consts import CYC\n");
+    put(dir, "pkg/consts.py",
+        "from .base import PREFIX, CYC\nNS = 'imp'\nSCHEMA = PREFIX + 'scale_(Tensor(a!) x, float s) -> Tensor(a!)'\n"
+        "OTHER = 'one(Tensor x) -> Tensor'\nTWO = 'two(Tensor x) -> Tensor'\nTWO = 'two(Tensor y) -> Tensor'\n");
+    put(dir, "pkg/sub/ops.py",
+        "import torch\nfrom ..consts import SCHEMA, NS\nfrom pkg import consts\nimport pkg.consts as c\n"
+        "from pkg.consts import CYC\nfrom nowhere import MISSING\n"
+        "lib = torch.library.Library(NS, 'DEF')\nlib.define(SCHEMA)\nlib.define(consts.OTHER)\nlib.define(c.TWO)\n"
+        "lib.define(CYC)\nlib.define(MISSING)\n");
+    ta_extract_opts o = {.no_git = true};
+    scanned s;
+    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
+    assert_int_equal(ta_diags_create(&s.d), TA_OK);
+    assert_int_equal(ta_extract_path(s.x, dir, s.d), TA_OK);
+    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
+    assert_int_equal(ta_extract_count(s.x), 3);
+    assert_string_equal(op(&s, 0)->schema, "imp::scale_(Tensor(a!) x, float s) -> Tensor(a!)");
+    assert_int_equal(op(&s, 0)->line, 8);
+    assert_string_equal(op(&s, 1)->schema, "imp::one(Tensor x) -> Tensor");
+    /* the module's last assignment is its value */
+    assert_string_equal(op(&s, 2)->schema, "imp::two(Tensor y) -> Tensor");
+    assert_int_equal(op(&s, 2)->line, 10);
+    /* a cycle of imports and a module that is not there stay notes */
+    assert_int_equal(ta_test_count_rule(s.d, "extract-unresolved", NULL), 2);
+    done(&s);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +196,7 @@ int main(void)
         cmocka_unit_test(wrappers),
         cmocka_unit_test(named_library),
         cmocka_unit_test(across_files),
+        cmocka_unit_test(imported_constants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
