@@ -250,6 +250,8 @@ typedef enum ta_verdict_kind {
     TA_V_SPECIAL_CASE_WRITE,           /* an argument only torch's SchemaInfo special-cases as
                                         * written (training mode) was written: a warning, an
                                         * error with ta_verify_opts.strict */
+    TA_V_NOT_RUNNABLE,                 /* every case was refused as no input the engine makes
+                                        * could run it on the device (ta_kernel_cannot_run) */
     TA_V_NKINDS
 } ta_verdict_kind;
 

@@ -171,6 +171,20 @@ TA_API ta_status ta_kernel_bad_geometry(ta_kernel_ctx *ctx, const DLTensor *t, c
 #endif
     ;
 
+/* Refuses the case as ta_kernel_error does, and says that no input the
+ * engine makes could run the operator on this device: its kernel calls
+ * another operator that has no kernel for the device (a composite out=
+ * variant over a CUDA-only operator), or one that has kernels only for
+ * layouts the engine does not make (sparse, quantized, MKLDNN, nested). A
+ * bridge that knows its dispatcher says so from it, never from a name. An
+ * operator every case of which is refused so gets the verdict not-runnable
+ * with this message, instead of not-exercised. Returns TA_ERR_KERNEL. */
+TA_API ta_status ta_kernel_cannot_run(ta_kernel_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* The device the kernel runs on (kDLCPU or kDLCUDA). */
 TA_API DLDevice ta_kernel_device(const ta_kernel_ctx *ctx);
 

@@ -6,7 +6,15 @@
  * instead (ta_kernel_storage_new): the memory is then the engine's, with
  * its guard page and its id, and an output over it maps back to it by
  * address. The engine frees its storages when the case ends, so the
- * DataPtr's deleter does nothing. */
+ * DataPtr's deleter does nothing.
+ *
+ * Zero bytes get a null pointer, as torch's own CPU allocator gives them
+ * (c10::alloc_cpu(0)): ATen's kernels take a non-null output as one the
+ * caller asked for (layer_norm_backward_cpu computes dX, reading rstd[0],
+ * when dX's pointer is not null), so a real address there would make a
+ * kernel do what it never does in torch. convert.cpp maps such tensors
+ * back by their storage, not their address. (The engine's own empty
+ * arguments keep an address at their guard page: a read of one is named.) */
 #include <c10/util/Exception.h>
 
 #include "torch/bridge.h"
@@ -31,6 +39,7 @@ class EngineAllocator final : public c10::Allocator {
     c10::DataPtr allocate(size_t n) TA_ALLOCATE_CONST override
     {
         TORCH_CHECK(current_ctx, "tensoralias: an ATen allocation outside a verified call");
+        if (n == 0) return {nullptr, nullptr, &no_delete, c10::Device(c10::DeviceType::CPU)};
         ta_kernel_storage s;
         TORCH_CHECK(ta_kernel_storage_new(current_ctx, n, &s) == TA_OK,
                     "tensoralias: the engine could not allocate ", n, " bytes");

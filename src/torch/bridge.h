@@ -132,6 +132,7 @@ class CallState {
     static void name_dims(at::Tensor &t);
 
     at::Tensor meta_tensor_in(DLTensor *t, const ta_kernel_storage &s);
+    bool engine_storage(const c10::Storage &st, ta_kernel_storage &out);
 
     ta_kernel_ctx *ctx_;
     bool named_;          /* the call's input tensors have named dimensions */
@@ -139,6 +140,8 @@ class CallState {
     bool naming_ = false; /* the argument being built is one of them */
     std::unordered_map<uint32_t, c10::Storage> storages_;
     std::vector<std::pair<at::Tensor, DLTensor *>> inputs_;
+    /* storages ATen made without bytes (a null pointer) and the engine storage each stands for */
+    std::vector<std::pair<c10::Storage, ta_kernel_storage>> empties_;
 };
 
 /* ---- dump.cpp ---- */

@@ -8,6 +8,12 @@
  * tensor it is (same TensorImpl: in-place and out= returns), or as a new
  * engine tensor over the engine storage its bytes live in (ATen allocated
  * it through the engine, or it is a view of an input).
+ * A storage ATen made with no bytes has a null pointer, as in torch
+ * (allocator.cpp): it gets an empty engine storage of its own, found again
+ * by the c10::Storage itself, as there is no address to find it by. The
+ * engine's own empty storages keep their address at a guard page, so that
+ * a kernel reading an empty argument is named (out-of-bounds) rather than
+ * dying on a null pointer.
  * A call with a Dimname argument (a string in libtorch's schema) names its
  * input tensors' dimensions as kernel.h's TA_DIM_NAMES says; out= arguments
  * stay unnamed, as a fresh out= tensor in PyTorch is. Names are metadata
@@ -178,6 +184,31 @@ c10::Storage CallState::storage_for(const ta_kernel_storage &s)
     return st;
 }
 
+/* The engine storage behind st: the one its bytes are in, or for a
+ * storage ATen made without bytes (a null pointer) the empty engine storage
+ * it stands for (a new one, the same each time it is seen). False when its
+ * bytes are not the engine's. */
+bool CallState::engine_storage(const c10::Storage &st, ta_kernel_storage &out)
+{
+    if (st.data()) return ta_kernel_storage_at(ctx_, st.data(), &out);
+    for (const auto &e : empties_)
+        if (e.first.unsafeGetStorageImpl() == st.unsafeGetStorageImpl()) {
+            out = e.second;
+            return true;
+        }
+    if (ta_kernel_storage_new(ctx_, 0, &out) != TA_OK) throw Unsupported("tensoralias: out of memory");
+    empties_.emplace_back(st, out); /* held, so that its address is not another's during the call */
+    return true;
+}
+
+/* Where t starts in the engine storage s its storage stands for. */
+static uint64_t byte_offset_in(const at::Tensor &t, const ta_kernel_storage &s)
+{
+    const char *data = static_cast<const char *>(t.storage().data());
+    return (uint64_t)(data ? data - static_cast<const char *>(s.base) : 0) +
+           (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
+}
+
 /* A meta tensor of t's geometry over a meta storage of the engine
  * storage's size (views of one storage share it). */
 at::Tensor CallState::meta_tensor_in(DLTensor *t, const ta_kernel_storage &s)
@@ -309,18 +340,12 @@ DLTensor *CallState::tensor_out(const at::Tensor &t)
     if (t.layout() != at::kStrided || t.device().type() != c10::DeviceType::CPU)
         throw Unsupported("tensoralias: ATen returned a tensor that is not a strided CPU tensor");
     DLDataType dt = dl_type_of(t.scalar_type());
-    const void *data = t.storage().data();
     ta_kernel_storage s;
-    if (!data && t.numel() == 0) {
-        if (ta_kernel_storage_new(ctx_, 0, &s) != TA_OK) throw Unsupported("tensoralias: out of memory");
-        data = s.base;
-    } else if (!ta_kernel_storage_at(ctx_, data, &s)) {
+    if (!engine_storage(t.storage(), s))
         throw Unsupported("tensoralias: ATen returned a tensor over memory the engine did not allocate");
-    }
-    uint64_t off = (uint64_t)((const char *)data - (const char *)s.base) +
-                   (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
     DLTensor *out;
-    if (ta_kernel_tensor_on(ctx_, s.id, dt, (int)t.dim(), t.sizes().data(), t.strides().data(), off, &out) != TA_OK)
+    if (ta_kernel_tensor_on(ctx_, s.id, dt, (int)t.dim(), t.sizes().data(), t.strides().data(),
+                            byte_offset_in(t, s), &out) != TA_OK)
         throw Unsupported("tensoralias: ATen returned a tensor that does not fit its storage");
     return out;
 }
@@ -377,20 +402,19 @@ void CallState::sync_inputs()
         uint64_t off = (uint64_t)t.storage_offset() * (uint64_t)t.element_size();
         std::vector<int64_t> strides(d->ndim);
         ta_strides_of(d, strides.data());
-        bool same = data == was.base && d->byte_offset == off && t.dim() == d->ndim &&
+        bool kept = data == was.base; /* still on its storage */
+        bool same = kept && d->byte_offset == off && t.dim() == d->ndim &&
                     std::equal(t.sizes().begin(), t.sizes().end(), d->shape) &&
                     std::equal(t.strides().begin(), t.strides().end(), strides.begin());
         if (same) continue;
         ta_status s;
-        if (data == was.base) {
+        if (kept) {
             s = ta_kernel_restride(ctx_, d, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
         } else {
-            if (!data && ta_kernel_storage_new(ctx_, 0, &now) != TA_OK)
-                throw Unsupported("tensoralias: out of memory");
-            if (data && !ta_kernel_storage_at(ctx_, data, &now))
+            if (!engine_storage(t.storage(), now))
                 throw Unsupported("tensoralias: ATen moved an argument onto memory the engine did not allocate");
-            off += (uint64_t)((const char *)(data ? data : now.base) - (const char *)now.base);
-            s = ta_kernel_rebind(ctx_, d, now.id, (int)t.dim(), t.sizes().data(), t.strides().data(), off);
+            s = ta_kernel_rebind(ctx_, d, now.id, (int)t.dim(), t.sizes().data(), t.strides().data(),
+                                 byte_offset_in(t, now));
         }
         if (s != TA_OK) throw_bad_geometry(t, d);
     }

@@ -7,7 +7,15 @@
  * What ATen raises (c10::Error from TORCH_CHECK and the rest) is a kernel
  * error with ATen's message: a rejected case. What the bridge cannot build
  * or hand back is one too, with the reason. A crash inside ATen stays a
- * crash: the engine's child process dies and the engine reports it. */
+ * crash: the engine's child process dies and the engine reports it.
+ *
+ * One refusal says more: the dispatcher's "Could not run 'Y' with
+ * arguments from the 'CPU' backend" for another operator Y that the
+ * operator's kernel called (a composite out= variant over a CUDA-only
+ * operator). Whether Y has a kernel for some CPU layout the engine does
+ * not make (sparse, quantized, MKLDNN, nested), or none at all, is asked of
+ * the dispatcher: either way no input the engine makes can run the
+ * operator, and the case is refused with ta_kernel_cannot_run. */
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/LegacyTypeDispatch.h>
 #include <c10/util/Exception.h>
@@ -18,6 +26,37 @@
 
 namespace ta_torch {
 namespace {
+
+/* The dispatch keys of CPU tensors of a layout the engine does not make. */
+const std::pair<c10::DispatchKey, const char *> other_cpu_layouts[] = {
+    {c10::DispatchKey::SparseCPU, "sparse"},       {c10::DispatchKey::SparseCsrCPU, "sparse compressed"},
+    {c10::DispatchKey::QuantizedCPU, "quantized"}, {c10::DispatchKey::MkldnnCPU, "MKLDNN"},
+    {c10::DispatchKey::NestedTensorCPU, "nested"},
+};
+
+/* Why no input the engine makes can run e, when ATen's refusal m is the
+ * dispatcher's for another operator with no kernel for dense CPU tensors;
+ * "" when m proves nothing of the kind (the operator itself refused our
+ * input, another backend, another message). */
+std::string cannot_run_why(const OpEntry &e, const std::string &m)
+{
+    static const std::string head = "Could not run '", tail = "' with arguments from the 'CPU' backend";
+    size_t at = m.find(head);
+    if (at == std::string::npos) return "";
+    size_t from = at + head.size(), end = m.find('\'', from);
+    if (end == std::string::npos || m.compare(end, tail.size(), tail) != 0) return "";
+    std::string y = m.substr(from, end - from);
+    if (y == e.name) return "";
+    size_t dot = y.find('.', y.find("::") == std::string::npos ? 0 : y.find("::"));
+    c10::OperatorName name(y.substr(0, dot), dot == std::string::npos ? "" : y.substr(dot + 1));
+    auto h = c10::Dispatcher::singleton().findOp(name);
+    if (!h || h->hasKernelForDispatchKey(c10::DispatchKey::CPU)) return "";
+    std::string layouts;
+    for (const auto &k : other_cpu_layouts)
+        if (h->hasKernelForDispatchKey(k.first)) layouts += std::string(layouts.empty() ? "" : ", ") + k.second;
+    if (layouts.empty()) return "calls " + y + ", which has no CPU kernel";
+    return "calls " + y + ", which has CPU kernels only for " + layouts + " tensors (the engine makes dense ones)";
+}
 
 /* Runs the call; "" on success, else ATen's message. */
 std::string call(const OpEntry &e, torch::jit::Stack &stack)
@@ -58,6 +97,8 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
     std::string err = call(e, stack);
     /* A rejected call is observed too: it must not have changed what it may not. */
     cs.sync_inputs();
+    std::string never = err.empty() ? "" : cannot_run_why(e, err);
+    if (!never.empty()) return ta_kernel_cannot_run(ctx, "%s", never.c_str());
     if (!err.empty()) return ta_kernel_error(ctx, "%s", err.c_str());
     ta_stack_clear(st);
     for (const auto &v : stack) cs.value_out(v, st);

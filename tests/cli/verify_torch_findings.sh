@@ -95,6 +95,33 @@ grep -q '"names": \["g", "h"\]}, -1, -2, "dimname::out"\]' "$tmp/named.jsonl" ||
 found '"kind":"crash".*start_dim=-1, end_dim=-2, out_dim=.out.' "flatten.named_out_dim: the crash"
 found '"cases":2,"exercised":1,' "flatten.named_out_dim: the valid sample runs"
 
+# torch's CPU allocator gives an allocation of 0 bytes a null pointer, and
+# ATen takes a non-null output as one the caller asked for: with M = 1 and
+# N = 0, layer_norm_backward_cpu computes dX (reading rstd[0]) only when dX's
+# pointer is not null. The bridge's allocator gives 0 bytes a null pointer
+# too, so the empty rstd is not read: no out-of-bounds, which torch never
+# does.
+cat >"$tmp/layer_norm.json" <<'JSON'
+{"aten::native_layer_norm_backward": [
+  {"grad_out": {"shape": [0]}, "input": {"shape": [0]}, "normalized_shape": [0], "mean": {"shape": [0]},
+   "rstd": {"shape": [0]}, "weight": {"shape": [0]}, "bias": {"shape": [0]}, "output_mask": [true, true, true]}]}
+JSON
+TA_TORCH_DUMP="$tmp/layer_norm.jsonl" run "$tmp/layer_norm.json" aten::native_layer_norm_backward
+found '"verdict":"ok","severity":"none","cases":1,"exercised":1' "layer_norm_backward, M = 1, N = 0: ok (no read of the empty rstd)"
+
+# replay_case.py --guard replays that call's empty storages as torch makes
+# them (no bytes, a null pointer), not as bytes inside the guard page, so
+# the guarded replay runs as the call did.
+if /usr/bin/python3 -c 'import torch' >/dev/null 2>&1; then
+    for g in after before; do
+        /usr/bin/python3 tools/torch/replay_case.py "$tmp/layer_norm.jsonl" --guard $g >"$tmp/replay.json" 2>&1 ||
+            { cat "$tmp/replay.json"; fail "replay_case.py --guard $g"; }
+        grep -q '"outcome": "ok"' "$tmp/replay.json" || { cat "$tmp/replay.json"; fail "replay --guard $g of empty storages: ok"; }
+    done
+else
+    echo "replay_case.py not checked: /usr/bin/python3 does not import torch"
+fi
+
 # TA_TORCH_DUMP: the call as torch gets it, each storage's bytes whole
 # (tools/torch/replay_case.py replays it in torch).
 cat >"$tmp/abs.json" <<'JSON'

@@ -34,8 +34,9 @@ expect 'mylib::two_same' undeclared-output-alias
 expect 'mylib::no_return' kernel-error
 expect 'mylib::rejects' not-exercised
 expect 'mylib::no_kernel' no-kernel
-# Every operator has its result: 18 lines.
-[ "$(wc -l <"$tmp/r.json")" -eq 18 ] || fail "expected 18 results, got $(wc -l <"$tmp/r.json")"
+expect 'mylib::double_free' crash
+# Every operator has its result: 19 lines.
+[ "$(wc -l <"$tmp/r.json")" -eq 19 ] || fail "expected 19 results, got $(wc -l <"$tmp/r.json")"
 grep -q '"argument":"self"' "$tmp/r.json" || fail "findings name their argument"
 grep 'mylib::segfault' "$tmp/r.json" | grep -q 'SIGSEGV' || fail "the segfault names its signal"
 grep 'mylib::aborts' "$tmp/r.json" | grep -q 'SIGABRT' || fail "the abort names its signal"
@@ -43,6 +44,21 @@ grep 'mylib::aborts' "$tmp/r.json" | grep -q 'SIGABRT' || fail "the abort names 
 grep -q 'rejects: a backtrace\|aborts: the heap' "$tmp/err" && { cat "$tmp/err"; fail "a kernel's output on verify's stderr"; }
 grep 'mylib::aborts' "$tmp/r.json" | grep -q 'SIGABRT (abort) in case 0; it printed last: frame #0: somewhere | aborts: the heap is corrupt \[case:' ||
     { grep 'mylib::aborts' "$tmp/r.json"; fail "the abort's finding quotes what the kernel printed last"; }
+
+# glibc's own fatal message goes to /dev/tty unless LIBC_FATAL_STDERR_ is
+# set (Debian's glibc writes it to stderr either way): the child sets it
+# (the kernel prints it), so on a terminal (script(1) gives the run one)
+# nothing reaches it, and the finding quotes the message.
+if command -v script >/dev/null 2>&1; then
+    TA="$TA" PLUGIN="$PLUGIN" OUT="$tmp/df.json" script -qec \
+        '"$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops mylib::double_free --cases 2 --format json >"$OUT" 2>/dev/null' \
+        "$tmp/tty.log" >/dev/null 2>&1 </dev/null
+    grep -q 'double free' "$tmp/tty.log" && { cat "$tmp/tty.log"; fail "glibc's message reached the terminal"; }
+    grep -q 'SIGABRT (abort) in case 0; it printed last: LIBC_FATAL_STDERR_=1 | free(): double free detected' "$tmp/df.json" ||
+        { cat "$tmp/df.json"; fail "double_free: the finding quotes glibc's message"; }
+else
+    echo "glibc's message on a terminal not checked: no script(1)"
+fi
 
 # A baseline holding these findings makes the run pass.
 "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'mylib::*' --cases 12 \

@@ -174,6 +174,33 @@ static ta_status roi_backward(ta_kernel_ctx *ctx, ta_stack *st)
     return fresh(ctx, st, grad);
 }
 
+/* picky::jagged_rows(Tensor values, Tensor x_offsets, Tensor y) -> Tensor:
+ * FBGEMM's jagged checks in miniature. T = x_offsets.numel() - 1 rows, at
+ * least one (a glog CHECK_GT of a local); as many as y has (a message that
+ * spells each side and its value); x_offsets int64 and offsets indeed:
+ * never decreasing, from 0, within values' rows (which FBGEMM reads
+ * unchecked: here a refusal that says nothing of what it wants). */
+static ta_status jagged_rows(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const DLTensor *values = ta_stack_tensor(st, 0), *off = ta_stack_tensor(st, 1), *y = ta_stack_tensor(st, 2);
+    if (off->ndim != 1) return ta_kernel_error(ctx, "TensorAccessor expected 1 dims but tensor has %d", off->ndim);
+    int64_t T = off->shape[0] - 1;
+    if (T <= 0) return ta_kernel_error(ctx, "[F1128 10:00:00.000 jagged.cpp:40] Check failed: T > 0 (%lld vs. 0). ", (long long)T);
+    if (y->ndim < 1) return dim_out_of_range(ctx, y, 0);
+    if (y->shape[0] != T)
+        return ta_kernel_error(ctx, "outer_dense_size, %lld != x_offsets.numel() - 1, %lld", (long long)y->shape[0], (long long)T);
+    if (off->dtype.code != kDLInt || off->dtype.bits != 64)
+        return ta_kernel_error(ctx, "expected scalar type Long but found %s", ta_dtype_name(off->dtype));
+    if (values->ndim < 1) return dim_out_of_range(ctx, values, 0);
+    int64_t prev = 0;
+    for (int64_t i = 0; i <= T; i++) {
+        int64_t v = *(const int64_t *)ta_elem_ptr(off, i);
+        if ((i == 0 && v != 0) || v < prev || v > values->shape[0]) return ta_kernel_error(ctx, "jagged_rows: refused");
+        prev = v;
+    }
+    return fresh(ctx, st, y);
+}
+
 ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
 {
     static const struct {
@@ -189,6 +216,7 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"picky::never(Tensor x) -> Tensor", never},
         {"picky::screened(Tensor x) -> Tensor", screened},
         {"picky::roi_backward(Tensor grad, Tensor rois, Tensor argmax, int channels, int batch_size) -> Tensor", roi_backward},
+        {"picky::jagged_rows(Tensor values, Tensor x_offsets, Tensor y) -> Tensor", jagged_rows},
     };
     if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {

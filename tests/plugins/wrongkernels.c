@@ -132,6 +132,28 @@ static ta_status aborts(ta_kernel_ctx *ctx, ta_stack *st)
     abort();
 }
 
+/* crash: frees a block twice, so glibc aborts with its own message
+ * ("free(): double free detected in tcache 2"), which glibc writes to the
+ * terminal (/dev/tty) unless LIBC_FATAL_STDERR_ is set (Debian's writes it
+ * to stderr either way): the finding must quote it instead. It prints the
+ * variable first, so the quote shows it set. glibc's own allocator
+ * functions, so that a sanitizer build's allocator does not catch the
+ * double free first. */
+void *__libc_malloc(size_t n);
+void __libc_free(void *p);
+static ta_status double_free(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    (void)ctx;
+    (void)st;
+    const char *fatal = getenv("LIBC_FATAL_STDERR_");
+    fprintf(stderr, "LIBC_FATAL_STDERR_=%s\n", fatal ? fatal : "(unset)");
+    fflush(stderr);
+    void *volatile p = __libc_malloc(24);
+    __libc_free(p);
+    __libc_free(p);
+    return TA_OK;
+}
+
 /* out-of-bounds: writes one element past the end of its output. */
 static ta_status past_end(ta_kernel_ctx *ctx, ta_stack *st)
 {
@@ -198,6 +220,7 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"mylib::segfault(Tensor self) -> Tensor", segfault},
         {"mylib::hang(Tensor self) -> Tensor", hang},
         {"mylib::aborts(Tensor self) -> Tensor", aborts},
+        {"mylib::double_free(Tensor self) -> Tensor", double_free},
         {"mylib::past_end(Tensor self) -> Tensor", past_end},
         {"mylib::left_past_end_(Tensor(a!) self) -> Tensor(a!)", left_past_end},
         {"mylib::two_same(Tensor self) -> (Tensor, Tensor)", two_same},

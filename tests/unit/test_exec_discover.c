@@ -303,6 +303,60 @@ static void learns_conditions_words_numbers(void **state)
     env_close(&e);
 }
 
+/* FBGEMM's checks: a count of a kernel's own (T, outer_dense_size) whose
+ * value the message gives, read as the case's quantity of that value; what
+ * is wanted spelled out at length before what was got, with alternatives. */
+static void learns_locals_and_far_numbers(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "t::op(Tensor[] weights, Tensor D_offsets, Tensor y, Tensor[] x_offsets, int max_D) -> Tensor");
+    int64_t one[] = {1}, y[] = {4, 2};
+    set_tensor(&e, "D_offsets", 1, one);
+    set_tensor(&e, "y", 2, y);
+    dsc_arg *w = &e.m->args[arg_of(&e, "weights")], *xo = &e.m->args[arg_of(&e, "x_offsets")];
+    w->n = 2;
+    for (int i = 0; i < 2; i++) w->items[i] = e.m->args[arg_of(&e, "y")].t;
+    xo->n = 1;
+    xo->items[0] = e.m->args[arg_of(&e, "y")].t;
+    xo->items[0].ndim = 1;
+    xo->items[0].shape[0] = 4;
+    e.m->args[arg_of(&e, "max_D")].i = 3;
+    dsc_cands *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    dsc_learn("[F1128 11:30:34.977815836 gen_embedding_backward_adagrad_split_cpu.cpp:470] Check failed: T > 0 "
+              "(0 vs. 0). ", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "D_offsets.numel() - 1 > 0 @ D_offsets.numel()", true);
+    dsc_learn("outer_dense_size, 4 != x_offsets[0].numel() - 1, 3", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "y.size(0) == x_offsets[0].numel() - 1 @ x_offsets[0].numel()", true);
+    dsc_learn("CPU weights must be size 3 [host, placements, offsets] or 5 [dev-or-host, placements, offsets, uvm, "
+              "lxu_cache], got 2", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "weights.size() == 3 @ weights.size()", true);
+    ASSERT_OFFERS(c, "weights.size() == 5 @ weights.size()", true);
+    /* A count named by a constant: the list of the length got, longer or shorter. */
+    dsc_learn("weights must contain AUX_TENSOR_BWD_SIZE tensor(s), got 2", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "weights.size() == 3 @ weights.size()", true);
+    ASSERT_OFFERS(c, "weights.size() == 1 @ weights.size()", true);
+    /* .item() of a tensor of many elements: the one whose name says it holds a number first */
+    env_close(&e);
+    env_open(&e, "t::op(Tensor grad, Tensor learning_rate_tensor) -> Tensor");
+    int64_t seven[] = {7};
+    set_tensor(&e, "grad", 1, seven);
+    set_tensor(&e, "learning_rate_tensor", 1, seven);
+    dsc_learn("a Tensor with 7 elements cannot be converted to Scalar", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "learning_rate_tensor.numel() == 1 @ learning_rate_tensor.numel()");
+    ASSERT_OFFERS(c, "grad.numel() == 1 @ grad.numel()", true);
+    env_close(&e);
+    env_open(&e, "t::op(Tensor[] weights, Tensor D_offsets, Tensor y, Tensor[] x_offsets, int max_D) -> Tensor");
+    /* FBGEMM's short dtype names */
+    set_tensor(&e, "y", 2, y);
+    e.m->args[arg_of(&e, "y")].t.dtype = (DLDataType){kDLFloat, 64, 1};
+    dsc_learn("y dtype is double(!= I64)", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "y.dtype() == kLong @ y.dtype()", true);
+    free(c);
+    env_close(&e);
+}
+
 static void inferred_names_bind_positionally(void **state)
 {
     (void)state;
@@ -372,6 +426,7 @@ int main(void)
         cmocka_unit_test(learns_templates),
         cmocka_unit_test(learns_shape_words_and_ranges),
         cmocka_unit_test(learns_conditions_words_numbers),
+        cmocka_unit_test(learns_locals_and_far_numbers),
         cmocka_unit_test(inferred_names_bind_positionally),
         cmocka_unit_test(hints_round_trip_and_apply),
     };

@@ -9,8 +9,10 @@ A group is a message with what differs between operators blanked: numbers, quote
 bracketed shapes, the operator's own name. Each group is also put into a class: the ones no CPU
 input can reach (a quantized, sparse, MKLDNN or CUDA tensor, a backend that is not CPU, a
 composite kernel calling an operator with no CPU kernel, a feature this libtorch lacks) apart from
-the ones a better input could pass. Standard library
-only (runs under any Python 3).
+the ones a better input could pass. Operators verify itself found no input can run
+(`not-runnable`: the dispatcher's evidence, see docs/rules.md) are counted by their reason
+(the operator they call and which CPU kernels it has). Standard library only (runs under any
+Python 3).
 """
 import argparse
 import collections
@@ -80,7 +82,8 @@ def main():
     ops = [json.loads(l) for l in open(a.report) if l.strip()]
     with_kernel = [o for o in ops if o["verdict"] != "no-kernel"]
     exercised = [o for o in with_kernel if o["exercised"] > 0]
-    missing = [o for o in with_kernel if o["exercised"] == 0]
+    unrunnable = [o for o in with_kernel if o["verdict"] == "not-runnable"]
+    missing = [o for o in with_kernel if o["exercised"] == 0 and o["verdict"] != "not-runnable"]
     groups = collections.defaultdict(list)
     classes = collections.Counter()
     crashed = 0
@@ -102,10 +105,24 @@ def main():
     print("operators with a CPU kernel: %d; exercised: %d (%.1f%%); not exercised: %d "
           "(%d of them with an error finding instead of a rejection)" %
           (n, len(exercised), 100.0 * len(exercised) / max(n, 1), len(missing), crashed))
-    reach = n - sum(c for k, c in classes.items() if k != "reachable?")
-    print("without the %d no CPU input reaches: %d of %d exercised (%.1f%%)" %
-          (n - reach, len(exercised), reach, 100.0 * len(exercised) / max(reach, 1)))
+    runnable = n - len(unrunnable)
+    print("not-runnable (verify's verdict): %d; exercised of the other %d: %.1f%%" %
+          (len(unrunnable), runnable, 100.0 * len(exercised) / max(runnable, 1)))
+    reach = runnable - sum(c for k, c in classes.items() if k != "reachable?")
+    print("without the %d more no CPU input reaches by their messages: %d of %d exercised (%.1f%%)" %
+          (runnable - reach, len(exercised), reach, 100.0 * len(exercised) / max(reach, 1)))
     print("discovery: %d calls, %d operators with a case found by it" % (calls, found))
+    why = collections.Counter()
+    for o in unrunnable:
+        msg = o["findings"][0]["message"] if o["findings"] else "?"
+        m = re.search(r"which has (.*)$", msg)
+        why[m.group(1) if m else msg] += 1
+        if a.ops:
+            print("%s\tnot-runnable\t%s" % (o["op"], msg[:200]))
+    if why:
+        print("\nnot-runnable: calls an operator that has\tcount")
+        for k, c in why.most_common():
+            print("%s\t%d" % (k, c))
     print("\nclass\tcount")
     for k, c in classes.most_common():
         print("%s\t%d" % (k, c))

@@ -23,7 +23,8 @@ as torch.ops refuses them), and one JSON line per call reports:
              result ([result, result])
   returned_out  per out= argument: whether a result is that very tensor
 With --guard after (before), every input storage that is not an out= argument ends (starts) at
-an inaccessible page, as the engine's do, so a read or write past it kills the child with SIGSEGV:
+an inaccessible page, as the engine's do, so a read or write past it kills the child with SIGSEGV
+(an empty storage has no bytes and a null pointer, as torch makes it: reading it faults too):
 the check for out-of-bounds findings on arguments (--guard-outs: on out= arguments, which then
 cannot be resized). Needs torch (1.13.1); not run by the suite.
 """
@@ -66,8 +67,6 @@ def guarded_bytes(data, where):
     else:
         libc.mprotect(addr, PAGE, 0)
         start = addr + PAGE
-    if n == 0:  # a one-byte storage at the guard: its element 0 is past the end
-        start, n = (addr + body, 1) if where == "after" else (addr + PAGE - 1, 1)
     buf = (ctypes.c_char * n).from_address(start)
     ctypes.memmove(buf, bytes(data), len(data))
     KEEP.append(buf)
@@ -93,7 +92,11 @@ def build(call, guard, guard_outs=False, room=OUT_ROOM):
     storages = {}
     for sid, hexbytes in call["storages"].items():
         data = bytes.fromhex(hexbytes)
-        if guard and (guard_outs or int(sid) not in out_storages):
+        if not data:
+            # No bytes to guard: torch's own empty storage, whose pointer is null, so a read
+            # of its element 0 faults (at address 0), where the engine's guard page faults.
+            base = owned(data)
+        elif guard and (guard_outs or int(sid) not in out_storages):
             base = guarded_bytes(data, guard)
         elif int(sid) in out_storages:
             # Room to grow: ATen's resize of out= then keeps the marker where

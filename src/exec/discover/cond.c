@@ -44,6 +44,8 @@ bool dsc_dtype_by_name(const char *name, size_t len, DLDataType *out)
         {"int32", {kDLInt, 32, 1}},     {"int", {kDLInt, 32, 1}},       {"int16", {kDLInt, 16, 1}},
         {"int8", {kDLInt, 8, 1}},       {"uint8", {kDLUInt, 8, 1}},     {"bool", {TA_DL_BOOL, 8, 1}},
         {"float16", {kDLFloat, 16, 1}}, {"half", {kDLFloat, 16, 1}},    {"bfloat16", {kDLBfloat, 16, 1}},
+        /* FBGEMM's short spellings ("indices dtype is double(!= I64)") */
+        {"I64", {kDLInt, 64, 1}},       {"I32", {kDLInt, 32, 1}},       {"F32", {kDLFloat, 32, 1}},
     };
     if (len > 1 && name[0] == 'k' && isupper((unsigned char)name[1])) name++, len--;
     for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)

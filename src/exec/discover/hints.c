@@ -181,16 +181,36 @@ static int64_t index_bound(const dsc_model *m)
     return b > 1 ? b : 2;
 }
 
-static ta_status make_tensor(ta_exec *x, uint64_t seed, const dsc_tensor *t, bool fill, int64_t bound, DLTensor **out)
+/* Whether an argument's name says it holds offsets (x_offsets, D_offsets,
+ * hash_size_cumsum): where each row of a jagged tensor, or each table,
+ * begins, so never decreasing, and read as indices without a check by most
+ * kernels that take them (FBGEMM's). */
+static bool offsets_named(const char *name)
+{
+    return strstr(name, "offsets") || strstr(name, "cumsum");
+}
+
+/* Made as offsets: a 1-D integer tensor whose name says so. */
+static bool as_offsets(const dsc_tensor *t, const char *name)
+{
+    return t->defined && t->ndim == 1 && (t->dtype.code == kDLInt || t->dtype.code == kDLUInt) &&
+           offsets_named(name);
+}
+
+static ta_status make_tensor(ta_exec *x, uint64_t seed, const dsc_tensor *t, bool fill, int64_t bound,
+                             const char *name, DLTensor **out)
 {
     *out = NULL;
     if (!t->defined) return TA_OK;
-    int64_t lo = t->ranged ? t->lo : 0, hi = t->ranged ? t->hi : bound - 1;
-    return ta_synth_tensor(x, seed, t->dtype, t->ndim, t->shape, t->contig, fill, true, lo, hi, out);
+    bool offsets = as_offsets(t, name);
+    /* offsets end at most at the bound (a row count); indices below it */
+    int64_t lo = t->ranged ? t->lo : 0, hi = t->ranged ? t->hi : offsets ? bound : bound - 1;
+    return ta_synth_tensor(x, seed, t->dtype, t->ndim, t->shape, t->contig, fill,
+                           offsets ? TA_SYNTH_OFFSETS : TA_SYNTH_RANGED, lo, hi, out);
 }
 
 static ta_status remake_tensors(ta_case *c, ta_exec *x, uint64_t seed, int i, const dsc_arg *a, bool fill,
-                                int64_t bound)
+                                int64_t bound, const char *name)
 {
     DLTensor *items[DSC_MAX_ITEMS];
     ta_value v = {.tag = TA_VAL_NONE};
@@ -198,7 +218,7 @@ static ta_status remake_tensors(ta_case *c, ta_exec *x, uint64_t seed, int i, co
     int n = a->kind == DSC_K_LIST ? a->n : 1;
     for (int k = 0; k < n && s == TA_OK; k++)
         s = make_tensor(x, ta_mix64(seed + (uint64_t)k), a->kind == DSC_K_LIST ? &a->items[k] : &a->t, fill,
-                        bound, &items[k]);
+                        bound, name, &items[k]);
     if (s != TA_OK) return s;
     if (a->kind == DSC_K_LIST) {
         v.tag = TA_VAL_TENSOR_LIST;
@@ -223,7 +243,7 @@ static ta_status remake(ta_case *c, ta_exec *x, uint64_t seed, int i, const dsc_
     case DSC_K_TENSOR:
     case DSC_K_LIST:
         return remake_tensors(c, x, ta_mix64(seed ^ (0x6469736300000000ull + (uint64_t)i)), i, a, d->is_out,
-                              index_bound(m));
+                              index_bound(m), d->name);
     case DSC_K_INT:
         if (d->type == TA_DT_SCALAR) v = (ta_value){.tag = TA_VAL_SCALAR, .scalar_kind = TA_SCALAR_INT};
         else v.tag = TA_VAL_INT;
@@ -249,6 +269,21 @@ static ta_status remake(ta_case *c, ta_exec *x, uint64_t seed, int i, const dsc_
     return ta_case_replace(c, x, i, v);
 }
 
+/* Once discovery changes a case, its offsets are made offsets too (those
+ * a fact changed are already): a kernel that walks them as they are has
+ * rows to walk, and a check of theirs is met before the others. */
+static void mark_offsets(dsc_model *m)
+{
+    bool any = false;
+    for (int i = 0; i < m->nargs; i++) any |= m->args[i].changed;
+    for (int i = 0; any && i < m->nargs; i++) {
+        dsc_arg *a = &m->args[i];
+        int n = a->kind == DSC_K_LIST ? a->n : a->kind == DSC_K_TENSOR ? 1 : 0;
+        for (int k = 0; k < n; k++)
+            if (as_offsets(a->kind == DSC_K_LIST ? &a->items[k] : &a->t, m->d->args[i].name)) a->changed = true;
+    }
+}
+
 ta_status dsc_hints_build(const dsc_hints *h, dsc_model *m, ta_exec *x, const ta_schema *s,
                           const ta_decl *d, uint64_t seed, ta_case *c)
 {
@@ -256,6 +291,7 @@ ta_status dsc_hints_build(const dsc_hints *h, dsc_model *m, ta_exec *x, const ta
     if (st != TA_OK || !h || !h->n) return st;
     dsc_model_read(m, c, d);
     dsc_hints_apply(h, m);
+    mark_offsets(m);
     bool any = false;
     for (int i = 0; i < m->nargs && st == TA_OK; i++)
         if (m->args[i].changed) {

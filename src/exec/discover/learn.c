@@ -324,12 +324,16 @@ static void split_conjuncts(learner *L, const dsc_cond *whole, int k)
     if (dsc_cond_parse(&c, text, strlen(text), L->d)) learn_conjunct(L, &c);
 }
 
+void learn_condition_text(learner *L, const char *text, size_t len)
+{
+    dsc_cond whole;
+    if (dsc_cond_parse(&whole, text, len, L->d)) split_conjuncts(L, &whole, whole.root);
+}
+
 void learn_condition(learner *L)
 {
     const char *s, *e;
-    if (!quoted_condition(L->msg, &s, &e)) return;
-    dsc_cond whole;
-    if (dsc_cond_parse(&whole, s, (size_t)(e - s), L->d)) split_conjuncts(L, &whole, whole.root);
+    if (quoted_condition(L->msg, &s, &e)) learn_condition_text(L, s, (size_t)(e - s));
 }
 
 /* ---- the driver ------------------------------------------------------------ */
@@ -353,6 +357,7 @@ void dsc_learn(const char *msg, const dsc_model *m, const ta_decl *d, dsc_cands 
     find_named(L);
     learn_templates(L);
     learn_condition(L);
+    learn_locals(L);
     learn_words(L);
     learn_numbers(L);
     L->informed = false;

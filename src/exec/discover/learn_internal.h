@@ -49,9 +49,15 @@ typedef struct match_caps {
 } match_caps;
 bool learn_match(const char *s, const char *pat, match_caps *c);
 
-/* The rules, in the order they are asked (learn_words.c, learn_blind.c). */
+/* A condition in C++ (the kernel's names or the schema's) learned as a
+ * quoted one is: each conjunct, under every binding of its free names. */
+void learn_condition_text(learner *L, const char *text, size_t len);
+
+/* The rules, in the order they are asked (learn_words.c, learn_locals.c,
+ * learn_blind.c). */
 void learn_templates(learner *L);
 void learn_condition(learner *L);
+void learn_locals(learner *L);
 void learn_words(learner *L);
 void learn_numbers(learner *L);
 void learn_blind(learner *L);

@@ -98,6 +98,26 @@ static void numel_one(learner *L, int arg, const dsc_tensor *t, void *ud)
     learn_addf(L, atom, "%s.numel() == 1", ref);
 }
 
+/* Whether a name says its tensor holds one number (learning_rate_tensor,
+ * a scalar_ argument): what .item() is called on. */
+static bool scalar_named(const char *name)
+{
+    size_t n = strlen(name);
+    return strstr(name, "scalar") || (n > 7 && !strcmp(name + n - 7, "_tensor"));
+}
+
+/* "a Tensor with 7 elements cannot be converted to Scalar": a tensor of
+ * that many made of one, those whose name says they hold one number first
+ * (a kernel's many tensors of one size are told apart by nothing else). */
+static void scalar_tensors(learner *L, int64_t numel)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < L->m->nargs; i++) {
+            const dsc_tensor *t = dsc_model_tensor_c(L->m, i, -1);
+            if (t && t->defined && scalar_named(L->d->args[i].name) == (pass == 0)) numel_one(L, i, t, &numel);
+        }
+}
+
 /* An integer tensor's values below bound (index within range), as the
  * size of a tensor that has it there when one does, and not negative. */
 typedef struct index_bound {
@@ -263,7 +283,7 @@ void learn_templates(learner *L)
         broadcast_pair(L, c.num[0], c.num[1]);
         broadcast_pair(L, c.num[1], c.num[0]);
     }
-    if (learn_match(m, "a Tensor with %d elements cannot be converted to Scalar", &c)) each_tensor(L, numel_one, &c.num[0]);
+    if (learn_match(m, "a Tensor with %d elements cannot be converted to Scalar", &c)) scalar_tensors(L, c.num[0]);
     if (learn_match(m, "shape '[%*]' is invalid for input of size %d", &c)) view_numel(L, c.num[0]);
     if (learn_match(m, "index %d is out of bounds for dimension %d with size %d", &c)) {
         index_bound b = {c.num[2], c.num[1]};
@@ -457,7 +477,7 @@ static void wanted_dtypes(learner *L)
 {
     static const char *const names[] = {"int64", "long", "Long", "int32", "Int", "float32", "Float", "float64",
                                         "double", "Double", "float16", "Half", "bfloat16", "BFloat16", "bool",
-                                        "Bool", "uint8", "Byte", NULL};
+                                        "Bool", "uint8", "Byte", "I64", "I32", NULL};
     for (int i = 0; names[i]; i++) {
         size_t n = strlen(names[i]);
         for (const char *p = strstr(L->msg, names[i]); p; p = strstr(p + n, names[i])) {
@@ -721,8 +741,34 @@ static void tuple_echo(learner *L)
         }
 }
 
+/* "aux_tensor_bwd must contain AUX_TENSOR_BWD_SIZE tensor(s), got 3": a
+ * count the message names by a constant, not a number; the lists (and int
+ * lists) of the length got, each a few items longer or shorter. */
+static void constant_count(learner *L)
+{
+    match_caps c;
+    if (!learn_match(L->msg, "must contain %w %*got %d", &c) && !learn_match(L->msg, "must have %w %*got %d", &c))
+        return;
+    bool constant = c.wlen[0] > 1;
+    for (size_t i = 0; i < c.wlen[0]; i++) constant &= isupper((unsigned char)c.word[0][i]) || c.word[0][i] == '_';
+    if (!constant) return;
+    static const int steps[] = {1, -1, 2, 3, -2, 4};
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < (pass ? L->m->nargs : L->nnamed); k++) {
+            int a = pass ? k : L->named[k];
+            const dsc_arg *arg = &L->m->args[a];
+            if ((arg->kind != DSC_K_LIST && arg->kind != DSC_K_INTS) || arg->n != c.num[0]) continue;
+            char atom[96];
+            snprintf(atom, sizeof atom, "%s.size()", L->d->args[a].name);
+            for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+                if (c.num[0] + steps[i] >= 0)
+                    learn_addf(L, atom, "%s.size() == %lld", L->d->args[a].name, (long long)(c.num[0] + steps[i]));
+        }
+}
+
 void learn_numbers(learner *L)
 {
+    constant_count(L);
     tuple_echo(L);
     static const char *const want_words[] = {"expected", "expect", "should", "must", "needs", "need to", "wants", "to be", NULL};
     static const char *const got_words[] = {"got", "found", "but is", "but has", "instead", "actual", "is ", NULL};
@@ -740,8 +786,15 @@ void learn_numbers(learner *L)
                 na = read_values(q, a, TA_CASE_MAX_DIM, &e);
         if (!na) continue;
         q = e;
-        for (int skip = 0; *q && skip < 48 && !nb; skip++, q++) {
+        /* What the kernel wants may be spelled out at length before what it
+         * got ("must be size 3 [host, placements, offsets] or 5 [...], got
+         * 2"), with alternatives ("or 5"), each tried. */
+        int64_t alt[4];
+        int nalt = 0;
+        for (int skip = 0; *q && skip < (want_first ? 160 : 48) && !nb; skip++, q++) {
             size_t k2;
+            if (want_first && na == 1 && nalt < 4 && !strncmp(q, " or ", 4) && isdigit((unsigned char)q[4]))
+                alt[nalt++] = strtoll(q + 4, NULL, 10);
             if (keyword_at(q, want_first ? got_words : want_words, &k2)) {
                 const char *r = q + k2;
                 for (int s2 = 0; *r && s2 < 24 && !nb; s2++, r++)
@@ -755,6 +808,7 @@ void learn_numbers(learner *L)
                 spelled_atoms(L, want_first ? a[i] : b[i], want_first ? b[i] : a[i]);
                 echo(L, want_first ? a[i] : b[i], want_first ? b[i] : a[i]);
             }
+        for (int i = 0; i < nalt; i++) echo(L, alt[i], b[0]);
     }
     match_caps c;
     if (learn_match(m, "(%d vs. %d)", &c)) { /* TORCH_CHECK_EQ(a, b): which one is wanted is not said */

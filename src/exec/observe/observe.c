@@ -60,6 +60,8 @@ struct ta_observer {
     ta_kernel_fn screen;  /* the operator's screen (ta_register_screen), or NULL */
     void *screen_ud;
     bool screened;        /* the last case was refused by the screen alone */
+    volatile uint32_t *screening; /* 1 while the screen runs (ta_observer_set_screen_flag), or NULL */
+    bool cannot_run;      /* the last case was refused as no input could run it (ta_kernel_cannot_run) */
 };
 
 ta_observer *ta_observer_create(ta_exec *x, const ta_schema *s, const ta_decl *d, ta_kernel_fn fn,
@@ -121,7 +123,11 @@ void ta_observer_set_screen(ta_observer *ck, ta_kernel_fn fn, void *ud)
     ck->screen_ud = ud;
 }
 
+void ta_observer_set_screen_flag(ta_observer *ck, volatile uint32_t *flag) { ck->screening = flag; }
+
 bool ta_observer_screened(const ta_observer *ck) { return ck->screened; }
+
+bool ta_observer_cannot_run(const ta_observer *ck) { return ck->cannot_run; }
 
 /* The screen's verdict on the case built: true when it refuses it (the
  * reason in the note). It cannot tell, or accepts: the kernel runs. */
@@ -131,7 +137,9 @@ static bool screened_out(ta_observer *ck)
     x->ctx.user_data = ck->screen_ud;
     x->ctx.has_error = false;
     x->ctx.error[0] = '\0';
+    if (ck->screening) *ck->screening = 1;
     ta_status s = ck->screen(&x->ctx, x->stack);
+    if (ck->screening) *ck->screening = 0;
     if (s != TA_ERR_KERNEL || !x->ctx.has_error) return false;
     snprintf(ck->note, sizeof ck->note, "%s", x->ctx.error);
     return true;
@@ -922,7 +930,7 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
      * (a write just before a storage at the back breaks its checked header). */
     x->placement = ta_mix64(seed ^ 0x5bd1e9955bd1e995ull) & ta_mix64(seed ^ 0x2545f4914f6cdd1dull);
     ck->note[0] = ck->before[0] = '\0';
-    ck->screened = false;
+    ck->screened = ck->cannot_run = false;
     ta_status s = from && from->build ? from->build(from->ud, x, ck->s, ck->d, seed, &ck->c)
                                       : ta_synth_case(x, ck->s, ck->d, seed, &ck->c);
     if (s != TA_OK) {
@@ -959,7 +967,8 @@ ta_case_outcome ta_observer_run(ta_observer *ck, uint64_t seed, const ta_case_so
         return TA_CASE_RAN;
     }
     if (s != TA_OK) {
-        if (strict) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
+        ck->cannot_run = ta_exec_cannot_run(x);
+        if (strict && !ck->cannot_run) emit(ck, TA_V_KERNEL_ERROR, "", "the kernel rejected a sample: %s", why);
         return TA_CASE_REJECTED;
     }
     out_t outs[TA_CASE_MAX_SLOTS];

@@ -51,8 +51,15 @@ void ta_observer_set_hook(ta_observer *ck, void (*fn)(void *, const ta_case *, c
 /* The operator's screen (ta_register_screen): a case whose source asks for
  * it is refused without a call when the screen refuses it. */
 void ta_observer_set_screen(ta_observer *ck, ta_kernel_fn fn, void *ud);
+/* *flag is 1 while the screen runs, else 0: whoever sees the process die
+ * (verify's parent, reading it from shared memory) can tell a crash of the
+ * screen (a Meta kernel) from one of the kernel. NULL: none. */
+void ta_observer_set_screen_flag(ta_observer *ck, volatile uint32_t *flag);
 /* Whether the last case was refused by the screen alone. */
 bool ta_observer_screened(const ta_observer *ck);
+/* Whether the last case was refused as no input could run the operator on
+ * the device (the kernel's ta_kernel_cannot_run). */
+bool ta_observer_cannot_run(const ta_observer *ck);
 /* Read-only pages instead of byte copies for CPU input storages of at least
  * `bytes` that no argument may write (0, the default: never). Only where a
  * fault handler reports trapped writes (a child process). */

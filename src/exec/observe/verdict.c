@@ -24,6 +24,7 @@ static const struct {
     [TA_V_NO_KERNEL] = {"no-kernel", TA_SEV_NOTE},
     [TA_V_SCHEMA_MISMATCH] = {"schema-mismatch", TA_SEV_ERROR},
     [TA_V_SPECIAL_CASE_WRITE] = {"special-case-write", TA_SEV_WARNING},
+    [TA_V_NOT_RUNNABLE] = {"not-runnable", TA_SEV_NOTE},
 };
 
 const char *ta_verdict_kind_str(ta_verdict_kind k)
@@ -60,7 +61,7 @@ int ta_verdict_kind_rank(ta_verdict_kind k)
         TA_V_UNDECLARED_METADATA_MUTATION, TA_V_OUT_OF_BOUNDS, TA_V_UNDECLARED_MUTATION,
         TA_V_OUT_NOT_WRITTEN, TA_V_UNDECLARED_OUTPUT_ALIAS, TA_V_UNDECLARED_ALIAS,
         TA_V_SCHEMA_MISMATCH, TA_V_CRASH, TA_V_TIMEOUT, TA_V_KERNEL_ERROR,
-        TA_V_SPECIAL_CASE_WRITE, TA_V_NOT_EXERCISED, TA_V_NO_KERNEL,
+        TA_V_SPECIAL_CASE_WRITE, TA_V_NOT_EXERCISED, TA_V_NOT_RUNNABLE, TA_V_NO_KERNEL,
     };
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
         if (order[i] == k) return (int)i;

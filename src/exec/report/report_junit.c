@@ -66,7 +66,8 @@ static void junit_case(ta_writer *w, const ta_op_result *o, const ta_verify_base
     ta_writer_puts(w, "\" name=\"");
     xml_escape(w, o->op);
     ta_writer_puts(w, "\">\n");
-    if (o->verdict == TA_V_NO_KERNEL || (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_SEV_ERROR)) {
+    if (o->verdict == TA_V_NO_KERNEL || o->verdict == TA_V_NOT_RUNNABLE ||
+        (o->verdict == TA_V_NOT_EXERCISED && o->severity != TA_SEV_ERROR)) {
         ta_writer_puts(w, "      <skipped message=\"");
         xml_escape(w, o->nfindings ? o->findings[0].message : ta_verdict_kind_str(o->verdict));
         ta_writer_puts(w, "\"/>\n");
@@ -87,7 +88,8 @@ void vreport_junit(ta_writer *w, const ta_verify_report *r, const ta_verify_base
         bool fails = false;
         for (size_t k = 0; k < o->nfindings && !fails; k++) fails = junit_fails(o, &o->findings[k], bl);
         if (fails) failures++;
-        else if (o->verdict == TA_V_NO_KERNEL || o->verdict == TA_V_NOT_EXERCISED) skipped++;
+        else if (o->verdict == TA_V_NO_KERNEL || o->verdict == TA_V_NOT_EXERCISED || o->verdict == TA_V_NOT_RUNNABLE)
+            skipped++;
     }
     ta_writer_puts(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     ta_writer_printf(w, "<testsuites name=\"tensoralias verify\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "

@@ -44,13 +44,27 @@ static void text_findings(ta_writer *w, const ta_verify_report *r)
     for (size_t i = 0; i < r->nops; i++)
         for (size_t k = 0; k < r->ops[i].nfindings; k++) {
             ta_verdict_kind kind = r->ops[i].findings[k].kind;
-            if (kind == TA_V_NO_KERNEL || kind == TA_V_NOT_EXERCISED) continue;
+            if (kind == TA_V_NO_KERNEL || kind == TA_V_NOT_EXERCISED || kind == TA_V_NOT_RUNNABLE) continue;
             findings[kind]++;
             any++;
         }
     if (!any) return;
     ta_writer_puts(w, "findings:");
     kind_counts(w, findings, 1);
+}
+
+/* How many operators were exercised: of those with a kernel, and when
+ * some are not-runnable, of those that can run too (both ratios). */
+static void text_exercised(ta_writer *w, size_t exercised, const size_t *verdicts, size_t nops)
+{
+    size_t with_kernel = nops - verdicts[TA_V_NO_KERNEL], runnable = with_kernel - verdicts[TA_V_NOT_RUNNABLE];
+    if (!verdicts[TA_V_NOT_RUNNABLE]) {
+        ta_writer_printf(w, " (%zu exercised)", exercised);
+        return;
+    }
+    ta_writer_printf(w, " (%zu exercised: %.1f%% of the %zu with a kernel, %.1f%% of the %zu that can run)",
+                     exercised, 100.0 * (double)exercised / (double)with_kernel, with_kernel,
+                     runnable ? 100.0 * (double)exercised / (double)runnable : 0.0, runnable);
 }
 
 /* Operators and cases, with how many operators no case ran to completion
@@ -65,7 +79,7 @@ static void text_summary(ta_writer *w, const ta_verify_report *r, const size_t *
         accepted += r->ops[i].exercised;
     }
     ta_writer_printf(w, "%zu %s", r->nops, plural(r->nops, "operator", "operators"));
-    if (exercised < r->nops) ta_writer_printf(w, " (%zu exercised)", exercised);
+    if (exercised < r->nops) text_exercised(w, exercised, verdicts, r->nops);
     ta_writer_printf(w, ", %llu %s", (unsigned long long)r->total_cases,
                      plural(r->total_cases, "case", "cases"));
     if (accepted < r->total_cases)

@@ -251,28 +251,46 @@ uint32_t ta_exec_storage_of(const ta_exec *x, const DLTensor *t)
 
 /* ---- the kernel ABI's run-time half ----------------------------------- */
 
+/* Records a refusal's message: what every ta_kernel_* refusal does. */
+static ta_status refuse(ta_kernel_ctx *ctx, const char *fmt, va_list ap)
+{
+    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ctx->has_error = true;
+    return TA_ERR_KERNEL;
+}
+
 ta_status ta_kernel_error(ta_kernel_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ta_status s = refuse(ctx, fmt, ap);
     va_end(ap);
-    ctx->has_error = true;
-    return TA_ERR_KERNEL;
+    return s;
 }
 
 ta_status ta_kernel_bad_geometry(ta_kernel_ctx *ctx, const DLTensor *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+    ta_status s = refuse(ctx, fmt, ap);
     va_end(ap);
-    ctx->has_error = true;
     ctx->bad_geometry = t;
-    return TA_ERR_KERNEL;
+    return s;
 }
 
 const DLTensor *ta_exec_bad_geometry(const ta_exec *x) { return x->ctx.bad_geometry; }
+
+ta_status ta_kernel_cannot_run(ta_kernel_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ta_status s = refuse(ctx, fmt, ap);
+    va_end(ap);
+    ctx->cannot_run = true;
+    return s;
+}
+
+bool ta_exec_cannot_run(const ta_exec *x) { return x->ctx.cannot_run; }
 
 DLDevice ta_kernel_device(const ta_kernel_ctx *ctx) { return (DLDevice){ctx->x->dev->type, 0}; }
 
@@ -374,6 +392,7 @@ ta_status ta_exec_call(ta_exec *x, ta_kernel_fn fn, void *user_data, ta_diags *d
     x->ctx.user_data = user_data;
     x->ctx.has_error = false;
     x->ctx.bad_geometry = NULL;
+    x->ctx.cannot_run = false;
     x->ctx.error[0] = '\0';
     ta_status s = fn(&x->ctx, x->stack);
     char err[512];

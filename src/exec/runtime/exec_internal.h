@@ -39,6 +39,7 @@ struct ta_kernel_ctx {
     void *user_data;
     bool has_error;
     const DLTensor *bad_geometry; /* ta_kernel_bad_geometry's tensor, or NULL */
+    bool cannot_run;              /* ta_kernel_cannot_run: no input could run it here */
     char error[1024];
 };
 
@@ -78,6 +79,8 @@ ta_tensor_rec *ta_exec_rec_of(const ta_exec *x, const DLTensor *t);
 /* The tensor the last call's kernel reported left past its storage's end
  * (ta_kernel_bad_geometry), or NULL. */
 const DLTensor *ta_exec_bad_geometry(const ta_exec *x);
+/* Whether the last call was refused with ta_kernel_cannot_run. */
+bool ta_exec_cannot_run(const ta_exec *x);
 /* Fills n bytes of device memory at dst with TA_FILL_BYTE; 0, or -1 when the
  * device refused. */
 int ta_exec_fill_marker(ta_exec *x, char *dst, size_t n);

@@ -175,10 +175,11 @@ typedef enum layout {
 enum { TA_PAD = 2 };
 
 /* What a synthesized tensor holds: values in [lo, hi) (INDICES: whole
- * numbers even in a floating dtype), or MARKER: every byte TA_FILL_BYTE
+ * numbers even in a floating dtype; OFFSETS: whole numbers from lo, never
+ * decreasing, in row-major order), or MARKER: every byte TA_FILL_BYTE
  * (an out= argument, whose unwritten elements observation finds). */
 typedef struct contents {
-    enum { VALUES, INDICES, MARKER } kind;
+    enum { VALUES, INDICES, OFFSETS, MARKER } kind;
     int64_t lo, hi;
 } contents;
 
@@ -234,10 +235,16 @@ static void fill_values(synth *y, const DLTensor *t, unsigned char *host, conten
 {
     int64_t n = ta_numel(t), st[TA_CASE_MAX_DIM], idx[TA_CASE_MAX_DIM] = {0};
     int64_t es = (int64_t)ta_dtype_size(t->dtype), off = (int64_t)t->byte_offset;
+    int64_t at = what.lo; /* OFFSETS: the value so far */
     ta_strides_of(t, st);
     for (int64_t i = 0; i < n; i++) {
-        write_value(t->dtype, host + off, next(&y->r), what.lo, what.hi, what.kind == INDICES,
-                    y->special);
+        if (what.kind == OFFSETS) {
+            if (i) at += (int64_t)(next(&y->r) % 3);
+            if (at >= what.hi) at = what.hi - 1;
+            write_value(t->dtype, host + off, 0, at, at + 1, true, false);
+        } else {
+            write_value(t->dtype, host + off, next(&y->r), what.lo, what.hi, what.kind == INDICES, y->special);
+        }
         for (int d = t->ndim - 1; d >= 0; d--) {
             off += st[d] * es;
             if (++idx[d] < t->shape[d]) break;
@@ -966,11 +973,14 @@ static ta_status synth_arg(synth *y, int argi)
 }
 
 ta_status ta_synth_tensor(ta_exec *x, uint64_t seed, DLDataType dt, int ndim, const int64_t *shape,
-                          bool contiguous, bool fill, bool ranged, int64_t lo, int64_t hi, DLTensor **out)
+                          bool contiguous, bool fill, ta_synth_values vals, int64_t lo, int64_t hi, DLTensor **out)
 {
     synth y = {.x = x, .r = {ta_mix64(seed)}, .special = false};
     layout lay = contiguous || ndim == 0 ? LAYOUT_CONTIGUOUS : LAYOUT_SLICED;
-    contents what = fill ? MARKED : ranged ? indices_in(lo, hi + 1) : values_in(-4, 5);
+    contents what = fill                       ? MARKED
+                    : vals == TA_SYNTH_OFFSETS ? (contents){OFFSETS, lo, hi + 1}
+                    : vals == TA_SYNTH_RANGED  ? indices_in(lo, hi + 1)
+                                               : values_in(-4, 5);
     *out = make_tensor(&y, dt, ndim, shape, lay, what);
     return *out ? TA_OK : TA_ERR_NOMEM;
 }

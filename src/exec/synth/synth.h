@@ -57,13 +57,17 @@ ta_status ta_case_add_slot(ta_case *c, ta_exec *x, int arg, int item, DLTensor *
  * the caller records the tensors of the new value (ta_case_add_slot). */
 ta_status ta_case_replace(ta_case *c, ta_exec *x, int arg, ta_value v);
 
+/* The values of a tensor made for discovery: as synthesis draws them,
+ * whole numbers in [lo, hi], or offsets (whole numbers from lo, never
+ * decreasing, at most hi: where each row of a jagged tensor begins). */
+typedef enum ta_synth_values { TA_SYNTH_DRAWN, TA_SYNTH_RANGED, TA_SYNTH_OFFSETS } ta_synth_values;
+
 /* A tensor made as synthesis makes them, for a case discovery changed: in
  * a fresh storage, contiguous or strided (the last dimension sliced), with
- * values in [lo, hi] (whole numbers) when ranged, as synthesis draws them
- * otherwise, or every byte TA_FILL_BYTE when fill (an out= argument);
- * values drawn from seed. */
+ * values as vals says, or every byte TA_FILL_BYTE when fill (an out=
+ * argument); values drawn from seed. */
 ta_status ta_synth_tensor(ta_exec *x, uint64_t seed, DLDataType dt, int ndim, const int64_t *shape,
-                          bool contiguous, bool fill, bool ranged, int64_t lo, int64_t hi, DLTensor **out);
+                          bool contiguous, bool fill, ta_synth_values vals, int64_t lo, int64_t hi, DLTensor **out);
 
 /* "self=float32[3,4] strides [1,3], dim=1, ..." for messages and replay
  * (and " {found: ...}" with the discovery path). */

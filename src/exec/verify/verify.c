@@ -111,6 +111,11 @@ static void sort_findings(ta_op_result *r)
     }
 }
 
+void verify_cannot_run(op_job *j, const char *why)
+{
+    if (!j->cannot_run++) snprintf(j->cannot_run_why, sizeof j->cannot_run_why, "%.255s", why);
+}
+
 void verify_finish_result(op_job *j)
 {
     ta_op_result *r = j->res;
@@ -118,7 +123,12 @@ void verify_finish_result(op_job *j)
         bool serious = false;
         for (size_t i = 0; i < r->nfindings; i++)
             if (r->findings[i].severity == TA_SEV_ERROR) serious = true;
-        if (r->exercised == 0 && !serious)
+        /* Not runnable only on evidence from every case: one refused
+         * otherwise (or not made) might have had an input that runs. */
+        if (r->exercised == 0 && !serious && j->cannot_run && j->cannot_run == r->cases)
+            verify_add_simple(j, TA_V_NOT_RUNNABLE, 0, "no input can run it here (all %u cases refused so): %s",
+                              r->cases, j->cannot_run_why);
+        else if (r->exercised == 0 && !serious)
             verify_add_simple(j, TA_V_NOT_EXERCISED, 0, "no case was accepted (%u tried)%s%s", r->cases,
                        r->note[0] ? ": " : "", r->note);
         r->verdict = TA_V_OK;

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <ucontext.h>
@@ -283,23 +284,25 @@ static void send_case(void *ud, const ta_case *c, const ta_decl *d)
 
 /* After a case run in this process: the result's counts and first note.
  * false to stop (the device faulted: no fresh process to go on in). */
-static bool record_case(op_job *j, ta_case_outcome oc, const char *note)
+static bool record_case(op_job *j, ta_case_outcome oc, const char *note, bool cannot_run)
 {
     if (oc == TA_CASE_RAN) j->res->exercised++;
     else if (!j->res->note[0]) snprintf(j->res->note, sizeof j->res->note, "%.255s", note);
+    if (oc == TA_CASE_REJECTED && cannot_run) verify_cannot_run(j, note);
     return oc != TA_CASE_DEVICE_LOST;
 }
 
 /* After a case run in a child: tells the parent. false to stop: after a
  * device fault every later allocation would fail in this process, so the
  * parent goes on at the next case in a fresh child. */
-static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *note)
+static bool send_outcome(int fd, uint32_t c, ta_case_outcome oc, const char *note, bool cannot_run)
 {
     char line[LINE_MAX_BYTES], msg[512];
     snprintf(msg, sizeof msg, "%s", note);
     clean(msg);
     int n = oc == TA_CASE_RAN ? snprintf(line, sizeof line, "X %u\n", c)
-                              : snprintf(line, sizeof line, "R %u\t%.900s\n", c, msg);
+                              : snprintf(line, sizeof line, "%c %u\t%.900s\n",
+                                         oc == TA_CASE_REJECTED && cannot_run ? 'N' : 'R', c, msg);
     put_line(fd, line, (size_t)n);
     if (oc != TA_CASE_DEVICE_LOST) return true;
     n = snprintf(line, sizeof line, "L %u\n", c);
@@ -390,6 +393,7 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
     }
     if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd, !j->pages_off);
     ta_observer_set_screen(ck, j->screen, j->screen_ud);
+    if (g_box) ta_observer_set_screen_flag(ck, &g_box->screening);
     dsc_search *S = open_search(j, o);
     dsc_stats reported = {0};
     bool go_on = true;
@@ -407,8 +411,9 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
         /* Released now, not when the next case starts: a kernel that broke
          * what releasing needs then fails in its own case. */
         ta_exec_reset(x);
-        go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck))
-                                     : record_case(j, oc, ta_observer_note(ck));
+        bool cannot_run = ta_observer_cannot_run(ck);
+        go_on = mode == RUN_IN_CHILD ? send_outcome(fd, c, oc, ta_observer_note(ck), cannot_run)
+                                     : record_case(j, oc, ta_observer_note(ck), cannot_run);
     }
     dsc_search_destroy(S);
     if (mode == RUN_IN_CHILD && go_on) put_line(fd, "D\n", 2);
@@ -454,6 +459,11 @@ _Noreturn void verify_spare_main(const child_work *w, mailbox *box, int errfd, i
     /* What a kernel prints must not end up inside the report on stdout. */
     if (errfd >= 0 && dup2(errfd, STDERR_FILENO) >= 0) g_errfd = STDERR_FILENO;
     dup2(STDERR_FILENO, STDOUT_FILENO);
+    /* glibc writes its fatal messages ("free(): invalid pointer") to
+     * /dev/tty, past any redirection, unless this is set: then they land in
+     * the child's output, which a crash's finding quotes. This process's
+     * own environment only (a child, forked). */
+    setenv("LIBC_FATAL_STDERR_", "1", 1);
     assignment a;
     ssize_t got;
     while ((got = read(ctl, &a, sizeof a)) < 0 && errno == EINTR) {}

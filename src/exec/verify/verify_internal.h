@@ -20,6 +20,8 @@
  *   C <arguments>                  its arguments, described, before the call
  *   F <kind>\t<arg>\t<seed>\t<msg> a finding
  *   X <case> / R <case>\t<msg>     the case ran / was rejected
+ *   N <case>\t<msg>                it was rejected as no input could run
+ *                                  the operator (ta_kernel_cannot_run)
  *   T                              a trapped write was reported; exiting
  *   L <case>                       the device faulted in the case (reported
  *                                  as a finding); exiting, since a CUDA
@@ -60,15 +62,20 @@ typedef struct op_job {
      * every case; the write is reported already. */
     bool pages_off;
     size_t capfindings;
+    /* cases refused as no input could run the operator (ta_kernel_cannot_run), and the first's reason */
+    uint32_t cannot_run;
+    char cannot_run_why[256];
 } op_job;
 
-/* A child's mailbox: its report lines not yet sent through the pipe, and
- * when its current case started (for the parent's timeout). */
+/* A child's mailbox: its report lines not yet sent through the pipe, when
+ * its current case started (for the parent's timeout), and whether it is
+ * in the operator's screen (a crash there is the Meta kernel's). */
 enum { MAILBOX_BYTES = 64 << 10 };
 typedef struct mailbox {
     volatile size_t len;        /* bytes of data holding whole lines */
     volatile double case_start; /* monotonic seconds; 0 before the first case */
-    char data[MAILBOX_BYTES - 2 * sizeof(double)];
+    volatile uint32_t screening; /* 1 while the operator's screen (its Meta kernel) runs */
+    char data[MAILBOX_BYTES - 4 * sizeof(double)];
 } mailbox;
 
 /* What the parent sends a spare child through its control pipe: jobs
@@ -103,6 +110,8 @@ uint64_t verify_seed_of_case(const op_job *j, const ta_verify_opts *o, uint32_t 
 void verify_add_finding(op_job *j, const ta_finding *given);
 void verify_add_simple(op_job *j, ta_verdict_kind k, uint64_t seed, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A case of j was refused as no input could run the operator: why. */
+void verify_cannot_run(op_job *j, const char *why);
 /* j's cases are done: its verdict, from its findings, which are sorted. */
 void verify_finish_result(op_job *j);
 

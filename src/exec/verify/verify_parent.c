@@ -144,6 +144,7 @@ static child_io *io_take(children *ch)
         if (io->box) {
             io->box->len = 0;
             io->box->case_start = 0;
+            io->box->screening = 0;
         }
         return io;
     }
@@ -267,6 +268,7 @@ static void run_alone_later(run_ctx *x, op_job *j)
     j->next_case = 0;
     j->restarts = 0;
     j->pages_off = false;
+    j->cannot_run = 0;
     x->queue[x->qtail++] = (uint32_t)(j - x->work.jobs);
     if (x->stats) x->stats->reruns++;
 }
@@ -342,8 +344,10 @@ static void handle_line(run_ctx *x, runner *r, char *line)
         break;
     case 'X': j->res->exercised++; break;
     case 'R':
+    case 'N': /* rejected; N: as no input could run it (ta_kernel_cannot_run) */
         if ((tab = strchr(line, '\t')) && !j->res->note[0])
             snprintf(j->res->note, sizeof j->res->note, "%.255s", tab + 1);
+        if (line[0] == 'N') verify_cannot_run(j, tab ? tab + 1 : "");
         break;
     case 'T': /* the kernel was running on the case: it was exercised */
         j->trapped = j->pages_off = true;
@@ -447,27 +451,33 @@ static void output_tail(int fd, char *out, size_t cap)
 
 /* A child running j alone died (or was killed) in j's case c: the verdict,
  * and where j goes on (j->done when it does not). printed: what it printed
- * last (output_tail). */
-static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const char *desc, const char *printed)
+ * last (output_tail); screening: it was in the operator's screen, its Meta
+ * kernel, not the kernel verified. */
+static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const char *desc, const char *printed,
+                       bool screening)
 {
     const ta_verify_opts *o = x->work.o;
     int64_t c = j->cur_case;
     uint64_t seed = seed_of(j, o, c);
+    char who[320];
+    if (screening) snprintf(who, sizeof who, "the Meta kernel of %s (the screen run before its kernel)", j->name);
+    else snprintf(who, sizeof who, "the kernel");
     if (timed_out) {
         verify_add_simple(j, TA_V_TIMEOUT, seed,
-                   "case %lld did not finish within %.3g s; the kernel was killed [case: %s]",
-                   (long long)c, o->timeout, desc);
+                   "case %lld did not finish within %.3g s; %s was killed [case: %s]",
+                   (long long)c, o->timeout, who, desc);
         j->done = true; /* a hang tends to repeat: the other cases are skipped */
         return;
     }
     if (!j->trapped && !j->device_lost) {
         const char *said = printed[0] ? "; it printed last: " : "";
         if (WIFSIGNALED(status))
-            verify_add_simple(j, TA_V_CRASH, seed, "the kernel died of %s in case %lld%s%s [case: %s]",
+            verify_add_simple(j, TA_V_CRASH, seed, "%s died of %s in case %lld%s%s [case: %s]", who,
                        signame(WTERMSIG(status)), (long long)c, said, printed, desc);
         else
-            verify_add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld%s%s [case: %s]",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c, said, printed, desc);
+            verify_add_simple(j, TA_V_CRASH, seed, "the process exited with status %d in case %lld%s%s%s [case: %s]",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, (long long)c,
+                       screening ? " in the Meta kernel (the screen)" : "", said, printed, desc);
         if (++j->restarts > MAX_RESTARTS) {
             j->done = true;
             return;
@@ -511,13 +521,14 @@ static uint32_t reap(run_ctx *x, runner *r, bool timed_out, bool *alone)
     char desc[sizeof r->io->cur_desc], printed[200];
     snprintf(desc, sizeof desc, "%s", r->io->cur_desc);
     output_tail(r->io->errfd, printed, sizeof printed);
+    bool screening = r->io->box && r->io->box->screening;
     io_give_back(r->io);
     r->io = NULL;
     *alone = r->alone;
     if (r->settled == r->end) return r->end;
     if (!r->alone) return batch_died(x, r, timed_out);
     op_job *j = &x->work.jobs[r->first];
-    alone_died(x, j, status, timed_out, desc, printed);
+    alone_died(x, j, status, timed_out, desc, printed, screening);
     if (!j->done) return r->first;
     complete(x, j);
     return r->end;
