@@ -58,6 +58,18 @@ static run functionalize(ta_ir_graph *g, const ta_ir_ops *ops, bool no_copy_back
     return r;
 }
 
+/* The regression graph tests/data/functionalize/NAME.ir, functionalized. */
+static run functionalize_data(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/functionalize/%s.ir", name);
+    char *text = ta_test_read_file(path, NULL);
+    assert_non_null(text);
+    run r = functionalize(read_text(text), NULL, false);
+    free(text);
+    return r;
+}
+
 static void done(run *r)
 {
     ta_functionalize_report_destroy(r->r);
@@ -389,8 +401,10 @@ static void test_zero_trip_loop_alias(void **state)
 /* view_of_branch_cond: the branch returns a view of an If on a bool made in
  * the branch. After the outer If that bool is gone (it used to be read there,
  * out of its scope): the view is pushed into the If (transpose(e ? x0 : x2)
- * is e ? transpose(x0) : transpose(x2)) and the bool leaves the outer If as
- * an output, so the write through the result is rewritten into both. */
+ * is e ? transpose(x0) : transpose(x2)) and the bool, aten::__not__(%d), is
+ * computed again after the outer If (not returned from it: see
+ * test_exported_cond_read_in_loop), so the write through the result is
+ * rewritten into both. */
 static void test_view_of_branch_cond(void **state)
 {
     (void)state;
@@ -416,9 +430,101 @@ static void test_view_of_branch_cond(void **state)
     assert_int_equal(C(&r)->kept, 0);
     assert_int_equal(C(&r)->copy_backs, 2);
     assert_non_null(strstr(r.text, "aten::relu(%r)"));
-    assert_non_null(strstr(r.text, "-> (%t, %e)")); /* the bool leaves the If */
+    assert_null(strstr(r.text, "-> (%t, %e)")); /* the bool does not leave the If ... */
+    const char *again = strstr(r.text, "= aten::__not__(%d)");
+    assert_non_null(again = strstr(again + 1, "= aten::__not__(%d)")); /* ... it is computed again */
+    assert_true(again > strstr(r.text, "-> (%t)"));
     assert_non_null(strstr(r.text, "aten::transpose(%w, %zero, %one)"));
     reads_back(&r);
+    done(&r);
+}
+
+/* exported_cond_read_in_loop (minimized from fuzz_graph(3008405)): the
+ * write through %v88 depends on the branch's bool %v173 (= __not__(%d)),
+ * which used to leave the If as an output. torch 1.13.1's optimizing
+ * executor merged the loop's own __not__(%d) into it, and its interpreter,
+ * emitting the loop inline at the branch's return after loading %v173
+ * there, freed it in the loop's first iteration (isBool() INTERNAL ASSERT
+ * FAILED). It is computed again after the If instead: no bool output. */
+static void test_exported_cond_read_in_loop(void **state)
+{
+    (void)state;
+    run r = functionalize_data("exported_cond_read_in_loop");
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    const char *outer = strstr(r.text, "= prim::If(%v89)");
+    assert_non_null(outer);
+    const char *line = outer;
+    while (line > r.text && line[-1] != '\n') line--;
+    const char *bool_out = strstr(line, ": bool");
+    assert_true(!bool_out || bool_out > outer); /* none of its outputs is a bool */
+    const char *again = strstr(outer, "\n  %0 : bool = aten::__not__(%d)"); /* at the top level, after it */
+    assert_non_null(again);
+    assert_non_null(strstr(again, "prim::If(%0)"));
+    reads_back(&r);
+    done(&r);
+}
+
+/* if_one_value_twice (from the fuzzer's graphs that kept writes): the
+ * unrolled second loop's If returns one fresh value in two outputs. They
+ * share the first one's memory (a write through one is a write through the
+ * other); each used to get memory of its own, so neither could be followed,
+ * and a dead list of one of them and %x1 kept the write to %x1 in place. */
+static void test_if_one_value_twice(void **state)
+{
+    (void)state;
+    run r = functionalize_data("if_one_value_twice");
+    assert_int_equal(C(&r)->unrolled, 1);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->mutating_after, 1); /* the copy-back of %x1 */
+    assert_non_null(strstr(r.text, "aten::mul(%v283, %x2)"));
+    assert_non_null(strstr(r.text, "aten::copy_(%x1, "));
+    reads_back(&r);
+    done(&r);
+}
+
+/* An If returning a value made in one branch twice, and the two outputs
+ * written one after the other: the second write reads the first's result. */
+static void test_if_outputs_share_memory(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %c : bool):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %a : Tensor, %b : Tensor = prim::If(%c)\n"
+                                    "    block0():\n"
+                                    "      %m : Tensor = aten::mul(%x0, %x1)\n"
+                                    "      -> (%m, %m)\n"
+                                    "    block1():\n"
+                                    "      -> (%x0, %x1)\n"
+                                    "  %w : Tensor = aten::add_(%a, %one, %one)\n"
+                                    "  %v : Tensor = aten::relu_(%b)\n"
+                                    "  return (%a)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    /* %a's memory (%a itself, or %x0) takes the sum; when %c, %b is that
+     * memory, so relu reads the sum and its result is %a's memory too */
+    const char *add = strstr(r.text, "%w : Tensor = aten::add(%a, %one, %one)");
+    assert_non_null(add);
+    assert_non_null(add = strstr(add, "-> (%w, %x0)"));
+    assert_non_null(add = strstr(add, "-> (%0)")); /* %b when %c: %a's memory now */
+    assert_non_null(add = strstr(add, "aten::relu("));
+    assert_non_null(strstr(add, "-> (%v, %x1)"));
+    reads_back(&r);
+    done(&r);
+}
+
+/* if_views_many_ways: eight Ifs in a row each return the previous one's
+ * result or its transpose, so the last reaches %x0 and %x1 through 256
+ * chains of views and conds: its roots are listed once each (listed once
+ * per chain, they were too many to follow, and the write stayed). */
+static void test_if_views_many_ways(void **state)
+{
+    (void)state;
+    run r = functionalize_data("if_views_many_ways");
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    assert_int_equal(C(&r)->scatters, 255); /* one inverse transpose per chain with any */
     done(&r);
 }
 
@@ -567,6 +673,10 @@ int main(void)
         cmocka_unit_test(test_loop_read_then_carried),
         cmocka_unit_test(test_zero_trip_loop_alias),
         cmocka_unit_test(test_view_of_branch_cond),
+        cmocka_unit_test(test_exported_cond_read_in_loop),
+        cmocka_unit_test(test_if_one_value_twice),
+        cmocka_unit_test(test_if_outputs_share_memory),
+        cmocka_unit_test(test_if_views_many_ways),
         cmocka_unit_test(test_loop_parity),
         cmocka_unit_test(test_loop_unrolled),
         cmocka_unit_test(test_loop_not_unrolled),

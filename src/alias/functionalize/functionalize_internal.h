@@ -160,11 +160,10 @@ uint32_t fz_find(fz_pass *p, uint32_t v);
 const char *fz_tainted(fz_pass *p, const ta_ir_value *v);
 /* Whether that is for a reason other than a loop carrying it (or too many roots). */
 bool fz_tainted_foreign(fz_pass *p, const ta_ir_value *v);
-/* The roots a reaches (through views, conds, aggregates) into out (up to
- * cap), after the n already there; returns the new count. */
+/* The roots a reaches (through views, conds, aggregates) into out, after
+ * the n already there, each once when the list fills up; returns the new
+ * count, cap when there are more (or the chain is too deep to follow). */
 uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap);
-/* Collects the roots of a (value pointers) into out (up to cap); returns the count. */
-uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap);
 /* Whether v is visible in block b (defined in b or a block enclosing it). */
 bool fz_visible(const ta_ir_value *v, const ta_ir_block *b);
 const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v);

@@ -14,6 +14,20 @@
  * memory through loops makes both shapes often, so the pass hands such a
  * tensor on through aten::alias(%r), placed after the loop that reads it: the
  * same memory, and a last use the interpreter sees.
+ *
+ * The cause (torch/csrc/jit/runtime/interpreter/can_emit_inline.h and
+ * code_impl.h): a node with one output and one use, right before its user
+ * (constants aside), is emitted inside the user's argument loads, and a
+ * prim::Loop is no exception. A value's last emitted load moves it out of
+ * its register. When the user (a block's return, another loop) loads %r
+ * before the loop's result, the loop body is emitted after that load, its
+ * read of %r is the last one emitted, and the first iteration frees %r for
+ * the next. aten::alias(%r) after the loop stands between the loop and the
+ * user, so the loop is emitted in place. torch's optimizer can make the
+ * shape itself: its common subexpression elimination replaces a loop's
+ * own aten::__not__(%d) by the same one before the loop, so a bool a
+ * branch returned ahead of a loop's result failed (plan.c's export_cond
+ * computes such a bool again after the If instead).
  */
 #include <string.h>
 

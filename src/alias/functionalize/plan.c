@@ -48,48 +48,59 @@ static void unite(fz_pass *p, uint32_t a, uint32_t b)
     p->foreign[a] |= p->foreign[b];
 }
 
-uint32_t fz_alias_roots(const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
-{
-    switch (a->kind) {
-    case FZ_ROOT:
-        if (n < cap) out[n++] = a->root;
-        return n;
-    case FZ_COND:
-        n = fz_alias_roots(a->alt[0], out, n, cap);
-        return fz_alias_roots(a->alt[1], out, n, cap);
-    case FZ_AGG:
-    case FZ_UNKNOWN:
-        for (uint32_t i = 0; i < a->nelems && n < cap; i++) out[n++] = a->elems[i];
-        return n;
-    default:
-        return n;
-    }
-}
-
-/* VIEW's roots are its parent's: the caller resolves them through p. */
 /* Chains deeper than this are not followed (the caller gets cap roots:
  * too many to follow). Well-formed graphs never come near it. */
 enum { MAX_STEPS = 4096 };
 
-static uint32_t roots_at(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap, uint32_t *steps)
+/* A walk collecting the roots an alias reaches into out[start..cap). */
+typedef struct fz_root_walk {
+    ta_ir_value **out;
+    uint32_t start, n, cap, steps;
+    bool full; /* more than cap distinct roots, or too deep */
+} fz_root_walk;
+
+/* out[start..n) without repeats, in place: a cond of conds (loops unrolled,
+ * branches nested) reaches the same few roots many ways, so a full list is
+ * compacted before it counts as too many. Rare: a full list only. */
+static void drop_repeats(fz_root_walk *w)
 {
-    while (a->kind == FZ_VIEW && ++*steps < MAX_STEPS) a = fz_view_base(p, a);
-    if (++*steps >= MAX_STEPS) return cap;
-    if (a->kind == FZ_COND) {
-        n = roots_at(p, a->alt[0], out, n, cap, steps);
-        return roots_at(p, a->alt[1], out, n, cap, steps);
+    uint32_t m = w->start;
+    for (uint32_t i = w->start; i < w->n; i++) {
+        uint32_t k = w->start;
+        while (k < m && w->out[k] != w->out[i]) k++;
+        if (k == m) w->out[m++] = w->out[i];
     }
-    if (a->kind == FZ_AGG) {
-        for (uint32_t i = 0; i < a->nelems && n < cap; i++) n = roots_at(p, fz_alias_of(p, a->elems[i]), out, n, cap, steps);
-        return n;
-    }
-    return fz_alias_roots(a, out, n, cap);
+    w->n = m;
+}
+
+static void add_root(fz_root_walk *w, ta_ir_value *r)
+{
+    if (w->n == w->cap) drop_repeats(w);
+    if (w->n == w->cap) w->full = true;
+    else w->out[w->n++] = r;
+}
+
+static void roots_at(fz_pass *p, const fz_alias *a, fz_root_walk *w)
+{
+    while (a->kind == FZ_VIEW && ++w->steps < MAX_STEPS) a = fz_view_base(p, a);
+    if (++w->steps >= MAX_STEPS) w->full = true;
+    for (uint32_t i = 0; !w->full && i < 2 && a->kind == FZ_COND; i++) roots_at(p, a->alt[i], w);
+    for (uint32_t i = 0; !w->full && a->kind == FZ_AGG && i < a->nelems; i++) roots_at(p, fz_alias_of(p, a->elems[i]), w);
+    for (uint32_t i = 0; !w->full && a->kind == FZ_UNKNOWN && i < a->nelems; i++) add_root(w, a->elems[i]);
+    if (!w->full && a->kind == FZ_ROOT) add_root(w, a->root);
 }
 
 uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, uint32_t cap)
 {
     uint32_t steps = 0;
-    return roots_at(p, a, out, n, cap, &steps);
+    while (a->kind == FZ_VIEW && ++steps < MAX_STEPS) a = fz_view_base(p, a);
+    if (a->kind == FZ_ROOT && n < cap) { /* most values: one root, through views */
+        out[n] = a->root;
+        return n + 1;
+    }
+    fz_root_walk w = {.out = out, .start = n, .n = n, .cap = cap, .steps = steps};
+    roots_at(p, a, &w);
+    return w.full ? cap : w.n;
 }
 
 enum { MAX_ROOTS = FZ_MAX_ROOTS };
@@ -392,13 +403,66 @@ static bool chain_visible(fz_pass *p, const fz_alias *a, const ta_ir_block *b, b
     return a->kind == FZ_ROOT;
 }
 
+/* Whether c is computed from scalars alone, by an operator that reads
+ * and writes nothing else, from values visible at block at (or constants). */
+static bool recomputable(fz_pass *p, const ta_ir_value *c, const ta_ir_block *at)
+{
+    const ta_ir_node *d = c->node;
+    if (d->kind->kind != IR_K_OTHER || d->kind->side_effects || d->nblocks || d->noutputs != 1) return false;
+    const ta_ir_op *op = fz_op(p, d);
+    if (!op || op->kind == TA_IR_CONSERVATIVE || fz_op_writes(op)) return false;
+    for (uint32_t i = 0; i < d->ninputs; i++) {
+        const ta_ir_value *v = d->inputs[i];
+        ta_ir_type_kind k = v->type->kind;
+        if ((k != TA_IR_BOOL && k != TA_IR_INT && k != TA_IR_FLOAT) ||
+            (!fz_visible(v, at) && v->node->kind->kind != IR_K_CONSTANT))
+            return false;
+    }
+    return true;
+}
+
+/* c's node again, just after If n (constants it reads copied there). */
+static ta_ir_value *recompute_after(fz_pass *p, ta_ir_node *n, const ta_ir_value *c)
+{
+    const ta_ir_node *d = c->node;
+    ta_ir_value *in[8];
+    ta_ir_node *at = n, *k;
+    if (d->ninputs > 8) return NULL;
+    for (uint32_t i = 0; i < d->ninputs; i++) {
+        in[i] = d->inputs[i];
+        if (fz_visible(in[i], n->block)) continue;
+        const ta_ir_node *kd = in[i]->node;
+        if (ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1, &k) != TA_OK) return NULL;
+        ta_ir_value_set_type(k->outputs[0], in[i]->type);
+        for (uint32_t a = 0; a < kd->nattrs; a++)
+            if (ta_ir_node_set_attr(k, kd->attrs[a].name, kd->attrs[a].value) != TA_OK) return NULL;
+        ir_node_link_after(k, at), at = k;
+        in[i] = k->outputs[0];
+    }
+    if (ir_node_create_kind(p->g, d->kind, in, d->ninputs, 1, &k) != TA_OK) return NULL;
+    ta_ir_value_set_type(k->outputs[0], c->type);
+    ir_node_link_after(k, at);
+    return k->outputs[0];
+}
+
 /* The bool value c as seen after If n, whose branch b uses it: c itself
- * when visible there, else a new output of n that is c in branch b (and
- * false in the other, where the alias depending on it is not chosen). */
+ * when visible there; else, when c is a scalar function of what is
+ * visible there, c computed again just after n; else a new output of n
+ * that is c in branch b (and false in the other, where the alias depending
+ * on it is not chosen). Computing it again keeps the bool out of the
+ * branch's outputs: torch 1.13.1's interpreter, emitting a loop inline at
+ * the branch's return (interpreter_quirk.c), may free a returned bool that
+ * its common subexpression elimination made the loop read
+ * (tests/data/functionalize/exported_cond_read_in_loop.ir). */
 static ta_ir_value *export_cond(fz_pass *p, ta_ir_node *n, int b, ta_ir_value *c)
 {
     if (fz_visible(c, n->block)) return c;
     if (b < 0) return NULL;
+    if (recomputable(p, c, n->block)) {
+        ta_ir_value *r = recompute_after(p, n, c);
+        if (!r) p->oom = true;
+        return r;
+    }
     ta_ir_node *k;
     ta_ir_value *o = NULL;
     if (ta_ir_node_create(p->g, "prim::Constant", NULL, 0, 1, &k) == TA_OK &&
@@ -494,6 +558,33 @@ static ta_status set_cond(fz_pass *p, ta_ir_value *o, ta_ir_value *cond, const f
     return set_alias(p, o, a);
 }
 
+/* The output of branch b of If n whose memory output j shares, as j's
+ * own: the first output returning the very value j returns, when every
+ * output reaching memory that value makes inside n returns that value too
+ * (a loop carrying one value in two slots, unrolled, returns it twice);
+ * -1 when the outputs share it some other way (a view of another's). */
+static int32_t shared_owner(fz_pass *p, ta_ir_node *n, int b, uint32_t nout, uint32_t j)
+{
+    ta_ir_value *const *outs = n->blocks[b]->ret->inputs;
+    ta_ir_value *r[MAX_ROOTS], *q[MAX_ROOTS];
+    uint32_t nr = fz_roots(p, fz_alias_of(p, outs[j]), r, 0, MAX_ROOTS), owner = j;
+    for (uint32_t k = 0; k < nout; k++) {
+        if (outs[k] == outs[j]) {
+            if (k < owner) owner = k;
+            continue;
+        }
+        uint32_t nq = fz_roots(p, fz_alias_of(p, outs[k]), q, 0, MAX_ROOTS);
+        for (uint32_t x = 0; x < nr; x++)
+            for (uint32_t y = 0; y < nq; y++)
+                if (r[x] == q[y] && !fz_visible(r[x], n->block)) return -1;
+    }
+    return (int32_t)owner;
+}
+
+/* Each output of n is memory of its own (its self: a root) where a branch
+ * makes it, a cond when the branches differ; outputs returning one value
+ * made inside share the first one's self, so that a write through one is a
+ * write through the other. */
 static ta_status plan_if(fz_pass *p, ta_ir_node *n)
 {
     for (uint32_t b = 0; b < n->nblocks; b++) {
@@ -501,19 +592,23 @@ static ta_status plan_if(fz_pass *p, ta_ir_node *n)
         if (st != TA_OK) return st;
     }
     uint32_t nout = n->noutputs; /* export_cond adds outputs after these */
-    for (uint32_t j = 0; j < nout; j++) {
+    const fz_alias **self = ta_calloc(nout + 1, sizeof *self);
+    ta_status st = self ? TA_OK : TA_ERR_NOMEM;
+    for (uint32_t j = 0; j < nout && st == TA_OK; j++)
+        if (holds_tensor(n->outputs[j]->type) && !(self[j] = self_alias(p, n->outputs[j]))) st = TA_ERR_NOMEM;
+    for (uint32_t j = 0; j < nout && st == TA_OK; j++) {
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
         ta_ir_value *outs[2] = {n->blocks[0]->ret->inputs[j], n->blocks[1]->ret->inputs[j]};
-        const fz_alias *self = self_alias(p, o), *l[2] = {NULL, NULL};
-        if (!self) return TA_ERR_NOMEM;
-        for (int b = 0; b < 2; b++)
-            if (!shares_inside(p, n, n->blocks[b]->ret->inputs, nout, j))
-                l[b] = localize(p, fz_alias_of(p, outs[b]), n, b, self);
-        ta_status st = set_cond(p, o, n->inputs[0], l[0], l[1], outs, 2, "it is returned by an If whose branches the pass cannot follow");
-        if (st != TA_OK) return st;
+        const fz_alias *l[2] = {NULL, NULL};
+        for (int b = 0; b < 2; b++) {
+            int32_t k = shared_owner(p, n, b, nout, j);
+            if (k >= 0) l[b] = localize(p, fz_alias_of(p, outs[b]), n, b, self[k]);
+        }
+        st = set_cond(p, o, n->inputs[0], l[0], l[1], outs, 2, "it is returned by an If whose branches the pass cannot follow");
     }
-    return TA_OK;
+    free(self);
+    return st;
 }
 
 /* "The loop body runs at least once": trip > 0 and the initial condition. */
