@@ -204,7 +204,8 @@ $(TORCH_OUT)/obj/%.o: %.cpp
 # The libtorch bridge: a kernel library like the others (the ta_* runtime
 # from its host), which alone links libtorch; not linked when a file was
 # compiled against another torch's headers than TORCH's.
-$(TORCH_OUT)/libtensoralias_torch.so: $(TORCH_OBJ)
+# the kit first: verify takes a bridge older than the kit beside it for stale
+$(TORCH_OUT)/libtensoralias_torch.so: $(TORCH_OBJ) | $(TORCH_KIT_OUT)
 	sh tools/torch-config.sh --check-deps $(TORCH_DIR) $(TORCH_OBJ:.o=.d)
 	$(CXX) -shared $(LDFLAGS) -o $@ $(TORCH_OBJ) $(TORCH_LIBS)
 

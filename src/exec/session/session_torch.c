@@ -142,7 +142,10 @@ static ta_status find_bridge(ta_verify_session *s, const char *script, const tor
     char *bridge = s->torch.bridge, name[PATH_MAX], kit[PATH_MAX];
     size_t cap = sizeof s->torch.bridge;
     snprintf(name, sizeof name, "torch/%s/libtensoralias_torch.so", f->key);
-    if (ta_bundled_library(c->data_dir, name, bridge, cap) == TA_OK) return TA_OK;
+    snprintf(kit, sizeof kit, "%.*s", (int)(strrchr(script, '/') - script), script);
+    /* a prebuilt bridge older than the bridge's sources beside it (make
+     * after a change, without TORCH=DIR again) is stale: the cache's serves */
+    if (ta_bundled_library(c->data_dir, name, bridge, cap) == TA_OK && up_to_date(bridge, kit)) return TA_OK;
     /* Debian's torch: the bridge built with tensoralias serves it. */
     if (!strcmp(f->kind, "debian") && ta_bundled_library(c->data_dir, "libtensoralias_torch.so", bridge, cap) == TA_OK)
         return TA_OK;
@@ -154,7 +157,6 @@ static ta_status find_bridge(ta_verify_session *s, const char *script, const tor
     if (snprintf(cached, sizeof cached, "%s/%s", root, f->key) >= (int)sizeof cached ||
         snprintf(bridge, cap, "%s/libtensoralias_torch.so", cached) >= (int)cap)
         return session_fail(d, TA_ERR_INVALID, "verify-config", "the cache folder's path is too long: %s", root);
-    snprintf(kit, sizeof kit, "%.*s", (int)(strrchr(script, '/') - script), script);
     if (up_to_date(bridge, kit)) return TA_OK;
     return build_bridge(c, script, f, cached, d);
 }
