@@ -114,6 +114,25 @@ static void named_library(void **state)
 
 static void put(const char *dir, const char *rel, const char *text) { ta_test_put_file(dir, rel, text); }
 
+/* The folder dir scanned whole, as `extract DIR` does. */
+static scanned scan_tree(const char *dir)
+{
+    ta_extract_opts o = {.no_git = true};
+    scanned s;
+    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
+    assert_int_equal(ta_diags_create(&s.d), TA_OK);
+    assert_int_equal(ta_extract_path(s.x, dir, s.d), TA_OK);
+    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
+    return s;
+}
+
+static void remove_tree(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void across_files(void **state)
 {
     (void)state;
@@ -131,12 +150,7 @@ static void across_files(void **state)
         "def bind(library, schema):\n    def wrapper(f):\n        name = schema.split('::')[-1]\n"
         "        library.define(name)\n        return f\n    return wrapper\n"
         "def bind_low(library, schema):\n    library.define(schema.lower())\n");
-    ta_extract_opts o = {.no_git = true};
-    scanned s;
-    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_path(s.x, dir, s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
+    scanned s = scan_tree(dir);
     assert_int_equal(ta_extract_count(s.x), 2);
     assert_string_equal(op(&s, 0)->schema, "crossfile::cf(Tensor x) -> Tensor");
     assert_int_equal(op(&s, 0)->line, 3);
@@ -147,9 +161,7 @@ static void across_files(void **state)
     assert_int_equal(g->line, 7);
     assert_non_null(strstr(g->message, "'bind_low'"));
     done(&s);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    remove_tree(dir);
 }
 
 static void imported_constants(void **state)
@@ -167,12 +179,7 @@ static void imported_constants(void **state)
         "from pkg.consts import CYC\nfrom nowhere import MISSING\n"
         "lib = torch.library.Library(NS, 'DEF')\nlib.define(SCHEMA)\nlib.define(consts.OTHER)\nlib.define(c.TWO)\n"
         "lib.define(CYC)\nlib.define(MISSING)\n");
-    ta_extract_opts o = {.no_git = true};
-    scanned s;
-    assert_int_equal(ta_extract_create(&o, &s.x), TA_OK);
-    assert_int_equal(ta_diags_create(&s.d), TA_OK);
-    assert_int_equal(ta_extract_path(s.x, dir, s.d), TA_OK);
-    assert_int_equal(ta_extract_finish(s.x, s.d), TA_OK);
+    scanned s = scan_tree(dir);
     assert_int_equal(ta_extract_count(s.x), 3);
     assert_string_equal(op(&s, 0)->schema, "imp::scale_(Tensor(a!) x, float s) -> Tensor(a!)");
     assert_int_equal(op(&s, 0)->line, 8);
@@ -183,9 +190,7 @@ static void imported_constants(void **state)
     /* a cycle of imports and a module that is not there stay notes */
     assert_int_equal(ta_test_count_rule(s.d, "extract-unresolved", NULL), 2);
     done(&s);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    remove_tree(dir);
 }
 
 int main(void)
