@@ -15,9 +15,22 @@
 enum { MSG_MAX = 512 };
 
 /* A build with -DTA_DISCOVERY_TRACE (for working on discovery, never in
- * the library as shipped, which prints nothing) traces each step to stderr. */
+ * the library as shipped, which prints nothing) traces each step to the
+ * file $TA_DISCOVERY_TRACE names (appended to, a line at a time: verify's
+ * children capture their stderr), else to stderr. */
 #ifdef TA_DISCOVERY_TRACE
-#define TRACE(...) fprintf(stderr, "discovery: " __VA_ARGS__)
+static FILE *trace_out(void)
+{
+    static FILE *f;
+    if (!f) {
+        const char *path = getenv("TA_DISCOVERY_TRACE");
+        f = path && *path ? fopen(path, "a") : NULL;
+        if (f) setvbuf(f, NULL, _IOLBF, 0);
+        else f = stderr;
+    }
+    return f;
+}
+#define TRACE(...) fprintf(trace_out(), "discovery: " __VA_ARGS__)
 #else
 #define TRACE(...) ((void)0)
 #endif
