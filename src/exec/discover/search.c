@@ -59,6 +59,8 @@ struct dsc_search {
     uint32_t searches; /* searches begun */
     uint32_t futile;   /* searches every call of which was refused as no input could run it */
     double started;  /* monotonic seconds of the first discovery call, or 0 */
+    uint32_t charged_calls; /* spent in earlier processes (dsc_search_charge) */
+    double charged_seconds;
     dsc_stats stats;
     dsc_attempt_fn on_attempt;
     void *ud;
@@ -114,7 +116,15 @@ static ta_case_outcome attempt(dsc_search *S, ta_observer *ck, uint64_t seed)
 
 static bool out_of_budget(const dsc_search *S)
 {
-    return S->stats.attempts >= DSC_OP_TRIES || (S->started && now() - S->started > DSC_OP_SECONDS);
+    return S->stats.attempts + S->charged_calls >= DSC_OP_TRIES ||
+           (S->started && now() - S->started + S->charged_seconds > DSC_OP_SECONDS) ||
+           S->charged_seconds > DSC_OP_SECONDS;
+}
+
+void dsc_search_charge(dsc_search *S, uint32_t calls, double seconds)
+{
+    S->charged_calls = calls;
+    S->charged_seconds = seconds;
 }
 
 /* An operator that runs some cases as synthesized, and whose searches
