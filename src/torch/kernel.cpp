@@ -107,11 +107,15 @@ ta_status run(const OpEntry &e, ta_kernel_ctx *ctx, ta_stack *st)
 
 /* Whether a screen's error is about the meta device (an operator that has
  * no Meta kernel under its composite one, a check of the bytes or of the
- * device), not about the arguments: the screen cannot tell then. */
+ * device), not about the arguments: the screen cannot tell then. c10's
+ * "data is not allocated yet" is a composite reading a meta tensor's bytes
+ * (_sobol_engine_scramble_, fbgemm_pack_gemm_matrix_fp16: every case was
+ * refused so). */
 bool about_meta(const std::string &m)
 {
     static const char *const words[] = {"Meta", "meta", "fake", "Fake", "data-dependent", "data_ptr", "storage",
-                                        "Storage", "item()", "FunctionalTensor", "is_cpu", "device", nullptr};
+                                        "Storage", "item()", "FunctionalTensor", "is_cpu", "device",
+                                        "data is not allocated", nullptr};
     for (int i = 0; words[i]; i++)
         if (m.find(words[i]) != std::string::npos) return true;
     return false;
