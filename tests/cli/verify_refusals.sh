@@ -4,7 +4,8 @@
 # not-runnable (a note: skipped in JUnit, counted apart in the summary; once
 # a search met only such refusals, its later cases are not searched), one
 # with a single case refused otherwise is not-exercised; a crash while the
-# operator's screen (its Meta kernel) runs is reported as the Meta kernel's;
+# operator's screen (its Meta kernel) runs is reported as the Meta kernel's,
+# and its later cases run unscreened;
 # the children that go on after one that died share one discovery budget.
 . "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/librefusekernels.so
@@ -22,6 +23,9 @@ grep -q '^{"op":"refuse::sometimes","verdict":"not-exercised"' "$tmp/r.json" ||
     { grep sometimes "$tmp/r.json"; fail "sometimes: not-exercised (an input of another dtype might run)"; }
 grep 'refuse::meta_crash' "$tmp/r.json" | grep -q '"kind":"crash".*"message":"the Meta kernel of refuse::meta_crash (the screen run before its kernel) died of SIGSEGV' ||
     { grep meta_crash "$tmp/r.json"; fail "meta_crash: the crash is the Meta kernel's"; }
+# after the screen died, the operator's later cases run unscreened: its kernel is still verified
+grep '"op":"refuse::meta_crash"' "$tmp/r.json" | grep -q '"exercised":[1-9]' ||
+    { grep meta_crash "$tmp/r.json"; fail "meta_crash: its kernel run after its screen died"; }
 
 # after one search that met only such refusals, later cases are not searched
 calls() { "$TA" verify -v --no-default-kernels --kernels "$PLUGIN" --ops 'refuse::cuda_only' --cases "$1" 2>&1 >/dev/null |
@@ -38,7 +42,7 @@ n=$(echo "$late" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
 [ -n "$n" ] && [ "$n" -le 400 ] && [ "$n" -ge 300 ] || { echo "$late"; fail "late_crash: one discovery budget across its children ($n calls)"; }
 
 run text
-tail -n 1 "$tmp/r.text" | grep -q '^3 operators (0 exercised: 0.0% of the 3 with a kernel, 0.0% of the 2 that can run), ' ||
+tail -n 1 "$tmp/r.text" | grep -q '^3 operators (1 exercised: 33.3% of the 3 with a kernel, 50.0% of the 2 that can run), ' ||
     { cat "$tmp/r.text"; fail "the summary: exercised of those with a kernel and of those that can run"; }
 grep -q 'refuse::cuda_only' "$tmp/r.text" && { cat "$tmp/r.text"; fail "a note is not listed without -v"; }
 

@@ -393,7 +393,7 @@ bool verify_run_cases(op_job *j, uint32_t from, const assignment *spent, const t
         return false;
     }
     if (mode == RUN_IN_CHILD) watch_in_child(ck, x, &fd, !j->pages_off);
-    ta_observer_set_screen(ck, j->screen, j->screen_ud);
+    ta_observer_set_screen(ck, spent && spent->screen_off ? NULL : j->screen, j->screen_ud);
     if (g_box) ta_observer_set_screen_flag(ck, &g_box->screening);
     dsc_search *S = open_search(j, o);
     if (S && spent) dsc_search_charge(S, spent->spent_calls, spent->spent_seconds);

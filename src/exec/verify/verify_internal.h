@@ -61,6 +61,11 @@ typedef struct op_job {
      * kernel that writes an input in every case is restarted once, not in
      * every case; the write is reported already. */
     bool pages_off;
+    /* A child died in the operator's screen (its Meta kernel): reported,
+     * and the later children run its cases unscreened, so that the kernel
+     * verified is still run (fbgemm_pack_gemm_matrix_fp16's composite
+     * crashes on meta tensors of no elements). */
+    bool screen_off;
     size_t capfindings;
     /* cases refused as no input could run the operator (ta_kernel_cannot_run), and the first's reason */
     uint32_t cannot_run;
@@ -79,12 +84,12 @@ typedef struct mailbox {
 } mailbox;
 
 /* What the parent sends a spare child through its control pipe: jobs
- * [job, job + count), the first from case `from`, its discovery having
- * spent spent_calls calls and spent_seconds already (children before this
- * one, which died in a case). */
+ * [job, job + count), the first from case `from`, unscreened when
+ * screen_off, its discovery having spent spent_calls calls and
+ * spent_seconds already (children before this one, which died in a case). */
 typedef struct assignment {
     uint32_t job, count, from;
-    uint8_t pages_off;
+    uint8_t pages_off, screen_off;
     uint32_t spent_calls;
     double spent_seconds;
 } assignment;

@@ -218,7 +218,7 @@ static bool start_runner(run_ctx *x, runner *r, uint32_t first, uint32_t end, bo
     op_job *j = &x->work.jobs[first];
     /* Alone, j goes on from its next case: the calls its discovery made in
      * the children before count against its bounds. */
-    assignment a = {first, end - first, alone ? j->next_case : 0, alone && j->pages_off,
+    assignment a = {first, end - first, alone ? j->next_case : 0, alone && j->pages_off, alone && j->screen_off,
                     alone && j->next_case ? j->res->discovery_calls : 0,
                     alone && j->next_case ? j->res->discovery_seconds : 0};
     ssize_t w;
@@ -466,6 +466,7 @@ static void alone_died(run_ctx *x, op_job *j, int status, bool timed_out, const 
     char who[320];
     if (screening) snprintf(who, sizeof who, "the Meta kernel of %s (the screen run before its kernel)", j->name);
     else snprintf(who, sizeof who, "the kernel");
+    j->screen_off |= screening;
     if (timed_out) {
         verify_add_simple(j, TA_V_TIMEOUT, seed,
                    "case %lld did not finish within %.3g s; %s was killed [case: %s]",
