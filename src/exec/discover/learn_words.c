@@ -376,6 +376,21 @@ static void size_word(learner *L, int arg, int dim, const char *w, size_t len)
     }
 }
 
+/* "[num_rows(weight), 2]": a size of another tensor, its rows (its first
+ * size) or its columns (its last). */
+static void size_of_other(learner *L, int arg, int dim, const char *w, size_t len, const char *o, size_t olen)
+{
+    int b = learn_arg_named(L, o, olen);
+    const dsc_tensor *u = b >= 0 && b != arg ? dsc_model_tensor_c(L->m, b, -1) : NULL;
+    if (!u || !u->defined || !u->ndim) return;
+    char word[64], atom[96];
+    snprintf(word, sizeof word, "%.*s", (int)len, w);
+    int k = strstr(word, "row") ? 0 : strstr(word, "col") ? -1 : -2;
+    if (k == -2) return;
+    snprintf(atom, sizeof atom, "%s.size(%d)", L->d->args[arg].name, dim);
+    learn_addf(L, atom, "%s.size(%d) == %s.size(%d)", L->d->args[arg].name, dim, L->d->args[b].name, k);
+}
+
 /* "Tensor[K, 5]", "shape [N, 4]", "of shape (B, 5)": a rank, and the sizes
  * spelled as numbers or words (size_word). */
 static void bracket_shapes(learner *L)
@@ -393,7 +408,8 @@ static void bracket_shapes(learner *L)
         if (!shape || got_before(L->msg, p)) continue;
         int64_t sizes[TA_CASE_MAX_DIM];
         const char *word[TA_CASE_MAX_DIM];
-        size_t wlen[TA_CASE_MAX_DIM];
+        size_t wlen[TA_CASE_MAX_DIM], oflen[TA_CASE_MAX_DIM];
+        const char *of[TA_CASE_MAX_DIM];
         int n = 0;
         const char *q = p + 1;
         bool ok = true;
@@ -405,6 +421,13 @@ static void bracket_shapes(learner *L)
                 word[n] = q;
                 while (isalnum((unsigned char)*q) || *q == '_' || *q == '*') q++;
                 wlen[n] = (size_t)(q - word[n]);
+                of[n] = NULL;
+                if (*q == '(') { /* num_rows(weight): a size of another tensor */
+                    of[n] = ++q;
+                    while (isalnum((unsigned char)*q) || *q == '_') q++;
+                    oflen[n] = (size_t)(q - of[n]);
+                    ok = *q++ == ')';
+                }
                 sizes[n++] = -1;
             } else {
                 ok = false;
@@ -420,6 +443,10 @@ static void bracket_shapes(learner *L)
             snprintf(atom, sizeof atom, "%s.dim()", nm);
             learn_addf(L, atom, "%s.dim() == %d", nm, n);
             for (int i = 0; i < n; i++) {
+                if (sizes[i] < 0 && of[i]) {
+                    size_of_other(L, a, i, word[i], wlen[i], of[i], oflen[i]);
+                    continue;
+                }
                 if (sizes[i] < 0) {
                     size_word(L, a, i, word[i], wlen[i]);
                     continue;
