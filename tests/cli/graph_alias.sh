@@ -146,4 +146,30 @@ grep -q 'bad.classes:1:[0-9]*: error: .*\[ir-syntax\]' "$tmp/err" || { cat "$tmp
 [ $? -eq 2 ] || fail "a missing file should exit 2"
 "$TA" graph-alias "$tmp/g.ir" --format svg > /dev/null 2>&1
 [ $? -eq 2 ] || fail "an unknown format should exit 2"
+
+# A graph file truncated by another process while it is mapped: a message
+# naming it and exit 2, not SIGBUS. The truncation is made deterministic by a
+# driver that maps the file with the command's own ta_cli_map_file, truncates
+# it, then reads its last byte.
+cat > "$tmp/trunc.c" <<'EOF'
+#include <unistd.h>
+#include "cli.h"
+int main(int argc, char **argv)
+{
+    const char *text;
+    size_t len, mapped;
+    if (argc != 2 || ta_cli_map_file(argv[1], &text, &len, &mapped) || !mapped) return 3;
+    if (truncate(argv[1], 0)) return 4;
+    return text[len - 1] == '\n' ? 5 : 6; /* not reached: the page is gone */
+}
+EOF
+head -c 20000 /dev/zero | tr '\0' '\n' > "$tmp/big.ir"
+${CC:-cc} ${SAN:-} -Iinclude -Isrc -Itools/tensoralias -o "$tmp/trunc" "$tmp/trunc.c" \
+    "$BUILD/obj/tools/tensoralias/cli.o" "$BUILD/libtensoralias.a" \
+    $(pkg-config --libs yaml-0.1 igraph jansson) -ldl -lm -lpthread 2> "$tmp/cc.err" ||
+    { cat "$tmp/cc.err"; fail "the truncation driver does not build"; }
+"$tmp/trunc" "$tmp/big.ir" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || { cat "$tmp/err"; fail "a file truncated while mapped should exit 2, not $rc"; }
+grep -q "big.ir changed while it was read" "$tmp/err" || { cat "$tmp/err"; fail "no message for a truncated file"; }
 echo "graph-alias: dumps, queries, errors and options as documented"

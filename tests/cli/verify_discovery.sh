@@ -19,12 +19,12 @@ field() { # op field: the op's line's value of an integer field
 }
 
 run "$tmp/off.json" --no-discovery
-[ "$(grep -c '"verdict":"not-exercised"' "$tmp/off.json")" -eq 10 ] ||
-    { cat "$tmp/off.json" "$tmp/err"; fail "without discovery: all 10 not exercised"; }
+[ "$(grep -c '"verdict":"not-exercised"' "$tmp/off.json")" -eq 11 ] ||
+    { cat "$tmp/off.json" "$tmp/err"; fail "without discovery: all 11 not exercised"; }
 grep -q '"discovery"' "$tmp/off.json" && fail "without discovery: no discovery counts"
 
 run "$tmp/on.json"
-for op in boxes pair gather_rows accessors hidden_write quiet screened roi_backward jagged_rows; do
+for op in boxes pair gather_rows accessors hidden_write quiet screened roi_backward jagged_rows pooled_grad; do
     n=$(field "picky::$op" "$tmp/on.json" exercised)
     [ "${n:-0}" -gt 0 ] || { grep "picky::$op\"" "$tmp/on.json"; cat "$tmp/err"; fail "picky::$op: exercised with discovery"; }
 done
@@ -47,6 +47,10 @@ calls=$(grep '"op":"picky::roi_backward"' "$tmp/on.json" | sed -n 's/.*"calls":\
 # 16 when offsets are drawn as any other index).
 calls=$(grep '"op":"picky::jagged_rows"' "$tmp/on.json" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
 [ "${calls:-999}" -le 60 ] || { grep jagged_rows "$tmp/on.json"; fail "picky::jagged_rows: its offsets made offsets"; }
+# Sizes spelled as expressions of the schema's ints ("channels /
+# (pooled_height * pooled_width)"): read, not guessed (215 calls blind).
+calls=$(grep '"op":"picky::pooled_grad"' "$tmp/on.json" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
+[ "${calls:-999}" -le 60 ] || { grep pooled_grad "$tmp/on.json"; fail "picky::pooled_grad: its expression sizes read"; }
 # -v prints discovery's cost per operator that searched.
 run "$tmp/v.json" -v
 grep -q '^discovery per operator that searched: [0-9.]* calls, [0-9.]* ms; the costliest: picky::[a-z_]* ([0-9]* calls, [0-9]* ms)$' "$tmp/err" ||

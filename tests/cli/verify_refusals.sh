@@ -4,12 +4,13 @@
 # not-runnable (a note: skipped in JUnit, counted apart in the summary; once
 # a search met only such refusals, its later cases are not searched), one
 # with a single case refused otherwise is not-exercised; a crash while the
-# operator's screen (its Meta kernel) runs is reported as the Meta kernel's.
+# operator's screen (its Meta kernel) runs is reported as the Meta kernel's;
+# the children that go on after one that died share one discovery budget.
 . "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/librefusekernels.so
 run() { # format options...
     f=$1; shift
-    "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'refuse::*' --cases 8 --format "$f" "$@" \
+    "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'refuse::[cms]*' --cases 8 --format "$f" "$@" \
         >"$tmp/r.$f" 2>"$tmp/err"
 }
 run json
@@ -27,6 +28,14 @@ calls() { "$TA" verify -v --no-default-kernels --kernels "$PLUGIN" --ops 'refuse
     sed -n 's/^discovery: \([0-9]*\) calls.*/\1/p'; }
 c8=$(calls 8) c24=$(calls 24)
 [ -n "$c8" ] && [ "$c8" = "$c24" ] || fail "cuda_only: discovery calls grow with the cases ($c8 for 8, $c24 for 24)"
+
+# An operator whose children die one after another: the children that go
+# on after each share one discovery budget (400 calls; 733 when each child
+# had its own).
+late=$("$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'refuse::late_crash' --cases 40 --format json 2>"$tmp/err")
+echo "$late" | grep -q '"verdict":"crash"' || { echo "$late"; cat "$tmp/err"; fail "late_crash: its crash found"; }
+n=$(echo "$late" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
+[ -n "$n" ] && [ "$n" -le 400 ] && [ "$n" -ge 300 ] || { echo "$late"; fail "late_crash: one discovery budget across its children ($n calls)"; }
 
 run text
 tail -n 1 "$tmp/r.text" | grep -q '^3 operators (0 exercised: 0.0% of the 3 with a kernel, 0.0% of the 2 that can run), ' ||

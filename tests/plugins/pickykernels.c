@@ -174,6 +174,24 @@ static ta_status roi_backward(ta_kernel_ctx *ctx, ta_stack *st)
     return fresh(ctx, st, grad);
 }
 
+/* picky::pooled_grad(grad, mapping, rois, channels, pooled_height,
+ * pooled_width): torchvision 0.29's ps_roi_pool backward in miniature: a
+ * shape whose sizes are expressions of the schema's ints, K that the
+ * message leaves to be one of two tensors' first size (rois'; mapping's
+ * is any), the message the same until every size is right. */
+static ta_status pooled_grad(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    const DLTensor *grad = ta_stack_tensor(st, 0), *rois = ta_stack_tensor(st, 2);
+    int64_t channels = ta_stack_int(st, 3, -1), ph = ta_stack_int(st, 4, -1), pw = ta_stack_int(st, 5, -1);
+    if (ph <= 0 || pw <= 0) return ta_kernel_error(ctx, "pooled_height and pooled_width must be > 0");
+    if (rois->ndim != 2 || rois->shape[1] != 5) return ta_kernel_error(ctx, "rois must have shape as Tensor[K, 5]");
+    if (grad->ndim != 4 || grad->shape[0] != rois->shape[0] || grad->shape[1] != channels / (ph * pw) ||
+        grad->shape[2] != ph || grad->shape[3] != pw)
+        return ta_kernel_error(ctx, "pooled_grad, pool_kernel.cpp:264, grad should have shape "
+                                    "[K, channels / (pooled_height * pooled_width), pooled_height, pooled_width]");
+    return fresh(ctx, st, grad);
+}
+
 /* picky::jagged_rows(Tensor values, Tensor x_offsets, Tensor y) -> Tensor:
  * FBGEMM's jagged checks in miniature. T = x_offsets.numel() - 1 rows, at
  * least one (a glog CHECK_GT of a local); as many as y has (a message that
@@ -217,6 +235,8 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"picky::screened(Tensor x) -> Tensor", screened},
         {"picky::roi_backward(Tensor grad, Tensor rois, Tensor argmax, int channels, int batch_size) -> Tensor", roi_backward},
         {"picky::jagged_rows(Tensor values, Tensor x_offsets, Tensor y) -> Tensor", jagged_rows},
+        {"picky::pooled_grad(Tensor grad, Tensor mapping, Tensor rois, int channels, int pooled_height, "
+         "int pooled_width) -> Tensor", pooled_grad},
     };
     if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {

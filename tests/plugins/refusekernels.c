@@ -7,7 +7,11 @@
  *                       kernel does: some input might run, so not-exercised
  *   refuse::meta_crash  wants a 5-d x; its screen (a Meta kernel) crashes
  *                       on the candidates discovery asks it about: the
- *                       crash is the Meta kernel's, not the kernel's */
+ *                       crash is the Meta kernel's, not the kernel's
+ *   refuse::late_crash  refuses every case, discovery's guesses too, and
+ *                       dies at every 300th call a process makes: the
+ *                       children that go on after it share one discovery
+ *                       budget (400 calls), not one each */
 #include <signal.h>
 
 #include <tensoralias/kernel.h>
@@ -36,6 +40,14 @@ static ta_status meta_crash(ta_kernel_ctx *ctx, ta_stack *st)
     return ta_stack_push_tensor(st, y);
 }
 
+static ta_status late_crash(ta_kernel_ctx *ctx, ta_stack *st)
+{
+    (void)st;
+    static unsigned calls;
+    if (++calls % 300 == 0) raise(SIGSEGV);
+    return ta_kernel_error(ctx, "late_crash: refused");
+}
+
 static ta_status meta_crash_screen(ta_kernel_ctx *ctx, ta_stack *st)
 {
     (void)ctx;
@@ -54,6 +66,7 @@ ta_status tensoralias_register(ta_registry *reg, uint32_t abi_version)
         {"refuse::cuda_only(Tensor x) -> Tensor", cuda_only},
         {"refuse::sometimes(Tensor x) -> Tensor", sometimes},
         {"refuse::meta_crash(Tensor x) -> Tensor", meta_crash},
+        {"refuse::late_crash(Tensor x, Tensor y, int n) -> Tensor", late_crash},
     };
     if (abi_version != TA_KERNEL_ABI_VERSION) return TA_ERR_UNSUPPORTED;
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {

@@ -275,6 +275,34 @@ static void learns_shape_words_and_ranges(void **state)
     env_close(&e);
 }
 
+/* torchvision 0.29's ps_roi_pool backward: a shape whose sizes are
+ * expressions of the schema's ints. */
+static void learns_shape_expressions(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "t::op(Tensor grad, Tensor rois, int pooled_height, int pooled_width, int channels) -> Tensor");
+    int64_t g[] = {3, 4, 5, 6}, r[] = {6, 5};
+    set_tensor(&e, "grad", 4, g);
+    set_tensor(&e, "rois", 2, r);
+    e.m->args[arg_of(&e, "pooled_height")].i = 2;
+    e.m->args[arg_of(&e, "pooled_width")].i = 3;
+    e.m->args[arg_of(&e, "channels")].i = 12;
+    dsc_cands *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    dsc_learn("ps_roi_pool_kernel.cpp:264, grad should have shape [K, channels / (pooled_height * pooled_width), "
+              "pooled_height, pooled_width]", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "grad.size(1) == channels / (pooled_height * pooled_width) @ grad.size(1)", true);
+    ASSERT_OFFERS(c, "grad.size(2) == pooled_height @ grad.size(2)", true);
+    ASSERT_OFFERS(c, "grad.size(3) == pooled_width @ grad.size(3)", true);
+    /* a size that names no argument says only the rank */
+    dsc_learn("grad should have shape [K, C / (H * W)]", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "grad.dim() == 2 @ grad.dim()", true);
+    for (int i = 0; i < c->n; i++) assert_null(strstr(c->text[i], "grad.size(1) =="));
+    free(c);
+    env_close(&e);
+}
+
 static void learns_conditions_words_numbers(void **state)
 {
     (void)state;
@@ -507,6 +535,7 @@ int main(void)
         cmocka_unit_test(cond_evaluates_and_solves),
         cmocka_unit_test(learns_templates),
         cmocka_unit_test(learns_shape_words_and_ranges),
+        cmocka_unit_test(learns_shape_expressions),
         cmocka_unit_test(learns_conditions_words_numbers),
         cmocka_unit_test(learns_locals_and_far_numbers),
         cmocka_unit_test(orders_unnamed_demands_by_names),

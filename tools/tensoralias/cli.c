@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +33,33 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len)
     return -1;
 }
 
+/* A mapped file that another process truncates while it is read would kill
+ * the command with SIGBUS at the first page past the new end: the handler
+ * says which file changed under it and ends the process as any unreadable
+ * input does (exit 2). Only write and _exit: async-signal-safe. */
+static char bus_message[PATH_MAX + 128];
+static size_t bus_message_len;
+
+static void on_bus(int sig)
+{
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, bus_message, bus_message_len);
+    (void)w;
+    _exit(TA_EXIT_USAGE);
+}
+
+static void catch_truncation(const char *path)
+{
+    int n = snprintf(bus_message, sizeof bus_message,
+                     "tensoralias: %s changed while it was read (truncated by another process?)\n", path);
+    bus_message_len = n < 0 ? 0 : (size_t)n < sizeof bus_message ? (size_t)n : sizeof bus_message - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_bus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 int ta_cli_map_file(const char *path, const char **text, size_t *len, size_t *mapped)
 {
     *mapped = 0;
@@ -43,6 +71,7 @@ int ta_cli_map_file(const char *path, const char **text, size_t *len, size_t *ma
         p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (fd >= 0) close(fd);
     if (p == MAP_FAILED) return ta_cli_read_file(path, (char **)text, len);
+    catch_truncation(path);
     *text = p;
     *len = *mapped = (size_t)sb.st_size;
     return 0;

@@ -23,7 +23,9 @@ int ta_cli_read_file(const char *path, char **buf, size_t *len);
 /* The same for a file only read: a regular file is mapped (its pages are
  * the page cache's, neither copied nor cleared), anything else read.
  * *mapped is the length to unmap, 0 for a malloc'd buffer; release it with
- * ta_cli_unmap_file. A mapped text is not NUL-terminated. */
+ * ta_cli_unmap_file. A mapped text is not NUL-terminated. Should another
+ * process truncate a mapped file while it is read, the process says which
+ * file changed and exits 2 (a SIGBUS handler) instead of dying of SIGBUS. */
 int ta_cli_map_file(const char *path, const char **text, size_t *len, size_t *mapped);
 void ta_cli_unmap_file(const char *text, size_t mapped);
 

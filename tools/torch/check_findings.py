@@ -29,7 +29,9 @@ tests/data/torch/aten-1.13.1-findings.tsv) it prints that file instead, brought 
 its comment lines, then one row per error finding, sorted by operator, kind and argument, with
 the judgement the file has for the same operator, kind, argument and seed (else for the same
 operator, kind and argument, else "UNJUDGED"), the check as "in torch", and the finding's message.
-Run it with the Python of the torch the report was made with: /usr/bin/python3 for Debian's
+With --tsv and --no-replay nothing is run: a finding the file has a row for keeps that row's "in
+torch" too (a new one reads "not replayed"), for reports no replay can serve (--torch-library ones,
+whose calls check_findings.py cannot record). Run it with the Python of the torch the report was made with: /usr/bin/python3 for Debian's
 1.13.1; for another, `--torch DIR` (as given to verify) and a Python that imports that torch (a venv
 with `pip install torch==VERSION`). Not run by the suite.
 """
@@ -132,9 +134,10 @@ def judge(f, path):
 
 
 def read_judged(path):
-    """The comment lines of a judged tsv, and its judgements by (op, kind, argument, seed) and by
-    (op, kind, argument): a finding whose case changed (another seed) keeps its judgement."""
-    head, judged = [], {}
+    """The comment lines of a judged tsv, its judgements by (op, kind, argument, seed) and by
+    (op, kind, argument): a finding whose case changed (another seed) keeps its judgement; and its
+    "in torch" column the same way."""
+    head, judged, checked = [], {}, {}
     with open(path) as fh:
         for line in fh:
             line = line.rstrip("\n")
@@ -146,7 +149,9 @@ def read_judged(path):
                     sys.exit("%s: a row of %d fields, not 7: %s" % (path, len(f), line[:80]))
                 judged[tuple(f[:4])] = f[4]
                 judged.setdefault(tuple(f[:3]), f[4])
-    return head, judged
+                checked[tuple(f[:4])] = f[5]
+                checked.setdefault(tuple(f[:3]), f[5])
+    return head, judged, checked
 
 
 def main():
@@ -160,8 +165,12 @@ def main():
     ap.add_argument("--valgrind", action="store_true",
                     help="check accesses past memory the kernel allocated under valgrind (a minute each)")
     ap.add_argument("--tsv", help="print this judged tsv brought up to the report, judgements kept")
+    ap.add_argument("--no-replay", action="store_true",
+                    help="with --tsv: run nothing; a finding keeps the file's 'in torch', a new one reads 'not replayed'")
     o = ap.parse_args()
-    head, judged = read_judged(o.tsv) if o.tsv else ([], None)
+    if o.no_replay and not o.tsv:
+        ap.error("--no-replay goes with --tsv")
+    head, judged, checked = read_judged(o.tsv) if o.tsv else ([], None, None)
     out = []
     tmp = tempfile.mkdtemp()
     with open(o.report) as fh:
@@ -171,6 +180,12 @@ def main():
             continue
         for f in row["findings"]:
             if f["severity"] != "error":
+                continue
+            key = (row["op"], f["kind"], f["argument"], f["seed"])
+            if o.no_replay:
+                out.append(list(key) + [judged.get(key, judged.get(key[:3], "UNJUDGED")),
+                                        checked.get(key, checked.get(key[:3], "not replayed")),
+                                        f["message"].replace("\t", " ").replace("\n", " ")])
                 continue
             path = os.path.join(tmp, "call.jsonl")
             if not dump_case(o.tensoralias, o.yaml, row["op"], f["seed"], path, o.torch):

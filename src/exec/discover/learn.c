@@ -149,6 +149,7 @@ static void clean_message(char *dst, size_t cap, const char *msg)
         char *s = p, *e = p;
         while (s > dst && !isspace((unsigned char)s[-1]) && s[-1] != '"') s--;
         while (*e && !isspace((unsigned char)*e) && *e != '"' && *e != ',') e++;
+        if (e - s == 1) continue; /* "a / b": a division, not a path */
         /* keep "file.cpp:123" (a line number tells checks apart) only as spaces */
         memset(s, ' ', (size_t)(e - s));
         p = e - 1;

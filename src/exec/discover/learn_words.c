@@ -376,6 +376,19 @@ static void size_word(learner *L, int arg, int dim, const char *w, size_t len)
     }
 }
 
+/* The end of one size in a shape's brackets: the ',' or closing bracket at
+ * its own depth (a size may be an expression with brackets of its own). */
+static const char *size_term_end(const char *q)
+{
+    int depth = 0;
+    for (; *q; q++) {
+        if (*q == '(' || *q == '[') depth++;
+        else if ((*q == ')' || *q == ']') && depth-- == 0) return q;
+        else if (*q == ',' && depth == 0) return q;
+    }
+    return q;
+}
+
 /* "[num_rows(weight), 2]": a size of another tensor, its rows (its first
  * size) or its columns (its last). */
 static void size_of_other(learner *L, int arg, int dim, const char *w, size_t len, const char *o, size_t olen)
@@ -392,7 +405,9 @@ static void size_of_other(learner *L, int arg, int dim, const char *w, size_t le
 }
 
 /* "Tensor[K, 5]", "shape [N, 4]", "of shape (B, 5)": a rank, and the sizes
- * spelled as numbers or words (size_word). */
+ * spelled as numbers or words (size_word), or as expressions of the
+ * schema's ints ("[K, channels / (pooled_height * pooled_width), ...]":
+ * the condition kept when every name in it is an argument). */
 static void bracket_shapes(learner *L)
 {
     for (const char *p = L->msg; *p; p++) {
@@ -410,29 +425,41 @@ static void bracket_shapes(learner *L)
         const char *word[TA_CASE_MAX_DIM];
         size_t wlen[TA_CASE_MAX_DIM], oflen[TA_CASE_MAX_DIM];
         const char *of[TA_CASE_MAX_DIM];
+        bool expr[TA_CASE_MAX_DIM];
         int n = 0;
         const char *q = p + 1;
         bool ok = true;
         while (*q && *q != ']' && *q != ')' && ok && n < TA_CASE_MAX_DIM) {
             while (*q == ' ' || *q == ',') q++;
+            const char *start = q;
+            expr[n] = false;
+            of[n] = NULL;
             if (isdigit((unsigned char)*q)) {
-                sizes[n++] = strtoll(q, (char **)&q, 10);
+                sizes[n] = strtoll(q, (char **)&q, 10);
             } else if (isalpha((unsigned char)*q) || *q == '_') {
                 word[n] = q;
                 while (isalnum((unsigned char)*q) || *q == '_' || *q == '*') q++;
                 wlen[n] = (size_t)(q - word[n]);
-                of[n] = NULL;
-                if (*q == '(') { /* num_rows(weight): a size of another tensor */
-                    of[n] = ++q;
-                    while (isalnum((unsigned char)*q) || *q == '_') q++;
-                    oflen[n] = (size_t)(q - of[n]);
-                    ok = *q++ == ')';
+                sizes[n] = -1;
+                const char *o = q + 1, *e = o;
+                while (*q == '(' && (isalnum((unsigned char)*e) || *e == '_')) e++;
+                if (*q == '(' && e > o && *e == ')') { /* num_rows(weight): a size of another tensor */
+                    of[n] = o, oflen[n] = (size_t)(e - o);
+                    q = e + 1;
                 }
-                sizes[n++] = -1;
             } else {
                 ok = false;
             }
             while (*q == ' ') q++;
+            if (ok && *q != ',' && *q != ']' && *q != ')') { /* more follows: an expression */
+                const char *end = size_term_end(start);
+                bool named = false;
+                for (const char *e = start; e < end; e++) named |= isalpha((unsigned char)*e) != 0;
+                ok = named && *end;
+                word[n] = start, wlen[n] = (size_t)(end - start), sizes[n] = -1, expr[n] = true;
+                q = end;
+            }
+            n += ok;
         }
         if (!ok || !n || (*q != ']' && *q != ')')) continue;
         for (int k = 0; k < L->nnamed; k++) {
@@ -443,8 +470,13 @@ static void bracket_shapes(learner *L)
             snprintf(atom, sizeof atom, "%s.dim()", nm);
             learn_addf(L, atom, "%s.dim() == %d", nm, n);
             for (int i = 0; i < n; i++) {
-                if (sizes[i] < 0 && of[i]) {
+                if (of[i]) {
                     size_of_other(L, a, i, word[i], wlen[i], of[i], oflen[i]);
+                    continue;
+                }
+                if (expr[i]) {
+                    snprintf(atom, sizeof atom, "%s.size(%d)", nm, i);
+                    learn_addf(L, atom, "%s.size(%d) == (%.*s)", nm, i, (int)wlen[i], word[i]);
                     continue;
                 }
                 if (sizes[i] < 0) {

@@ -15,9 +15,22 @@
 enum { MSG_MAX = 512 };
 
 /* A build with -DTA_DISCOVERY_TRACE (for working on discovery, never in
- * the library as shipped, which prints nothing) traces each step to stderr. */
+ * the library as shipped, which prints nothing) traces each step to the
+ * file $TA_DISCOVERY_TRACE names (appended to, a line at a time: verify's
+ * children capture their stderr), else to stderr. */
 #ifdef TA_DISCOVERY_TRACE
-#define TRACE(...) fprintf(stderr, "discovery: " __VA_ARGS__)
+static FILE *trace_out(void)
+{
+    static FILE *f;
+    if (!f) {
+        const char *path = getenv("TA_DISCOVERY_TRACE");
+        f = path && *path ? fopen(path, "a") : NULL;
+        if (f) setvbuf(f, NULL, _IOLBF, 0);
+        else f = stderr;
+    }
+    return f;
+}
+#define TRACE(...) fprintf(trace_out(), "discovery: " __VA_ARGS__)
 #else
 #define TRACE(...) ((void)0)
 #endif
@@ -46,6 +59,8 @@ struct dsc_search {
     uint32_t searches; /* searches begun */
     uint32_t futile;   /* searches every call of which was refused as no input could run it */
     double started;  /* monotonic seconds of the first discovery call, or 0 */
+    uint32_t charged_calls; /* spent in earlier processes (dsc_search_charge) */
+    double charged_seconds;
     dsc_stats stats;
     dsc_attempt_fn on_attempt;
     void *ud;
@@ -101,7 +116,15 @@ static ta_case_outcome attempt(dsc_search *S, ta_observer *ck, uint64_t seed)
 
 static bool out_of_budget(const dsc_search *S)
 {
-    return S->stats.attempts >= DSC_OP_TRIES || (S->started && now() - S->started > DSC_OP_SECONDS);
+    return S->stats.attempts + S->charged_calls >= DSC_OP_TRIES ||
+           (S->started && now() - S->started + S->charged_seconds > DSC_OP_SECONDS) ||
+           S->charged_seconds > DSC_OP_SECONDS;
+}
+
+void dsc_search_charge(dsc_search *S, uint32_t calls, double seconds)
+{
+    S->charged_calls = calls;
+    S->charged_seconds = seconds;
 }
 
 /* An operator that runs some cases as synthesized, and whose searches

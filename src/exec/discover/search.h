@@ -58,4 +58,10 @@ ta_case_outcome dsc_search_run(dsc_search *S, ta_observer *ck, uint64_t seed, ds
 
 const dsc_stats *dsc_search_stats(const dsc_search *S);
 
+/* Counts calls and seconds the operator's discovery already spent in an
+ * earlier process against its bounds (a child that goes on after the one
+ * before it died in a case): the bounds are the operator's, not a process's.
+ * The stats still count only this search's own calls. */
+void dsc_search_charge(dsc_search *S, uint32_t calls, double seconds);
+
 #endif

@@ -228,7 +228,7 @@ static bool run_jobs(op_job *run, size_t nrun, const ta_verify_opts *o, const ta
 {
     if (!o->in_process) return verify_run_parallel(run, nrun, o, reg, stats);
     for (size_t i = 0; i < nrun; i++) {
-        verify_run_cases(&run[i], 0, o, -1, RUN_IN_PROCESS);
+        verify_run_cases(&run[i], 0, NULL, o, -1, RUN_IN_PROCESS);
         verify_finish_result(&run[i]);
         if (o->progress) o->progress(o->progress_ud, i + 1, nrun, run[i].name);
     }

@@ -379,7 +379,8 @@ static void watch_in_child(ta_observer *ck, ta_exec *x, int *fd, bool pages)
     install_handlers();
 }
 
-bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode)
+bool verify_run_cases(op_job *j, uint32_t from, const assignment *spent, const ta_verify_opts *o, int fd,
+                      run_mode mode)
 {
     ta_exec *x;
     child_sink sink = {.fd = fd, .inproc = mode == RUN_IN_PROCESS ? j : NULL};
@@ -395,6 +396,7 @@ bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd,
     ta_observer_set_screen(ck, j->screen, j->screen_ud);
     if (g_box) ta_observer_set_screen_flag(ck, &g_box->screening);
     dsc_search *S = open_search(j, o);
+    if (S && spent) dsc_search_charge(S, spent->spent_calls, spent->spent_seconds);
     dsc_stats reported = {0};
     bool go_on = true;
     for (uint32_t c = from; c < j->total && go_on; c++) {
@@ -442,7 +444,8 @@ static void run_given(const child_work *w, const assignment *a, int out)
         j->pages_off = k == a->job && a->pages_off;
         char line[32];
         put_line(out, line, (size_t)snprintf(line, sizeof line, "O %u\n", k));
-        all = verify_run_cases(j, k == a->job ? a->from : 0, w->o, out, RUN_IN_CHILD);
+        all = k == a->job ? verify_run_cases(j, a->from, a, w->o, out, RUN_IN_CHILD)
+                          : verify_run_cases(j, 0, NULL, w->o, out, RUN_IN_CHILD);
     }
     /* After the last D the parent reads no mailbox and may give it to
      * another child: it is left as it is. */

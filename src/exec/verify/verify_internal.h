@@ -79,10 +79,14 @@ typedef struct mailbox {
 } mailbox;
 
 /* What the parent sends a spare child through its control pipe: jobs
- * [job, job + count), the first from case `from`. */
+ * [job, job + count), the first from case `from`, its discovery having
+ * spent spent_calls calls and spent_seconds already (children before this
+ * one, which died in a case). */
 typedef struct assignment {
     uint32_t job, count, from;
     uint8_t pages_off;
+    uint32_t spent_calls;
+    double spent_seconds;
 } assignment;
 
 /* What a spare child runs its assignment with, as the parent had it at the
@@ -118,10 +122,11 @@ void verify_finish_result(op_job *j);
 /* verify_child.c */
 
 /* Runs cases [from, total) of j, reporting through fd (in a child) or into
- * j (in process). In a child, false when it must end: the device faulted
+ * j (in process); spent (NULL: none) is what its discovery spent before. In a child, false when it must end: the device faulted
  * (nothing more runs in this process) or the cases could not be set up;
  * else it has reported D. */
-bool verify_run_cases(op_job *j, uint32_t from, const ta_verify_opts *o, int fd, run_mode mode);
+bool verify_run_cases(op_job *j, uint32_t from, const assignment *spent, const ta_verify_opts *o, int fd,
+                      run_mode mode);
 /* In a spare child just forked: reports into box (NULL: through the pipe
  * only), prints into errfd (-1: stderr), waits for its assignment on ctl,
  * runs it reporting to out; exits. */

@@ -216,7 +216,11 @@ static bool start_runner(run_ctx *x, runner *r, uint32_t first, uint32_t end, bo
     spare_child *sp = &x->ch.spare;
     if (!sp->pid && !fork_spare(x)) return false;
     op_job *j = &x->work.jobs[first];
-    assignment a = {first, end - first, alone ? j->next_case : 0, alone && j->pages_off};
+    /* Alone, j goes on from its next case: the calls its discovery made in
+     * the children before count against its bounds. */
+    assignment a = {first, end - first, alone ? j->next_case : 0, alone && j->pages_off,
+                    alone && j->next_case ? j->res->discovery_calls : 0,
+                    alone && j->next_case ? j->res->discovery_seconds : 0};
     ssize_t w;
     while ((w = send(sp->ctl, &a, sizeof a, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
     close(sp->ctl);

@@ -73,7 +73,7 @@ torch.ops.aten.rrelu_with_noise(torch.full((3,), -1.0), noise, training=True)
 assert base[2].item() != 0.0, base      # base[1:4] written: element 2 lies between noise's elements
 '''),
     "fused_sgd_strided_param": (
-        ["aten::_fused_sgd_", "aten::_fused_sgd"], "asserts", '''
+        ["aten::_fused_sgd_", "aten::_fused_sgd", "aten::_fused_sgd_.tensor_lr"], "asserts", '''
 # Schema: _fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, ...):
 # each param is written through its view only. The CPU kernel walks a non-contiguous param as if
 # it were contiguous: it writes elements between the param's own and leaves half of its own alone.
@@ -82,6 +82,23 @@ p = base[::2]                           # elements 0, 2, 4, 6
 torch.ops.aten._fused_sgd_([p], [torch.ones(4)], [], weight_decay=0.0, momentum=0.0, lr=1.0,
                            dampening=0.0, nesterov=False, maximize=False, is_first_step=True)
 assert base.tolist() == [-1.0] * 4 + [0.0] * 4, base  # base[0:4] written, not p's elements
+# The same for a momentum buffer (here with a tensor lr): elements 1, 3, 5 of mbase are the buffer's,
+# elements 1, 2, 3 are written.
+mbase = torch.zeros(8)
+torch.ops.aten._fused_sgd_([torch.zeros(3)], [torch.ones(3)], [mbase[1::2][:3]], weight_decay=0.0,
+                           momentum=0.5, lr=torch.tensor(0.5), dampening=0.0, nesterov=False,
+                           maximize=False, is_first_step=False)
+assert mbase[2].item() != 0.0 and mbase[5].item() == 0.0, mbase
+'''),
+    "fused_adagrad_strided_state": (
+        ["aten::_fused_adagrad_"], "asserts", '''
+# Schema: _fused_adagrad_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] state_sums, ...): each
+# state_sum is written through its view only. As the fused SGD, the CPU kernel walks a non-contiguous
+# one as if it were contiguous: elements 1, 3, 5 of base are state_sums[0]'s, elements 1, 2, 3 are written.
+base = torch.zeros(8)
+torch.ops.aten._fused_adagrad_([torch.zeros(3)], [torch.ones(3)], [base[1::2][:3]], [torch.zeros(())],
+                               lr=0.5, lr_decay=0.0, weight_decay=0.0, eps=1e-10, maximize=False)
+assert base[2].item() != 0.0 and base[5].item() == 0.0, base
 '''),
     "set_source_storage_offset": (
         ["aten::set_.source_Tensor_storage_offset"], "asserts", '''
@@ -276,7 +293,7 @@ torch.ops.aten._compute_linear_combination(at_page_end(torch.randn(2, 3)), torch
          "aten::_fused_adam.tensor_lr_out", "aten::_fused_adamw_.tensor_lr", "aten::_fused_adagrad_",
          "aten::_fused_adagrad.out", "aten::_fused_adagrad.tensor_lr", "aten::_fused_adagrad.tensor_lr_out",
          "aten::_fused_sgd_", "aten::_fused_sgd_.tensor_lr", "aten::_fused_sgd.out", "aten::_fused_sgd.tensor_lr",
-         "aten::_fused_sgd.tensor_lr_out"], "dies", '''
+         "aten::_fused_sgd.tensor_lr_out", "aten::_fused_adam_.tensor_lr"], "dies", '''
 # The fused optimizers (Adam, AdamW, Adagrad, SGD) read found_inf[0] (and grad_scale[0]) whenever its
 # data pointer is not null, without checking that it has an element. torch's own empty tensors have
 # a null data pointer, which hides it; a zero-element slice at the end of a storage has one.
@@ -445,6 +462,13 @@ assert base[2].item() != 7.0 and gi.numel() == 0, base
 torch.ops.aten._fused_sgd_([torch.zeros(2)], [at_page_end(torch.ones(()))], [torch.zeros(())], weight_decay=0.5,
                            momentum=0.5, lr=0.5, dampening=0.5, nesterov=False, maximize=True, is_first_step=False)
 '''),
+    "fused_adagrad_grad_shape": (
+        ["aten::_fused_adagrad.out", "aten::_fused_adagrad_"], "dies", '''
+# The fused Adagrad step, as the fused SGD one, reads each grad over its param's numel without
+# checking their shapes: a 0-dim grad of a 2-element param is read past.
+torch.ops.aten._fused_adagrad_([torch.zeros(2)], [at_page_end(torch.ones(()))], [torch.zeros(2)], [torch.zeros(())],
+                               lr=0.5, lr_decay=0.5, weight_decay=0.5, eps=0.5, maximize=True)
+'''),
     "transform_bias_rescale_qkv_zero_heads": (
         ["aten::_transform_bias_rescale_qkv", "aten::_transform_bias_rescale_qkv.out"], "dies", '''
 # _transform_bias_rescale_qkv divides by num_heads unchecked: num_heads=0 is SIGFPE.
@@ -520,6 +544,21 @@ torch.ops.aten._dyn_quant_matmul_4bit(torch.randn(2, 5), torch.zeros(2, dtype=to
 e = torch.empty(0, 1, dtype=torch.long)
 torch.ops.aten._nested_view_from_buffer_copy(torch.empty(0, dtype=torch.long), e, e, e)
 '''),
+    "nested_from_padded_empty_example": (
+        ["aten::_nested_from_padded"], "dies", '''
+# _nested_from_padded reads cpu_nested_shape_example as a [batch, dims] matrix of sizes without
+# checking its shape: a 4-d example with no elements is read at [0] (SIGSEGV).
+e = torch.empty(2, 2, 4, 0, dtype=torch.long)
+torch.ops.aten._nested_from_padded(e, e, True)
+'''),
+    "embedding_bag_2d_indices_offsets": (
+        ["aten::embedding_bag", "aten::embedding_bag.padding_idx", "aten::_embedding_bag", "aten::_embedding_bag.out",
+         "aten::_embedding_bag_forward_only"], "dies", '''
+# embedding_bag checks that offsets is 1-d only when indices is ("offsets has to be a 1D Tensor"):
+# with 2-d indices, an offsets of another rank and no elements is read at [0] (SIGSEGV).
+torch.embedding_bag(torch.randn(2, 4), torch.tensor([[0], [1]]), torch.empty(1, 0, dtype=torch.long),
+                    False, 0, False, None, False)
+'''),
     "segment_reduce_backward_unchecked_lengths": (
         ["aten::_segment_reduce_backward", "aten::_segment_reduce_backward.out"], "dies", '''
 # _segment_reduce_backward does not check lengths against grad's size along axis: lengths of 3
@@ -544,7 +583,8 @@ torch.ops.aten.slow_conv_transpose2d(torch.randn(2, 3, 3), at_page_end(torch.ran
 # embedding_dense_backward (and _embedding_bag_dense_backward) do not check indices against
 # num_weights: with scale_grad_by_freq the per-weight count of each index is written at the index
 # (SIGSEGV, or a heap glibc later finds corrupted).
-torch.ops.aten.embedding_dense_backward(torch.randn(2, 4), torch.tensor([1 << 20, -(1 << 20)]), 1, 1, True)
+# (Indices 2**40 away: 2**20 could land in memory the forked child has mapped, and not fault.)
+torch.ops.aten.embedding_dense_backward(torch.randn(2, 4), torch.tensor([1 << 40, -(1 << 40)]), 1, 1, True)
 '''),
     "segment_reduce_unchecked_offsets": (
         ["aten::segment_reduce.out"], "dies", '''

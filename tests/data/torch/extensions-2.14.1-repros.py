@@ -78,6 +78,27 @@ fb.tbe_generate_indices_from_distribution(torch.tensor([0.5, 0.2, 0.2]), 0.5, 0.
 # The Meta kernels (quantize_ops_meta.cpp) read input_sizes[input.dim() - 1]: past the sizes of a 0-dim input.
 fb.FloatToFP8RowwiseQuantized(torch.tensor(1.0, device="meta"), True)
 '''),
+    "rowwise_prune_returns_weight": (
+        ["fbgemm::embedding_bag_rowwise_prune"], "asserts", '''
+# Schema: embedding_bag_rowwise_prune(Tensor weight, ...) -> (Tensor, Tensor): fresh results. When
+# pruning would not save enough (min_save_ratio, 1.0 by default) it returns weight itself.
+w = torch.randn(2, 2)
+r = fb.embedding_bag_rowwise_prune(w, torch.ones(2), 0.5, torch.int32, False, 2, 1.0)
+assert r[0] is w and shares(r[0], w)
+'''),
+    "jagged_empty_offsets_list": (
+        ["fbgemm::dense_to_jagged", "fbgemm::jagged_dense_elementwise_add_jagged_output",
+         "fbgemm::jagged_dense_dense_elementwise_add_jagged_output", "fbgemm::jagged_dense_elementwise_mul_forward"],
+        "dies", '''
+# These take x_offsets.back() (dense_to_jagged_forward) without checking that the list has an element.
+fb.jagged_dense_elementwise_add_jagged_output(torch.zeros(2, 3), [], torch.zeros(2, 3))
+'''),
+    "pack_segments_backward_meta_zero_dim": (
+        ["fbgemm::pack_segments_backward"], "dies", '''
+# The Meta kernel (sparse_ops_meta.cpp) erases the first of data's sizes and sets shape[0] unchecked:
+# a 0-dim data leaves it working past an empty size vector.
+fb.pack_segments_backward(torch.tensor(1.0, device="meta"), torch.ones(4, device="meta"), 1, 1)
+'''),
     "roi_align_empty_input": (
         ["torchvision::roi_align"], "dies", '''
 # roi_align (ps_roi_align below) on an input of width 0 (its storage empty) with a well-formed box: they
