@@ -171,6 +171,14 @@ static bool offers(const dsc_cands *c, const char *text, bool informed)
     return false;
 }
 
+/* The position of text among c's candidates, or -1. */
+static int position(const dsc_cands *c, const char *text)
+{
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->text[i], text)) return i;
+    return -1;
+}
+
 static void dump(const dsc_cands *c)
 {
     for (int i = 0; i < c->n; i++) print_message("  %s%s\n", c->text[i], c->informed[i] ? "" : " (guess)");
@@ -211,7 +219,10 @@ static void learns_templates(void **state)
     assert_false(offers(c, "input.dtype() == kLong @ input.dtype()", true));
     dsc_learn("\"op_cpu\" not implemented for 'Float'", e.m, e.decl, c);
     ASSERT_OFFERS(c, "input.dtype() == kLong @ input.dtype()", true); /* the other kind first */
-    assert_string_equal(c->text[0], "input.dtype() == kLong @ input.dtype()");
+    assert_true(position(c, "input.dtype() == kLong @ input.dtype()") <
+                position(c, "input.dtype() == kDouble @ input.dtype()"));
+    /* a float tensor named as an index (learn_prior.c) before input */
+    assert_string_equal(c->text[0], "index.dtype() == kLong @ index.dtype()");
     dsc_learn("The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1", e.m, e.decl, c);
     ASSERT_OFFERS(c, "rois.size(1) == input.size(0) @ rois.size(1)", true);
     dsc_learn("a Tensor with 12 elements cannot be converted to Scalar", e.m, e.decl, c);
@@ -385,6 +396,77 @@ static void learns_locals_and_far_numbers(void **state)
     env_close(&e);
 }
 
+/* A demand the message makes of no tensor it names (an accessor's dtype or
+ * rank): the tensors whose names say they hold indices, offsets or counts
+ * first for an integer dtype or one dimension, the others first for a
+ * floating dtype; every candidate still offered, a check's own condition
+ * first whatever the names. */
+static void orders_unnamed_demands_by_names(void **state)
+{
+    (void)state;
+    env e;
+    env_open(&e, "t::op(Tensor grad_output, Tensor host_weights, Tensor D_offsets, Tensor indices) -> Tensor");
+    int64_t two[] = {2, 3}, one[] = {4};
+    set_tensor(&e, "grad_output", 2, two);
+    set_tensor(&e, "host_weights", 2, two);
+    set_tensor(&e, "D_offsets", 2, two);
+    set_tensor(&e, "indices", 2, two);
+    dsc_cands *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    dsc_learn("expected scalar type Int but found Float", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "D_offsets.dtype() == kInt @ D_offsets.dtype()");
+    assert_string_equal(c->text[1], "indices.dtype() == kInt @ indices.dtype()");
+    ASSERT_OFFERS(c, "grad_output.dtype() == kInt @ grad_output.dtype()", true);
+    dsc_learn("TensorAccessor expected 1 dims but tensor has 2", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "D_offsets.dim() == 1 @ D_offsets.dim()");
+    ASSERT_OFFERS(c, "host_weights.dim() == 1 @ host_weights.dim()", true);
+    set_tensor(&e, "D_offsets", 1, one);
+    e.m->args[arg_of(&e, "D_offsets")].t.dtype = (DLDataType){kDLInt, 64, 1};
+    dsc_learn("expected scalar type Float but found Long", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "D_offsets.dtype() == kFloat @ D_offsets.dtype()");
+    dsc_learn("Check failed: host_weights.dim() == 1 (2 vs. 1). ", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "host_weights.dim() == 1 @ host_weights.dim()");
+    env_close(&e);
+    env_open(&e, "t::op(Tensor x_values, Tensor[] x_offsets, Tensor y) -> Tensor");
+    int64_t yv[] = {1, 3, 3, 4}, xv[] = {4, 3, 4};
+    set_tensor(&e, "y", 4, yv);
+    set_tensor(&e, "x_values", 3, xv);
+    dsc_arg *xo = &e.m->args[arg_of(&e, "x_offsets")];
+    xo->n = 1;
+    xo->items[0] = e.m->args[arg_of(&e, "y")].t;
+    xo->items[0].ndim = 1;
+    xo->items[0].shape[0] = 24;
+    xo->items[0].dtype = (DLDataType){kDLInt, 64, 1};
+    dsc_learn("outer_dense_size, 1 != x_offsets[0].numel() - 1, 23", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "y.size(0) == x_offsets[0].numel() - 1 @ x_offsets[0].numel()", true);
+    /* a local's value that no quantity of the case has: the value itself */
+    e.m->args[arg_of(&e, "y")].t.shape[0] = 2;
+    xo->n = 2;
+    xo->items[1] = xo->items[0];
+    dsc_learn("outer_dense_size, 1 != x_offsets[0].numel() - 1, 23", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "1 == x_offsets[0].numel() - 1 @ x_offsets[0].numel()", true);
+    env_close(&e);
+    /* settings spelled name=value: the one wanted, the one blamed */
+    env_open(&e, "t::op(Tensor input, bool scale_bias_last, bool quant_padding_float_type) -> Tensor");
+    e.m->args[arg_of(&e, "scale_bias_last")].i = 1;
+    e.m->args[arg_of(&e, "scale_bias_last")].present = true;
+    e.m->args[arg_of(&e, "quant_padding_float_type")].present = true;
+    dsc_learn("2-byte padding (quant_padding_float_type=false) only works with scale_bias_last=false", e.m, e.decl, c);
+    assert_string_equal(c->text[0], "scale_bias_last == 0 @ scale_bias_last");
+    ASSERT_OFFERS(c, "quant_padding_float_type != 0 @ quant_padding_float_type", true);
+    env_close(&e);
+    /* a size spelled as another tensor's rows */
+    env_open(&e, "t::op(Tensor weight, Tensor rowwise_min_max) -> Tensor");
+    int64_t w2[] = {5, 8}, r1[] = {3};
+    set_tensor(&e, "weight", 2, w2);
+    set_tensor(&e, "rowwise_min_max", 1, r1);
+    dsc_learn("'rowwise_min_max' must be a 2D tensor with shape [num_rows(weight), 2].", e.m, e.decl, c);
+    ASSERT_OFFERS(c, "rowwise_min_max.dim() == 2 @ rowwise_min_max.dim()", true);
+    ASSERT_OFFERS(c, "rowwise_min_max.size(0) == weight.size(0) @ rowwise_min_max.size(0)", true);
+    free(c);
+    env_close(&e);
+}
+
 static void inferred_names_bind_positionally(void **state)
 {
     (void)state;
@@ -456,6 +538,7 @@ int main(void)
         cmocka_unit_test(learns_shape_expressions),
         cmocka_unit_test(learns_conditions_words_numbers),
         cmocka_unit_test(learns_locals_and_far_numbers),
+        cmocka_unit_test(orders_unnamed_demands_by_names),
         cmocka_unit_test(inferred_names_bind_positionally),
         cmocka_unit_test(hints_round_trip_and_apply),
     };

@@ -6,7 +6,7 @@
  * argument has (T, outer_dense_size) is one of the case's quantities of
  * that value: an int argument, a tensor's size or element count, or an
  * offsets-like count (a 1-D tensor's numel() - 1, as T = D_offsets.numel()
- * - 1 is). Each such reading of the check is learned as a quoted condition
+ * - 1 is), or, when none has it, the value itself. Each such reading of the check is learned as a quoted condition
  * is (learn.c), so the candidates adjust the case's own atoms. */
 #include <ctype.h>
 #include <stdio.h>
@@ -129,6 +129,10 @@ static void side_readings(const learner *L, const char *side, int64_t v, quantit
 {
     if (is_local(L, side)) {
         quantities_of(L, v, q);
+        /* None of the case's quantities has its value (a size the kernel
+         * took of a view it made, outer_dense_size of y reshaped): the
+         * value itself, so that the other side is made to agree. */
+        if (!q->n) quant_add(q, "%s%lld", "", (long long)v);
         return;
     }
     q->n = 1;

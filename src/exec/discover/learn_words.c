@@ -389,6 +389,21 @@ static const char *size_term_end(const char *q)
     return q;
 }
 
+/* "[num_rows(weight), 2]": a size of another tensor, its rows (its first
+ * size) or its columns (its last). */
+static void size_of_other(learner *L, int arg, int dim, const char *w, size_t len, const char *o, size_t olen)
+{
+    int b = learn_arg_named(L, o, olen);
+    const dsc_tensor *u = b >= 0 && b != arg ? dsc_model_tensor_c(L->m, b, -1) : NULL;
+    if (!u || !u->defined || !u->ndim) return;
+    char word[64], atom[96];
+    snprintf(word, sizeof word, "%.*s", (int)len, w);
+    int k = strstr(word, "row") ? 0 : strstr(word, "col") ? -1 : -2;
+    if (k == -2) return;
+    snprintf(atom, sizeof atom, "%s.size(%d)", L->d->args[arg].name, dim);
+    learn_addf(L, atom, "%s.size(%d) == %s.size(%d)", L->d->args[arg].name, dim, L->d->args[b].name, k);
+}
+
 /* "Tensor[K, 5]", "shape [N, 4]", "of shape (B, 5)": a rank, and the sizes
  * spelled as numbers or words (size_word), or as expressions of the
  * schema's ints ("[K, channels / (pooled_height * pooled_width), ...]":
@@ -408,7 +423,8 @@ static void bracket_shapes(learner *L)
         if (!shape || got_before(L->msg, p)) continue;
         int64_t sizes[TA_CASE_MAX_DIM];
         const char *word[TA_CASE_MAX_DIM];
-        size_t wlen[TA_CASE_MAX_DIM];
+        size_t wlen[TA_CASE_MAX_DIM], oflen[TA_CASE_MAX_DIM];
+        const char *of[TA_CASE_MAX_DIM];
         bool expr[TA_CASE_MAX_DIM];
         int n = 0;
         const char *q = p + 1;
@@ -417,6 +433,7 @@ static void bracket_shapes(learner *L)
             while (*q == ' ' || *q == ',') q++;
             const char *start = q;
             expr[n] = false;
+            of[n] = NULL;
             if (isdigit((unsigned char)*q)) {
                 sizes[n] = strtoll(q, (char **)&q, 10);
             } else if (isalpha((unsigned char)*q) || *q == '_') {
@@ -424,6 +441,12 @@ static void bracket_shapes(learner *L)
                 while (isalnum((unsigned char)*q) || *q == '_' || *q == '*') q++;
                 wlen[n] = (size_t)(q - word[n]);
                 sizes[n] = -1;
+                const char *o = q + 1, *e = o;
+                while (*q == '(' && (isalnum((unsigned char)*e) || *e == '_')) e++;
+                if (*q == '(' && e > o && *e == ')') { /* num_rows(weight): a size of another tensor */
+                    of[n] = o, oflen[n] = (size_t)(e - o);
+                    q = e + 1;
+                }
             } else {
                 ok = false;
             }
@@ -447,6 +470,10 @@ static void bracket_shapes(learner *L)
             snprintf(atom, sizeof atom, "%s.dim()", nm);
             learn_addf(L, atom, "%s.dim() == %d", nm, n);
             for (int i = 0; i < n; i++) {
+                if (of[i]) {
+                    size_of_other(L, a, i, word[i], wlen[i], of[i], oflen[i]);
+                    continue;
+                }
                 if (expr[i]) {
                     snprintf(atom, sizeof atom, "%s.size(%d)", nm, i);
                     learn_addf(L, atom, "%s.size(%d) == (%.*s)", nm, i, (int)wlen[i], word[i]);

@@ -195,6 +195,36 @@ static void open_frame(dsc_search *S, int depth, ta_observer *ck, const char *ms
     for (int i = 0; i < f->cands.n; i++) TRACE("  offers %s%s\n", f->cands.text[i], f->cands.informed[i] ? "" : " (guess)");
 }
 
+/* The argument a candidate's atom belongs to ("x[i].dim()": x), into buf. */
+static void atom_arg(const char *cand, char *buf, size_t cap)
+{
+    const char *at = strstr(cand, " @ ");
+    at = at ? at + 3 : cand;
+    snprintf(buf, cap, "%.*s", (int)strcspn(at, ".["), at);
+}
+
+/* A message met before on the way, after a fact the kernel asked for:
+ * the same check (an accessor's rank, a dtype: messages that name no
+ * tensor) failing for another tensor, when none of what the message now
+ * offers is about the fact's argument. The step goes forward then (its
+ * frame opened at depth); otherwise the fact was not what the check
+ * wanted, and the search steps sideways as before. */
+static bool about_another(dsc_search *S, int depth, ta_observer *ck, const char *msg, const char *fact)
+{
+    char arg[DSC_NAME_MAX], other[DSC_NAME_MAX];
+    atom_arg(fact, arg, sizeof arg);
+    open_frame(S, depth, ck, msg);
+    const dsc_cands *c = &S->frames[depth].cands;
+    int informed = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (!c->informed[i]) continue;
+        informed++;
+        atom_arg(c->text[i], other, sizeof other);
+        if (!strcmp(arg, other)) return false;
+    }
+    return informed > 0;
+}
+
 /* The hints of frame f with candidate k added: a fact on the same atom
  * that the candidate contradicts goes (what a later message says about an
  * atom overrides a step taken before it: the wrong one of several tensors
@@ -233,8 +263,11 @@ static ta_case_outcome search(dsc_search *S, ta_observer *ck, uint64_t seed, con
         if (oc == TA_CASE_RAN || oc == TA_CASE_DEVICE_LOST) return oc;
         cannot += oc == TA_CASE_REJECTED && ta_observer_cannot_run(ck);
         const char *now_msg = ta_observer_note(ck);
-        if (oc == TA_CASE_REJECTED && depth + 1 < DSC_MAX_FACTS && forward(S, depth + 1, f->msg, now_msg, f->cands.informed[k])) {
-            open_frame(S, ++depth, ck, now_msg);
+        bool ahead = oc == TA_CASE_REJECTED && depth + 1 < DSC_MAX_FACTS;
+        if (ahead && forward(S, depth + 1, f->msg, now_msg, f->cands.informed[k])) open_frame(S, depth + 1, ck, now_msg);
+        else ahead = ahead && f->cands.informed[k] && about_another(S, depth + 1, ck, now_msg, f->cands.text[k]);
+        if (ahead) {
+            depth++;
             if (depth > deepest) {
                 deepest = depth;
                 snprintf(S->deepest, sizeof S->deepest, "%s", S->hints.path);
