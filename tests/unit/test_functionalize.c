@@ -528,6 +528,100 @@ static void test_if_views_many_ways(void **state)
     done(&r);
 }
 
+/* if_view_of_output: when %c, %a is the transpose of %b, a value the
+ * branch makes. %b owns that memory and %a is a view of %b's, so the add
+ * through %b shows in %a and the relu through %a shows in %b (both outputs
+ * used to be memory the pass could not follow, and both writes stayed). */
+static void test_if_view_of_output(void **state)
+{
+    (void)state;
+    run r = functionalize_data("if_view_of_output");
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 2);
+    const char *add = strstr(r.text, "%w : Tensor = aten::add(%b, %one, %one)");
+    assert_non_null(add);
+    const char *relu = strstr(add, "aten::relu(");
+    assert_non_null(relu);
+    const char *t = strstr(add, "= aten::transpose("); /* %a when %c: the sum, transposed */
+    assert_true(t && t < relu);
+    assert_non_null(t = strstr(relu, "= aten::transpose(%v, %zero, %one)")); /* %b when %c: relu's, back */
+    reads_back(&r);
+    done(&r);
+}
+
+/* The same with no output returning the branch's value whole: two views of
+ * it, neither owning it. The pass cannot tell either's memory from the
+ * other's, so both writes stay, with the reason. */
+static void test_if_views_without_owner(void **state)
+{
+    (void)state;
+    run r = functionalize(read_text("graph(%x0 : Tensor, %x1 : Tensor, %c : bool):\n"
+                                    "  %one : int = prim::Constant[value=1]()\n"
+                                    "  %zero : int = prim::Constant[value=0]()\n"
+                                    "  %a : Tensor, %b : Tensor = prim::If(%c)\n"
+                                    "    block0():\n"
+                                    "      %m : Tensor = aten::mul(%x0, %x1)\n"
+                                    "      %t : Tensor = aten::transpose(%m, %zero, %one)\n"
+                                    "      %s : Tensor = aten::select(%m, %zero, %zero)\n"
+                                    "      -> (%t, %s)\n"
+                                    "    block1():\n"
+                                    "      -> (%x1, %x0)\n"
+                                    "  %w : Tensor = aten::add_(%b, %one, %one)\n"
+                                    "  %v : Tensor = aten::relu_(%a)\n"
+                                    "  return (%a)\n"),
+                          NULL, false);
+    assert_int_equal(C(&r)->kept, 2);
+    const ta_functionalize_kept *k = ta_functionalize_report_kept(r.r, 0);
+    assert_non_null(strstr(k->reason, "it is returned by an If whose branches the pass cannot follow"));
+    done(&r);
+}
+
+/* loop_carries_view_of_other (minimized from fuzz_graph(3001670)): the loop
+ * carries a value and its transpose; unrolled, each If returns both. */
+static void test_loop_carries_view_of_other(void **state)
+{
+    (void)state;
+    run r = functionalize_data("loop_carries_view_of_other");
+    assert_int_equal(C(&r)->unrolled, 1);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->mutating_after, 1); /* the copy-back of %x0 */
+    assert_non_null(strstr(r.text, "aten::copy_(%x0, "));
+    reads_back(&r);
+    done(&r);
+}
+
+/* loops_transpose_back (minimized from fuzz_graph(3009403)): nested loops,
+ * unrolled, transpose %x2 back and forth; a transpose of a transpose of the
+ * same dims is %x2 itself, so the result is %x2 or its transpose (it used
+ * to be one chain of views per order of the iterations, 2^9 of them: too
+ * many to follow, and the write stayed). The write is still scattered
+ * along every path of the conds (441 scatters): big, but exact. */
+static void test_loops_transpose_back(void **state)
+{
+    (void)state;
+    run r = functionalize_data("loops_transpose_back");
+    assert_int_equal(C(&r)->unrolled, 2);
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 1);
+    assert_non_null(strstr(r.text, "aten::copy_(%x2, "));
+    reads_back(&r);
+    done(&r);
+}
+
+/* nested_loops_transposed (minimized from fuzz_graph(3006825)): the roots of
+ * a cond of conds are collected visiting each cond once (following every
+ * path, the walk gave up: "it may reach too many memory roots to follow"). */
+static void test_nested_loops_transposed(void **state)
+{
+    (void)state;
+    run r = functionalize_data("nested_loops_transposed");
+    assert_int_equal(C(&r)->kept, 0);
+    assert_int_equal(C(&r)->copy_backs, 1);
+    assert_non_null(strstr(r.text, "aten::copy_(%x1, "));
+    reads_back(&r);
+    done(&r);
+}
+
 /* loop_parity: a loop that carries a tensor as its own transpose. A carried
  * bool says whether it is the initial value or its transpose, so the writes
  * through it are rewritten (into %x0, inside and after the loop), even when
@@ -677,6 +771,11 @@ int main(void)
         cmocka_unit_test(test_if_one_value_twice),
         cmocka_unit_test(test_if_outputs_share_memory),
         cmocka_unit_test(test_if_views_many_ways),
+        cmocka_unit_test(test_if_view_of_output),
+        cmocka_unit_test(test_if_views_without_owner),
+        cmocka_unit_test(test_loop_carries_view_of_other),
+        cmocka_unit_test(test_loops_transpose_back),
+        cmocka_unit_test(test_nested_loops_transposed),
         cmocka_unit_test(test_loop_parity),
         cmocka_unit_test(test_loop_unrolled),
         cmocka_unit_test(test_loop_not_unrolled),

@@ -138,6 +138,9 @@ static void pass_free(fz_pass *p)
     free(p->parity);
     free(p->mem_start);
     free(p->mem);
+    ta_map_clear(&p->conds);
+    ta_map_clear(&p->views);
+    ta_map_clear(&p->pushed);
     ta_arena_destroy(p->arena);
     ta_functionalize_report_destroy(p->report);
 }

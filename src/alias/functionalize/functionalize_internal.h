@@ -31,6 +31,7 @@
 #define TA_ALIAS_FUNCTIONALIZE_INTERNAL_H
 
 #include "alias/ir/ir_internal.h"
+#include "base/map.h"
 #include "tensoralias/functionalize.h"
 #include "tensoralias/torchgen.h"
 
@@ -56,6 +57,7 @@ struct fz_alias {
     ta_ir_node *ctor;         /* AGG: the ListConstruct / TupleConstruct */
     ta_ir_value **elems;      /* AGG: its inputs as they were; UNKNOWN: roots */
     uint32_t nelems;
+    uint32_t seen;            /* COND, AGG: the fz_roots walk that last visited it */
 };
 
 enum { FZ_MAX_ROOTS = 256 };
@@ -142,6 +144,9 @@ typedef struct fz_pass {
     uint32_t nparity, cap_parity;
     uint32_t *stamp;          /* per value: scratch marks */
     uint32_t now;             /* the current mark */
+    uint32_t walk;            /* the current fz_roots walk (fz_alias.seen) */
+    ta_map conds, views;      /* conds and views on `up`, one alias per content (plan.c) */
+    ta_map pushed;            /* push_views's result per view taken on its base (views) */
     bool has_loop;            /* the plan met a prim::Loop (interpreter_quirk.c) */
     const ir_kind_info *scatter_kind[8]; /* per fz_view_kind: what undoes it (env.c) */
     const ta_ir_op *vk_op[FZ_VK_SLOTS];  /* fz_view_kind_at's operators ... */

@@ -8,11 +8,14 @@
  * write to it cannot be made functional: a partial rewrite of one memory
  * would read stale values.
  */
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alias/functionalize/functionalize_internal.h"
 #include "base/alloc.h"
+#include "base/map.h"
 
 const fz_alias *fz_alias_of(const fz_pass *p, const ta_ir_value *v)
 {
@@ -80,10 +83,23 @@ static void add_root(fz_root_walk *w, ta_ir_value *r)
     else w->out[w->n++] = r;
 }
 
+/* A cond or aggregate met before in this walk adds nothing new: conds of
+ * conds (loops unrolled, branches nested, views pushed into them) share
+ * their alternatives, and a walk visiting each once stays linear in their
+ * number where one following every path would double with each level. */
+static bool seen_before(fz_pass *p, const fz_alias *a)
+{
+    if (a->kind != FZ_COND && a->kind != FZ_AGG) return false;
+    if (a->seen == p->walk) return true;
+    ((fz_alias *)a)->seen = p->walk; /* conds and aggregates are all made by new_alias */
+    return false;
+}
+
 static void roots_at(fz_pass *p, const fz_alias *a, fz_root_walk *w)
 {
     while (a->kind == FZ_VIEW && ++w->steps < MAX_STEPS) a = fz_view_base(p, a);
     if (++w->steps >= MAX_STEPS) w->full = true;
+    if (seen_before(p, a)) return;
     for (uint32_t i = 0; !w->full && i < 2 && a->kind == FZ_COND; i++) roots_at(p, a->alt[i], w);
     for (uint32_t i = 0; !w->full && a->kind == FZ_AGG && i < a->nelems; i++) roots_at(p, fz_alias_of(p, a->elems[i]), w);
     for (uint32_t i = 0; !w->full && a->kind == FZ_UNKNOWN && i < a->nelems; i++) add_root(w, a->elems[i]);
@@ -99,6 +115,7 @@ uint32_t fz_roots(fz_pass *p, const fz_alias *a, ta_ir_value **out, uint32_t n, 
         return n + 1;
     }
     fz_root_walk w = {.out = out, .start = n, .n = n, .cap = cap, .steps = steps};
+    if (++p->walk == 0) p->walk = 1; /* 0 is every new alias's: never the current walk */
     roots_at(p, a, &w);
     return w.full ? cap : w.n;
 }
@@ -180,6 +197,82 @@ static fz_alias *new_alias(fz_pass *p, fz_alias_kind kind)
     return a;
 }
 
+/* Conds and views taken on another alias (`up`) are made once for each
+ * content: a view of conds of conds, pushed into them (push_views), and
+ * loops unrolled into nested Ifs reach the same alternatives many ways; one
+ * alias for one content keeps them a graph, not a tree that doubles with
+ * each level. The key is the alias's own three fields from cond (from view). */
+_Static_assert(offsetof(fz_alias, alt) == offsetof(fz_alias, cond) + sizeof(void *) &&
+                   offsetof(fz_alias, parent) == offsetof(fz_alias, view) + sizeof(void *) &&
+                   offsetof(fz_alias, up) == offsetof(fz_alias, parent) + sizeof(void *),
+               "fz_alias: interned fields not contiguous");
+enum { KEY3 = 3 * sizeof(void *) };
+
+static const fz_alias *intern(fz_pass *p, ta_map *m, fz_alias *a, const void *key)
+{
+    ta_map_entry *e;
+    if (ta_map_add(m, key, KEY3, ta_map_ptr(a), &e) != TA_OK) {
+        p->oom = true;
+        return a; /* not shared: still right */
+    }
+    return e->value.ptr;
+}
+
+static const fz_alias *cond_of(fz_pass *p, ta_ir_value *cond, const fz_alias *t, const fz_alias *f)
+{
+    const void *key[3] = {cond, t, f};
+    ta_map_entry *e = ta_map_find(&p->conds, key, KEY3);
+    if (e) return e->value.ptr;
+    fz_alias *a = new_alias(p, FZ_COND);
+    if (!a) return NULL;
+    a->cond = cond, a->alt[0] = t, a->alt[1] = f;
+    return intern(p, &p->conds, a, &a->cond);
+}
+
+static const fz_alias *intern_view(fz_pass *p, ta_ir_node *view, const fz_alias *up)
+{
+    const void *key[3] = {view, NULL, up};
+    ta_map_entry *e = ta_map_find(&p->views, key, KEY3);
+    if (e) return e->value.ptr;
+    fz_alias *a = new_alias(p, FZ_VIEW);
+    if (!a) return NULL;
+    a->view = view, a->up = up;
+    return intern(p, &p->views, a, &a->view);
+}
+
+static bool constant_int(const ta_ir_value *v, int64_t *out);
+
+static bool same_int(const ta_ir_value *a, const ta_ir_value *b)
+{
+    int64_t x, y;
+    return a == b || (constant_int(a, &x) && constant_int(b, &y) && x == y);
+}
+
+/* Whether view node b undoes view node a: b(a(x)) has x's memory, sizes
+ * and strides, so it is x as far as memory goes (t twice, or transposes
+ * of one pair of dims). Loops unrolled transpose a tensor back and forth:
+ * a view pushed into their conds (push_views) would otherwise be another
+ * chain of views for every order of their iterations, twice as many with
+ * each. A view the graph itself takes keeps its chain (its node is there
+ * to read again). */
+static bool undoes(fz_pass *p, const ta_ir_node *a, const ta_ir_node *b)
+{
+    const ta_ir_op *oa = fz_op(p, a), *ob = fz_op(p, b);
+    fz_view_kind k = oa ? fz_view_kind_at(p, oa) : FZ_NOT_VIEW;
+    if (!ob || k != fz_view_kind_at(p, ob)) return false;
+    if (k == FZ_V_T) return a->ninputs == 1 && b->ninputs == 1;
+    if (k != FZ_V_TRANSPOSE || a->ninputs != 3 || b->ninputs != 3) return false;
+    ta_ir_value *const *x = a->inputs, *const *y = b->inputs;
+    return (same_int(x[1], y[1]) && same_int(x[2], y[2])) || (same_int(x[1], y[2]) && same_int(x[2], y[1]));
+}
+
+/* view taken on up: up's own base when the view undoes up's. */
+static const fz_alias *view_on(fz_pass *p, ta_ir_node *view, const fz_alias *up)
+{
+    if (up->kind == FZ_VIEW && undoes(p, up->view, view)) return fz_view_base(p, up);
+    return intern_view(p, view, up);
+}
+
 static ta_status set_alias(fz_pass *p, ta_ir_value *v, const fz_alias *a)
 {
     if (!a) return TA_ERR_NOMEM;
@@ -245,6 +338,7 @@ static bool agg_read_only(fz_pass *p, const ta_ir_value *l)
 
 static bool constant_int(const ta_ir_value *v, int64_t *out)
 {
+    if (!v->node) return false;
     const ta_ir_node *d = v->node;
     if (d->kind->kind != IR_K_CONSTANT || v->type->kind != TA_IR_INT) return false;
     const char *s = ta_ir_node_attr(d, "value");
@@ -485,44 +579,98 @@ static const fz_alias *push_views(fz_pass *p, const fz_alias *a, uint32_t depth)
 {
     if (a->kind != FZ_VIEW) return a;
     if (depth > 64) return NULL;
-    const fz_alias *base = fz_view_base(p, a), *pushed = push_views(p, base, depth + 1);
+    /* the same view of the same base pushes the same way: remembered under
+     * the view taken on the base (a view of a value views the value's alias,
+     * which may change from one planning round of a loop to the next) */
+    const fz_alias *base = fz_view_base(p, a), *key = intern_view(p, a->view, base);
+    ta_map_entry *e = key ? ta_map_find(&p->pushed, &key->view, KEY3) : NULL;
+    if (e) return e->value.ptr;
+    const fz_alias *pushed = key ? push_views(p, base, depth + 1) : NULL, *alt[2];
     if (!pushed || pushed->kind != FZ_COND) return pushed == base ? a : NULL;
-    fz_alias *c = new_alias(p, FZ_COND);
-    if (!c) return NULL;
-    c->cond = pushed->cond;
     for (int i = 0; i < 2; i++) {
-        fz_alias *v = new_alias(p, FZ_VIEW);
-        if (!v) return NULL;
-        v->view = a->view, v->up = pushed->alt[i];
-        if (!(c->alt[i] = push_views(p, v, depth + 1))) return NULL;
+        const fz_alias *v = view_on(p, a->view, pushed->alt[i]);
+        if (!v || !(alt[i] = push_views(p, v, depth + 1))) return NULL;
     }
+    const fz_alias *c = cond_of(p, pushed->cond, alt[0], alt[1]);
+    if (c && ta_map_add(&p->pushed, &key->view, KEY3, ta_map_ptr((void *)c), NULL) != TA_OK) p->oom = true;
     return c;
+}
+
+/* Memory made inside a branch that two of the If's outputs reach (as
+ * different values): each root, with the output returning it whole, its
+ * owner (-1: none), whose self the others' views are rebuilt on. */
+typedef struct fz_shared {
+    const ta_ir_value *root;
+    uint32_t slot;  /* an output reaching it */
+    int32_t owner;  /* in the first entry of each root */
+} fz_shared;
+
+typedef struct fz_inside {
+    fz_shared *s;   /* sorted by root, then slot */
+    uint32_t n;
+    const fz_alias *const *self; /* per output of the If */
+} fz_inside;
+
+static const fz_shared *find_shared(const fz_inside *in, const ta_ir_value *r)
+{
+    uint32_t lo = 0, hi = in ? in->n : 0;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (in->s[mid].root->id < r->id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < (in ? in->n : 0) && in->s[lo].root == r ? &in->s[lo] : NULL;
+}
+
+/* The view chain a (down to the root made in the branch) taken again on
+ * self, the If output owning that root; NULL when a view's arguments are
+ * not to be had after the If, or a is no chain of views over a root. */
+static const fz_alias *rebase(fz_pass *p, const fz_alias *a, const ta_ir_block *at, const fz_alias *self,
+                              uint32_t depth)
+{
+    if (a->kind == FZ_ROOT) return self;
+    if (a->kind != FZ_VIEW || depth > 64) return NULL;
+    for (uint32_t i = 1; i < a->view->ninputs; i++) {
+        const ta_ir_value *v = a->view->inputs[i];
+        if (!fz_visible(v, at) && v->node->kind->kind != IR_K_CONSTANT) return NULL;
+    }
+    const fz_alias *base = rebase(p, fz_view_base(p, a), at, self, depth + 1);
+    return base ? view_on(p, a->view, base) : NULL;
 }
 
 /* a (the alias of what branch b of n returns; b = -1: a loop body), as seen
  * after n: itself when it reaches only memory visible there, *self when it
- * reaches only memory made inside n, a cond of those; NULL when it cannot
+ * reaches only memory made inside n that no other output reaches, a view
+ * of the owner's self when another output returns that memory whole (in:
+ * the shared memory, NULL for none), a cond of those; NULL when it cannot
  * be followed. */
-static const fz_alias *localize(fz_pass *p, const fz_alias *a, ta_ir_node *n, int b, const fz_alias *self)
+static const fz_alias *localize(fz_pass *p, const fz_alias *a, ta_ir_node *n, int b, const fz_alias *self,
+                                const fz_inside *in)
 {
     ta_ir_value *r[MAX_ROOTS];
     if (a->kind == FZ_COND) {
-        const fz_alias *l0 = localize(p, a->alt[0], n, b, self), *l1 = localize(p, a->alt[1], n, b, self);
+        const fz_alias *l0 = localize(p, a->alt[0], n, b, self, in), *l1 = localize(p, a->alt[1], n, b, self, in);
         if (!l0 || !l1) return NULL;
         if (l0 == l1) return l0;
         if (l0 == a->alt[0] && l1 == a->alt[1] && fz_visible(a->cond, n->block)) return a;
         ta_ir_value *c = export_cond(p, n, b, a->cond);
-        fz_alias *k = c ? new_alias(p, FZ_COND) : NULL;
-        if (k) k->cond = c, k->alt[0] = l0, k->alt[1] = l1;
-        return k;
+        return c ? cond_of(p, c, l0, l1) : NULL;
     }
     if (a->kind != FZ_ROOT && a->kind != FZ_VIEW) return NULL;
     uint32_t cnt = fz_roots(p, a, r, 0, MAX_ROOTS), inside = 0;
-    for (uint32_t i = 0; i < cnt; i++) inside += !fz_visible(r[i], n->block);
-    if (cnt && inside == cnt) return self;
-    if (cnt && inside == 0 && chain_visible(p, a, n->block, false)) return a;
+    if (cnt == MAX_ROOTS) return NULL; /* a list cut short */
+    const fz_shared *s = NULL;
+    for (uint32_t i = 0; i < cnt; i++) {
+        if (fz_visible(r[i], n->block)) continue;
+        inside++;
+        const fz_shared *x = find_shared(in, r[i]);
+        if (x) s = x;
+    }
+    if (s && cnt == 1) return s->owner >= 0 ? rebase(p, a, n->block, in->self[s->owner], 0) : NULL;
+    if (!s && cnt && inside == cnt) return self;
+    if (!s && cnt && inside == 0 && chain_visible(p, a, n->block, false)) return a;
     const fz_alias *pushed = b >= 0 ? push_views(p, a, 0) : NULL; /* a view of a cond made in the branch */
-    return pushed && pushed != a ? localize(p, pushed, n, b, self) : NULL;
+    return pushed && pushed != a ? localize(p, pushed, n, b, self, in) : NULL;
 }
 
 /* Whether two of n's results (of branch b's outputs outs) reach the same
@@ -553,38 +701,85 @@ static ta_status set_cond(fz_pass *p, ta_ir_value *o, ta_ir_value *cond, const f
 {
     if (!t || !f) return unknown_alias(p, o, from, nfrom, why, true);
     if (t == f) return set_alias(p, o, t);
-    fz_alias *a = new_alias(p, FZ_COND);
-    if (a) a->cond = cond, a->alt[0] = t, a->alt[1] = f;
-    return set_alias(p, o, a);
+    return set_alias(p, o, cond_of(p, cond, t, f));
 }
 
-/* The output of branch b of If n whose memory output j shares, as j's
- * own: the first output returning the very value j returns, when every
- * output reaching memory that value makes inside n returns that value too
- * (a loop carrying one value in two slots, unrolled, returns it twice);
- * -1 when the outputs share it some other way (a view of another's). */
-static int32_t shared_owner(fz_pass *p, ta_ir_node *n, int b, uint32_t nout, uint32_t j)
+static int cmp_shared(const void *x, const void *y)
+{
+    const fz_shared *a = x, *b = y;
+    if (a->root->id != b->root->id) return a->root->id < b->root->id ? -1 : 1;
+    return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+/* The first output of branch b returning the very value output j returns. */
+static uint32_t first_slot(ta_ir_value *const *outs, uint32_t j)
+{
+    uint32_t k = 0;
+    while (outs[k] != outs[j]) k++;
+    return k;
+}
+
+/* The memory made inside branch b of If n that outputs returning different
+ * values reach, into in (in->s to free): each root's entries, the first
+ * with its owner, the first output whose alias is that root whole (a loop
+ * carrying one value in two slots, unrolled, returns it twice; a value and
+ * its transpose are one memory). */
+static ta_status shared_inside(fz_pass *p, ta_ir_node *n, int b, uint32_t nout, fz_inside *in)
 {
     ta_ir_value *const *outs = n->blocks[b]->ret->inputs;
-    ta_ir_value *r[MAX_ROOTS], *q[MAX_ROOTS];
-    uint32_t nr = fz_roots(p, fz_alias_of(p, outs[j]), r, 0, MAX_ROOTS), owner = j;
-    for (uint32_t k = 0; k < nout; k++) {
-        if (outs[k] == outs[j]) {
-            if (k < owner) owner = k;
-            continue;
+    ta_ir_value *r[MAX_ROOTS];
+    uint32_t cap = 0, m = 0;
+    fz_shared *all = NULL;
+    for (uint32_t j = 0; j < nout; j++) {
+        uint32_t nr = holds_tensor(n->outputs[j]->type) ? fz_roots(p, fz_alias_of(p, outs[j]), r, 0, MAX_ROOTS) : 0;
+        for (uint32_t i = 0; i < nr; i++) {
+            if (fz_visible(r[i], n->block)) continue;
+            if (m == cap) {
+                cap = cap ? 2 * cap : 16;
+                fz_shared *x = ta_realloc(all, cap * sizeof *x);
+                if (!x) return free(all), TA_ERR_NOMEM;
+                all = x;
+            }
+            all[m++] = (fz_shared){.root = r[i], .slot = j, .owner = -1};
         }
-        uint32_t nq = fz_roots(p, fz_alias_of(p, outs[k]), q, 0, MAX_ROOTS);
-        for (uint32_t x = 0; x < nr; x++)
-            for (uint32_t y = 0; y < nq; y++)
-                if (r[x] == q[y] && !fz_visible(r[x], n->block)) return -1;
     }
-    return (int32_t)owner;
+    if (m > 1) qsort(all, m, sizeof *all, cmp_shared);
+    uint32_t k = 0; /* keeps the roots that two values reach */
+    for (uint32_t i = 0, e; i < m; i = e) {
+        bool two = false;
+        int32_t owner = -1;
+        for (e = i; e < m && all[e].root == all[i].root; e++) {
+            two |= outs[all[e].slot] != outs[all[i].slot];
+            if (owner < 0 && fz_alias_of(p, outs[all[e].slot])->kind == FZ_ROOT) owner = (int32_t)all[e].slot;
+        }
+        if (!two) continue;
+        for (uint32_t x = i; x < e; x++) all[k] = all[x], all[k++].owner = owner;
+    }
+    in->s = all, in->n = k;
+    return TA_OK;
+}
+
+/* An output that cannot be followed in a branch leaves every output
+ * sharing memory with it there unfollowed too (they become unknown, all
+ * in one class); until nothing changes. */
+static void unfollow_sharers(const fz_inside *in, const fz_alias **l)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0, e; i < in->n; i = e) {
+            bool lost = false;
+            for (e = i; e < in->n && in->s[e].root == in->s[i].root; e++) lost |= !l[in->s[e].slot];
+            for (uint32_t x = i; lost && x < e; x++)
+                if (l[in->s[x].slot]) l[in->s[x].slot] = NULL, changed = true;
+        }
+    }
 }
 
 /* Each output of n is memory of its own (its self: a root) where a branch
- * makes it, a cond when the branches differ; outputs returning one value
- * made inside share the first one's self, so that a write through one is a
- * write through the other. */
+ * makes it, a cond when the branches differ; where outputs share memory a
+ * branch makes, the one returning it whole owns it and the others are
+ * views of its self, so that a write through one is a write through the
+ * other. */
 static ta_status plan_if(fz_pass *p, ta_ir_node *n)
 {
     for (uint32_t b = 0; b < n->nblocks; b++) {
@@ -592,21 +787,30 @@ static ta_status plan_if(fz_pass *p, ta_ir_node *n)
         if (st != TA_OK) return st;
     }
     uint32_t nout = n->noutputs; /* export_cond adds outputs after these */
-    const fz_alias **self = ta_calloc(nout + 1, sizeof *self);
+    const fz_alias **self = ta_calloc(3 * (size_t)nout + 1, sizeof *self), **l[2] = {NULL, NULL};
+    fz_inside in[2] = {{0}};
     ta_status st = self ? TA_OK : TA_ERR_NOMEM;
+    if (st == TA_OK) l[0] = self + nout, l[1] = self + 2 * nout;
     for (uint32_t j = 0; j < nout && st == TA_OK; j++)
         if (holds_tensor(n->outputs[j]->type) && !(self[j] = self_alias(p, n->outputs[j]))) st = TA_ERR_NOMEM;
+    for (int b = 0; b < 2 && st == TA_OK; b++) {
+        ta_ir_value *const *outs = n->blocks[b]->ret->inputs;
+        st = shared_inside(p, n, b, nout, &in[b]);
+        in[b].self = self;
+        for (uint32_t j = 0; j < nout && st == TA_OK; j++)
+            if (holds_tensor(n->outputs[j]->type))
+                l[b][j] = localize(p, fz_alias_of(p, outs[j]), n, b, self[first_slot(outs, j)], &in[b]);
+        if (st == TA_OK) unfollow_sharers(&in[b], l[b]);
+    }
     for (uint32_t j = 0; j < nout && st == TA_OK; j++) {
         ta_ir_value *o = n->outputs[j];
         if (!holds_tensor(o->type)) continue;
         ta_ir_value *outs[2] = {n->blocks[0]->ret->inputs[j], n->blocks[1]->ret->inputs[j]};
-        const fz_alias *l[2] = {NULL, NULL};
-        for (int b = 0; b < 2; b++) {
-            int32_t k = shared_owner(p, n, b, nout, j);
-            if (k >= 0) l[b] = localize(p, fz_alias_of(p, outs[b]), n, b, self[k]);
-        }
-        st = set_cond(p, o, n->inputs[0], l[0], l[1], outs, 2, "it is returned by an If whose branches the pass cannot follow");
+        st = set_cond(p, o, n->inputs[0], l[0][j], l[1][j], outs, 2,
+                      "it is returned by an If whose branches the pass cannot follow");
     }
+    free(in[0].s);
+    free(in[1].s);
     free(self);
     return st;
 }
@@ -701,9 +905,7 @@ static const fz_alias *with_own(fz_pass *p, const fz_alias *a, const fz_alias *o
     const fz_alias *x = with_own(p, a->alt[0], own, root), *y = with_own(p, a->alt[1], own, root);
     if (!x || !y) return NULL;
     if (x == a->alt[0] && y == a->alt[1]) return a;
-    fz_alias *c = new_alias(p, FZ_COND);
-    if (c) c->cond = a->cond, c->alt[0] = x, c->alt[1] = y;
-    return c;
+    return cond_of(p, a->cond, x, y);
 }
 
 /* What a loop's carried tensor holds after the first iteration: later[j] is
@@ -720,9 +922,7 @@ static ta_status plan_params(fz_pass *p, ta_ir_node *n, const fz_alias *const *l
         ta_status st = TA_OK;
         const fz_parity *q = fz_parity_of(p, n, j);
         if (q && followable(f)) {
-            fz_alias *c = new_alias(p, FZ_COND);
-            if (c) c->cond = q->flag, c->alt[0] = f, c->alt[1] = fz_alias_of(p, q->transposed);
-            st = set_alias(p, param, c);
+            st = set_alias(p, param, cond_of(p, q->flag, f, fz_alias_of(p, q->transposed)));
         } else if (!followable(f) || !l) {
             /* a taint is for good, even when a later round follows it: loop_unroll.c may help */
             if (followable(f) && param->nuses) p->unroll[n->id] = 1;
@@ -730,13 +930,12 @@ static ta_status plan_params(fz_pass *p, ta_ir_node *n, const fz_alias *const *l
         } else if (l == f) {
             st = set_alias(p, param, f);
         } else {
-            fz_alias *c = new_alias(p, FZ_COND), *r = new_alias(p, FZ_ROOT);
-            if (!c || !r) return TA_ERR_NOMEM;
+            fz_alias *r = new_alias(p, FZ_ROOT);
+            if (!r) return TA_ERR_NOMEM;
             r->root = param;
             if (!(l = with_own(p, l, own, r))) return TA_ERR_NOMEM;
             if (!first) st = first_iteration(p, body, &first);
-            c->cond = first, c->alt[0] = f, c->alt[1] = l;
-            if (st == TA_OK) st = set_alias(p, param, c);
+            if (st == TA_OK) st = set_alias(p, param, cond_of(p, first, f, l));
         }
         if (st != TA_OK) return st;
     }
@@ -769,7 +968,7 @@ static bool carried_after(fz_pass *p, ta_ir_node *n, const fz_alias **later, con
         if (fz_parity_of(p, n, j) && followable(fz_alias_of(p, n->inputs[j + 2]))) continue; /* known already */
         if (last == param || fz_alias_of(p, last) == fz_alias_of(p, param)) l = fz_alias_of(p, n->inputs[j + 2]);
         else if (!shares_inside(p, n, body->ret->inputs + 1, n->noutputs, j))
-            l = localize(p, fz_alias_of(p, last), n, -1, own);
+            l = localize(p, fz_alias_of(p, last), n, -1, own, NULL);
         if (l && !followable(l)) l = NULL;
         if (l && l != own && !chain_visible(p, l, n->block, true)) l = NULL; /* views of what the body makes */
         if (alias_equal(l, later[j])) l = later[j];
@@ -811,7 +1010,7 @@ static ta_status plan_loop(fz_pass *p, ta_ir_node *n)
             continue;
         }
         if (!shares_inside(p, n, body->ret->inputs + 1, ncarried, j))
-            t = localize(p, fz_alias_of(p, last), n, -1, self);
+            t = localize(p, fz_alias_of(p, last), n, -1, self, NULL);
         if (!followable(f)) f = NULL;
         if (t && f && t != f && !o->nuses) t = NULL; /* unused: no guard needed */
         if (t && f && t != f && !guard) st = loop_guard(p, n, &guard);
