@@ -99,6 +99,24 @@ fb.jagged_dense_elementwise_add_jagged_output(torch.zeros(2, 3), [], torch.zeros
 # a 0-dim data leaves it working past an empty size vector.
 fb.pack_segments_backward(torch.tensor(1.0, device="meta"), torch.ones(4, device="meta"), 1, 1)
 '''),
+    "permute_preallocated_out_ignores_strides": (
+        ["fbgemm::permute_2D_sparse_preallocated_out"], "asserts", '''
+# permute_2D_sparse_preallocated_out(..., Tensor(a!)? permuted_lengths_out, ...) writes the T * B
+# permuted lengths contiguously from permuted_lengths_out's data pointer, whatever its strides: a
+# strided view gets elements of its storage outside the view written and its own second row left alone.
+buf = torch.full((2, 4), -1, dtype=torch.long)
+out = buf[:, ::2]
+r = fb.permute_2D_sparse_preallocated_out(torch.tensor([1, 0], dtype=torch.int32),
+                                          torch.tensor([[1, 2], [3, 4]]), torch.arange(10),
+                                          None, None, out, None, None)
+assert buf[0].tolist() == [3, 4, 1, 2] and out.tolist() == [[3, 1], [-1, -1]], buf
+'''),
+    "jagged_dispatch_empty_offsets_list": (
+        ["fbgemm::jagged_dense_elementwise_mul_backward"], "dies", '''
+# JAGGED_TENSOR_DISPATCH_DIMS (jagged_tensor_ops/common.h) reads x_offsets[0].scalar_type() before
+# the kernels check x_offsets.size(): an empty list is read past its end.
+fb.jagged_dense_elementwise_mul_backward(torch.zeros(0), [], torch.zeros(2, 0), torch.zeros(2, 0))
+'''),
     "roi_align_empty_input": (
         ["torchvision::roi_align"], "dies", '''
 # roi_align (ps_roi_align below) on an input of width 0 (its storage empty) with a well-formed box: they
