@@ -359,6 +359,7 @@ void dsc_learn(const char *msg, const dsc_model *m, const ta_decl *d, dsc_cands 
     learn_condition(L);
     learn_locals(L);
     learn_words(L);
+    learn_aten(L);
     learn_numbers(L);
     L->informed = false;
     learn_blind(L);
