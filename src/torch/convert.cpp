@@ -60,6 +60,10 @@ at::ScalarType scalar_type_of(DLDataType dt)
     case TA_DL_BOOL:
         if (dt.bits == 8) return at::kBool;
         break;
+    case kDLComplex:
+        if (dt.bits == 64) return at::kComplexFloat;
+        if (dt.bits == 128) return at::kComplexDouble;
+        break;
     default:
         break;
     }

@@ -23,7 +23,8 @@ static const dtype_name dtype_names[] = {
     {"Float", {kDLFloat, 32, 1}},   {"Double", {kDLFloat, 64, 1}},  {"Long", {kDLInt, 64, 1}},
     {"Int", {kDLInt, 32, 1}},       {"Short", {kDLInt, 16, 1}},     {"Char", {kDLInt, 8, 1}},
     {"Byte", {kDLUInt, 8, 1}},      {"Bool", {TA_DL_BOOL, 8, 1}},   {"Half", {kDLFloat, 16, 1}},
-    {"BFloat16", {kDLBfloat, 16, 1}}, {"Float32", {kDLFloat, 32, 1}}, {"Float64", {kDLFloat, 64, 1}},
+    {"BFloat16", {kDLBfloat, 16, 1}}, {"ComplexFloat", {kDLComplex, 64, 1}}, {"ComplexDouble", {kDLComplex, 128, 1}},
+    {"Float32", {kDLFloat, 32, 1}}, {"Float64", {kDLFloat, 64, 1}},
     {"Int64", {kDLInt, 64, 1}},     {"Int32", {kDLInt, 32, 1}},     {"Int16", {kDLInt, 16, 1}},
     {"Int8", {kDLInt, 8, 1}},       {"UInt8", {kDLUInt, 8, 1}},     {"Float16", {kDLFloat, 16, 1}},
 };
@@ -44,6 +45,8 @@ bool dsc_dtype_by_name(const char *name, size_t len, DLDataType *out)
         {"int32", {kDLInt, 32, 1}},     {"int", {kDLInt, 32, 1}},       {"int16", {kDLInt, 16, 1}},
         {"int8", {kDLInt, 8, 1}},       {"uint8", {kDLUInt, 8, 1}},     {"bool", {TA_DL_BOOL, 8, 1}},
         {"float16", {kDLFloat, 16, 1}}, {"half", {kDLFloat, 16, 1}},    {"bfloat16", {kDLBfloat, 16, 1}},
+        {"complex64", {kDLComplex, 64, 1}}, {"cfloat", {kDLComplex, 64, 1}},
+        {"complex128", {kDLComplex, 128, 1}}, {"cdouble", {kDLComplex, 128, 1}},
         /* FBGEMM's short spellings ("indices dtype is double(!= I64)") */
         {"I64", {kDLInt, 64, 1}},       {"I32", {kDLInt, 32, 1}},       {"F32", {kDLFloat, 32, 1}},
     };
@@ -63,8 +66,8 @@ bool dsc_dtype_by_name(const char *name, size_t len, DLDataType *out)
 
 const char *dsc_dtype_spelling(DLDataType t)
 {
-    static const char *const k[] = {"kFloat", "kDouble", "kLong", "kInt",  "kShort",
-                                    "kChar",  "kByte",   "kBool", "kHalf", "kBFloat16"};
+    static const char *const k[] = {"kFloat", "kDouble", "kLong", "kInt",      "kShort",       "kChar",
+                                    "kByte",  "kBool",   "kHalf", "kBFloat16", "kComplexFloat", "kComplexDouble"};
     for (size_t i = 0; i < sizeof k / sizeof *k; i++)
         if (ta_dtype_eq(dtype_names[i].t, t)) return k[i];
     return NULL;
@@ -227,6 +230,21 @@ static bool name_is_one(const char *s, size_t len, const char *const *names)
     return false;
 }
 
+static const DLDataType complexes[] = {{kDLComplex, 64, 1}, {kDLComplex, 128, 1}, {0, 0, 0}};
+static const DLDataType floats[] = {{kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}, {0, 0, 0}};
+
+/* base's dtype is one of dts (up to the one with no bits): is_complex(),
+ * is_floating_point(). */
+static int dtype_in(parser *P, int base, const DLDataType *dts)
+{
+    int any = -1;
+    for (; dts->bits; dts++) {
+        int eq = node(P, DSC_EQ, node(P, DSC_DTYPE, base, -1, 0), node(P, DSC_DTYPEC, -1, -1, dsc_dtype_pack(*dts)), 0);
+        any = any < 0 ? eq : node(P, DSC_OR, any, eq, 0);
+    }
+    return any;
+}
+
 /* base.method(...), after the '.' (or '->'). */
 static int method(parser *P, int base)
 {
@@ -256,6 +274,8 @@ static int method(parser *P, int base)
         return b->op == DSC_SIZES ? node(P, DSC_DIM, b->a, -1, 0) : node(P, DSC_LEN, base, -1, 0);
     if (len == 5 && !memcmp(m, "numel", 5)) return node(P, DSC_NUMEL, base, -1, 0);
     if (name_is_one(m, len, dtypes)) return node(P, DSC_DTYPE, base, -1, 0);
+    if (len == 10 && !memcmp(m, "is_complex", 10)) return dtype_in(P, base, complexes);
+    if (len == 17 && !memcmp(m, "is_floating_point", 17)) return dtype_in(P, base, floats);
     if (len == 13 && !memcmp(m, "is_contiguous", 13)) return node(P, DSC_CONTIG, base, -1, 0);
     if (name_is_one(m, len, defined)) return node(P, DSC_DEFINED, base, -1, 0);
     if (len == 3 && !memcmp(m, "min", 3)) return node(P, DSC_MIN, base, -1, 0);
@@ -743,7 +763,7 @@ static int candidates(const dsc_cond *c, int k, int64_t cur, int64_t *out)
 {
     static const DLDataType dts[] = {{kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLInt, 64, 1}, {kDLInt, 32, 1},
                                      {TA_DL_BOOL, 8, 1}, {kDLUInt, 8, 1},  {kDLInt, 8, 1},  {kDLInt, 16, 1},
-                                     {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}};
+                                     {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}, {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
     static const int64_t big[] = {96, 128, 256, 512, 1024, 4096};
     const dsc_node *n = &c->n[k];
     int cnt = 0;

@@ -361,6 +361,7 @@ void dsc_learn(const char *msg, const dsc_model *m, const ta_decl *d, dsc_cands 
     learn_locals(L);
     learn_words(L);
     learn_settings(L);
+    learn_aten(L);
     learn_numbers(L);
     learn_prior(L);
     L->informed = false;

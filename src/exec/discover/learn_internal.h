@@ -54,11 +54,12 @@ bool learn_match(const char *s, const char *pat, match_caps *c);
 void learn_condition_text(learner *L, const char *text, size_t len);
 
 /* The rules, in the order they are asked (learn_words.c, learn_locals.c,
- * learn_blind.c); learn_prior orders what they offered before the guesses. */
+ * learn_aten.c, learn_blind.c); learn_prior orders what they offered before the guesses. */
 void learn_templates(learner *L);
 void learn_condition(learner *L);
 void learn_locals(learner *L);
 void learn_words(learner *L);
+void learn_aten(learner *L);
 void learn_numbers(learner *L);
 /* "only works with scale_bias_last=false": settings spelled name=value (learn_settings.c). */
 void learn_settings(learner *L);

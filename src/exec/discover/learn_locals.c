@@ -2,7 +2,8 @@
  * the message gives: "Check failed: T > 0 (0 vs. 0)" (TORCH_CHECK_GT and
  * glog's CHECK_GT print both sides' values), "outer_dense_size, 4 !=
  * x_offsets[0].numel() - 1, 3" (a TORCH_CHECK whose message spells each
- * side and its value, FBGEMM's habit). A side that is a single name no
+ * side and its value, FBGEMM's habit), "but got from=1 >= to=1" (the sides'
+ * values with the comparison that held: the check was its negation). A side that is a single name no
  * argument has (T, outer_dense_size) is one of the case's quantities of
  * that value: an int argument, a tensor's size or element count, or an
  * offsets-like count (a 1-D tensor's numel() - 1, as T = D_offsets.numel()
@@ -86,6 +87,41 @@ static bool read_spelled_sides(const char *msg, local_check *k)
     return k->lhs[0] && k->rhs[0];
 }
 
+/* "but got from=1 >= to=1" (random_'s "expects 'from' to be less than
+ * 'to'"): the values of a check's two sides, printed with the comparison
+ * that held, so the check was its negation. */
+static bool read_negated_sides(const char *msg, local_check *k)
+{
+    static const char *const held[] = {">=", "<=", "!=", "==", ">", "<", NULL};
+    static const char *const wanted[] = {"<", ">", "==", "!=", "<=", ">=", NULL};
+    const char *g = strstr(msg, "got ");
+    for (; g; g = strstr(g + 1, "got ")) {
+        const char *a = g + 4, *eq = a;
+        while (isalnum((unsigned char)*eq) || *eq == '_') eq++;
+        if (eq == a || *eq != '=' || eq[1] == '=') continue;
+        char *end;
+        k->lv = strtoll(eq + 1, &end, 10);
+        if (end == eq + 1) continue;
+        const char *p = end;
+        while (*p == ' ') p++;
+        for (int i = 0; held[i]; i++) {
+            size_t n = strlen(held[i]);
+            if (strncmp(p, held[i], n)) continue;
+            const char *b = p + n, *beq;
+            while (*b == ' ') b++;
+            for (beq = b; isalnum((unsigned char)*beq) || *beq == '_';) beq++;
+            if (beq == b || *beq != '=') break;
+            k->rv = strtoll(beq + 1, &end, 10);
+            if (end == beq + 1) break;
+            trim_copy(k->lhs, sizeof k->lhs, a, eq);
+            trim_copy(k->rhs, sizeof k->rhs, b, beq);
+            snprintf(k->op, sizeof k->op, "%s", wanted[i]);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void quant_add(quantities *q, const char *fmt, const char *name, long long x)
 {
     if (q->n == MAX_QUANT) return;
@@ -142,7 +178,8 @@ static void side_readings(const learner *L, const char *side, int64_t v, quantit
 void learn_locals(learner *L)
 {
     local_check k;
-    if (!read_check_failed(L->msg, &k) && !read_spelled_sides(L->msg, &k)) return;
+    if (!read_check_failed(L->msg, &k) && !read_spelled_sides(L->msg, &k) && !read_negated_sides(L->msg, &k))
+        return;
     quantities *ql = malloc(sizeof *ql), *qr = malloc(sizeof *qr);
     if (ql && qr) {
         side_readings(L, k.lhs, k.lv, ql);

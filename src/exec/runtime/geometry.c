@@ -36,6 +36,7 @@ const char *ta_dtype_name(DLDataType dt)
     case kDLUInt: return dt.bits == 8 ? "uint8" : "?";
     case kDLBfloat: return dt.bits == 16 ? "bfloat16" : "?";
     case TA_DL_BOOL: return dt.bits == 8 ? "bool" : "?";
+    case kDLComplex: return dt.bits == 64 ? "complex64" : dt.bits == 128 ? "complex128" : "?";
     default: return "?";
     }
 }

@@ -51,13 +51,23 @@ void ta_elem_put_double(DLDataType dt, void *p, double v)
     } else if (dt.code == kDLBfloat) {
         uint16_t h = bf16_of((float)v);
         memcpy(p, &h, 2);
+    } else if (dt.code == kDLComplex) {
+        ta_elem_put_complex(dt, p, v, 0.0);
     }
+}
+
+void ta_elem_put_complex(DLDataType dt, void *p, double re, double im)
+{
+    DLDataType part = {kDLFloat, (uint8_t)(dt.bits / 2), 1};
+    if (dt.code != kDLComplex || (part.bits != 32 && part.bits != 64)) return;
+    ta_elem_put_double(part, p, re);
+    ta_elem_put_double(part, (unsigned char *)p + part.bits / 8, im);
 }
 
 /* Integer dtypes keep the low bits, as a C cast (and torch) does. */
 void ta_elem_put_int(DLDataType dt, void *p, int64_t v)
 {
-    if (dt.code == kDLFloat || dt.code == kDLBfloat) {
+    if (dt.code == kDLFloat || dt.code == kDLBfloat || dt.code == kDLComplex) {
         ta_elem_put_double(dt, p, (double)v);
     } else if (dt.code == TA_DL_BOOL) {
         *(uint8_t *)p = v != 0;

@@ -137,13 +137,15 @@ static int64_t numel_of(const int64_t *shape, int ndim)
 static void write_value(DLDataType dt, void *p, uint64_t w, int64_t lo, int64_t hi, bool index,
                         bool special)
 {
-    bool floating = dt.code == kDLFloat || dt.code == kDLBfloat;
+    bool floating = dt.code == kDLFloat || dt.code == kDLBfloat || dt.code == kDLComplex;
     if (floating && !index) {
         static const double specials[] = {NAN, INFINITY, -INFINITY, -0.0};
         double f = (double)((int64_t)(w % 33) - 16) / 4.0;
         if (((w >> 8) & 15) == 0) f = -0.0;
         if (special && ((w >> 12) & 3) == 0) f = specials[(w >> 14) & 3];
-        ta_elem_put_double(dt, p, f);
+        if (dt.code == kDLComplex) /* the imaginary part from bits the real one did not use */
+            ta_elem_put_complex(dt, p, f, (double)((int64_t)((w >> 40) % 33) - 16) / 4.0);
+        else ta_elem_put_double(dt, p, f);
         return;
     }
     int64_t v = hi > lo ? lo + (int64_t)((w >> 32) % (uint64_t)(hi - lo)) : lo;
