@@ -527,6 +527,48 @@ torch.ops.aten._ctc_loss_backward(torch.ones(4, dtype=d), at_page_end(torch.rand
 torch.ops.aten._sobol_engine_scramble_(at_page_end(torch.zeros(1, 3, dtype=torch.long)),
                                        torch.zeros(1, 30, 30, dtype=torch.long), 1)
 '''),
+    "fft_ihfftn_out_never_written": (
+        ["aten::fft_ihfftn.out"], "asserts", '''
+# fft_ihfftn's out= path over ONE dimension calls at::conj_physical_out(tmp, out) with its arguments
+# swapped (out= comes first): out is read, tmp written, and out keeps its old values.
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+out = torch.full((2, 2), complex(9, 9), dtype=torch.complex64)
+r = torch.fft.ihfftn(x, dim=[1], out=out)
+assert r is out and out[0, 0].item() == complex(9, 9), (out, torch.fft.ihfftn(x, dim=[1]))
+'''),
+    "replication_pad1d_backward_batch": (
+        ["aten::replication_pad1d_backward", "aten::replication_pad1d_backward.grad_input"], "asserts", '''
+# replication_pad1d_backward does not check grad_output's batch size against self's: with self
+# [2, 3, 4] and grad_output [1, 3, 6] it reads a second batch past grad_output (here the 7s that
+# follow grad_output's view in its storage).
+big = torch.zeros(2, 3, 6)
+big[1] = 7.0
+r = torch.ops.aten.replication_pad1d_backward(big[0:1], torch.randn(2, 3, 4), [1, 1])
+assert r.shape == (2, 3, 4) and r[1].abs().sum().item() > 0, r
+'''),
+    "adaptive_max_pool3d_backward_empty_self": (
+        ["aten::adaptive_max_pool3d_backward", "aten::adaptive_max_pool3d_backward.grad_input"], "dies", '''
+# adaptive_max_pool3d_backward takes a self of width 0 and a grad_output / indices of another shape
+# unchecked, and writes grad_input through the indices (SIGSEGV).
+go = torch.randn(600, dtype=torch.float64).as_strided((4, 4, 4, 4), (144, 36, 9, 2), 1)
+s = torch.randn(200, dtype=torch.float64).as_strided((4, 4, 4, 0), (16, 4, 1, 2), 1)
+torch.ops.aten.adaptive_max_pool3d_backward(go, s, torch.zeros(4, 4, 4, 4, dtype=torch.long))
+'''),
+    "reflection_pad1d_backward_4d_self": (
+        ["aten::reflection_pad1d_backward", "aten::reflection_pad1d_backward.grad_input"], "dies", '''
+# reflection_pad1d_backward takes a 4-d self (1.13.1 refused this grad_output: "grad_output width
+# unexpected") and writes before the grad_input it allocates: glibc aborts on the heap it corrupted.
+go, s = torch.randn(1, 6, 1, 6), torch.randn(40).as_strided((1, 2, 1, 4), (18, 9, 9, 2), 1)
+for _ in range(200):
+    torch.ops.aten.reflection_pad1d_backward(go, s, [1, 1])
+'''),
+    "pad_packed_sequence_negative_batch_sizes": (
+        ["aten::_pad_packed_sequence"], "dies", '''
+# _pad_packed_sequence trusts batch_sizes' values (only PackedSequence's own are meant): a negative
+# one makes it write before the output it allocates; glibc aborts on the heap it corrupted.
+for _ in range(300):
+    torch.ops.aten._pad_packed_sequence(torch.arange(4, dtype=torch.int32), torch.tensor([1, -2, 5]), False, 2, 3)
+'''),
     "fbgemm_pack_empty_3d": (
         ["aten::fbgemm_pack_gemm_matrix_fp16", "aten::fbgemm_pack_quantized_matrix",
          "aten::fbgemm_pack_quantized_matrix.KN"], "dies", '''
