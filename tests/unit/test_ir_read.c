@@ -181,6 +181,12 @@ static const bad_case bad[] = {
     {"graph(%a : Tensor):\n  return (%a)\nextra\n", "ir-syntax", 3, 1},
     {"graph(%a : Tensor):\n  %b : Tensor = aten::relu(%a) trailing\n  return (%b)\n", "ir-syntax", 2, 32},
     {"graph(% : Tensor):\n  return ()\n", "ir-syntax", 1, 8},
+    /* a value of the other branch (fuzz_func: the rewrite of such a graph did not read back) */
+    {"graph(%a : Tensor, %c : bool):\n  %b : Tensor = prim::If(%c)\n    block0():\n      %d : Tensor = aten::relu(%a)\n"
+     "      -> (%d)\n    block1():\n      -> (%d)\n  return (%b)\n", "ir-undefined", 7, 11},
+    /* a value of a block that has ended */
+    {"graph(%a : Tensor, %c : bool):\n  %b : Tensor = prim::If(%c)\n    block0():\n      %d : Tensor = aten::relu(%a)\n"
+     "      -> (%d)\n    block1():\n      -> (%a)\n  %e : Tensor = aten::relu(%d)\n  return (%e)\n", "ir-undefined", 8, 28},
 };
 
 static void test_malformed(void **state)

@@ -363,12 +363,29 @@ static ta_ir_value *recent_value_named(reader *r, const value_ref *name)
     return e->value.ptr;
 }
 
+/* Whether v, defined before, is visible in block b: defined in b or in a
+ * block around it, not in a sibling branch or an inner block that ended
+ * (torch's parser would take such a use, and its graph would not lint). */
+static bool in_scope(const ta_ir_value *v, const ta_ir_block *b)
+{
+    const ta_ir_block *def = v->node->block;
+    for (; b; b = b->owner ? b->owner->block : NULL)
+        if (b == def) return true;
+    return false;
+}
+
 /* VALUE, a use by user in block b */
 static ta_ir_value *reference(reader *r, const ta_ir_node *user, const ta_ir_block *b)
 {
     value_ref name;
     if (!value_name(r, &name)) return NULL;
     ta_ir_value *v = recent_value_named(r, &name);
+    if (v && !own_output(v, user, b) && !in_scope(v, b)) {
+        const char *at = r->s + name.pos;
+        error_at(r, name.pos - 1, "ir-undefined", "value '%%%.*s' is defined in a block this use is not in",
+                 (int)name.len, at);
+        return NULL;
+    }
     if (!v || own_output(v, user, b)) {
         const char *at = r->s + name.pos;
         error_at(r, name.pos - 1, "ir-undefined", "value '%%%.*s' is used before it is defined", (int)name.len, at);
