@@ -39,3 +39,15 @@ need_python_torch() {
     PYTHONPATH=$(pwd)/python:$(pwd)/tests/python
     export PY TENSORALIAS_BUILD PYTHONPATH
 }
+
+# The discovery tests' plugins (tests/plugins/picky*.c): verify_plugin OUT
+# PLUGIN GLOB options... verifies the operators GLOB names, 16 cases each,
+# the JSON report into OUT and stderr into $tmp/err; op_field OP FIELD
+# REPORT is the value of an integer field on OP's line of a report.
+verify_plugin() {
+    out=$1 plugin=$2 glob=$3; shift 3
+    "$TA" verify --no-default-kernels --kernels "$plugin" --ops "$glob" --cases 16 --format json "$@" >"$out" 2>"$tmp/err"
+}
+op_field() {
+    grep "\"op\":\"$1\"" "$3" | sed -n "s/.*\"$2\":\\([0-9]*\\).*/\\1/p"
+}

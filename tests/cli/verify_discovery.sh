@@ -9,14 +9,7 @@
 # kernel.
 . "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libpickykernels.so
-run() { # out-file options...: verify the picky kernels, JSON
-    out=$1; shift
-    "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'picky::*' --cases 16 --format json "$@" \
-        >"$out" 2>"$tmp/err"
-}
-field() { # op field: the op's line's value of an integer field
-    grep "\"op\":\"$1\"" "$2" | sed -n "s/.*\"$3\":\\([0-9]*\\).*/\\1/p"
-}
+run() { out=$1; shift; verify_plugin "$out" "$PLUGIN" 'picky::*' "$@"; } # out-file options...
 
 run "$tmp/off.json" --no-discovery
 [ "$(grep -c '"verdict":"not-exercised"' "$tmp/off.json")" -eq 11 ] ||
@@ -25,7 +18,7 @@ grep -q '"discovery"' "$tmp/off.json" && fail "without discovery: no discovery c
 
 run "$tmp/on.json"
 for op in boxes pair gather_rows accessors hidden_write quiet screened roi_backward jagged_rows pooled_grad; do
-    n=$(field "picky::$op" "$tmp/on.json" exercised)
+    n=$(op_field "picky::$op" exercised "$tmp/on.json")
     [ "${n:-0}" -gt 0 ] || { grep "picky::$op\"" "$tmp/on.json"; cat "$tmp/err"; fail "picky::$op: exercised with discovery"; }
 done
 grep '"op":"picky::never"' "$tmp/on.json" | grep -q '"verdict":"not-exercised"' || fail "picky::never: not exercised"
@@ -39,7 +32,7 @@ grep '"op":"picky::boxes"' "$tmp/on.json" | grep -q '"found":[1-9]' || fail "pic
 # Sizes a shape spells with the schema's names ([K, channels]), "the same
 # shape as", values "in [0, batch_size)": read, not guessed (blind guesses
 # get 1 case of 16 in 400 calls).
-n=$(field picky::roi_backward "$tmp/on.json" exercised)
+n=$(op_field picky::roi_backward exercised "$tmp/on.json")
 calls=$(grep '"op":"picky::roi_backward"' "$tmp/on.json" | sed -n 's/.*"calls":\([0-9]*\).*/\1/p')
 [ "${n:-0}" -ge 4 ] && [ "${calls:-999}" -le 100 ] || { grep roi_backward "$tmp/on.json"; fail "picky::roi_backward: its demands read"; }
 # A local's value read as the case's quantity (T = x_offsets.numel() - 1),

@@ -10,14 +10,7 @@
 # the same twice.
 . "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libpickyaten.so
-run() { # out-file options...: verify the kernels, JSON
-    out=$1; shift
-    "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'pickyaten::*' --cases 16 --format json "$@" \
-        >"$out" 2>"$tmp/err"
-}
-field() { # op field report: the op's line's value of an integer field
-    grep "\"op\":\"$1\"" "$3" | sed -n "s/.*\"$2\":\\([0-9]*\\).*/\\1/p"
-}
+run() { out=$1; shift; verify_plugin "$out" "$PLUGIN" 'pickyaten::*' "$@"; } # out-file options...
 
 run "$tmp/off.json" --no-discovery
 [ "$(grep -c '"verdict":"not-exercised"' "$tmp/off.json")" -eq 4 ] ||
@@ -25,8 +18,8 @@ run "$tmp/off.json" --no-discovery
 
 run "$tmp/on.json"
 for op in spectrum counts draw realpart; do
-    found=$(field "pickyaten::$op" found "$tmp/on.json")
-    calls=$(field "pickyaten::$op" calls "$tmp/on.json")
+    found=$(op_field "pickyaten::$op" found "$tmp/on.json")
+    calls=$(op_field "pickyaten::$op" calls "$tmp/on.json")
     [ "${found:-0}" -ge 4 ] && [ "${calls:-999}" -le 32 ] ||
         { grep "pickyaten::$op\"" "$tmp/on.json"; cat "$tmp/err"; fail "pickyaten::$op: its demand read (found $found, $calls calls)"; }
 done

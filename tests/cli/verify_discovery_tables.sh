@@ -12,14 +12,7 @@
 # ::jagged); the run is deterministic.
 . "$(dirname "$0")/lib.sh"
 PLUGIN=$BUILD/tests/plugins/libpickytables.so
-run() { # out-file options...
-    out=$1; shift
-    "$TA" verify --no-default-kernels --kernels "$PLUGIN" --ops 'pickytables::*' --cases 16 --format json "$@" \
-        >"$out" 2>"$tmp/err"
-}
-field() { # op field file: the op's line's value of an integer field
-    grep "\"op\":\"$1\"" "$3" | sed -n "s/.*\"$2\":\\([0-9]*\\).*/\\1/p"
-}
+run() { out=$1; shift; verify_plugin "$out" "$PLUGIN" 'pickytables::*' "$@"; } # out-file options...
 
 run "$tmp/off.json" --no-discovery
 for op in lookup jagged; do
@@ -28,19 +21,19 @@ for op in lookup jagged; do
 done
 
 run "$tmp/on.json"
-n=$(field pickytables::lookup exercised "$tmp/on.json")
-calls=$(field pickytables::lookup calls "$tmp/on.json")
+n=$(op_field pickytables::lookup exercised "$tmp/on.json")
+calls=$(op_field pickytables::lookup calls "$tmp/on.json")
 [ "${n:-0}" -ge 8 ] && [ "${calls:-999}" -le 70 ] ||
     { cat "$tmp/on.json" "$tmp/err"; fail "pickytables::lookup: 8 cases in at most 70 calls (got ${n:-0} in ${calls:-?})"; }
 
 # Settings a message spells name=value (learn_settings.c): found by
 # discovery (none without the rule: 5 of 16 cases as synthesized).
-found=$(field pickytables::padding found "$tmp/on.json")
+found=$(op_field pickytables::padding found "$tmp/on.json")
 [ "${found:-0}" -ge 1 ] || { grep padding "$tmp/on.json"; fail "pickytables::padding: cases found by discovery"; }
 # A local's value no quantity of the case has, read as the value itself
 # (learn_locals.c): 8 cases of 16 in 8 calls (70 without it).
-n=$(field pickytables::jagged exercised "$tmp/on.json")
-calls=$(field pickytables::jagged calls "$tmp/on.json")
+n=$(op_field pickytables::jagged exercised "$tmp/on.json")
+calls=$(op_field pickytables::jagged calls "$tmp/on.json")
 [ "${n:-0}" -ge 8 ] && [ "${calls:-999}" -le 20 ] ||
     { grep jagged "$tmp/on.json"; fail "pickytables::jagged: 8 cases in at most 20 calls (got ${n:-0} in ${calls:-?})"; }
 

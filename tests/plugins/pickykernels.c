@@ -10,23 +10,14 @@
 
 #include <tensoralias/kernel.h>
 
+#include "picky_common.h"
+
 static bool is_f32(const DLTensor *t) { return t->dtype.code == kDLFloat && t->dtype.bits == 32; }
 
 static ta_status none(ta_stack *st)
 {
     ta_stack_clear(st);
     return TA_OK;
-}
-
-/* A new float32 tensor of x's shape, zeroed. */
-static ta_status fresh(ta_kernel_ctx *ctx, ta_stack *st, const DLTensor *x)
-{
-    DLTensor *y;
-    if (ta_kernel_empty(ctx, TA_DTYPE_F32, x->ndim, x->shape, &y) != TA_OK)
-        return ta_kernel_error(ctx, "out of memory");
-    for (int64_t i = 0, n = ta_numel(y); i < n; i++) *(float *)ta_elem_ptr(y, i) = 0.0f;
-    ta_stack_clear(st);
-    return ta_stack_push_tensor(st, y);
 }
 
 /* c10's check of a dimension index against a tensor's rank. */

@@ -12,6 +12,8 @@
 
 #include <tensoralias/kernel.h>
 
+#include "picky_common.h"
+
 static bool is_int(const DLTensor *t, int bits) { return t->dtype.code == kDLInt && t->dtype.bits == bits; }
 
 static const char *dtype_word(const DLTensor *t) { return ta_dtype_name(t->dtype); }
@@ -25,16 +27,6 @@ static ta_status accessor(ta_kernel_ctx *ctx, const DLTensor *t, int bits, bool 
         return ta_kernel_error(ctx, "expected scalar type %s but found %s", bits == 32 ? "Int" : "Long", dtype_word(t));
     *ok = true;
     return TA_OK;
-}
-
-static ta_status fresh(ta_kernel_ctx *ctx, ta_stack *st, const DLTensor *x)
-{
-    DLTensor *y;
-    if (ta_kernel_empty(ctx, TA_DTYPE_F32, x->ndim, x->shape, &y) != TA_OK)
-        return ta_kernel_error(ctx, "out of memory");
-    for (int64_t i = 0, n = ta_numel(y); i < n; i++) *(float *)ta_elem_ptr(y, i) = 0.0f;
-    ta_stack_clear(st);
-    return ta_stack_push_tensor(st, y);
 }
 
 /* pickytables::lookup(Tensor grad_output, Tensor host_weights, Tensor
